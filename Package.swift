@@ -1,0 +1,76 @@
+// swift-tools-version: 6.0
+// photod: a Linux photo-library daemon (photod) and its client (photoctl).
+// Module layout and dependency direction follow DESIGN.md "Modules": the client side
+// (photoctl, PhotoCommands, PhotoClient) never links libexif, libsqlite3 or the watcher.
+import PackageDescription
+
+let package = Package(
+    name: "photod",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "photod", targets: ["photod"]),
+        .executable(name: "photoctl", targets: ["photoctl"]),
+        .library(name: "PhotoClient", targets: ["PhotoClient"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // C libraries, each imported by exactly one small Swift module.
+        .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
+        // Wire types and the varlink interface text (the single source of truth).
+        .target(
+            name: "PhotoAPI",
+            resources: [
+                .embedInCode("interface/io.photod.Library.varlink"),
+                .embedInCode("interface/io.photod.Authorization.varlink"),
+            ]
+        ),
+        .target(name: "Varlink", dependencies: [
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "Metadata", dependencies: ["CExif"]),
+        .target(name: "SQLite", dependencies: ["CSQLite"]),
+        .target(name: "FileSystem"),
+        .target(name: "Store", dependencies: ["SQLite"]),
+        .target(name: "PhotoDaemon", dependencies: [
+            "PhotoAPI", "Varlink", "Metadata", "Store", "FileSystem",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "TOMLKit", package: "TOMLKit"),
+        ]),
+        .target(name: "PhotoClient", dependencies: ["PhotoAPI", "Varlink"]),
+        .target(name: "PhotoCommands", dependencies: [
+            "PhotoClient",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "photod", dependencies: [
+            "PhotoDaemon",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "photoctl", dependencies: ["PhotoCommands"]),
+
+        // Test fixtures made by code (JPEGs with EXIF), so a fresh clone needs no shared corpus.
+        .target(name: "PhotoTestSupport", path: "Tests/PhotoTestSupport"),
+        .testTarget(name: "MetadataTests", dependencies: ["Metadata", "PhotoTestSupport"]),
+        .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "PhotoTestSupport"]),
+        .testTarget(name: "PhotoDaemonTests", dependencies: ["PhotoDaemon", "PhotoAPI", "PhotoTestSupport"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["photod", "photoctl", "PhotoClient", "PhotoTestSupport"]
+        ),
+        .testTarget(name: "ConformanceTests", dependencies: ["photod", "PhotoClient", "PhotoTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,74 @@
+/// Where a description was read from.
+public enum DescriptionSource: String, Codable, Sendable, CaseIterable {
+    case exif, xmp, iptc, sidecar
+}
+
+/// One image file in the library, as `io.photod.Library.Asset` on the wire.
+public struct Asset: Codable, Sendable, Equatable {
+    /// Stable identifier: survives renames, moves inside the library and restarts.
+    public var id: String
+    /// Absolute path as UTF-8; invalid bytes are replaced by U+FFFD (see `pathBytes`).
+    public var path: String
+    /// Base64 of the exact path bytes, present only when the path is not valid UTF-8.
+    public var pathBytes: String?
+    /// The group the asset is filed under.
+    public var group: String
+    /// The description as read from the file, before normalization.
+    public var description: String?
+    public var descriptionSource: DescriptionSource?
+    /// Container format decided from the file's bytes.
+    public var format: String
+    /// EXIF DateTimeOriginal in ISO 8601, with an offset when the file records one.
+    public var taken: String?
+    public var width: Int?
+    public var height: Int?
+    public var orientation: Int?
+    public var make: String?
+    public var model: String?
+    /// File size in bytes.
+    public var size: Int
+    /// Modification time, ISO 8601 UTC.
+    public var modified: String
+
+    /// Creates an asset value.
+    public init(
+        id: String, path: String, pathBytes: String? = nil, group: String, description: String? = nil,
+        descriptionSource: DescriptionSource? = nil, format: String, taken: String? = nil, width: Int? = nil,
+        height: Int? = nil, orientation: Int? = nil, make: String? = nil, model: String? = nil, size: Int,
+        modified: String
+    ) {
+        self.id = id
+        self.path = path
+        self.pathBytes = pathBytes
+        self.group = group
+        self.description = description
+        self.descriptionSource = descriptionSource
+        self.format = format
+        self.taken = taken
+        self.width = width
+        self.height = height
+        self.orientation = orientation
+        self.make = make
+        self.model = model
+        self.size = size
+        self.modified = modified
+    }
+}
+
+/// A set of assets sharing one normalized description.
+public struct Group: Codable, Sendable, Equatable {
+    public var name: String
+    public var count: Int
+    /// True for the group of assets without a usable description.
+    public var fallback: Bool
+    /// Newest `taken` (else `modified`) among its assets.
+    public var latest: String?
+
+    /// Creates a group value.
+    public init(name: String, count: Int, fallback: Bool, latest: String?) {
+        self.name = name
+        self.count = count
+        self.fallback = fallback
+        self.latest = latest
+    }
+}

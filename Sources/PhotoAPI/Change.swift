@@ -1,0 +1,44 @@
+/// An asset that kept its id while its path changed.
+public struct Move: Codable, Sendable, Equatable {
+    public var id: String
+    public var from: String
+    public var to: String
+
+    /// Creates a move.
+    public init(id: String, from: String, to: String) {
+        self.id = id
+        self.from = from
+        self.to = to
+    }
+}
+
+/// One committed change to the library; tokens only grow.
+public struct Change: Codable, Sendable, Equatable {
+    public var token: Int
+    public var inserted: [String]
+    public var removed: [String]
+    /// Metadata or content changed (same id).
+    public var updated: [String]
+    public var moved: [Move]
+    /// Groups created or whose count changed.
+    public var groupsChanged: [String]
+    /// Groups emptied.
+    public var groupsRemoved: [String]
+    /// The subscriber must re-fetch everything.
+    public var resync: Bool
+
+    /// Creates a change.
+    public init(
+        token: Int, inserted: [String] = [], removed: [String] = [], updated: [String] = [], moved: [Move] = [],
+        groupsChanged: [String] = [], groupsRemoved: [String] = [], resync: Bool = false
+    ) {
+        self.token = token
+        self.inserted = inserted
+        self.removed = removed
+        self.updated = updated
+        self.moved = moved
+        self.groupsChanged = groupsChanged
+        self.groupsRemoved = groupsRemoved
+        self.resync = resync
+    }
+}

@@ -1,0 +1,53 @@
+/// Parameters of `io.photod.Library.AuthorizationRequired`.
+public struct AuthorizationRequiredError: Codable, Sendable, Equatable {
+    public var status: String
+    public var app: String
+    public var hint: String
+
+    /// Creates the error parameters.
+    public init(status: String, app: String, hint: String) {
+        self.status = status
+        self.app = app
+        self.hint = hint
+    }
+}
+
+/// Parameters of `io.photod.Library.AssetNotFound`.
+public struct AssetNotFoundError: Codable, Sendable, Equatable {
+    public var id: String
+
+    /// Creates the error parameters.
+    public init(id: String) { self.id = id }
+}
+
+/// Parameters of `io.photod.Library.GroupNotFound`.
+public struct GroupNotFoundError: Codable, Sendable, Equatable {
+    public var name: String
+
+    /// Creates the error parameters.
+    public init(name: String) { self.name = name }
+}
+
+/// Parameters of `io.photod.Library.InvalidCursor`.
+public struct InvalidCursorError: Codable, Sendable, Equatable {
+    public var cursor: String
+
+    /// Creates the error parameters.
+    public init(cursor: String) { self.cursor = cursor }
+}
+
+/// Parameters of `io.photod.Library.OwnerOnly`.
+public struct OwnerOnlyError: Codable, Sendable, Equatable {
+    public var hint: String
+
+    /// Creates the error parameters.
+    public init(hint: String) { self.hint = hint }
+}
+
+/// Parameters of `org.varlink.service.InvalidParameter`.
+public struct InvalidParameterError: Codable, Sendable, Equatable {
+    public var parameter: String
+
+    /// Creates the error parameters.
+    public init(parameter: String) { self.parameter = parameter }
+}

@@ -1,0 +1,87 @@
+/// Reply of `io.photod.Library.ListGroups`.
+public struct ListGroupsReply: Codable, Sendable, Equatable {
+    public var groups: [Group]
+
+    /// Creates the reply.
+    public init(groups: [Group]) { self.groups = groups }
+}
+
+/// The order `ListAssets` returns assets in.
+public enum AssetSort: String, Codable, Sendable, CaseIterable {
+    case taken, path, modified
+}
+
+/// Parameters of `io.photod.Library.ListAssets`.
+public struct ListAssetsParameters: Codable, Sendable, Equatable {
+    /// One group's assets, or all assets when nil.
+    public var group: String?
+    public var sort: AssetSort?
+    public var limit: Int?
+    /// The opaque cursor from the previous page.
+    public var cursor: String?
+
+    /// Creates the parameters.
+    public init(group: String? = nil, sort: AssetSort? = nil, limit: Int? = nil, cursor: String? = nil) {
+        self.group = group
+        self.sort = sort
+        self.limit = limit
+        self.cursor = cursor
+    }
+}
+
+/// Reply of `io.photod.Library.ListAssets`.
+public struct ListAssetsReply: Codable, Sendable, Equatable {
+    public var assets: [Asset]
+    /// Pass back to get the next page; nil on the last page.
+    public var cursor: String?
+
+    /// Creates the reply.
+    public init(assets: [Asset], cursor: String?) {
+        self.assets = assets
+        self.cursor = cursor
+    }
+}
+
+/// Parameters of `io.photod.Library.GetAssets`.
+public struct GetAssetsParameters: Codable, Sendable, Equatable {
+    public var ids: [String]
+
+    /// Creates the parameters.
+    public init(ids: [String]) { self.ids = ids }
+}
+
+/// Reply of `io.photod.Library.GetAssets`.
+public struct GetAssetsReply: Codable, Sendable, Equatable {
+    public var assets: [Asset]
+    /// Requested ids that are not in the library (or not visible to the caller).
+    public var missing: [String]
+
+    /// Creates the reply.
+    public init(assets: [Asset], missing: [String]) {
+        self.assets = assets
+        self.missing = missing
+    }
+}
+
+/// Parameters of `io.photod.Library.Rescan`.
+public struct RescanParameters: Codable, Sendable, Equatable {
+    /// One configured root, or every root when nil.
+    public var root: String?
+
+    /// Creates the parameters.
+    public init(root: String? = nil) { self.root = root }
+}
+
+/// Reply of `io.photod.Library.Rescan`.
+public struct RescanReply: Codable, Sendable, Equatable {
+    /// Image files looked at.
+    public var scanned: Int
+    /// Assets inserted, updated, moved or removed.
+    public var changed: Int
+
+    /// Creates the reply.
+    public init(scanned: Int, changed: Int) {
+        self.scanned = scanned
+        self.changed = changed
+    }
+}

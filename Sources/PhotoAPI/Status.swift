@@ -1,0 +1,69 @@
+/// How a library root is being kept up to date.
+public enum RootState: String, Codable, Sendable {
+    case watching, scanning, polling, missing
+}
+
+/// One configured library folder.
+public struct Root: Codable, Sendable, Equatable {
+    public var path: String
+    public var state: RootState
+    public var assets: Int
+
+    /// Creates a root value.
+    public init(path: String, state: RootState, assets: Int) {
+        self.path = path
+        self.state = state
+        self.assets = assets
+    }
+}
+
+/// The daemon's overall state.
+public enum DaemonState: String, Codable, Sendable {
+    case starting, scanning, ready, degraded
+}
+
+/// Progress of a running reconcile.
+public struct ScanProgress: Codable, Sendable, Equatable {
+    /// Image files the walk has found so far.
+    public var found: Int
+    /// New or changed files whose metadata has been read so far.
+    public var indexed: Int
+    /// Files that need reading; nil until the walk has finished.
+    public var total: Int?
+
+    /// Creates a progress value.
+    public init(found: Int, indexed: Int, total: Int?) {
+        self.found = found
+        self.indexed = indexed
+        self.total = total
+    }
+}
+
+/// Reply of `io.photod.Library.Status`.
+public struct StatusReply: Codable, Sendable, Equatable {
+    public var version: String
+    public var state: DaemonState
+    public var roots: [Root]
+    public var assets: Int
+    public var groups: Int
+    public var token: Int
+    public var watches: Int
+    public var problems: [String]
+    public var progress: ScanProgress?
+
+    /// Creates a status reply.
+    public init(
+        version: String, state: DaemonState, roots: [Root], assets: Int, groups: Int, token: Int,
+        watches: Int, problems: [String], progress: ScanProgress?
+    ) {
+        self.version = version
+        self.state = state
+        self.roots = roots
+        self.assets = assets
+        self.groups = groups
+        self.token = token
+        self.watches = watches
+        self.problems = problems
+        self.progress = progress
+    }
+}
