@@ -1,0 +1,125 @@
+/// What identifies a file's version on disk: unchanged stamp means unchanged file, no need to read it.
+public struct FileStamp: Sendable, Hashable {
+    public var device: UInt64
+    public var inode: UInt64
+    public var size: Int64
+    public var mtimeNs: Int64
+
+    /// Creates a stamp.
+    public init(device: UInt64, inode: UInt64, size: Int64, mtimeNs: Int64) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.mtimeNs = mtimeNs
+    }
+}
+
+/// An indexed file as the scanner needs it for reconciling: id, path and stamp.
+public struct IndexedFile: Sendable, Equatable {
+    public var id: String
+    public var path: [UInt8]
+    public var stamp: FileStamp
+
+    /// Creates an indexed-file value.
+    public init(id: String, path: [UInt8], stamp: FileStamp) {
+        self.id = id
+        self.path = path
+        self.stamp = stamp
+    }
+}
+
+/// What was read from a file and how it is grouped.
+public struct AssetContent: Sendable, Equatable {
+    /// The group identity (the normalized description, case-folded in case-insensitive mode).
+    public var groupKey: String
+    /// This asset's spelling of the group name; a group is displayed by its most common spelling.
+    public var groupSpelling: String
+    public var description: String?
+    public var descriptionSource: String?
+    public var format: String
+    public var taken: String?
+    /// `taken` as nanoseconds since the epoch, for ordering; nil when there is no date.
+    public var takenNs: Int64?
+    public var width: Int?
+    public var height: Int?
+    public var orientation: Int?
+    public var make: String?
+    public var model: String?
+
+    /// Creates a content value.
+    public init(
+        groupKey: String, groupSpelling: String, description: String? = nil, descriptionSource: String? = nil,
+        format: String, taken: String? = nil, takenNs: Int64? = nil, width: Int? = nil, height: Int? = nil,
+        orientation: Int? = nil, make: String? = nil, model: String? = nil
+    ) {
+        self.groupKey = groupKey
+        self.groupSpelling = groupSpelling
+        self.description = description
+        self.descriptionSource = descriptionSource
+        self.format = format
+        self.taken = taken
+        self.takenNs = takenNs
+        self.width = width
+        self.height = height
+        self.orientation = orientation
+        self.make = make
+        self.model = model
+    }
+}
+
+/// One asset as stored, with its group's display name.
+public struct StoredAsset: Sendable, Equatable {
+    public var id: String
+    public var path: [UInt8]
+    public var stamp: FileStamp
+    /// The display name of the asset's group.
+    public var groupName: String
+    public var content: AssetContent
+}
+
+/// One group as stored.
+public struct StoredGroup: Sendable, Equatable {
+    public var key: String
+    public var name: String
+    public var count: Int
+    /// `taken` of the group's newest asset, when it has one.
+    public var latestTaken: String?
+    /// Modification time of the group's newest asset (used when it has no `taken`).
+    public var latestMtimeNs: Int64?
+}
+
+/// An asset whose path changed while its id stayed.
+public struct MovedAsset: Codable, Sendable, Equatable {
+    public var id: String
+    public var from: [UInt8]
+    public var to: [UInt8]
+
+    /// Creates a move.
+    public init(id: String, from: [UInt8], to: [UInt8]) {
+        self.id = id
+        self.from = from
+        self.to = to
+    }
+}
+
+/// One committed write batch, as recorded in the change log.
+public struct CommittedChange: Codable, Sendable, Equatable {
+    public var token: Int64
+    public var inserted: [String] = []
+    public var removed: [String] = []
+    public var updated: [String] = []
+    public var moved: [MovedAsset] = []
+    /// Display names of groups created or whose count changed.
+    public var groupsChanged: [String] = []
+    /// Display names of groups that became empty.
+    public var groupsRemoved: [String] = []
+
+    /// True when the batch changed nothing.
+    public var isEmpty: Bool {
+        inserted.isEmpty && removed.isEmpty && updated.isEmpty && moved.isEmpty
+            && groupsChanged.isEmpty && groupsRemoved.isEmpty
+    }
+
+    /// Number of assets the change touched.
+    public var assetCount: Int { inserted.count + removed.count + updated.count + moved.count }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import SQLite
+
+/// The orders `assets(in:sort:after:limit:)` can return.
+public enum StoreSort: String, Sendable, CaseIterable {
+    case taken, path, modified
+}
+
+/// A position in an ordered listing: the last row's sort value and id.
+public struct StorePosition: Sendable, Equatable {
+    /// The sort value: an integer for taken and modified, path bytes for path.
+    public enum Value: Sendable, Equatable {
+        case integer(Int64)
+        case bytes([UInt8])
+    }
+
+    public var value: Value
+    public var id: String
+
+    /// Creates a position.
+    public init(value: Value, id: String) {
+        self.value = value
+        self.id = id
+    }
+}
+
+extension Store {
+    private static let assetColumns = "a.id, a.path, a.device, a.inode, a.size, a.mtime_ns, g.name, "
+        + AssetRowDecoder.contentColumns.split(separator: ",").map { "a." + $0.trimmingCharacters(in: .whitespaces) }
+        .joined(separator: ", ")
+
+    private static func decodeAsset(_ statement: SQLiteStatement) -> StoredAsset {
+        StoredAsset(
+            id: statement.text(0) ?? "",
+            path: statement.blob(1),
+            stamp: FileStamp(
+                device: UInt64(bitPattern: statement.int64(2)), inode: UInt64(bitPattern: statement.int64(3)),
+                size: statement.int64(4), mtimeNs: statement.int64(5)),
+            groupName: statement.text(6) ?? "",
+            content: AssetRowDecoder.content(statement, from: 7))
+    }
+
+    /// Every indexed file under `root` (a folder path without trailing slash), for reconciling.
+    public func indexedFiles(under root: [UInt8]) throws -> [IndexedFile] {
+        let (low, high) = Self.prefixRange(root)
+        return try read { db in
+            let statement = try db.statement(
+                "SELECT id, path, device, inode, size, mtime_ns FROM assets WHERE path >= ? AND path < ?")
+            try statement.bind([.blob(low), .blob(high)])
+            var files: [IndexedFile] = []
+            while try statement.step() {
+                files.append(IndexedFile(
+                    id: statement.text(0) ?? "", path: statement.blob(1),
+                    stamp: FileStamp(
+                        device: UInt64(bitPattern: statement.int64(2)), inode: UInt64(bitPattern: statement.int64(3)),
+                        size: statement.int64(4), mtimeNs: statement.int64(5))))
+            }
+            return files
+        }
+    }
+
+    /// Number of assets under `root`.
+    public func assetCount(under root: [UInt8]) throws -> Int {
+        let (low, high) = Self.prefixRange(root)
+        return try read { db in
+            let statement = try db.statement("SELECT count(*) FROM assets WHERE path >= ? AND path < ?")
+            try statement.bind([.blob(low), .blob(high)])
+            return try statement.step() ? Int(statement.int64(0)) : 0
+        }
+    }
+
+    /// The byte range holding every path below `root`: from "root/" up to, not including, "root0".
+    static func prefixRange(_ root: [UInt8]) -> (low: [UInt8], high: [UInt8]) {
+        var low = root
+        if low.last != UInt8(ascii: "/") { low.append(UInt8(ascii: "/")) }
+        var high = low
+        high[high.count - 1] += 1
+        return (low, high)
+    }
+
+    /// Total assets and groups.
+    public func totals() throws -> (assets: Int, groups: Int) {
+        try read { db in
+            let statement = try db.statement("SELECT coalesce(sum(count), 0), count(*) FROM groups")
+            guard try statement.step() else { return (0, 0) }
+            return (Int(statement.int64(0)), Int(statement.int64(1)))
+        }
+    }
+
+    /// Every group, by name.
+    public func groups() throws -> [StoredGroup] {
+        try read { db in
+            let statement = try db.statement(
+                "SELECT key, name, count, latest_taken, latest_mtime_ns FROM groups ORDER BY name, key")
+            var groups: [StoredGroup] = []
+            while try statement.step() {
+                groups.append(StoredGroup(
+                    key: statement.text(0) ?? "", name: statement.text(1) ?? "", count: Int(statement.int64(2)),
+                    latestTaken: statement.text(3), latestMtimeNs: statement.isNull(4) ? nil : statement.int64(4)))
+            }
+            return groups
+        }
+    }
+
+    /// The key of the group whose key or display name is `name`, if there is one.
+    public func groupKey(named name: String, key: String) throws -> String? {
+        try read { db in
+            let statement = try db.statement("SELECT key FROM groups WHERE key = ? OR name = ? ORDER BY key = ? DESC LIMIT 1")
+            try statement.bind([.text(key), .text(name), .text(key)])
+            return try statement.step() ? statement.text(0) : nil
+        }
+    }
+
+    /// The assets with these ids (in no particular order); ids not found are absent.
+    public func assets(ids: [String]) throws -> [StoredAsset] {
+        try read { db in
+            let statement = try db.statement(
+                "SELECT \(Self.assetColumns) FROM assets a JOIN groups g ON g.key = a.group_key WHERE a.id = ?")
+            var found: [StoredAsset] = []
+            for id in ids {
+                statement.reset()
+                try statement.bind([.text(id)])
+                if try statement.step() { found.append(Self.decodeAsset(statement)) }
+            }
+            return found
+        }
+    }
+
+    /// Up to `limit` assets of one group (or all) in `sort` order, after `position`.
+    public func assets(
+        groupKey: String?, sort: StoreSort, after position: StorePosition?, limit: Int
+    ) throws -> [StoredAsset] {
+        let column: String
+        switch sort {
+        case .taken: column = "a.taken_key"
+        case .modified: column = "a.mtime_ns"
+        case .path: column = "a.path"
+        }
+        var conditions: [String] = []
+        var values: [SQLiteValue] = []
+        if let groupKey {
+            conditions.append("a.group_key = ?")
+            values.append(.text(groupKey))
+        }
+        if let position {
+            switch position.value {
+            case .integer(let number):
+                conditions.append("(\(column), a.id) > (?, ?)")
+                values += [.integer(number), .text(position.id)]
+            case .bytes(let bytes):
+                conditions.append("\(column) > ?")
+                values.append(.blob(bytes))
+            }
+        }
+        let order = sort == .path ? column : "\(column), a.id"
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let sql = "SELECT \(Self.assetColumns) FROM assets a JOIN groups g ON g.key = a.group_key "
+            + "\(filter) ORDER BY \(order) LIMIT ?"
+        values.append(.integer(Int64(limit)))
+        return try read { db in
+            let statement = try db.statement(sql)
+            try statement.bind(values)
+            var page: [StoredAsset] = []
+            while try statement.step() { page.append(Self.decodeAsset(statement)) }
+            return page
+        }
+    }
+
+    /// Every asset, for regrouping after the grouping rules changed.
+    public func allAssets() throws -> [StoredAsset] {
+        try read { db in
+            let statement = try db.statement(
+                "SELECT \(Self.assetColumns) FROM assets a JOIN groups g ON g.key = a.group_key ORDER BY a.id")
+            var all: [StoredAsset] = []
+            while try statement.step() { all.append(Self.decodeAsset(statement)) }
+            return all
+        }
+    }
+
+    /// The newest token in the change log (0 before the first change).
+    public func currentToken() throws -> Int64 {
+        try read { db in
+            let statement = try db.statement("SELECT seq FROM sqlite_sequence WHERE name = 'changes'")
+            return try statement.step() ? statement.int64(0) : 0
+        }
+    }
+
+    /// The logged changes after `token`, oldest first.
+    public func changes(after token: Int64, limit: Int = 1000) throws -> [CommittedChange] {
+        try read { db in
+            let statement = try db.statement("SELECT token, payload FROM changes WHERE token > ? ORDER BY token LIMIT ?")
+            try statement.bind([.integer(token), .integer(Int64(limit))])
+            var changes: [CommittedChange] = []
+            let decoder = JSONDecoder()
+            while try statement.step() {
+                guard var change = try? decoder.decode(CommittedChange.self, from: Data((statement.text(1) ?? "").utf8))
+                else { continue }
+                change.token = statement.int64(0)
+                changes.append(change)
+            }
+            return changes
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// A set of writes committed in one transaction as one change.
+public struct WriteBatch: Sendable {
+    /// A file not yet in the index; the store assigns it a new id.
+    public struct Insert: Sendable {
+        public var path: [UInt8]
+        public var stamp: FileStamp
+        public var content: AssetContent
+
+        /// Creates an insert.
+        public init(path: [UInt8], stamp: FileStamp, content: AssetContent) {
+            self.path = path
+            self.stamp = stamp
+            self.content = content
+        }
+    }
+
+    /// A known asset (by id) whose path, stamp or content changed; nil content keeps the stored content.
+    public struct Update: Sendable {
+        public var id: String
+        public var path: [UInt8]
+        public var stamp: FileStamp
+        public var content: AssetContent?
+
+        /// Creates an update.
+        public init(id: String, path: [UInt8], stamp: FileStamp, content: AssetContent?) {
+            self.id = id
+            self.path = path
+            self.stamp = stamp
+            self.content = content
+        }
+    }
+
+    public var inserts: [Insert] = []
+    public var updates: [Update] = []
+    /// Ids of assets to remove.
+    public var removals: [String] = []
+
+    /// An empty batch.
+    public init() {}
+
+    /// True when there is nothing to write.
+    public var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && removals.isEmpty }
+
+    /// Number of operations in the batch.
+    public var count: Int { inserts.count + updates.count + removals.count }
+}

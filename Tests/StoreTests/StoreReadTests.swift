@@ -1,0 +1,115 @@
+import Foundation
+import PhotoTestSupport
+import Testing
+@testable import Store
+
+@Suite struct StoreReadTests {
+    @Test func indexedFilesStayInsideTheRootPrefix() throws {
+        let dir = try TemporaryDirectory()
+        let store = try openStore(dir)
+        defer { withExtendedLifetime(dir) {} }
+        var batch = WriteBatch()
+        batch.inserts = [insert("/lib/a.jpg", 1, "A"), insert("/lib2/b.jpg", 2, "A"), insert("/li/c.jpg", 3, "A"),
+                         insert("/lib/deep/d.jpg", 4, "A")]
+        _ = try store.apply(batch)
+        let paths = try store.indexedFiles(under: Array("/lib".utf8)).map { String(decoding: $0.path, as: UTF8.self) }
+        #expect(Set(paths) == ["/lib/a.jpg", "/lib/deep/d.jpg"])
+        #expect(try store.assetCount(under: Array("/lib".utf8)) == 2)
+        #expect(try store.assetCount(under: Array("/".utf8)) == 4)
+    }
+
+    @Test(arguments: StoreSort.allCases, [nil, "B"])
+    func pagesCoverEveryAssetOnceInOrder(sort: StoreSort, group: String?) throws {
+        let dir = try TemporaryDirectory()
+        let store = try openStore(dir)
+        defer { withExtendedLifetime(dir) {} }
+        var batch = WriteBatch()
+        for n in 0..<57 {
+            // Repeated taken values exercise the id tie-break.
+            batch.inserts.append(insert("/lib/\(String(format: "%03d", (n * 37) % 57)).jpg", Int64(n),
+                                        n % 3 == 0 ? "A" : "B", taken: Int64(n % 5)))
+        }
+        _ = try store.apply(batch)
+        var seen: [StoredAsset] = []
+        var position: StorePosition?
+        while true {
+            let page = try store.assets(groupKey: group, sort: sort, after: position, limit: 10)
+            if page.isEmpty { break }
+            seen += page
+            let last = try #require(page.last)
+            switch sort {
+            case .taken: position = StorePosition(value: .integer(last.content.takenNs ?? last.stamp.mtimeNs), id: last.id)
+            case .modified: position = StorePosition(value: .integer(last.stamp.mtimeNs), id: last.id)
+            case .path: position = StorePosition(value: .bytes(last.path), id: last.id)
+            }
+        }
+        let expected = group == nil ? 57 : (0..<57).filter { $0 % 3 != 0 }.count
+        #expect(seen.count == expected)
+        #expect(Set(seen.map(\.id)).count == expected)
+        let keys: [String] = seen.map { asset in
+            switch sort {
+            case .taken: return String(format: "%020lld|", asset.content.takenNs ?? 0) + asset.id
+            case .modified: return String(format: "%020lld|", asset.stamp.mtimeNs) + asset.id
+            case .path: return String(decoding: asset.path, as: UTF8.self)
+            }
+        }
+        #expect(keys == keys.sorted())
+    }
+
+    @Test func theChangeLogReplaysInTokenOrder() throws {
+        let dir = try TemporaryDirectory()
+        let store = try openStore(dir)
+        defer { withExtendedLifetime(dir) {} }
+        for n in 0..<3 {
+            var batch = WriteBatch()
+            batch.inserts = [insert("/lib/\(n).jpg", Int64(n), "A")]
+            _ = try store.apply(batch)
+        }
+        let changes = try store.changes(after: 1)
+        #expect(changes.map(\.token) == [2, 3])
+        #expect(changes.allSatisfy { $0.inserted.count == 1 })
+    }
+
+    @Test func theIndexSurvivesReopeningAndTokensKeepGrowing() throws {
+        let dir = try TemporaryDirectory()
+        var id = ""
+        do {
+            let store = try openStore(dir)
+        defer { withExtendedLifetime(dir) {} }
+            var batch = WriteBatch()
+            batch.inserts = [insert("/lib/a.jpg", 1, "A")]
+            id = try #require(try store.apply(batch)?.inserted.first)
+        }
+        let reopened = try openStore(dir)
+        #expect(try reopened.assets(ids: [id]).count == 1)
+        var batch = WriteBatch()
+        batch.inserts = [insert("/lib/b.jpg", 2, "A")]
+        #expect(try reopened.apply(batch)?.token == 2)
+    }
+
+    @Test func theDatabaseIsPrivateToItsOwner() throws {
+        let dir = try TemporaryDirectory()
+        _ = try openStore(dir)
+        let attributes = try FileManager.default.attributesOfItem(atPath: dir.file("state/index.sqlite"))
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let folder = try FileManager.default.attributesOfItem(atPath: dir.file("state"))
+        #expect((folder[.posixPermissions] as? Int) == 0o700)
+    }
+
+    @Test func settingsPersist() throws {
+        let dir = try TemporaryDirectory()
+        let store = try openStore(dir)
+        defer { withExtendedLifetime(dir) {} }
+        #expect(try store.setting("grouping") == nil)
+        try store.setSetting("grouping", to: "v1")
+        try store.setSetting("grouping", to: "v2")
+        #expect(try store.setting("grouping") == "v2")
+    }
+
+    @Test func assetIdsAreDistinctAndUseTheDocumentedAlphabet() {
+        let ids = (0..<5000).map { _ in AssetID.generate() }
+        #expect(Set(ids).count == ids.count)
+        let alphabet = Set("0123456789abcdefghjkmnpqrstvwxyz")
+        #expect(ids.allSatisfy { $0.count == 16 && $0.allSatisfy(alphabet.contains) })
+    }
+}
