@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `lstat`/`fstat` says about a file, in the terms the indexer needs.
+public struct FileInfo: Sendable, Hashable {
+    /// The kinds of file the walker distinguishes.
+    public enum Kind: Sendable, Hashable {
+        case regular, directory, symlink, other
+    }
+
+    public var kind: Kind
+    public var device: UInt64
+    public var inode: UInt64
+    public var size: Int64
+    public var mtimeNs: Int64
+
+    /// Creates a file-info value.
+    public init(kind: Kind, device: UInt64, inode: UInt64, size: Int64, mtimeNs: Int64) {
+        self.kind = kind
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.mtimeNs = mtimeNs
+    }
+
+    init(_ st: stat) {
+        let format = st.st_mode & S_IFMT
+        switch format {
+        case S_IFREG: kind = .regular
+        case S_IFDIR: kind = .directory
+        case S_IFLNK: kind = .symlink
+        default: kind = .other
+        }
+        device = UInt64(st.st_dev)
+        inode = UInt64(st.st_ino)
+        size = Int64(st.st_size)
+        mtimeNs = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+    }
+}
+
+/// A failed system call on a path, with errno.
+public struct FileSystemError: Error, Sendable, CustomStringConvertible {
+    public let path: [UInt8]
+    public let errno: Int32
+    public let operation: String
+
+    /// Creates an error value.
+    public init(path: [UInt8], errno: Int32, operation: String) {
+        self.path = path
+        self.errno = errno
+        self.operation = operation
+    }
+
+    public var description: String {
+        "\(operation) \(String(decoding: path, as: UTF8.self)): \(String(cString: strerror(errno)))"
+    }
+}

@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An open file read with bounded pread calls: one head read serves most files, anything beyond gets its own read.
+struct FileByteSource: ByteSource {
+    /// Large enough for a camera JPEG's APP1 (EXIF plus thumbnail) and its frame header in one read.
+    static let headLength = 64 * 1024
+
+    let size: Int
+    private let fileDescriptor: Int32
+    private var head: [UInt8] = []
+    private var headLoaded = false
+
+    init(fileDescriptor: Int32, size: Int) {
+        self.fileDescriptor = fileDescriptor
+        self.size = max(0, size)
+    }
+
+    mutating func bytes(at offset: Int, count: Int) -> ArraySlice<UInt8> {
+        guard offset >= 0, count > 0, offset < size else { return [] }
+        let wanted = min(count, size - offset)
+        if !headLoaded {
+            head = Self.readAll(fileDescriptor, offset: 0, count: min(size, Self.headLength))
+            headLoaded = true
+        }
+        if offset + wanted <= head.count {
+            return head[offset..<(offset + wanted)]
+        }
+        return Self.readAll(fileDescriptor, offset: offset, count: wanted)[...]
+    }
+
+    /// Reads until `count` bytes, end of file or an error; the array holds what was read.
+    private static func readAll(_ fileDescriptor: Int32, offset: Int, count: Int) -> [UInt8] {
+        // pread needs a raw buffer; filling it uninitialized avoids zeroing 64 KiB per file.
+        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = 0
+            guard let base = buffer.baseAddress else { return }
+            while initialized < count {
+                let result = pread(
+                    fileDescriptor, base + initialized, count - initialized, off_t(offset + initialized))
+                if result > 0 {
+                    initialized += result
+                } else if result < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// Reads an image file's metadata: format from magic bytes, EXIF facts through libexif, size from the container.
+public enum MetadataReader {
+    /// Reads an open regular file with bounded pread calls; never reads the whole file.
+    public static func read(fileDescriptor: Int32, fileSize: Int) -> ImageMetadata {
+        var source = FileByteSource(fileDescriptor: fileDescriptor, size: fileSize)
+        return read(from: &source)
+    }
+
+    /// The same logic over bytes in memory (tests, fuzzing).
+    public static func read(bytes: [UInt8]) -> ImageMetadata {
+        var source = MemoryByteSource(bytes)
+        return read(from: &source)
+    }
+
+    static func read<Source: ByteSource>(from source: inout Source) -> ImageMetadata {
+        let head = source.bytes(at: 0, count: FormatSniffer.headLength)
+        guard let format = FormatSniffer.format(of: head) else { return ImageMetadata() }
+        var metadata = ImageMetadata(format: format)
+
+        let container = ContainerFacts.locate(format, in: &source)
+        let exif = container.exifPayload.map(LibExif.facts(fromPayload:)) ?? ExifFacts()
+
+        if let description = exif.description {
+            metadata.description = description
+            metadata.descriptionSource = .exif
+        }
+        metadata.taken = ExifDate.iso8601(dateTime: exif.dateTimeOriginal, offset: exif.offsetTimeOriginal)
+        metadata.orientation = exif.validOrientation
+        metadata.make = ExifFacts.trimmedName(exif.make)
+        metadata.model = ExifFacts.trimmedName(exif.model)
+        if let width = container.width, let height = container.height {
+            metadata.width = width
+            metadata.height = height
+        } else if let size = exif.pixelSize {
+            metadata.width = size.width
+            metadata.height = size.height
+        }
+        return metadata
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Metadata
+import PhotoTestSupport
+import Testing
+
+@Suite("Reading from a file descriptor")
+struct FileReadTests {
+    /// Writes the bytes to a fresh temporary file and reads it through the pread path.
+    private func readThroughFile(_ bytes: [UInt8], claimedSize: Int? = nil) throws -> ImageMetadata {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("metadata-\(UUID().uuidString).jpg")
+        try Data(bytes).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let descriptor = open(url.path, O_RDONLY)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        return MetadataReader.read(fileDescriptor: descriptor, fileSize: claimedSize ?? bytes.count)
+    }
+
+    static let description = [UInt8]((0..<5000).map { UInt8(0x41 + $0 % 26) })
+    static let exif = ExifFixture(
+        description: description, dateTimeOriginal: "2022:06:07 08:09:10", offsetTimeOriginal: "-03:00",
+        orientation: 8, make: "Fuji ", model: "X100", byteOrder: .bigEndian)
+    static let bigPadding = JPEGBytes.segment(0xE2, payload: [UInt8](repeating: 0x55, count: 65_000))
+
+    static let samples: [(String, [UInt8])] = [
+        ("small JPEG", JPEGFixture.make(exif: exif, width: 40, height: 30)),
+        ("no EXIF", JPEGFixture.make(exif: nil)),
+        ("APP1 straddles the 64 KiB head", JPEGBytes.inserting([bigPadding], into: JPEGFixture.make(exif: exif))),
+        (
+            "APP1 and frame header beyond the head",
+            JPEGBytes.inserting([bigPadding, bigPadding], into: JPEGFixture.make(exif: exif, width: 7, height: 5))
+        ),
+        ("PNG header", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),
+        ("text", Array("just text\n".utf8)),
+        ("empty", []),
+    ]
+
+    @Test("the file path gives the same result as the memory path", arguments: samples.indices)
+    func sameAsBytes(index: Int) throws {
+        let (name, bytes) = Self.samples[index]
+        let fromFile = try readThroughFile(bytes)
+        #expect(fromFile == MetadataReader.read(bytes: bytes), "\(name)")
+    }
+
+    @Test("far-away APP1 and frame header are still found through the file")
+    func farSegments() throws {
+        let metadata = try readThroughFile(Self.samples[3].1)
+        #expect(metadata.description == Self.description)
+        #expect(metadata.taken == "2022-06-07T08:09:10-03:00")
+        #expect(metadata.make == Array("Fuji".utf8))
+        #expect(metadata.width == 7 && metadata.height == 5)
+    }
+
+    @Test("a file that is shorter than the size we were told")
+    func shrunkFile() throws {
+        let bytes = JPEGFixture.make(exif: Self.exif)
+        let metadata = try readThroughFile(Array(bytes.prefix(40)), claimedSize: bytes.count + 100_000)
+        #expect(metadata.format == .jpeg)
+        #expect(metadata.description == nil)
+    }
+
+    @Test("a closed or invalid descriptor gives no metadata", arguments: [-1, 9999])
+    func badDescriptor(descriptor: Int32) {
+        #expect(MetadataReader.read(fileDescriptor: descriptor, fileSize: 1000) == ImageMetadata())
+    }
+}

@@ -1,0 +1,105 @@
+/// Byte order of a generated TIFF/EXIF block ("II" or "MM").
+public enum TIFFByteOrder: Sendable, CaseIterable {
+    case littleEndian, bigEndian
+}
+
+/// The EXIF facts a test wants in a file; `tiffBlock()` turns them into a real TIFF-structured EXIF block.
+public struct ExifFixture: Sendable {
+    /// IFD0 ImageDescription bytes, written as ASCII with a NUL appended (so embedded NULs survive).
+    public var description: [UInt8]?
+    /// Exif IFD DateTimeOriginal, e.g. "2021:05:01 10:00:00".
+    public var dateTimeOriginal: String?
+    /// Exif IFD OffsetTimeOriginal, e.g. "+02:00".
+    public var offsetTimeOriginal: String?
+    /// IFD0 Orientation (SHORT).
+    public var orientation: UInt16?
+    /// IFD0 Make, written as given (trailing spaces included).
+    public var make: String?
+    /// IFD0 Model, written as given (trailing spaces included).
+    public var model: String?
+    /// Exif IFD PixelXDimension (LONG).
+    public var pixelXDimension: UInt32?
+    /// Exif IFD PixelYDimension (LONG).
+    public var pixelYDimension: UInt32?
+    /// "II" or "MM" for the whole block.
+    public var byteOrder: TIFFByteOrder
+
+    /// Creates a fixture with the description given as raw bytes; every tag left nil is omitted.
+    public init(
+        description: [UInt8]? = nil,
+        dateTimeOriginal: String? = nil,
+        offsetTimeOriginal: String? = nil,
+        orientation: UInt16? = nil,
+        make: String? = nil,
+        model: String? = nil,
+        pixelXDimension: UInt32? = nil,
+        pixelYDimension: UInt32? = nil,
+        byteOrder: TIFFByteOrder = .littleEndian
+    ) {
+        self.description = description
+        self.dateTimeOriginal = dateTimeOriginal
+        self.offsetTimeOriginal = offsetTimeOriginal
+        self.orientation = orientation
+        self.make = make
+        self.model = model
+        self.pixelXDimension = pixelXDimension
+        self.pixelYDimension = pixelYDimension
+        self.byteOrder = byteOrder
+    }
+
+    /// Creates a fixture with the description given as text, stored as its UTF-8 bytes.
+    // Disfavoured so that `description: nil` picks the byte-array initializer instead of being ambiguous.
+    @_disfavoredOverload
+    public init(
+        description: String?,
+        dateTimeOriginal: String? = nil,
+        offsetTimeOriginal: String? = nil,
+        orientation: UInt16? = nil,
+        make: String? = nil,
+        model: String? = nil,
+        pixelXDimension: UInt32? = nil,
+        pixelYDimension: UInt32? = nil,
+        byteOrder: TIFFByteOrder = .littleEndian
+    ) {
+        self.init(
+            description: description.map { Array($0.utf8) },
+            dateTimeOriginal: dateTimeOriginal,
+            offsetTimeOriginal: offsetTimeOriginal,
+            orientation: orientation,
+            make: make,
+            model: model,
+            pixelXDimension: pixelXDimension,
+            pixelYDimension: pixelYDimension,
+            byteOrder: byteOrder
+        )
+    }
+
+    /// The TIFF block as it follows "Exif\0\0" in a JPEG APP1: header, IFD0, then the Exif IFD when needed.
+    public func tiffBlock() -> [UInt8] {
+        let writer = TIFFWriter(byteOrder: byteOrder)
+        var ifd0: [TIFFWriter.Entry] = []
+        var exifIFD: [TIFFWriter.Entry] = []
+        if let description { ifd0.append(writer.ascii(0x010E, description)) }
+        if let make { ifd0.append(writer.ascii(0x010F, Array(make.utf8))) }
+        if let model { ifd0.append(writer.ascii(0x0110, Array(model.utf8))) }
+        if let orientation { ifd0.append(writer.short(0x0112, orientation)) }
+        if let dateTimeOriginal { exifIFD.append(writer.ascii(0x9003, Array(dateTimeOriginal.utf8))) }
+        if let offsetTimeOriginal { exifIFD.append(writer.ascii(0x9011, Array(offsetTimeOriginal.utf8))) }
+        if let pixelXDimension { exifIFD.append(writer.long(0xA002, pixelXDimension)) }
+        if let pixelYDimension { exifIFD.append(writer.long(0xA003, pixelYDimension)) }
+
+        let ifd0Offset = 8
+        var block = writer.header(firstIFDOffset: UInt32(ifd0Offset))
+        if exifIFD.isEmpty {
+            block += writer.ifd(ifd0, at: ifd0Offset)
+            return block
+        }
+        // The pointer's value does not change IFD0's size, so measure with a placeholder first.
+        let placeholder = writer.long(0x8769, 0)
+        let ifd0Size = writer.ifd(ifd0 + [placeholder], at: ifd0Offset).count
+        let exifOffset = ifd0Offset + ifd0Size
+        block += writer.ifd(ifd0 + [writer.long(0x8769, UInt32(exifOffset))], at: ifd0Offset)
+        block += writer.ifd(exifIFD, at: exifOffset)
+        return block
+    }
+}
