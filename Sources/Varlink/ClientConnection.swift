@@ -1,0 +1,232 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// Nothing answers on the socket path (or the path cannot be used); carries the errno text.
+public struct VarlinkConnectError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The socket path tried.
+    public let path: String
+    /// The POSIX errno, e.g. ENOENT or ECONNREFUSED; 0 when the failure was not a system call's.
+    public let errno: Int32
+    /// The errno's text (strerror), or the failure's own description.
+    public let reason: String
+
+    /// "cannot connect to PATH: REASON".
+    public var description: String { "cannot connect to \(self.path): \(self.reason)" }
+}
+
+/// A client call that ended without an answer from the server.
+public enum VarlinkClientError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The server closed the connection before the final reply.
+    case disconnected
+    /// The client was closed, or a stream was abandoned midway (which closes the connection).
+    case closed
+    /// Another call or stream is still in progress on this client.
+    case busy
+    /// The server sent something other than a varlink reply; the connection was closed.
+    case invalidReply(String)
+
+    /// The reason in words.
+    public var description: String {
+        switch self {
+        case .disconnected: "the varlink server closed the connection"
+        case .closed: "the varlink connection is closed"
+        case .busy: "a varlink call is already in progress on this connection"
+        case .invalidReply(let reason): "invalid varlink reply: \(reason)"
+        }
+    }
+}
+
+/// One reply as read from the wire.
+struct ReplyFrame: Sendable {
+    let bytes: [UInt8]
+    let error: VarlinkError?
+    let continues: Bool
+    /// Some servers leave out empty parameters; they read as `{}`.
+    let hasParameters: Bool
+}
+
+/// The socket and the read side of a client; one call or stream owns it at a time.
+actor ClientConnection {
+    /// Replies may be larger than calls (a page of assets); this bounds a broken server's damage.
+    static let maxReplyBytes = 16 << 20
+
+    nonisolated let channel: any Channel
+    private let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    private var iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
+    private var decoder = VarlinkFrameDecoder(maxMessageBytes: ClientConnection.maxReplyBytes)
+    private nonisolated let lifecycle = Mutex(Lifecycle())
+
+    private struct Lifecycle {
+        var busy = false
+        var closed = false
+    }
+
+    init(channel: any Channel, inbound: NIOAsyncChannelInboundStream<ByteBuffer>, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) {
+        self.channel = channel
+        self.outbound = outbound
+        self.iterator = inbound.makeAsyncIterator()
+    }
+
+    /// Opens a connection. Its channel lives in a task that closes it once `close()` (or the
+    /// server) closes the channel: NIOAsyncChannel hands out its streams only inside
+    /// executeThenClose.
+    static func open(path: String) async throws -> ClientConnection {
+        let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+        do {
+            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connect(unixDomainSocketPath: path) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    }
+                }
+        } catch {
+            throw SocketProbe.connectError(error, path: path)
+        }
+        let (handoff, continuation) = AsyncStream.makeStream(of: ClientConnection.self)
+        Task {
+            try? await channel.executeThenClose { inbound, outbound in
+                continuation.yield(ClientConnection(channel: channel.channel, inbound: inbound, outbound: outbound))
+                continuation.finish()
+                try? await channel.channel.closeFuture.get()
+            }
+            continuation.finish()
+        }
+        for await connection in handoff {
+            return connection
+        }
+        throw VarlinkClientError.disconnected
+    }
+
+    /// Takes the connection for one call or stream.
+    nonisolated func acquire() throws(VarlinkClientError) {
+        try self.lifecycle.withLock { (state) throws(VarlinkClientError) in
+            guard !state.closed else { throw .closed }
+            guard !state.busy else { throw .busy }
+            state.busy = true
+        }
+    }
+
+    nonisolated func release() {
+        self.lifecycle.withLock { $0.busy = false }
+    }
+
+    /// Closes the socket; the only way to stop a stream the server is still sending.
+    nonisolated func close() {
+        self.lifecycle.withLock { state in
+            state.closed = true
+            state.busy = false
+        }
+        self.channel.close(promise: nil)
+    }
+
+    /// Writes one message; a failure closes the connection, as a partial write may have happened.
+    func send(_ message: [UInt8]) async throws {
+        do {
+            try await self.outbound.write(ByteBuffer(bytes: message))
+        } catch {
+            let reason = self.endOfConnection
+            self.close()
+            try Task.checkCancellation()
+            throw reason
+        }
+    }
+
+    /// Why no more messages can be exchanged: the client closed it, or the server did.
+    private nonisolated var endOfConnection: VarlinkClientError {
+        self.lifecycle.withLock(\.closed) ? .closed : .disconnected
+    }
+
+    /// The next reply; any failure to read one closes the connection, since the conversation
+    /// cannot be picked up again mid-message.
+    func nextReply() async throws -> ReplyFrame {
+        do {
+            let frame = try await self.nextFrame()
+            return try Self.parseReply(frame)
+        } catch {
+            self.close()
+            throw error
+        }
+    }
+
+    private func nextFrame() async throws -> [UInt8] {
+        while true {
+            if let frame = try self.decoder.nextFrame() {
+                return frame
+            }
+            // Copied out because an actor's stored property cannot be mutated across a suspension;
+            // the copy shares the underlying stream, and `busy` keeps readers to one at a time.
+            var iterator = self.iterator
+            let next = try await iterator.next(isolation: self)
+            self.iterator = iterator
+            guard let buffer = next else {
+                // The inbound stream also ends when the reading task is cancelled.
+                try Task.checkCancellation()
+                throw self.endOfConnection
+            }
+            self.decoder.append(buffer.readableBytesView)
+        }
+    }
+
+    /// The envelope of a reply; the parameters themselves are decoded later, straight into the
+    /// caller's type, except an error's, which are kept as JSON.
+    private struct ReplyHeader: Decodable {
+        let error: String?
+        let errorParameters: JSONValue?
+        let continues: Bool
+        let hasParameters: Bool
+
+        private enum Key: String, CodingKey {
+            case error, parameters, continues
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            self.error = try container.decodeIfPresent(String.self, forKey: .error)
+            self.continues = try container.decodeIfPresent(Bool.self, forKey: .continues) ?? false
+            self.hasParameters = try container.contains(.parameters) && !container.decodeNil(forKey: .parameters)
+            self.errorParameters = self.error == nil ? nil : try container.decodeIfPresent(JSONValue.self, forKey: .parameters)
+        }
+    }
+
+    private static func parseReply(_ frame: [UInt8]) throws -> ReplyFrame {
+        let header: ReplyHeader
+        do {
+            header = try JSONWire.decode(ReplyHeader.self, from: frame)
+        } catch {
+            throw VarlinkClientError.invalidReply("not a JSON object with the reply fields")
+        }
+        let error = try header.error.map { name in
+            guard let parameters = header.errorParameters, case .object = parameters else {
+                return VarlinkError(name)
+            }
+            return VarlinkError(name: name, parametersJSON: try JSONWire.encode(parameters))
+        }
+        return ReplyFrame(bytes: frame, error: error, continues: header.continues, hasParameters: header.hasParameters)
+    }
+}
+
+/// Connect-time errors and the "is anyone listening?" check.
+enum SocketProbe {
+    /// Whether a server accepts connections on `path`; a refused connection means a stale file.
+    static func isAnswered(_ path: String) async throws -> Bool {
+        do {
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connect(unixDomainSocketPath: path).get()
+            try? await channel.close()
+            return true
+        } catch let error as IOError where error.errnoCode == ECONNREFUSED || error.errnoCode == ENOENT {
+            return false
+        }
+    }
+
+    static func connectError(_ error: any Error, path: String) -> VarlinkConnectError {
+        if let error = error as? IOError {
+            return VarlinkConnectError(path: path, errno: error.errnoCode, reason: Posix.describe(errno: error.errnoCode))
+        }
+        if let error = error as? SocketAddressError, case .unixDomainSocketPathTooLong = error {
+            return VarlinkConnectError(path: path, errno: ENAMETOOLONG, reason: Posix.describe(errno: ENAMETOOLONG))
+        }
+        return VarlinkConnectError(path: path, errno: 0, reason: "\(error)")
+    }
+}

@@ -1,0 +1,88 @@
+// The module's only direct POSIX calls: the socket file's life cycle and SO_PEERCRED.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import NIOCore
+
+/// Linux `struct ucred`, which Glibc's Swift module hides behind `_GNU_SOURCE`; same layout.
+private struct UnixCredentials: Sendable {
+    var pid: Int32 = 0
+    var uid: UInt32 = 0
+    var gid: UInt32 = 0
+}
+
+enum Posix {
+    /// The peer's credentials as the kernel recorded them at connect(), or nil where unsupported.
+    static func peer(of channel: any Channel) async -> VarlinkPeer? {
+        #if os(Linux)
+        guard let provider = channel as? any SocketOptionProvider else { return nil }
+        let credentials: UnixCredentials? = try? await provider.unsafeGetSocketOption(
+            level: NIOBSDSocket.OptionLevel(rawValue: SOL_SOCKET),
+            name: NIOBSDSocket.Option(rawValue: SO_PEERCRED)
+        ).get()
+        return credentials.map { VarlinkPeer(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
+        #else
+        return nil
+        #endif
+    }
+
+    enum FileKind: Equatable {
+        case missing
+        case socket
+        case other
+    }
+
+    /// Identifies a file, so the server removes the socket it bound and not a successor's.
+    struct FileIdentity: Equatable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    static func kind(at path: String) -> FileKind {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .missing }
+        return (info.st_mode & S_IFMT) == S_IFSOCK ? .socket : .other
+    }
+
+    static func identity(at path: String) -> FileIdentity? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// Creates the missing folders leading to `path`'s parent, each 0700: the folder is what keeps
+    /// other users away from the socket in the moment between bind() and chmod().
+    static func createParentDirectories(of path: String) throws(PosixError) {
+        var parent = path
+        while parent.hasSuffix("/") { parent.removeLast() }
+        guard let slash = parent.lastIndex(of: "/") else { return }
+        parent = String(parent[..<slash])
+        guard !parent.isEmpty, self.kind(at: parent) == .missing else { return }
+        try self.createParentDirectories(of: parent)
+        if mkdir(parent, 0o700) != 0, errno != EEXIST {
+            throw PosixError(operation: "mkdir \(parent)", code: errno)
+        }
+    }
+
+    static func setPermissions(_ path: String, _ mode: mode_t) throws(PosixError) {
+        guard chmod(path, mode) == 0 else { throw PosixError(operation: "chmod \(path)", code: errno) }
+    }
+
+    static func remove(_ path: String) throws(PosixError) {
+        guard unlink(path) == 0 || errno == ENOENT else { throw PosixError(operation: "unlink \(path)", code: errno) }
+    }
+
+    static func describe(errno code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}
+
+/// A failed POSIX call, with the errno text.
+struct PosixError: Error, CustomStringConvertible {
+    let operation: String
+    let code: Int32
+
+    var description: String { "\(self.operation): \(Posix.describe(errno: self.code))" }
+}

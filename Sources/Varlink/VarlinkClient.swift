@@ -1,0 +1,161 @@
+import Synchronization
+
+/// A varlink client over a Unix socket; one call at a time per client.
+///
+/// A second call while one is in progress throws `VarlinkClientError.busy` rather than waiting:
+/// waiting would deadlock a caller that makes a call from inside its own stream loop.
+public final class VarlinkClient: Sendable {
+    private let connection: ClientConnection
+
+    private init(connection: ClientConnection) {
+        self.connection = connection
+    }
+
+    deinit {
+        self.connection.close()
+    }
+
+    /// Connects to a server; throws VarlinkConnectError (with the POSIX errno description) when nothing listens.
+    public static func connect(unixSocketPath: String) async throws -> VarlinkClient {
+        VarlinkClient(connection: try await ClientConnection.open(path: unixSocketPath))
+    }
+
+    /// Calls `method` and decodes its reply; an error reply throws VarlinkError.
+    ///
+    /// Cancelling the calling task closes the connection: the reply could no longer be told
+    /// apart from the next call's.
+    public func call<P: Encodable & Sendable, R: Decodable & Sendable>(
+        _ method: String,
+        _ parameters: P,
+        returning: R.Type
+    ) async throws -> R {
+        let message = try JSONWire.call(method: method, parametersJSON: JSONWire.encodeObject(parameters), more: false)
+        try self.connection.acquire()
+        defer { self.connection.release() }
+        try await self.connection.send(message)
+        let reply = try await self.connection.nextReply()
+        if reply.continues {
+            // Later replies would be taken as the answers to later calls.
+            self.connection.close()
+            throw VarlinkClientError.invalidReply("continues set on a call without more")
+        }
+        return try Self.value(of: reply, as: R.self)
+    }
+
+    /// Calls `method` with `more: true`; ends when the server's reply has no continues.
+    ///
+    /// Replies are read from the socket only as the stream is iterated, so a slow consumer slows
+    /// the server down instead of filling this process's memory. Leaving the loop before the end
+    /// closes the connection (varlink has no other way to stop a stream); later calls on this
+    /// client then throw `VarlinkClientError.closed`.
+    public func stream<P: Encodable & Sendable, R: Decodable & Sendable>(
+        _ method: String,
+        _ parameters: P,
+        returning: R.Type
+    ) -> AsyncThrowingStream<R, Error> {
+        let cursor = StreamCursor<R>(
+            connection: self.connection,
+            message: Result {
+                try JSONWire.call(method: method, parametersJSON: JSONWire.encodeObject(parameters), more: true)
+            }
+        )
+        return AsyncThrowingStream { try await cursor.next() }
+    }
+
+    /// Closes the connection; calls in progress fail.
+    public func close() async {
+        self.connection.close()
+        try? await self.connection.channel.closeFuture.get()
+    }
+
+    static func value<R: Decodable>(of reply: ReplyFrame, as type: R.Type) throws -> R {
+        if let error = reply.error {
+            throw error
+        }
+        guard reply.hasParameters else {
+            return try JSONWire.decode(R.self, from: JSONWire.emptyObject)
+        }
+        return try JSONWire.decode(ReplyEnvelope<R>.self, from: reply.bytes).parameters
+    }
+}
+
+private struct ReplyEnvelope<R: Decodable>: Decodable {
+    let parameters: R
+}
+
+/// Drives one streaming call, one reply per pull.
+private final class StreamCursor<R: Decodable & Sendable>: Sendable {
+    private enum Phase {
+        case notStarted
+        case streaming
+        case finished
+    }
+
+    private let connection: ClientConnection
+    private let message: Result<[UInt8], any Error>
+    private let phase = Mutex(Phase.notStarted)
+
+    init(connection: ClientConnection, message: Result<[UInt8], any Error>) {
+        self.connection = connection
+        self.message = message
+    }
+
+    deinit {
+        // Dropped midway: the server is still streaming into this connection.
+        if self.phase.withLock({ $0 }) == .streaming {
+            self.connection.close()
+        }
+    }
+
+    func next() async throws -> R? {
+        switch self.phase.withLock({ $0 }) {
+        case .finished:
+            return nil
+        case .notStarted:
+            self.phase.withLock { $0 = .finished }
+            let message = try self.message.get()
+            try self.connection.acquire()
+            self.phase.withLock { $0 = .streaming }
+            do {
+                try await self.connection.send(message)
+            } catch {
+                self.end(closing: true)
+                throw error
+            }
+        case .streaming:
+            break
+        }
+        let reply: ReplyFrame
+        do {
+            reply = try await self.connection.nextReply()
+        } catch {
+            self.end(closing: true)
+            throw error
+        }
+        if reply.error != nil || !reply.continues {
+            self.end(closing: false)
+        }
+        do {
+            return try VarlinkClient.value(of: reply, as: R.self)
+        } catch let error as VarlinkError {
+            throw error
+        } catch {
+            // The reply did not fit R; the rest of the stream would not either.
+            self.end(closing: reply.continues)
+            throw error
+        }
+    }
+
+    private func end(closing: Bool) {
+        let wasStreaming = self.phase.withLock { phase in
+            defer { phase = .finished }
+            return phase == .streaming
+        }
+        guard wasStreaming else { return }
+        if closing {
+            self.connection.close()
+        } else {
+            self.connection.release()
+        }
+    }
+}
