@@ -1,0 +1,53 @@
+import Foundation
+import PhotoAPI
+import Store
+
+/// Turns stored rows into wire values.
+struct AssetMapper: Sendable {
+    let rules: GroupingRules
+
+    func asset(_ stored: StoredAsset) -> Asset {
+        let content = stored.content
+        return Asset(
+            id: stored.id,
+            path: String(decoding: stored.path, as: UTF8.self),
+            pathBytes: Self.isValidUTF8(stored.path) ? nil : Data(stored.path).base64EncodedString(),
+            group: stored.groupName,
+            description: content.description,
+            descriptionSource: content.descriptionSource.flatMap(DescriptionSource.init(rawValue:)),
+            format: content.format,
+            taken: content.taken,
+            width: content.width,
+            height: content.height,
+            orientation: content.orientation,
+            make: content.make,
+            model: content.model,
+            size: Int(stored.stamp.size),
+            modified: ISOTime.utcString(nanoseconds: stored.stamp.mtimeNs))
+    }
+
+    func group(_ stored: StoredGroup) -> Group {
+        Group(
+            name: stored.name,
+            count: stored.count,
+            fallback: stored.key == rules.fallbackKey,
+            latest: stored.latestTaken ?? stored.latestMtimeNs.map(ISOTime.utcString(nanoseconds:)))
+    }
+
+    func change(_ committed: CommittedChange) -> Change {
+        Change(
+            token: Int(committed.token),
+            inserted: committed.inserted,
+            removed: committed.removed,
+            updated: committed.updated,
+            moved: committed.moved.map {
+                Move(id: $0.id, from: String(decoding: $0.from, as: UTF8.self), to: String(decoding: $0.to, as: UTF8.self))
+            },
+            groupsChanged: committed.groupsChanged,
+            groupsRemoved: committed.groupsRemoved)
+    }
+
+    static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+        String(validating: bytes, as: UTF8.self) != nil
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import Logging
+import PhotoAPI
+import TOMLKit
+
+/// A config problem, said in one line that names the file and the key.
+public struct ConfigError: Error, CustomStringConvertible, Sendable, Equatable {
+    public let file: String
+    public let key: String?
+    public let problem: String
+
+    public var description: String {
+        if let key { return "\(file): \(key): \(problem)" }
+        return "\(file): \(problem)"
+    }
+}
+
+/// Reads `photod.toml` and merges defaults, file and flags (flags win).
+public struct ConfigLoader {
+    private let paths: DefaultPaths
+
+    /// A loader resolving defaults and "~" with `paths`.
+    public init(paths: DefaultPaths = DefaultPaths()) { self.paths = paths }
+
+    /// The effective configuration. A missing default config file is fine; a missing
+    /// `--config` file, bad TOML, an unknown key or a wrong type is a `ConfigError`.
+    public func load(_ overrides: DaemonOverrides) throws(ConfigError) -> DaemonConfig {
+        var config = DaemonConfig.defaults(paths: paths)
+        let file = overrides.configFile ?? paths.configFile
+        if let text = try read(file, required: overrides.configFile != nil) {
+            try apply(text, from: file, to: &config)
+        }
+        if !overrides.roots.isEmpty { config.roots = overrides.roots.map(paths.expandingTilde) }
+        if let database = overrides.database { config.database = paths.expandingTilde(database) }
+        if let socket = overrides.socket { config.socket = paths.expandingTilde(socket) }
+        if let level = overrides.logLevel { config.logLevel = level }
+        return config
+    }
+
+    private func read(_ file: String, required: Bool) throws(ConfigError) -> String? {
+        guard FileManager.default.fileExists(atPath: file) else {
+            if required { throw ConfigError(file: file, key: nil, problem: "no such file") }
+            return nil
+        }
+        do {
+            return try String(contentsOfFile: file, encoding: .utf8)
+        } catch {
+            throw ConfigError(file: file, key: nil, problem: "cannot read: \(error.localizedDescription)")
+        }
+    }
+
+    /// Applies the TOML `text` on top of `config`.
+    public func apply(_ text: String, from file: String, to config: inout DaemonConfig) throws(ConfigError) {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigError(file: file, key: nil, problem: "line \(error.source.begin.line), column "
+                              + "\(error.source.begin.column): \(error.description)")
+        } catch {
+            throw ConfigError(file: file, key: nil, problem: "\(error)")
+        }
+        var reader = TableReader(table: table, file: file, prefix: "")
+        if let roots = try reader.strings("roots") {
+            guard !roots.isEmpty else { throw reader.error("roots", "must name at least one folder") }
+            config.roots = roots.map(paths.expandingTilde)
+        }
+        if let database = try reader.string("database") { config.database = paths.expandingTilde(database) }
+        if let socket = try reader.string("socket") { config.socket = paths.expandingTilde(socket) }
+        if let level = try reader.string("log_level") {
+            guard let parsed = Logger.Level(rawValue: level) else {
+                throw reader.error("log_level", "\"\(level)\" is not one of "
+                                   + Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            config.logLevel = parsed
+        }
+        if let cap = try reader.int("max_connections", in: 1...65_536) { config.maxConnections = cap }
+        if let interval = try reader.int("rescan_interval", in: 0...31_536_000) { config.rescanInterval = interval }
+        if var groups = try reader.table("groups") {
+            var rules = config.grouping
+            if let fallback = try groups.string("fallback") {
+                guard !DescriptionText.normalize(fallback).isEmpty else {
+                    throw groups.error("fallback", "must not be empty")
+                }
+                rules = GroupingRules(fallbackName: DescriptionText.normalize(fallback),
+                                      caseInsensitive: rules.caseInsensitive, boilerplate: rules.boilerplate)
+            }
+            if let insensitive = try groups.bool("case_insensitive") {
+                rules = GroupingRules(fallbackName: rules.fallbackName, caseInsensitive: insensitive,
+                                      boilerplate: rules.boilerplate)
+            }
+            if let boilerplate = try groups.strings("boilerplate") {
+                rules = GroupingRules(fallbackName: rules.fallbackName, caseInsensitive: rules.caseInsensitive,
+                                      boilerplate: boilerplate)
+            }
+            try groups.rejectUnknownKeys()
+            config.grouping = rules
+        }
+        try reader.rejectUnknownKeys()
+    }
+}
+
+/// Typed access to one TOML table that remembers which keys were used, so typos are caught.
+private struct TableReader {
+    let table: TOMLTable
+    let file: String
+    let prefix: String
+    var used: Set<String> = []
+
+    init(table: TOMLTable, file: String, prefix: String) {
+        self.table = table
+        self.file = file
+        self.prefix = prefix
+    }
+
+    func error(_ key: String, _ problem: String) -> ConfigError {
+        ConfigError(file: file, key: prefix + key, problem: problem)
+    }
+
+    private mutating func value(_ key: String) -> TOMLValueConvertible? {
+        used.insert(key)
+        return table[key]
+    }
+
+    private func kind(_ value: TOMLValueConvertible) -> String { "\(value.type)" }
+
+    mutating func string(_ key: String) throws(ConfigError) -> String? {
+        guard let value = value(key) else { return nil }
+        guard let string = value.string else { throw error(key, "expected a string, found \(kind(value))") }
+        return string
+    }
+
+    mutating func bool(_ key: String) throws(ConfigError) -> Bool? {
+        guard let value = value(key) else { return nil }
+        guard let bool = value.bool else { throw error(key, "expected true or false, found \(kind(value))") }
+        return bool
+    }
+
+    mutating func int(_ key: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int? {
+        guard let value = value(key) else { return nil }
+        guard let number = value.int else { throw error(key, "expected an integer, found \(kind(value))") }
+        guard range.contains(number) else {
+            throw error(key, "\(number) is out of range (\(range.lowerBound) to \(range.upperBound))")
+        }
+        return number
+    }
+
+    mutating func strings(_ key: String) throws(ConfigError) -> [String]? {
+        guard let value = value(key) else { return nil }
+        guard let array = value.array else { throw error(key, "expected an array of strings, found \(kind(value))") }
+        var strings: [String] = []
+        for element in array {
+            guard let string = element.string else {
+                throw error(key, "expected an array of strings, found an element of type \(kind(element))")
+            }
+            strings.append(string)
+        }
+        return strings
+    }
+
+    mutating func table(_ key: String) throws(ConfigError) -> TableReader? {
+        guard let value = value(key) else { return nil }
+        guard let table = value.table else { throw error(key, "expected a table [\(key)], found \(kind(value))") }
+        return TableReader(table: table, file: file, prefix: prefix + key + ".")
+    }
+
+    func rejectUnknownKeys() throws(ConfigError) {
+        if let unknown = table.keys.sorted().first(where: { !used.contains($0) }) {
+            throw error(unknown, "unknown key (see config/photod.toml for the keys photod reads)")
+        }
+    }
+}

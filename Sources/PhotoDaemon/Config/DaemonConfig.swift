@@ -1,0 +1,49 @@
+import Logging
+import PhotoAPI
+
+/// Everything photod is configured with, after defaults, the config file and flags are merged.
+public struct DaemonConfig: Sendable, Equatable {
+    /// Folders to index.
+    public var roots: [String]
+    /// The index database file.
+    public var database: String
+    /// The socket to bind when systemd passes none.
+    public var socket: String
+    public var logLevel: Logger.Level
+    /// Most client connections served at once.
+    public var maxConnections: Int
+    /// Seconds between periodic reconciles; 0 turns them off.
+    public var rescanInterval: Int
+    public var grouping: GroupingRules
+
+    /// The built-in defaults for `paths` (the values `config/photod.toml` documents).
+    public static func defaults(paths: DefaultPaths = DefaultPaths()) -> DaemonConfig {
+        DaemonConfig(
+            roots: [paths.pictures],
+            database: paths.database,
+            socket: paths.daemonSocket,
+            logLevel: .info,
+            maxConnections: 64,
+            rescanInterval: 300,
+            grouping: GroupingRules())
+    }
+}
+
+/// Command-line values that override the config file.
+public struct DaemonOverrides: Sendable {
+    public var configFile: String?
+    public var roots: [String] = []
+    public var database: String?
+    public var socket: String?
+    public var logLevel: Logger.Level?
+
+    /// Creates overrides.
+    public init(configFile: String? = nil, roots: [String] = [], database: String? = nil, socket: String? = nil,
+                logLevel: Logger.Level? = nil) {
+        self.configFile = configFile
+        self.roots = roots
+        self.database = database
+        self.socket = socket
+        self.logLevel = logLevel
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Logging
+import NIOPosix
+import PhotoAPI
+import ServiceLifecycle
+import Store
+import Varlink
+
+/// Builds photod's pieces from a configuration and runs them until SIGTERM or SIGINT.
+public struct Daemon {
+    let config: DaemonConfig
+    let logger: Logger
+
+    /// A daemon for `config`, logging through `logger`.
+    public init(config: DaemonConfig, logger: Logger) {
+        self.config = config
+        self.logger = logger
+    }
+
+    /// Runs the daemon; returns after a graceful shutdown.
+    public func run() async throws {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        // One thread more than cores, so a write transaction overlaps with reading files.
+        let pool = NIOThreadPool(numberOfThreads: cores + 1)
+        pool.start()
+        do {
+            try await serve(pool: pool, cores: cores)
+        } catch {
+            try? await pool.shutdownGracefully()
+            throw error
+        }
+        try? await pool.shutdownGracefully()
+        logger.info("photod stopped")
+    }
+
+    private func serve(pool: NIOThreadPool, cores: Int) async throws {
+        let store = try Store(path: config.database)
+        try await Regrouper(store: store, rules: config.grouping, pool: pool, logger: logger).regroupIfRulesChanged()
+        let roots = LibraryRoot.distinct(config.roots)
+        let state = LibraryState(idleRootState: .polling)
+        let mapper = AssetMapper(rules: config.grouping)
+        let scanner = Scanner(
+            store: store, reader: AssetReader(rules: config.grouping), pool: pool, parallelism: cores,
+            batchSize: 1000, logger: logger, publish: { _ in })
+        let indexer = Indexer(roots: roots, scanner: scanner, state: state, logger: logger)
+        let api = LibraryAPI(store: store, indexer: indexer, state: state, mapper: mapper, pool: pool, logger: logger)
+        var serverConfiguration = VarlinkServer.Configuration()
+        serverConfiguration.maxConnections = config.maxConnections
+        let server = VarlinkServer(
+            listener: .path(config.socket),
+            interfaces: [api.interface],
+            info: VarlinkServiceInfo(vendor: "photod", product: "photod", version: PhotodVersion.current,
+                                     url: "https://github.com/photod/photod"),
+            configuration: serverConfiguration,
+            logger: logger)
+        try await server.start()
+        logger.info("""
+            photod \(PhotodVersion.current) listening on \(config.socket); index \(config.database); \
+            roots \(roots.map(\.configured).joined(separator: ", "))
+            """)
+
+        let readyLogger = logger
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [
+                    .init(service: VarlinkService(server: server)),
+                    .init(service: IndexerService(
+                        indexer: indexer, interval: config.rescanInterval, logger: logger,
+                        onReady: { readyLogger.notice("ready: the index matches the disk") }),
+                          successTerminationBehavior: .ignore),
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
+        try await group.run()
+    }
+}

@@ -1,0 +1,28 @@
+import FileSystem
+
+/// A configured library folder and where it resolves on disk right now.
+struct LibraryRoot: Sendable, Equatable {
+    /// The folder as configured (after "~" expansion), shown to people.
+    let configured: String
+
+    /// The canonical path when the folder exists and is a folder, else nil (missing).
+    func resolve() -> [UInt8]? {
+        guard let path = FileSystem.canonicalPath(Array(configured.utf8)),
+              case .success(let info) = FileSystem.linkStatus(path), info.kind == .directory
+        else { return nil }
+        return path
+    }
+
+    /// Drops roots that lie inside another root, so no file is indexed twice.
+    static func distinct(_ paths: [String]) -> [LibraryRoot] {
+        var cleaned: [String] = []
+        for path in paths {
+            var trimmed = path
+            while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+            if !cleaned.contains(trimmed) { cleaned.append(trimmed) }
+        }
+        return cleaned.filter { candidate in
+            !cleaned.contains { other in other != candidate && candidate.hasPrefix(other == "/" ? "/" : other + "/") }
+        }.map(LibraryRoot.init(configured:))
+    }
+}

@@ -1,0 +1,70 @@
+import FileSystem
+import Store
+
+/// What a reconcile must do to make the index equal the disk, decided without I/O.
+///
+/// A file whose (device, inode, size, mtime) matches the index is left alone and never
+/// opened. A file at a new path whose (device, inode) matches a vanished one is the same
+/// asset moved while nobody watched: it keeps its id.
+struct ReconcilePlan: Equatable {
+    /// A file to open and read; `id` is set when the asset already exists (changed or moved).
+    struct Read: Equatable {
+        var path: [UInt8]
+        var stamp: FileStamp
+        var id: String?
+    }
+
+    /// A known asset found at a new path, bytes unchanged: only its path and stamp change.
+    struct Move: Equatable {
+        var id: String
+        var path: [UInt8]
+        var stamp: FileStamp
+    }
+
+    var reads: [Read] = []
+    var moves: [Move] = []
+    var removals: [String] = []
+    var unchanged = 0
+
+    /// Compares the index's files under a root with the files the walk found there.
+    static func make(indexed: [IndexedFile], onDisk: [DirectoryWalker.Entry]) -> ReconcilePlan {
+        var plan = ReconcilePlan()
+        var byPath: [[UInt8]: IndexedFile] = [:]
+        byPath.reserveCapacity(indexed.count)
+        for file in indexed { byPath[file.path] = file }
+        var newFiles: [(path: [UInt8], stamp: FileStamp)] = []
+        for entry in onDisk {
+            let stamp = FileStamp(device: entry.info.device, inode: entry.info.inode, size: entry.info.size,
+                                  mtimeNs: entry.info.mtimeNs)
+            if let known = byPath.removeValue(forKey: entry.path) {
+                if known.stamp == stamp {
+                    plan.unchanged += 1
+                } else {
+                    plan.reads.append(Read(path: entry.path, stamp: stamp, id: known.id))
+                }
+            } else {
+                newFiles.append((entry.path, stamp))
+            }
+        }
+        // What is left in byPath vanished from its path; it may have moved.
+        var vanishedByIdentity: [FileIdentity: IndexedFile] = [:]
+        for file in byPath.values {
+            vanishedByIdentity[FileIdentity(device: file.stamp.device, inode: file.stamp.inode)] = file
+        }
+        for file in newFiles {
+            let identity = FileIdentity(device: file.stamp.device, inode: file.stamp.inode)
+            if let old = vanishedByIdentity.removeValue(forKey: identity) {
+                byPath.removeValue(forKey: old.path)
+                if old.stamp.size == file.stamp.size && old.stamp.mtimeNs == file.stamp.mtimeNs {
+                    plan.moves.append(Move(id: old.id, path: file.path, stamp: file.stamp))
+                } else {
+                    plan.reads.append(Read(path: file.path, stamp: file.stamp, id: old.id))
+                }
+            } else {
+                plan.reads.append(Read(path: file.path, stamp: file.stamp, id: nil))
+            }
+        }
+        plan.removals = byPath.values.map(\.id).sorted()
+        return plan
+    }
+}

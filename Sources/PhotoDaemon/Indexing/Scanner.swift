@@ -1,0 +1,183 @@
+import FileSystem
+import Foundation
+import Logging
+import NIOPosix
+import Store
+
+/// What one reconcile of one root did.
+struct ScanReport: Sendable, Equatable {
+    var scanned = 0
+    var read = 0
+    var inserted = 0
+    var updated = 0
+    var moved = 0
+    var removed = 0
+    var unchanged = 0
+    /// Time spent in write transactions.
+    var writeSeconds = 0.0
+
+    /// Assets inserted, updated, moved or removed.
+    var changed: Int { inserted + updated + moved + removed }
+
+    static func + (lhs: ScanReport, rhs: ScanReport) -> ScanReport {
+        ScanReport(scanned: lhs.scanned + rhs.scanned, read: lhs.read + rhs.read, inserted: lhs.inserted + rhs.inserted,
+                   updated: lhs.updated + rhs.updated, moved: lhs.moved + rhs.moved,
+                   removed: lhs.removed + rhs.removed, unchanged: lhs.unchanged + rhs.unchanged)
+    }
+}
+
+/// Reconciles one root with the disk: walk, plan, read what changed in parallel, write in batches.
+struct Scanner: Sendable {
+    let store: Store
+    let reader: AssetReader
+    let pool: NIOThreadPool
+    /// How many files are read at once (the core count).
+    let parallelism: Int
+    /// Files per write transaction.
+    let batchSize: Int
+    let logger: Logger
+    /// Called with every committed change, in token order.
+    let publish: @Sendable (CommittedChange) -> Void
+
+    private static let chunkSize = 128
+
+    func reconcile(root: [UInt8], progress: ScanProgressTracker) async throws -> ScanReport {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let walked = try await pool.runIfActive { [logger] in
+            var entries: [DirectoryWalker.Entry] = []
+            DirectoryWalker(root: root).walk(
+                visit: { entry in
+                    entries.append(entry)
+                    if entries.count % 1024 == 0 { progress.found(1024) }
+                },
+                failed: { error in logger.warning("skipping a folder photod cannot read: \(error)") })
+            progress.found(entries.count % 1024)
+            return entries
+        }
+        let indexed = try await pool.runIfActive { try store.indexedFiles(under: root) }
+        let plan = ReconcilePlan.make(indexed: indexed, onDisk: walked)
+        progress.addTotal(plan.reads.count)
+        let planned = clock.now
+        logger.debug("""
+            walked \(String(decoding: root, as: UTF8.self)) in \((planned - started).seconds) s: \(walked.count) files, \
+            \(plan.reads.count) to read, \(plan.moves.count) moved, \(plan.removals.count) gone, \(plan.unchanged) unchanged
+            """)
+        var report = ScanReport(scanned: walked.count, unchanged: plan.unchanged)
+
+        var batch = WriteBatch()
+        for move in plan.moves {
+            batch.updates.append(WriteBatch.Update(id: move.id, path: move.path, stamp: move.stamp, content: nil))
+        }
+        batch.removals = plan.removals
+        try await commit(&batch, into: &report)
+        try await readAll(plan.reads, progress: progress, report: &report)
+        logger.debug("""
+            read and wrote \(plan.reads.count) files in \((clock.now - planned).seconds) s \
+            (\(report.writeSeconds) s in write transactions)
+            """)
+        return report
+    }
+
+    /// What a child task of `readAll` finished.
+    private enum Step: Sendable {
+        case read([(ReconcilePlan.Read, AssetReader.Outcome)])
+        case committed(CommittedChange?, seconds: Double)
+    }
+
+    /// Reads files on `parallelism` threads while the previous batch commits on another, so
+    /// neither waits for the other. At most one batch commits while one more waits full,
+    /// which bounds memory however large the library.
+    private func readAll(_ reads: [ReconcilePlan.Read], progress: ScanProgressTracker, report: inout ScanReport) async throws {
+        let chunks = stride(from: 0, to: reads.count, by: Self.chunkSize).map {
+            Array(reads[$0..<min($0 + Self.chunkSize, reads.count)])
+        }
+        try await withThrowingTaskGroup(of: Step.self) { group in
+            var next = 0
+            var reading = 0
+            var committing = false
+            var filling = WriteBatch()
+            var full: [WriteBatch] = []
+            func schedule(final: Bool) {
+                if final && !filling.isEmpty {
+                    full.append(filling)
+                    filling = WriteBatch()
+                }
+                if !committing, !full.isEmpty {
+                    let batch = full.removeFirst()
+                    committing = true
+                    group.addTask { [store, pool] in
+                        let started = ContinuousClock.now
+                        let change = try await pool.runIfActive { try store.apply(batch) }
+                        return .committed(change, seconds: (ContinuousClock.now - started).seconds)
+                    }
+                }
+                while reading < parallelism, next < chunks.count, full.count < 2 {
+                    let chunk = chunks[next]
+                    next += 1
+                    reading += 1
+                    group.addTask { [reader, pool] in
+                        .read(try await pool.runIfActive { chunk.map { ($0, reader.read($0.path)) } })
+                    }
+                }
+            }
+            schedule(final: false)
+            while let step = try await group.next() {
+                switch step {
+                case .read(let results):
+                    reading -= 1
+                    for (read, outcome) in results { add(outcome, for: read, to: &filling) }
+                    report.read += results.count
+                    progress.indexed(results.count)
+                    if filling.count >= batchSize {
+                        full.append(filling)
+                        filling = WriteBatch()
+                    }
+                case .committed(let change, let seconds):
+                    committing = false
+                    report.writeSeconds += seconds
+                    if let change { record(change, in: &report) }
+                }
+                schedule(final: reading == 0 && next == chunks.count)
+            }
+        }
+    }
+
+    private func add(_ outcome: AssetReader.Outcome, for read: ReconcilePlan.Read, to batch: inout WriteBatch) {
+        switch outcome {
+        case .asset(let stamp, let content):
+            if let id = read.id {
+                batch.updates.append(WriteBatch.Update(id: id, path: read.path, stamp: stamp, content: content))
+            } else {
+                batch.inserts.append(WriteBatch.Insert(path: read.path, stamp: stamp, content: content))
+            }
+        case .notAnImage:
+            if let id = read.id { batch.removals.append(id) }
+        case .unreadable(let error):
+            if error.errno == ENOENT || error.errno == ENOTDIR || error.errno == ELOOP || error.errno == EINVAL {
+                // Gone, or no longer a regular file: no longer part of the library.
+                if let id = read.id { batch.removals.append(id) }
+            } else {
+                logger.warning("cannot read \(String(decoding: read.path, as: UTF8.self)), keeping what the index knows: \(error)")
+            }
+        }
+    }
+
+    private func commit(_ batch: inout WriteBatch, into report: inout ScanReport) async throws {
+        guard !batch.isEmpty else { return }
+        let pending = batch
+        batch = WriteBatch()
+        let started = ContinuousClock.now
+        let committed = try await pool.runIfActive({ try store.apply(pending) })
+        report.writeSeconds += (ContinuousClock.now - started).seconds
+        if let committed { record(committed, in: &report) }
+    }
+
+    private func record(_ change: CommittedChange, in report: inout ScanReport) {
+        report.inserted += change.inserted.count
+        report.updated += change.updated.count
+        report.moved += change.moved.count
+        report.removed += change.removed.count
+        publish(change)
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import PhotoAPI
+import PhotoTestSupport
+import Testing
+@testable import PhotoDaemon
+
+@Suite struct ConfigLoaderTests {
+    let paths = DefaultPaths(environment: ["HOME": "/home/ann", "XDG_RUNTIME_DIR": "/run/user/1000"])
+
+    /// The repository's config/photod.toml, found from this source file.
+    static var shippedConfig: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("config/photod.toml").path
+    }
+
+    @Test func theShippedConfigStatesExactlyTheBuiltInDefaults() throws {
+        let loaded = try ConfigLoader(paths: paths).load(DaemonOverrides(configFile: Self.shippedConfig))
+        #expect(loaded == DaemonConfig.defaults(paths: paths))
+    }
+
+    @Test func defaultsFollowXDG() {
+        let defaults = DaemonConfig.defaults(paths: paths)
+        #expect(defaults.roots == ["/home/ann/Pictures"])
+        #expect(defaults.database == "/home/ann/.local/state/photod/index.sqlite")
+        #expect(defaults.socket == "/run/user/1000/photod/io.photod")
+    }
+
+    @Test func thePicturesFolderComesFromUserDirs() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("config/user-dirs.dirs", Array("# x\nXDG_PICTURES_DIR=\"$HOME/Bilder\"\n".utf8))
+        let custom = DefaultPaths(environment: ["HOME": "/home/ann", "XDG_CONFIG_HOME": dir.file("config")])
+        #expect(custom.pictures == "/home/ann/Bilder")
+    }
+
+    @Test func fileValuesApplyAndFlagsWin() throws {
+        let dir = try TemporaryDirectory()
+        let file = try dir.write("photod.toml", Array("""
+            roots = ["~/Photos", "/srv/photos"]
+            database = "/var/tmp/x.sqlite"
+            max_connections = 5
+            [groups]
+            fallback = "Unsorted"
+            case_insensitive = true
+            boilerplate = []
+            """.utf8))
+        let fromFile = try ConfigLoader(paths: paths).load(DaemonOverrides(configFile: file))
+        #expect(fromFile.roots == ["/home/ann/Photos", "/srv/photos"])
+        #expect(fromFile.database == "/var/tmp/x.sqlite")
+        #expect(fromFile.maxConnections == 5)
+        #expect(fromFile.grouping == GroupingRules(fallbackName: "Unsorted", caseInsensitive: true, boilerplate: []))
+        let flagged = try ConfigLoader(paths: paths).load(
+            DaemonOverrides(configFile: file, roots: ["/flag"], database: "/flag.sqlite"))
+        #expect(flagged.roots == ["/flag"])
+        #expect(flagged.database == "/flag.sqlite")
+        #expect(flagged.maxConnections == 5)
+    }
+
+    private func error(for text: String) throws -> ConfigError {
+        let dir = try TemporaryDirectory()
+        let file = try dir.write("bad.toml", Array(text.utf8))
+        do {
+            _ = try ConfigLoader(paths: paths).load(DaemonOverrides(configFile: file))
+        } catch {
+            #expect(error.file == file)
+            return error
+        }
+        Issue.record("no error for \(text)")
+        return ConfigError(file: "", key: nil, problem: "")
+    }
+
+    @Test func aWrongTypeNamesTheKey() throws {
+        let problem = try error(for: "max_connections = \"many\"")
+        #expect(problem.key == "max_connections")
+        #expect(problem.problem.contains("expected an integer"))
+    }
+
+    @Test func anUnknownKeyIsRefusedWithItsName() throws {
+        #expect(try error(for: "rots = [\"/x\"]").key == "rots")
+        #expect(try error(for: "[groups]\nfallbak = \"x\"").key == "groups.fallbak")
+    }
+
+    @Test func outOfRangeAndBadEnumValuesAreRefused() throws {
+        #expect(try error(for: "max_connections = 0").problem.contains("out of range"))
+        #expect(try error(for: "log_level = \"loud\"").key == "log_level")
+        #expect(try error(for: "roots = []").key == "roots")
+        #expect(try error(for: "roots = [1]").key == "roots")
+    }
+
+    @Test func brokenTOMLGivesTheLine() throws {
+        let problem = try error(for: "log_level = \"info\"\nmax_connections = = 3\n")
+        #expect(problem.key == nil)
+        #expect(problem.problem.contains("line 2"))
+    }
+
+    @Test func aMissingExplicitConfigIsAnError() {
+        #expect(throws: ConfigError.self) {
+            try ConfigLoader(paths: paths).load(DaemonOverrides(configFile: "/nonexistent/photod.toml"))
+        }
+    }
+
+    @Test func aMissingDefaultConfigMeansDefaults() throws {
+        let dir = try TemporaryDirectory()
+        let quiet = DefaultPaths(environment: ["HOME": dir.path, "XDG_RUNTIME_DIR": "/run/user/1"])
+        #expect(try ConfigLoader(paths: quiet).load(DaemonOverrides()) == DaemonConfig.defaults(paths: quiet))
+    }
+}

@@ -1,0 +1,72 @@
+import FileSystem
+import Store
+import Testing
+@testable import PhotoDaemon
+
+private func entry(_ path: String, inode: UInt64, size: Int64 = 100, mtime: Int64 = 1) -> DirectoryWalker.Entry {
+    DirectoryWalker.Entry(path: Array(path.utf8),
+                          info: FileInfo(kind: .regular, device: 7, inode: inode, size: size, mtimeNs: mtime))
+}
+
+private func indexed(_ id: String, _ path: String, inode: UInt64, size: Int64 = 100, mtime: Int64 = 1) -> IndexedFile {
+    IndexedFile(id: id, path: Array(path.utf8), stamp: FileStamp(device: 7, inode: inode, size: size, mtimeNs: mtime))
+}
+
+@Suite struct ReconcilePlanTests {
+    @Test func unchangedFilesAreNotRead() {
+        let plan = ReconcilePlan.make(indexed: [indexed("a", "/r/a.jpg", inode: 1)], onDisk: [entry("/r/a.jpg", inode: 1)])
+        #expect(plan == ReconcilePlan(reads: [], moves: [], removals: [], unchanged: 1))
+    }
+
+    @Test func aChangedFileIsReadUnderItsId() {
+        let plan = ReconcilePlan.make(indexed: [indexed("a", "/r/a.jpg", inode: 1)],
+                                      onDisk: [entry("/r/a.jpg", inode: 1, size: 200)])
+        #expect(plan.reads.map(\.id) == ["a"])
+        #expect(plan.unchanged == 0)
+    }
+
+    @Test func aReplacedFileSamePathNewInodeKeepsItsId() {
+        let plan = ReconcilePlan.make(indexed: [indexed("a", "/r/a.jpg", inode: 1)], onDisk: [entry("/r/a.jpg", inode: 2)])
+        #expect(plan.reads.map(\.id) == ["a"])
+        #expect(plan.removals.isEmpty)
+    }
+
+    @Test func aNewFileIsReadWithoutAnId() {
+        let plan = ReconcilePlan.make(indexed: [], onDisk: [entry("/r/new.jpg", inode: 5)])
+        #expect(plan.reads == [ReconcilePlan.Read(path: Array("/r/new.jpg".utf8),
+                                                  stamp: FileStamp(device: 7, inode: 5, size: 100, mtimeNs: 1), id: nil)])
+    }
+
+    @Test func aVanishedFileIsRemoved() {
+        let plan = ReconcilePlan.make(indexed: [indexed("a", "/r/a.jpg", inode: 1)], onDisk: [])
+        #expect(plan.removals == ["a"])
+    }
+
+    @Test func aFileMovedWhileNobodyWatchedKeepsItsIdWithoutBeingRead() {
+        let plan = ReconcilePlan.make(indexed: [indexed("a", "/r/a.jpg", inode: 1)], onDisk: [entry("/r/sub/b.jpg", inode: 1)])
+        #expect(plan.moves == [ReconcilePlan.Move(id: "a", path: Array("/r/sub/b.jpg".utf8),
+                                                  stamp: FileStamp(device: 7, inode: 1, size: 100, mtimeNs: 1))])
+        #expect(plan.reads.isEmpty)
+        #expect(plan.removals.isEmpty)
+    }
+
+    @Test func aFileMovedAndEditedKeepsItsIdAndIsRead() {
+        let plan = ReconcilePlan.make(indexed: [indexed("a", "/r/a.jpg", inode: 1)],
+                                      onDisk: [entry("/r/b.jpg", inode: 1, mtime: 9)])
+        #expect(plan.reads.map(\.id) == ["a"])
+        #expect(plan.moves.isEmpty)
+        #expect(plan.removals.isEmpty)
+    }
+
+    @Test func aMixOfEverything() {
+        let plan = ReconcilePlan.make(
+            indexed: [indexed("keep", "/r/keep.jpg", inode: 1), indexed("gone", "/r/gone.jpg", inode: 2),
+                      indexed("moved", "/r/old.jpg", inode: 3), indexed("edited", "/r/edit.jpg", inode: 4)],
+            onDisk: [entry("/r/keep.jpg", inode: 1), entry("/r/new-name.jpg", inode: 3),
+                     entry("/r/edit.jpg", inode: 4, size: 5), entry("/r/fresh.jpg", inode: 9)])
+        #expect(plan.unchanged == 1)
+        #expect(plan.removals == ["gone"])
+        #expect(plan.moves.map(\.id) == ["moved"])
+        #expect(Set(plan.reads.map { $0.id ?? "new" }) == ["edited", "new"])
+    }
+}
