@@ -1,0 +1,79 @@
+import PhotoAPI
+import Varlink
+
+/// A typed client of photod's `io.photod.Library` interface over its Unix socket.
+///
+/// One call at a time per client; open several clients for concurrent calls.
+public final class PhotoClient: Sendable {
+    private let connection: VarlinkClient
+    /// The socket this client talks to.
+    public let socketPath: String
+
+    private init(connection: VarlinkClient, socketPath: String) {
+        self.connection = connection
+        self.socketPath = socketPath
+    }
+
+    /// Connects to photod at `socketPath` (by default `$PHOTOD_SOCKET`, else the XDG runtime socket).
+    public static func connect(socketPath: String = DefaultPaths().socket) async throws(PhotoClientError) -> PhotoClient {
+        do {
+            let connection = try await VarlinkClient.connect(unixSocketPath: socketPath)
+            return PhotoClient(connection: connection, socketPath: socketPath)
+        } catch {
+            throw .unreachable(socket: socketPath, reason: "\(error)")
+        }
+    }
+
+    /// Closes the connection.
+    public func close() async { await connection.close() }
+
+    /// The daemon's health and counts.
+    public func status() async throws(PhotoClientError) -> StatusReply {
+        try await call(LibraryInterface.Method.status, NoParameters(), StatusReply.self)
+    }
+
+    /// Every group visible to this client.
+    public func groups() async throws(PhotoClientError) -> [Group] {
+        try await call(LibraryInterface.Method.listGroups, NoParameters(), ListGroupsReply.self).groups
+    }
+
+    /// One page of assets.
+    public func listAssets(_ parameters: ListAssetsParameters) async throws(PhotoClientError) -> ListAssetsReply {
+        try await call(LibraryInterface.Method.listAssets, parameters, ListAssetsReply.self)
+    }
+
+    /// Every asset of a group (or all), following cursors page by page; stops after `limit` when given.
+    public func allAssets(group: String?, sort: AssetSort? = nil, limit: Int? = nil) async throws(PhotoClientError) -> [Asset] {
+        var assets: [Asset] = []
+        var cursor: String?
+        repeat {
+            let wanted = limit.map { min($0 - assets.count, 1000) } ?? 1000
+            let page = try await listAssets(ListAssetsParameters(group: group, sort: sort, limit: wanted, cursor: cursor))
+            assets += page.assets
+            cursor = page.cursor
+        } while cursor != nil && (limit.map { assets.count < $0 } ?? true)
+        return assets
+    }
+
+    /// The assets with these ids; unknown (or hidden) ids come back in `missing`.
+    public func getAssets(ids: [String]) async throws(PhotoClientError) -> GetAssetsReply {
+        try await call(LibraryInterface.Method.getAssets, GetAssetsParameters(ids: ids), GetAssetsReply.self)
+    }
+
+    /// Reconciles one root (or all) with the disk now.
+    public func rescan(root: String? = nil) async throws(PhotoClientError) -> RescanReply {
+        try await call(LibraryInterface.Method.rescan, RescanParameters(root: root), RescanReply.self)
+    }
+
+    private func call<P: Encodable & Sendable, R: Decodable & Sendable>(
+        _ method: String, _ parameters: P, _ reply: R.Type
+    ) async throws(PhotoClientError) -> R {
+        do {
+            return try await connection.call(method, parameters, returning: reply)
+        } catch let error as VarlinkError {
+            throw .daemon(error)
+        } catch {
+            throw .protocolFailure("\(error)")
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import PhotoAPI
+import Varlink
+
+/// Why a call to photod failed, worded for the person who has to act on it.
+public enum PhotoClientError: Error, CustomStringConvertible, Sendable {
+    /// Nothing answers on the socket.
+    case unreachable(socket: String, reason: String)
+    /// The daemon answered with an error.
+    case daemon(VarlinkError)
+    /// The connection broke or the reply was not understood.
+    case protocolFailure(String)
+
+    public var description: String {
+        switch self {
+        case .unreachable(let socket, let reason):
+            return """
+                cannot reach photod at \(socket) (\(reason)).
+                Start it with `photod` (or `systemctl --user start photod.socket`), or point photoctl at \
+                its socket with --socket PATH or PHOTOD_SOCKET.
+                """
+        case .daemon(let error):
+            return Self.explain(error)
+        case .protocolFailure(let reason):
+            return "photod's reply was not understood: \(reason)"
+        }
+    }
+
+    private static func explain(_ error: VarlinkError) -> String {
+        switch error.name {
+        case LibraryInterface.Error.groupNotFound:
+            return "no group named \"\(error.parameters(GroupNotFoundError.self)?.name ?? "?")\" (see `photoctl groups`)"
+        case LibraryInterface.Error.invalidCursor:
+            return "the cursor is not valid for this listing; start again without --cursor"
+        case LibraryInterface.Error.assetNotFound:
+            return "no asset with id \(error.parameters(AssetNotFoundError.self)?.id ?? "?")"
+        case LibraryInterface.Error.authorizationRequired:
+            let details = error.parameters(AuthorizationRequiredError.self)
+            return "not authorized (\(details?.status ?? "?")): \(details?.hint ?? "")"
+        case LibraryInterface.Error.ownerOnly:
+            return "only the library's owner may do that: \(error.parameters(OwnerOnlyError.self)?.hint ?? "")"
+        case "org.varlink.service.InvalidParameter":
+            return "invalid value for \"\(error.parameters(InvalidParameterError.self)?.parameter ?? "?")\""
+        default:
+            return "photod answered \(error.name) \(String(decoding: error.parametersJSON, as: UTF8.self))"
+        }
+    }
+}

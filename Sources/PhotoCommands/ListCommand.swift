@@ -1,0 +1,32 @@
+import ArgumentParser
+import PhotoAPI
+
+/// `photoctl list [GROUP]`: the photos of one group, or all, page after page.
+struct ListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List photos, of one group or all.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The group to list (default: every photo).")
+    var group: String?
+
+    @Option(name: .long, help: "Stop after this many photos.")
+    var limit: Int?
+
+    @Option(name: .long, help: "Order: taken, path or modified.")
+    var sort: AssetSort = .taken
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+    }
+
+    func run() async throws {
+        let client = try await global.connect()
+        let assets = try await client.allAssets(group: group, sort: sort, limit: limit)
+        await client.close()
+        if global.json { return try Output.json(ListAssetsReply(assets: assets, cursor: nil)) }
+        Output.table(["ID", "GROUP", "TAKEN", "PATH"], assets.map { [$0.id, $0.group, $0.taken ?? "-", $0.path] })
+    }
+}
+
+extension AssetSort: ExpressibleByArgument {}

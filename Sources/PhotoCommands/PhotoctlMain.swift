@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import PhotoClient
+
+/// Runs photoctl and exits with its documented status: 0 success, 1 an error from the
+/// daemon, 2 a usage error, 3 the daemon cannot be reached.
+public enum PhotoctlMain {
+    /// Parses `CommandLine.arguments`, runs the command, exits.
+    public static func main() async -> Never {
+        exit(await run(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// Parses and runs `arguments`; returns the exit status.
+    public static func run(_ arguments: [String]) async -> Int32 {
+        do {
+            var command = try Photoctl.parseAsRoot(hoistingGlobalOptions(arguments))
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            return 0
+        } catch let error as PhotoClientError {
+            Output.error("photoctl: \(error)")
+            if case .unreachable = error { return 3 }
+            return 1
+        } catch {
+            let code = Photoctl.exitCode(for: error)
+            let message = Photoctl.fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }
+                return 0
+            }
+            if !message.isEmpty { Output.error(message) }
+            // swift-argument-parser uses EX_USAGE (64) for usage errors; photoctl promises 2.
+            return code == .validationFailure ? 2 : code.rawValue
+        }
+    }
+
+    /// Moves `--json` and `--socket PATH` given before the subcommand to after it, so both
+    /// `photoctl --json groups` (DESIGN.md's form) and `photoctl groups --json` work.
+    static func hoistingGlobalOptions(_ arguments: [String]) -> [String] {
+        var global: [String] = []
+        var index = 0
+        while index < arguments.count, arguments[index].hasPrefix("--") {
+            let argument = arguments[index]
+            if argument == "--json" || argument.hasPrefix("--socket=") {
+                global.append(argument)
+            } else if argument == "--socket", index + 1 < arguments.count {
+                global += [argument, arguments[index + 1]]
+                index += 1
+            } else {
+                break
+            }
+            index += 1
+        }
+        guard !global.isEmpty, index < arguments.count else { return arguments }
+        return [arguments[index]] + global + arguments[(index + 1)...]
+    }
+}

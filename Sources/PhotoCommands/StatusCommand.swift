@@ -1,0 +1,25 @@
+import ArgumentParser
+import PhotoAPI
+
+/// `photoctl status`: the daemon's state, roots and counts.
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show photod's state and roots.")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let client = try await global.connect()
+        let status = try await client.status()
+        await client.close()
+        if global.json { return try Output.json(status) }
+        print("photod \(status.version): \(status.state.rawValue)")
+        print("\(status.assets) photos in \(status.groups) groups; change token \(status.token)")
+        if let progress = status.progress {
+            let total = progress.total.map { " of \($0)" } ?? ""
+            print("Indexing: \(progress.indexed)\(total) files read, \(progress.found) found so far")
+        }
+        for problem in status.problems { print("Problem: \(problem)") }
+        print("")
+        Output.table(["ROOT", "STATE", "PHOTOS"], status.roots.map { [$0.path, $0.state.rawValue, String($0.assets)] })
+    }
+}

@@ -1,0 +1,3 @@
+import PhotoCommands
+
+await PhotoctlMain.main()
