@@ -1,0 +1,39 @@
+import Foundation
+import PhotoTestSupport
+
+/// Small JPEGs with EXIF, written by the tests themselves.
+enum Photo {
+    static func jpeg(_ description: String?, taken: String? = "2021:07:04 10:30:00", make: String? = "Canon",
+                     model: String? = "EOS 5D", width: Int = 8, height: Int = 8) -> [UInt8] {
+        JPEGFixture.make(exif: ExifFixture(description: description, dateTimeOriginal: taken, orientation: 1,
+                                           make: make, model: model), width: width, height: height)
+    }
+
+    static func jpeg(bytes description: [UInt8]) -> [UInt8] {
+        JPEGFixture.make(exif: ExifFixture(description: description))
+    }
+}
+
+/// JSON helpers for photoctl's output.
+extension Dictionary where Key == String, Value == Any {
+    var groupCounts: [String: Int] {
+        var counts: [String: Int] = [:]
+        for group in self["groups"] as? [[String: Any]] ?? [] {
+            if let name = group["name"] as? String, let count = group["count"] as? Int { counts[name] = count }
+        }
+        return counts
+    }
+
+    var assets: [[String: Any]] { self["assets"] as? [[String: Any]] ?? [] }
+
+    /// Asset ids by path relative to `root`.
+    func ids(relativeTo root: String) -> [String: String] {
+        var ids: [String: String] = [:]
+        for asset in assets {
+            if let path = asset["path"] as? String, let id = asset["id"] as? String {
+                ids[String(path.dropFirst(root.count + 1))] = id
+            }
+        }
+        return ids
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// A real `photod` on a temporary library, socket and database, for integration tests.
+public final class DaemonHarness: @unchecked Sendable {
+    public let dir: TemporaryDirectory
+    /// The library root.
+    public let library: String
+    public let socket: String
+    public let database: String
+    /// Everything photod wrote to standard error so far.
+    public var log: String { logData.get() }
+
+    private var process: Process?
+    private let logData = Mutexed("")
+    private var extraArguments: [String]
+
+    /// Prepares (but does not start) a daemon over a fresh library folder.
+    public init(arguments: [String] = []) throws {
+        dir = try TemporaryDirectory()
+        library = dir.file("library")
+        socket = dir.file("run/photod/io.photod")
+        database = dir.file("state/index.sqlite")
+        extraArguments = arguments
+        try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+    }
+
+    /// Environment that keeps photod and photoctl away from the real user's config and socket.
+    public var environment: [String: String] {
+        ["XDG_CONFIG_HOME": dir.file("config"), "XDG_STATE_HOME": dir.file("state"),
+         "XDG_RUNTIME_DIR": dir.file("run"), "PHOTOD_SOCKET": socket, "HOME": dir.path]
+    }
+
+    /// Writes `bytes` as `relativePath` inside the library.
+    @discardableResult
+    public func add(_ relativePath: String, _ bytes: [UInt8]) throws -> String {
+        try dir.write("library/" + relativePath, bytes)
+    }
+
+    /// Starts photod and waits until `Status` says ready (or degraded).
+    public func start(timeout: TimeInterval = 60) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binaries.photod)
+        process.arguments = ["--root", library, "--database", database, "--socket", socket] + extraArguments
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = err
+        process.standardInput = FileHandle.nullDevice
+        let sink = logData
+        err.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if !data.isEmpty { sink.update { $0 += String(decoding: data, as: UTF8.self) } }
+        }
+        try process.run()
+        self.process = process
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            guard process.isRunning else { throw HarnessError.exited(process.terminationStatus, log) }
+            if let state = try? photoctl(["status", "--json"]).json()["state"] as? String,
+               state == "ready" || state == "degraded" {
+                return
+            }
+            usleep(20_000)
+        }
+        throw HarnessError.notReady(log)
+    }
+
+    /// Runs photoctl against this daemon.
+    public func photoctl(_ arguments: [String]) throws -> ProcessResult {
+        try ProcessRunner.run(Binaries.photoctl, arguments, environment: environment)
+    }
+
+    /// Runs photoctl and parses its JSON output, failing on a non-zero status.
+    public func photoctlJSON(_ arguments: [String]) throws -> [String: Any] {
+        let result = try photoctl(arguments + ["--json"])
+        guard result.status == 0 else { throw HarnessError.commandFailed(arguments, result.status, result.stderr) }
+        return try result.json()
+    }
+
+    /// The pid of the running daemon.
+    public var pid: Int32? { process?.processIdentifier }
+
+    /// True while photod runs.
+    public var isRunning: Bool { process?.isRunning ?? false }
+
+    /// Sends SIGTERM and waits for the exit status.
+    @discardableResult
+    public func stop(timeout: TimeInterval = 30) -> Int32? {
+        guard let process, process.isRunning else { return self.process?.terminationStatus }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    deinit { stop() }
+}
+
+/// Why the harness could not get a daemon going.
+public enum HarnessError: Error, CustomStringConvertible {
+    case exited(Int32, String)
+    case notReady(String)
+    case commandFailed([String], Int32, String)
+
+    public var description: String {
+        switch self {
+        case .exited(let status, let log): return "photod exited with \(status):\n\(log)"
+        case .notReady(let log): return "photod did not become ready:\n\(log)"
+        case .commandFailed(let args, let status, let stderr): return "photoctl \(args) exited \(status): \(stderr)"
+        }
+    }
+}
