@@ -6,8 +6,10 @@ import Darwin
 
 /// An open file read with bounded pread calls: one head read serves most files, anything beyond gets its own read.
 struct FileByteSource: ByteSource {
-    /// Large enough for a camera JPEG's APP1 (EXIF plus thumbnail) and its frame header in one read.
-    static let headLength = 64 * 1024
+    /// Enough for the EXIF block and frame header of most JPEGs without a large thumbnail; a
+    /// larger APP1 gets one read of its own. Reading more costs a copy of bytes never looked at
+    /// (measured: 64 KiB took 16 µs a file, 16 KiB 11.5 µs, on 45 KB photos).
+    static let headLength = 16 * 1024
 
     let size: Int
     private let fileDescriptor: Int32

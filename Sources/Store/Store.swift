@@ -21,6 +21,7 @@ public final class Store: Sendable {
         try writeConnection.execute("PRAGMA journal_mode = WAL")
         try writeConnection.execute("PRAGMA synchronous = NORMAL")
         try writeConnection.execute("PRAGMA temp_store = MEMORY")
+        try writeConnection.execute("PRAGMA cache_size = -16384")
         try Schema.migrate(writeConnection)
         let readConnection = try SQLiteConnection(path: path, create: false)
         try readConnection.execute("PRAGMA query_only = 1")

@@ -75,12 +75,18 @@ private struct BatchWriter {
         change.removed.append(id)
     }
 
-    /// Removes whatever other asset holds `path`, so the caller can take the path.
-    private mutating func evictPath(_ path: [UInt8], keeping id: String?) throws {
+    /// The id of the asset at `path`, if any.
+    private func holder(of path: [UInt8]) throws -> String? {
         let statement = try db.statement("SELECT id FROM assets WHERE path = ?")
         try statement.bind([.blob(path)])
-        guard try statement.step(), let holder = statement.text(0), holder != id else { return }
+        let id = try statement.step() ? statement.text(0) : nil
         statement.reset()
+        return id
+    }
+
+    /// Removes whatever other asset holds `path`, so the caller can take the path.
+    private mutating func evictPath(_ path: [UInt8], keeping id: String?) throws {
+        guard let holder = try holder(of: path), holder != id else { return }
         try remove(id: holder)
     }
 
@@ -109,7 +115,6 @@ private struct BatchWriter {
     }
 
     private mutating func insert(_ insert: WriteBatch.Insert) throws {
-        try evictPath(insert.path, keeping: nil)
         let statement = try db.statement("""
             INSERT INTO assets (path, device, inode, size, mtime_ns, group_key, group_spelling, description,
               description_source, format, taken, taken_key, width, height, orientation, make, model, id)
@@ -117,12 +122,17 @@ private struct BatchWriter {
             """)
         let values = Self.row(path: insert.path, stamp: insert.stamp, content: insert.content)
         var id = AssetID.generate()
-        // The path was evicted above, so only the random id can collide: draw again.
         var attempts = 1
+        // The UNIQUE constraints catch the rare conflict, so the common insert costs no lookup.
         while try !Self.run(statement, values + [.text(id)]) {
             guard attempts < 8 else { throw SQLiteError(code: 19, message: "cannot draw an unused asset id") }
             attempts += 1
-            id = AssetID.generate()
+            if try holder(of: insert.path) != nil {
+                // Another asset still holds the path (its file was replaced): this one takes over.
+                try evictPath(insert.path, keeping: nil)
+            } else {
+                id = AssetID.generate()
+            }
         }
         count(insert.content.groupKey, insert.content.groupSpelling, by: 1)
         change.inserted.append(id)
