@@ -1,0 +1,32 @@
+# photod: the commands the README promises. Each installs what it needs first.
+.PHONY: run test build release bench clean
+
+# Run the daemon on your pictures folder ($XDG_PICTURES_DIR, else ~/Pictures), with the index in
+# ~/.local/state/photod/index.sqlite and the socket in $XDG_RUNTIME_DIR/photod/io.photod.
+run:
+	scripts/install-deps
+	swift build -c release
+	.build/release/photod
+
+# Every test: unit, integration (the real photod + photoctl + the Python varlink client) and,
+# when ../shared/corpus is beside this checkout, corpus conformance.
+test:
+	scripts/install-deps --test
+	swift build --build-tests
+	swift test --skip-build
+
+build:
+	scripts/install-deps
+	swift build
+
+release:
+	scripts/install-deps
+	swift build -c release
+
+# Speed and memory against the C floor and ExifTool (see bench/README.md).
+bench:
+	scripts/install-deps --bench
+	bench/run
+
+clean:
+	rm -rf .build
