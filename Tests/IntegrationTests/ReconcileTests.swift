@@ -74,3 +74,24 @@ import Testing
         #expect(try daemon.photoctlJSON(["status"])["state"] as? String == "ready")
     }
 }
+
+/// Grouping rules changed in the config re-file the index at the next start.
+@Suite(.serialized) struct RegroupTests {
+    @Test func turningOnCaseInsensitiveGroupingMergesSpellings() throws {
+        let first = try DaemonHarness()
+        try first.add("a.jpg", Photo.jpeg("Beach"))
+        try first.add("b.jpg", Photo.jpeg("Beach"))
+        try first.add("c.jpg", Photo.jpeg("beach"))
+        try first.start()
+        let ids = try first.photoctlJSON(["list"]).ids(relativeTo: first.library)
+        #expect(try first.photoctlJSON(["groups"]).groupCounts == ["Beach": 2, "beach": 1])
+        #expect(first.stop() == 0)
+
+        let config = try first.dir.write("ci.toml", Array("[groups]\ncase_insensitive = true\n".utf8))
+        let second = try DaemonHarness(reusing: first, arguments: ["--config", config])
+        try second.start()
+        #expect(try second.photoctlJSON(["groups"]).groupCounts == ["Beach": 3])
+        #expect(try second.photoctlJSON(["list", "beach"]).ids(relativeTo: second.library) == ids)
+        #expect(second.log.contains("re-filed 2 assets"), "the two \"Beach\" photos change key; \"beach\" keeps its own")
+    }
+}

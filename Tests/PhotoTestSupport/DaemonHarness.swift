@@ -24,6 +24,16 @@ public final class DaemonHarness: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
     }
 
+    /// A second daemon over another harness's library, socket and database (for restarts
+    /// with different flags); the other harness keeps owning the folder.
+    public init(reusing other: DaemonHarness, arguments: [String]) throws {
+        dir = other.dir
+        library = other.library
+        socket = other.socket
+        database = other.database
+        extraArguments = arguments
+    }
+
     /// Environment that keeps photod and photoctl away from the real user's config and socket.
     public var environment: [String: String] {
         ["XDG_CONFIG_HOME": dir.file("config"), "XDG_STATE_HOME": dir.file("state"),
