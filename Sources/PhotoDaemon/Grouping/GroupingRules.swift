@@ -56,6 +56,7 @@ public struct GroupingRules: Sendable, Equatable {
         "v1|fallback=\(fallbackName)|ci=\(caseInsensitive)|boilerplate=\(boilerplateKeys.sorted().joined(separator: "\u{1F}"))"
     }
 
+    /// Rules are equal when they file every description the same way.
     public static func == (lhs: GroupingRules, rhs: GroupingRules) -> Bool {
         lhs.fallbackName == rhs.fallbackName && lhs.caseInsensitive == rhs.caseInsensitive
             && lhs.boilerplateKeys == rhs.boilerplateKeys
