@@ -14,14 +14,17 @@ public struct FileInfo: Sendable, Hashable {
     public var inode: UInt64
     public var size: Int64
     public var mtimeNs: Int64
+    /// Hard links to the file (`st_nlink`).
+    public var linkCount: Int
 
     /// Creates a file-info value.
-    public init(kind: Kind, device: UInt64, inode: UInt64, size: Int64, mtimeNs: Int64) {
+    public init(kind: Kind, device: UInt64, inode: UInt64, size: Int64, mtimeNs: Int64, linkCount: Int = 1) {
         self.kind = kind
         self.device = device
         self.inode = inode
         self.size = size
         self.mtimeNs = mtimeNs
+        self.linkCount = linkCount
     }
 
     init(_ st: stat) {
@@ -36,6 +39,7 @@ public struct FileInfo: Sendable, Hashable {
         inode = UInt64(st.st_ino)
         size = Int64(st.st_size)
         mtimeNs = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+        linkCount = Int(st.st_nlink)
     }
 }
 

@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension FileSystem {
+    /// The immediate, non-hidden subfolders of `path`, in byte order, without following symlinks.
+    ///
+    /// Names starting with "." are skipped, as the walker skips them. A symlink to a folder is not
+    /// a subfolder. Only `fstatat` is used on the entries, so FIFOs and devices are never opened.
+    public static func subdirectories(of path: [UInt8]) -> Result<[[UInt8]], FileSystemError> {
+        let fd = withCString(path) { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        guard fd >= 0 else { return .failure(FileSystemError(path: path, errno: errno, operation: "open folder")) }
+        guard let stream = fdopendir(fd) else {
+            let error = FileSystemError(path: path, errno: errno, operation: "fdopendir")
+            close(fd)
+            return .failure(error)
+        }
+        defer { closedir(stream) }
+        let folderFD = dirfd(stream)
+        var folders: [[UInt8]] = []
+        while let entry = readdir(stream) {
+            let name = entryName(entry)
+            guard let first = name.first, first != UInt8(ascii: ".") else { continue }
+            let type = entry.pointee.d_type
+            if type != UInt8(DT_DIR) {
+                guard type == UInt8(DT_UNKNOWN) else { continue }
+                var st = stat()
+                let rc = withCString(name) { fstatat(folderFD, $0, &st, AT_SYMLINK_NOFOLLOW) }
+                guard rc == 0, FileInfo(st).kind == .directory else { continue }
+            }
+            var child = path
+            if child.last != UInt8(ascii: "/") { child.append(UInt8(ascii: "/")) }
+            child += name
+            folders.append(child)
+        }
+        folders.sort { $0.lexicographicallyPrecedes($1) }
+        return .success(folders)
+    }
+
+    private static func entryName(_ entry: UnsafeMutablePointer<dirent>) -> [UInt8] {
+        withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+            let length = raw.firstIndex(of: 0) ?? raw.count
+            return Array(raw[..<length])
+        }
+    }
+}

@@ -1,0 +1,196 @@
+/// Pure decoder: keeps wd → folder path, pairs renames by cookie, drops hidden names ("." prefix)
+/// as outside the library.
+///
+/// It never touches the kernel, so every rule is tested from synthetic events. The wds it stops
+/// tracking while their kernel watch may still exist (a folder moved out or renamed to a hidden
+/// name) are listed in `retired` for the owner to remove.
+public struct WatchEventDecoder: Sendable {
+    /// How long an unpaired MOVED_FROM waits for its MOVED_TO (the halves normally arrive in one
+    /// read; a buffer boundary can split them).
+    public static let pairingGrace: Duration = .milliseconds(20)
+
+    /// A MOVED_FROM waiting for its MOVED_TO.
+    private struct HeldMove: Sendable {
+        var cookie: UInt32
+        var path: [UInt8]
+        var isDirectory: Bool
+        var isHidden: Bool
+        var deadline: ContinuousClock.Instant
+    }
+
+    private var folders: [Int32: [UInt8]] = [:]
+    private var watches: [[UInt8]: Int32] = [:]
+    private var held: [HeldMove] = []
+    /// Forgotten wds whose kernel watch may still be alive; the owner removes them and clears this.
+    var retired: [Int32] = []
+
+    /// Creates a decoder that knows no watches.
+    public init() {}
+
+    /// Records that `wd` watches the folder at `path` (replacing what either was bound to).
+    public mutating func watched(_ wd: Int32, path: [UInt8]) {
+        if let old = folders[wd], old != path, watches[old] == wd { watches[old] = nil }
+        if let other = watches[path], other != wd {
+            folders[other] = nil
+            retired.append(other)
+        }
+        folders[wd] = path
+        watches[path] = wd
+    }
+
+    /// Forgets `wd` (its events are dropped from now on).
+    public mutating func forget(_ wd: Int32) {
+        guard let path = folders.removeValue(forKey: wd) else { return }
+        if watches[path] == wd { watches[path] = nil }
+    }
+
+    /// The folder `wd` watches, if known.
+    public func path(of wd: Int32) -> [UInt8]? { folders[wd] }
+
+    /// How many watches the decoder knows.
+    public var watchCount: Int { folders.count }
+
+    /// The wd watching exactly `path`, if any.
+    func watch(at path: [UInt8]) -> Int32? { watches[path] }
+
+    /// The wds watching `folder` or anything below it.
+    func watches(under folder: [UInt8]) -> [Int32] {
+        folders.compactMap { BytePath.isSameOrUnder($0.value, folder) ? $0.key : nil }
+    }
+
+    /// Every known wd.
+    var allWatches: [Int32] { Array(folders.keys) }
+
+    /// When `expire` should next be called; nil when nothing is held.
+    public var nextDeadline: ContinuousClock.Instant? { held.map(\.deadline).min() }
+
+    /// Decodes a batch at time `now`. Unpaired MOVED_FROMs are held (not emitted) until
+    /// `expire(now:)` passes their deadline.
+    public mutating func decode(_ events: [WatchEvent], now: ContinuousClock.Instant) -> [WatchAction] {
+        var out = ActionCoalescer()
+        for event in events { decode(event, now: now, into: &out) }
+        return out.actions
+    }
+
+    /// Emits held MOVED_FROMs whose grace has passed (as fileRemoved / directoryRemoved).
+    public mutating func expire(now: ContinuousClock.Instant) -> [WatchAction] {
+        var out = ActionCoalescer()
+        let due = held.filter { $0.deadline <= now }
+        held.removeAll { $0.deadline <= now }
+        for move in due { depart(move, into: &out) }
+        return out.actions
+    }
+
+    private mutating func decode(_ event: WatchEvent, now: ContinuousClock.Instant, into out: inout ActionCoalescer) {
+        if event.mask & WatchMask.queueOverflow != 0 {
+            out.add(.overflow)
+            return
+        }
+        guard let folder = folders[event.wd] else { return }
+        if event.mask & WatchMask.ignored != 0 {
+            forget(event.wd)
+            return
+        }
+        guard !event.name.isEmpty else {
+            decodeSelf(event, folder: folder, into: &out)
+            return
+        }
+        let path = BytePath.join(folder, event.name)
+        let hidden = BytePath.isHidden(event.name)
+        let isDirectory = event.mask & WatchMask.isDirectory != 0
+        // A held source whose name is used again was not renamed inside the library: say so first.
+        flushHeld(at: path, into: &out)
+        if event.mask & WatchMask.movedFrom != 0 {
+            let move = HeldMove(
+                cookie: event.cookie, path: path, isDirectory: isDirectory, isHidden: hidden,
+                deadline: now + Self.pairingGrace)
+            held.append(move)
+        } else if event.mask & WatchMask.movedTo != 0 {
+            arrive(at: path, cookie: event.cookie, isDirectory: isDirectory, isHidden: hidden, into: &out)
+        } else if hidden {
+            return
+        } else if event.mask & WatchMask.create != 0 {
+            out.add(isDirectory ? .directoryCreated(path) : .fileLinked(path))
+        } else if event.mask & WatchMask.closeWrite != 0, !isDirectory {
+            out.add(.fileWritten(path))
+        } else if event.mask & WatchMask.delete != 0 {
+            if isDirectory { removeDirectory(path, into: &out) } else { out.add(.fileRemoved(path)) }
+        }
+    }
+
+    /// DELETE_SELF / MOVE_SELF / UNMOUNT of a watched folder.
+    ///
+    /// Below a watched parent, the parent's own event tells what happened; a deleted or unmounted
+    /// folder's watch is gone, but a moved one still works (at the path the parent's rename gave it).
+    private mutating func decodeSelf(_ event: WatchEvent, folder: [UInt8], into out: inout ActionCoalescer) {
+        let gone = WatchMask.deleteSelf | WatchMask.unmount
+        guard event.mask & (gone | WatchMask.moveSelf) != 0 else { return }
+        if let parent = BytePath.parent(of: folder), watches[parent] != nil {
+            if event.mask & gone != 0 { forget(event.wd) }
+            return
+        }
+        out.add(.watchedDirectoryGone(folder))
+    }
+
+    private mutating func arrive(
+        at path: [UInt8], cookie: UInt32, isDirectory: Bool, isHidden: Bool, into out: inout ActionCoalescer
+    ) {
+        guard let index = held.firstIndex(where: { $0.cookie == cookie }) else {
+            if !isHidden { out.add(isDirectory ? .directoryCreated(path) : .fileArrived(path)) }
+            return
+        }
+        let source = held.remove(at: index)
+        switch (source.isHidden, isHidden) {
+        case (true, true):
+            break
+        case (true, false):
+            out.add(isDirectory ? .directoryCreated(path) : .fileArrived(path))
+        case (false, true):
+            depart(source, into: &out)
+        case (false, false):
+            if source.isDirectory {
+                moveDirectory(from: source.path, to: path, into: &out)
+            } else {
+                out.add(.fileMoved(from: source.path, to: path))
+            }
+        }
+    }
+
+    /// A MOVED_FROM that got no visible MOVED_TO: its source left the library.
+    private mutating func depart(_ move: HeldMove, into out: inout ActionCoalescer) {
+        guard !move.isHidden else { return }
+        if move.isDirectory { removeDirectory(move.path, into: &out) } else { out.add(.fileRemoved(move.path)) }
+    }
+
+    private mutating func flushHeld(at path: [UInt8], into out: inout ActionCoalescer) {
+        guard held.contains(where: { $0.path == path }) else { return }
+        let stale = held.filter { $0.path == path }
+        held.removeAll { $0.path == path }
+        for move in stale { depart(move, into: &out) }
+    }
+
+    private mutating func removeDirectory(_ path: [UInt8], into out: inout ActionCoalescer) {
+        out.add(.directoryRemoved(path))
+        for wd in watches(under: path) {
+            forget(wd)
+            retired.append(wd)
+        }
+    }
+
+    private mutating func moveDirectory(from: [UInt8], to: [UInt8], into out: inout ActionCoalescer) {
+        // An empty folder renamed over is gone; its watch must not claim the new name.
+        for wd in watches(under: to) {
+            forget(wd)
+            retired.append(wd)
+        }
+        for wd in watches(under: from) {
+            guard let old = folders[wd] else { continue }
+            forget(wd)
+            watched(wd, path: BytePath.rebase(old, from: from, to: to))
+        }
+        for index in held.indices where BytePath.isSameOrUnder(held[index].path, from) {
+            held[index].path = BytePath.rebase(held[index].path, from: from, to: to)
+        }
+        out.add(.directoryMoved(from: from, to: to))
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+@testable import Watcher
+
+@Suite("Inotify on a real folder")
+struct InotifyTests {
+    @Test func fileAndFolderEventsArriveAndDecode() async throws {
+        let tree = try TempTree()
+        defer { tree.remove() }
+        let inotify = try Inotify()
+        defer { inotify.close() }
+        let set = WatchSet(inotify: inotify, budget: 100)
+        #expect(set.watchTree(tree.bytes()).isEmpty)
+        var collector = ActionCollector(inotify: inotify, set: set)
+        defer { collector.finish() }
+
+        try tree.write("a.jpg", "first")
+        #expect(rename(tree.path("a.jpg"), tree.path("b.jpg")) == 0)
+        #expect(mkdir(tree.path("album"), 0o755) == 0)
+        #expect(rmdir(tree.path("album")) == 0)
+        let seen = await collector.collect(inOrder: [
+            .fileLinked(tree.bytes("a.jpg")),
+            .fileWritten(tree.bytes("a.jpg")),
+            .fileMoved(from: tree.bytes("a.jpg"), to: tree.bytes("b.jpg")),
+            .directoryCreated(tree.bytes("album")),
+            .directoryRemoved(tree.bytes("album")),
+        ])
+        #expect(seen, "actions: \(collector.actions)")
+    }
+
+    @Test func atomicReplaceAndHardLinkDecode() async throws {
+        let tree = try TempTree()
+        defer { tree.remove() }
+        try tree.write("photo.jpg", "old")
+        let inotify = try Inotify()
+        defer { inotify.close() }
+        let set = WatchSet(inotify: inotify, budget: 100)
+        #expect(set.watchTree(tree.bytes()).isEmpty)
+        var collector = ActionCollector(inotify: inotify, set: set)
+        defer { collector.finish() }
+
+        try tree.write(".photo.jpg.tmp", "new")
+        #expect(rename(tree.path(".photo.jpg.tmp"), tree.path("photo.jpg")) == 0)
+        #expect(link(tree.path("photo.jpg"), tree.path("copy.jpg")) == 0)
+        let seen = await collector.collect(inOrder: [.fileArrived(tree.bytes("photo.jpg")), .fileLinked(tree.bytes("copy.jpg"))])
+        #expect(seen, "actions: \(collector.actions)")
+        #expect(collector.actions == [.fileArrived(tree.bytes("photo.jpg")), .fileLinked(tree.bytes("copy.jpg"))])
+    }
+
+    @Test func eventsInARenamedSubfolderReportTheNewPath() async throws {
+        let tree = try TempTree()
+        defer { tree.remove() }
+        try tree.makeFolder("old/deep")
+        let inotify = try Inotify()
+        defer { inotify.close() }
+        let set = WatchSet(inotify: inotify, budget: 100)
+        #expect(set.watchTree(tree.bytes()).isEmpty)
+        var collector = ActionCollector(inotify: inotify, set: set)
+        defer { collector.finish() }
+
+        #expect(rename(tree.path("old"), tree.path("new")) == 0)
+        #expect(await collector.collect(inOrder: [.directoryMoved(from: tree.bytes("old"), to: tree.bytes("new"))]))
+        try tree.write("new/deep/x.jpg")
+        let seen = await collector.collect(inOrder: [.fileWritten(tree.bytes("new/deep/x.jpg"))])
+        #expect(seen, "actions: \(collector.actions)")
+        #expect(set.watchCount == 3)
+    }
+
+    @Test func aFolderMovedOutIsRemovedAndItsWatchReleased() async throws {
+        let tree = try TempTree()
+        defer { tree.remove() }
+        let outside = try TempTree()
+        defer { outside.remove() }
+        try tree.makeFolder("album")
+        let inotify = try Inotify()
+        defer { inotify.close() }
+        let set = WatchSet(inotify: inotify, budget: 100)
+        #expect(set.watchTree(tree.bytes()).isEmpty)
+        let album = try #require(set.watch(at: tree.bytes("album")))
+        var collector = ActionCollector(inotify: inotify, set: set)
+        defer { collector.finish() }
+
+        #expect(rename(tree.path("album"), outside.path("album")) == 0)
+        let moved = await collector.collectEvents { events in events.contains { $0.mask & WatchMask.movedFrom != 0 } }
+        #expect(moved)
+        #expect(collector.actions.isEmpty)  // held for its MOVED_TO
+        let deadline = try #require(set.nextDeadline)
+        try await Task.sleep(until: deadline)
+        #expect(set.expire(now: .now) == [.directoryRemoved(tree.bytes("album"))])
+        #expect(set.watchCount == 1)
+        // The watch on the moved-out folder is removed from the kernel: it reports IN_IGNORED.
+        let released = await collector.collectEvents { events in
+            events.contains { $0.wd == album && $0.mask & WatchMask.ignored != 0 }
+        }
+        #expect(released, "events: \(collector.events)")
+    }
+
+    @Test func batchesTheStreamCannotHoldBecomeAnOverflow() async throws {
+        let tree = try TempTree()
+        defer { tree.remove() }
+        let inotify = try Inotify(bufferedBatches: 1)
+        defer { inotify.close() }
+        let set = WatchSet(inotify: inotify, budget: 10)
+        #expect(set.watchTree(tree.bytes()).isEmpty)
+        var collector = ActionCollector(inotify: inotify, set: set)
+        defer { collector.finish() }
+        // Nobody reads while three batches arrive: the first is kept, the others are dropped.
+        for name in ["a.jpg", "b.jpg", "c.jpg"] {
+            try tree.write(name)
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let seen = await collector.collect(inOrder: [.fileLinked(tree.bytes("a.jpg")), .overflow])
+        #expect(seen, "actions: \(collector.actions)")
+        #expect(!collector.actions.contains(.fileWritten(tree.bytes("c.jpg"))))
+    }
+
+    @Test func closeEndsTheStreamPromptly() async throws {
+        let inotify = try Inotify()
+        let stream = inotify.events()
+        let reader = Task {
+            var batches = 0
+            for await _ in stream { batches += 1 }
+            return ContinuousClock.now
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        let closedAt = ContinuousClock.now
+        inotify.close()
+        let endedAt = await reader.value
+        #expect(endedAt - closedAt < .seconds(1))
+        // The reader thread leaves and closes the descriptors.
+        let deadline = ContinuousClock.now + .seconds(1)
+        while inotify.descriptorsOpen, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(!inotify.descriptorsOpen)
+        #expect(throws: WatcherError.self) { try inotify.addWatch(Array("/tmp".utf8), mask: WatchMask.directory) }
+        var again = inotify.events().makeAsyncIterator()
+        #expect(await again.next() == nil)
+    }
+
+    @Test func aFifoNobodyOpenedIsNotTouched() async throws {
+        let tree = try TempTree()
+        defer { tree.remove() }
+        try tree.makeFolder("sub")
+        #expect(mkfifo(tree.path("sub/before.fifo"), 0o644) == 0)
+        let inotify = try Inotify()
+        defer { inotify.close() }
+        let set = WatchSet(inotify: inotify, budget: 100)
+        #expect(set.watchTree(tree.bytes()).isEmpty)
+        #expect(set.watchCount == 2)
+        var collector = ActionCollector(inotify: inotify, set: set)
+        defer { collector.finish() }
+
+        #expect(mkfifo(tree.path("after.fifo"), 0o644) == 0)
+        try tree.write("marker.jpg")
+        let seen = await collector.collect(inOrder: [
+            .fileLinked(tree.bytes("after.fifo")), .fileWritten(tree.bytes("marker.jpg")),
+        ])
+        #expect(seen, "actions: \(collector.actions)")
+        #expect(!collector.actions.contains(.fileWritten(tree.bytes("after.fifo"))))
+        for fifo in ["after.fifo", "sub/before.fifo"] {
+            // Opening a FIFO's write end without blocking fails with ENXIO while no reader has it open.
+            let fd = open(tree.path(fifo), O_WRONLY | O_NONBLOCK)
+            let error = errno
+            if fd >= 0 { close(fd) }
+            #expect(fd < 0 && error == ENXIO, "\(fifo) has a reader")
+        }
+    }
+
+    @Test func kernelBudgetLeavesAMargin() throws {
+        let budget = WatchSet.kernelBudget()
+        let limit = try #require(Inotify.maxUserWatches())
+        #expect(budget == max(0, limit - max(256, limit / 10)))
+        #expect(budget < limit)
+    }
+}
