@@ -114,6 +114,18 @@ public struct CommittedChange: Codable, Sendable, Equatable {
     /// Display names of groups that became empty.
     public var groupsRemoved: [String] = []
 
+    /// Creates a change record.
+    public init(token: Int64, inserted: [String] = [], removed: [String] = [], updated: [String] = [],
+                moved: [MovedAsset] = [], groupsChanged: [String] = [], groupsRemoved: [String] = []) {
+        self.token = token
+        self.inserted = inserted
+        self.removed = removed
+        self.updated = updated
+        self.moved = moved
+        self.groupsChanged = groupsChanged
+        self.groupsRemoved = groupsRemoved
+    }
+
     /// True when the batch changed nothing.
     public var isEmpty: Bool {
         inserted.isEmpty && removed.isEmpty && updated.isEmpty && moved.isEmpty

@@ -54,6 +54,10 @@ enum Schema {
             value TEXT NOT NULL
         ) WITHOUT ROWID;
         """,
+        // 2: find an asset by file identity, to keep its id when it moved unseen.
+        """
+        CREATE INDEX assets_by_identity ON assets(device, inode);
+        """,
     ]
 
     /// Runs the migrations the database has not seen yet, each in its own transaction.

@@ -12,10 +12,20 @@ public final class Store: Sendable {
     public let path: String
     let writer: Mutex<SQLiteConnection>
     let reader: Mutex<SQLiteConnection>
+    /// Called with every committed change while the writer lock is still held, so observers
+    /// see changes in token order whoever wrote them.
+    let onCommit: @Sendable (CommittedChange) -> Void
+    /// How many of the newest changes the log keeps.
+    let changeRetention: Int
 
-    /// Opens or creates the index at `path` (folder 0700, file 0600) and migrates it.
-    public init(path: String) throws {
+    /// Opens or creates the index at `path` (folder 0700, file 0600) and migrates it. The change
+    /// log keeps the newest `changeRetention` changes; `onCommit` hears every committed change,
+    /// in token order.
+    public init(path: String, changeRetention: Int = 10_000,
+                onCommit: @escaping @Sendable (CommittedChange) -> Void = { _ in }) throws {
         self.path = path
+        self.changeRetention = max(1, changeRetention)
+        self.onCommit = onCommit
         try Self.prepareFile(at: path)
         let writeConnection = try SQLiteConnection(path: path, create: true)
         try writeConnection.execute("PRAGMA journal_mode = WAL")

@@ -59,6 +59,36 @@ extension Store {
         }
     }
 
+    /// The indexed file at exactly `path`, if any.
+    public func indexedFile(at path: [UInt8]) throws -> IndexedFile? {
+        try read { db in
+            let statement = try db.statement("SELECT id, device, inode, size, mtime_ns FROM assets WHERE path = ?")
+            try statement.bind([.blob(path)])
+            guard try statement.step() else { return nil }
+            return IndexedFile(
+                id: statement.text(0) ?? "", path: path,
+                stamp: FileStamp(
+                    device: UInt64(bitPattern: statement.int64(1)), inode: UInt64(bitPattern: statement.int64(2)),
+                    size: statement.int64(3), mtimeNs: statement.int64(4)))
+        }
+    }
+
+    /// Indexed files with this (device, inode): the same file under one or more paths.
+    public func indexedFiles(device: UInt64, inode: UInt64) throws -> [IndexedFile] {
+        try read { db in
+            let statement = try db.statement(
+                "SELECT id, path, size, mtime_ns FROM assets WHERE device = ? AND inode = ?")
+            try statement.bind([.integer(Int64(bitPattern: device)), .integer(Int64(bitPattern: inode))])
+            var files: [IndexedFile] = []
+            while try statement.step() {
+                files.append(IndexedFile(
+                    id: statement.text(0) ?? "", path: statement.blob(1),
+                    stamp: FileStamp(device: device, inode: inode, size: statement.int64(2), mtimeNs: statement.int64(3))))
+            }
+            return files
+        }
+    }
+
     /// Number of assets under `root`.
     public func assetCount(under root: [UInt8]) throws -> Int {
         let (low, high) = Self.prefixRange(root)
@@ -182,6 +212,14 @@ extension Store {
         try read { db in
             let statement = try db.statement("SELECT seq FROM sqlite_sequence WHERE name = 'changes'")
             return try statement.step() ? statement.int64(0) : 0
+        }
+    }
+
+    /// The oldest token still in the change log, nil when the log is empty.
+    public func oldestLoggedToken() throws -> Int64? {
+        try read { db in
+            let statement = try db.statement("SELECT min(token) FROM changes")
+            return try statement.step() && !statement.isNull(0) ? statement.int64(0) : nil
         }
     }
 

@@ -6,11 +6,13 @@ extension Store {
     public func apply(_ batch: WriteBatch) throws -> CommittedChange? {
         guard !batch.isEmpty else { return nil }
         return try write { db in
-            try db.transaction { () throws -> CommittedChange? in
-                var writer = BatchWriter(db: db)
+            let change = try db.transaction { () throws -> CommittedChange? in
+                var writer = BatchWriter(db: db, retention: changeRetention)
                 try writer.apply(batch)
                 return try writer.commitChange()
             }
+            if let change { onCommit(change) }
+            return change
         }
     }
 }
@@ -38,7 +40,12 @@ private struct BatchWriter {
         var content: AssetContent
     }
 
-    init(db: SQLiteConnection) { self.db = db }
+    let retention: Int
+
+    init(db: SQLiteConnection, retention: Int) {
+        self.db = db
+        self.retention = retention
+    }
 
     mutating func apply(_ batch: WriteBatch) throws {
         for id in batch.removals {
@@ -199,6 +206,7 @@ private struct BatchWriter {
         try db.statement("INSERT INTO changes(committed_at_ns, payload) VALUES (?, ?)")
             .bind([.integer(Int64(Date().timeIntervalSince1970 * 1e9)), .text(payload)]).run()
         change.token = db.lastInsertRowID
+        try db.statement("DELETE FROM changes WHERE token <= ?").bind([.integer(change.token - Int64(retention))]).run()
         return change
     }
 

@@ -113,3 +113,34 @@ import Testing
         #expect(ids.allSatisfy { $0.count == 16 && $0.allSatisfy(alphabet.contains) })
     }
 }
+
+@Suite struct ChangeLogRetentionTests {
+    @Test func theLogKeepsOnlyTheNewestChangesAndObserversHearEachInOrder() throws {
+        let dir = try TemporaryDirectory()
+        let heard = Mutexed<[Int64]>([])
+        let store = try Store(path: dir.file("i.sqlite"), changeRetention: 3, onCommit: { change in
+            heard.update { $0.append(change.token) }
+        })
+        defer { withExtendedLifetime(dir) {} }
+        for n in 0..<6 {
+            var batch = WriteBatch()
+            batch.inserts = [insert("/lib/\(n).jpg", Int64(n), "A")]
+            _ = try store.apply(batch)
+        }
+        #expect(heard.get() == [1, 2, 3, 4, 5, 6])
+        #expect(try store.oldestLoggedToken() == 4)
+        #expect(try store.changes(after: 0).map(\.token) == [4, 5, 6])
+        #expect(try store.currentToken() == 6)
+    }
+
+    @Test func indexedFileAtPathFindsExactlyThatPath() throws {
+        let dir = try TemporaryDirectory()
+        let store = try openStore(dir)
+        defer { withExtendedLifetime(dir) {} }
+        var batch = WriteBatch()
+        batch.inserts = [insert("/lib/a.jpg", 1, "A")]
+        let id = try #require(try store.apply(batch)?.inserted.first)
+        #expect(try store.indexedFile(at: Array("/lib/a.jpg".utf8))?.id == id)
+        #expect(try store.indexedFile(at: Array("/lib/a.jp".utf8)) == nil)
+    }
+}
