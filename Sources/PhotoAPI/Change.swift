@@ -42,3 +42,20 @@ public struct Change: Codable, Sendable, Equatable {
         self.resync = resync
     }
 }
+
+/// Parameters of `io.photod.Library.Subscribe`.
+public struct SubscribeParameters: Codable, Sendable, Equatable {
+    /// Replay the changes after this token first.
+    public var since: Int?
+
+    /// Creates the parameters.
+    public init(since: Int? = nil) { self.since = since }
+}
+
+/// One reply of `io.photod.Library.Subscribe`.
+public struct SubscribeReply: Codable, Sendable, Equatable {
+    public var change: Change
+
+    /// Creates the reply.
+    public init(change: Change) { self.change = change }
+}

@@ -50,11 +50,13 @@ public struct StatusReply: Codable, Sendable, Equatable {
     public var watches: Int
     public var problems: [String]
     public var progress: ScanProgress?
+    /// inotify queue overflows since start (each one triggered a reconcile).
+    public var overflows: Int?
 
     /// Creates a status reply.
     public init(
         version: String, state: DaemonState, roots: [Root], assets: Int, groups: Int, token: Int,
-        watches: Int, problems: [String], progress: ScanProgress?
+        watches: Int, problems: [String], progress: ScanProgress?, overflows: Int? = nil
     ) {
         self.version = version
         self.state = state
@@ -65,5 +67,6 @@ public struct StatusReply: Codable, Sendable, Equatable {
         self.watches = watches
         self.problems = problems
         self.progress = progress
+        self.overflows = overflows
     }
 }

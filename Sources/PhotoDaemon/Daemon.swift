@@ -5,6 +5,7 @@ import PhotoAPI
 import ServiceLifecycle
 import Store
 import Varlink
+import Watcher
 
 /// Builds photod's pieces from a configuration and runs them until SIGTERM or SIGINT.
 public struct Daemon {
@@ -34,16 +35,28 @@ public struct Daemon {
     }
 
     private func serve(pool: NIOThreadPool, cores: Int) async throws {
-        let store = try Store(path: config.database)
+        let hub = ChangeHub(queueLimit: config.subscriberQueue)
+        let store = try Store(path: config.database, changeRetention: config.changeRetention,
+                              onCommit: { hub.publish($0) })
         try await Regrouper(store: store, rules: config.grouping, pool: pool, logger: logger).regroupIfRulesChanged()
         let roots = LibraryRoot.distinct(config.roots)
-        let state = LibraryState(idleRootState: .polling)
+        let state = LibraryState()
         let mapper = AssetMapper(rules: config.grouping)
         let scanner = Scanner(
             store: store, reader: AssetReader(rules: config.grouping), pool: pool, parallelism: cores,
             batchSize: 1000, logger: logger, publish: { _ in })
         let indexer = Indexer(roots: roots, scanner: scanner, state: state, logger: logger)
-        let api = LibraryAPI(store: store, indexer: indexer, state: state, mapper: mapper, pool: pool, logger: logger)
+        let inotify = try Inotify()
+        let budget = config.maxWatches > 0 ? config.maxWatches : WatchSet.kernelBudget()
+        let watcher = LiveWatcher(inotify: inotify, budget: budget, indexer: indexer, state: state,
+                                  pollInterval: config.pollInterval, logger: logger)
+        await indexer.setCover { watcher.cover($0) }
+        // Watch before the first reconcile, so nothing that changes while it runs is missed.
+        watcher.coverRoots()
+        logger.info("watching \(watcher.watches.watchCount) folders (budget \(budget) inotify watches)")
+        defer { inotify.close() }
+        let api = LibraryAPI(store: store, indexer: indexer, state: state, mapper: mapper, pool: pool, hub: hub,
+                             watches: watcher.watches, logger: logger)
         var serverConfiguration = VarlinkServer.Configuration()
         serverConfiguration.maxConnections = config.maxConnections
         let server = VarlinkServer(
@@ -64,6 +77,7 @@ public struct Daemon {
             configuration: ServiceGroupConfiguration(
                 services: [
                     .init(service: VarlinkService(server: server)),
+                    .init(service: WatcherService(watcher: watcher)),
                     .init(service: IndexerService(
                         indexer: indexer, interval: config.rescanInterval, logger: logger,
                         onReady: { readyLogger.notice("ready: the index matches the disk") }),

@@ -4,6 +4,7 @@ import NIOPosix
 import PhotoAPI
 import Store
 import Varlink
+import Watcher
 
 /// `io.photod.Library`: answers queries from the store and status from the live state.
 struct LibraryAPI: Sendable {
@@ -12,6 +13,8 @@ struct LibraryAPI: Sendable {
     let state: LibraryState
     let mapper: AssetMapper
     let pool: NIOThreadPool
+    let hub: ChangeHub
+    let watches: WatchSet
     let logger: Logger
 
     /// Page size when the caller names none, and the largest page served.
@@ -37,7 +40,7 @@ struct LibraryAPI: Sendable {
         case "Rescan":
             try await replier.reply(try await rescan(call.parameters(RescanParameters.self)))
         case "Subscribe":
-            throw VarlinkError.methodNotImplemented(call.method)
+            try await Subscription(store: store, hub: hub, mapper: mapper, pool: pool).run(call, replier: replier)
         default:
             throw VarlinkError.methodNotFound(call.method)
         }
@@ -65,9 +68,10 @@ struct LibraryAPI: Sendable {
             assets: totals.assets,
             groups: totals.groups,
             token: Int(token),
-            watches: 0,
+            watches: watches.watchCount,
             problems: summary.problems,
-            progress: summary.progress)
+            progress: summary.progress,
+            overflows: state.overflows)
     }
 
     func listGroups() async throws -> ListGroupsReply {

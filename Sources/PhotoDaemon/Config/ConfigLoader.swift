@@ -76,6 +76,10 @@ public struct ConfigLoader {
         }
         if let cap = try reader.int("max_connections", in: 1...65_536) { config.maxConnections = cap }
         if let interval = try reader.int("rescan_interval", in: 0...31_536_000) { config.rescanInterval = interval }
+        if let interval = try reader.int("poll_interval", in: 1...86_400) { config.pollInterval = interval }
+        if let watches = try reader.int("max_watches", in: 0...100_000_000) { config.maxWatches = watches }
+        if let kept = try reader.int("change_retention", in: 1...100_000_000) { config.changeRetention = kept }
+        if let queue = try reader.int("subscriber_queue", in: 1...1_000_000) { config.subscriberQueue = queue }
         if var groups = try reader.table("groups") {
             var rules = config.grouping
             if let fallback = try groups.string("fallback") {

@@ -14,6 +14,14 @@ public struct DaemonConfig: Sendable, Equatable {
     public var maxConnections: Int
     /// Seconds between periodic reconciles; 0 turns them off.
     public var rescanInterval: Int
+    /// Seconds between looks at folders inotify cannot cover and at missing roots.
+    public var pollInterval: Int
+    /// inotify watches photod may use; 0 means the kernel's limit less a margin for other programs.
+    public var maxWatches: Int
+    /// Changes kept in the log for `Subscribe(since:)`.
+    public var changeRetention: Int
+    /// Changes a subscriber may lag behind before it gets a resync and is dropped.
+    public var subscriberQueue: Int
     public var grouping: GroupingRules
 
     /// The built-in defaults for `paths` (the values `config/photod.toml` documents).
@@ -24,7 +32,11 @@ public struct DaemonConfig: Sendable, Equatable {
             socket: paths.daemonSocket,
             logLevel: .info,
             maxConnections: 64,
-            rescanInterval: 300,
+            rescanInterval: 3600,
+            pollInterval: 30,
+            maxWatches: 0,
+            changeRetention: 10_000,
+            subscriberQueue: 1024,
             grouping: GroupingRules())
     }
 }

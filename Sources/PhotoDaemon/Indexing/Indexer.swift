@@ -1,15 +1,22 @@
+import FileSystem
 import Foundation
 import Logging
+import NIOPosix
 import PhotoAPI
 import Store
+import Watcher
 
-/// Runs reconciles one at a time (start-up, periodic, and `Rescan`), keeping `LibraryState` current.
+/// Runs every change to the index one at a time: reconciles (start-up, periodic, `Rescan`,
+/// overflow) and batches of live watcher actions, keeping `LibraryState` current.
 actor Indexer {
-    let roots: [LibraryRoot]
+    nonisolated let roots: [LibraryRoot]
     private let scanner: Scanner
     private let state: LibraryState
     private let logger: Logger
-    private var tail: Task<ScanReport, Error>?
+    private var tail: Task<Void, Never>?
+    /// Called for a folder that appeared and must be watched before it is scanned; returns
+    /// the folders it could not watch.
+    private var cover: @Sendable ([UInt8]) -> Void = { _ in }
 
     init(roots: [LibraryRoot], scanner: Scanner, state: LibraryState, logger: Logger) {
         self.roots = roots
@@ -18,19 +25,24 @@ actor Indexer {
         self.logger = logger
     }
 
-    /// Reconciles `only` (or every root) after any reconcile already running has finished.
-    func reconcile(only: LibraryRoot? = nil, reason: String) async throws -> ScanReport {
+    /// Sets what to call to watch a new folder before scanning it.
+    func setCover(_ cover: @escaping @Sendable ([UInt8]) -> Void) { self.cover = cover }
+
+    /// Runs `body` after everything queued before it, so writes never interleave.
+    private func serialized<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let previous = tail
-        let task = Task { [roots] in
-            _ = try? await previous?.value
-            return try await self.run(roots: only.map { [$0] } ?? roots, reason: reason)
+        let task = Task { () async throws -> T in
+            await previous?.value
+            return try await body()
         }
-        tail = task
-        return try await withTaskCancellationHandler {
-            try await task.value
-        } onCancel: {
-            task.cancel()
-        }
+        tail = Task { _ = try? await task.value }
+        return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+    }
+
+    /// Reconciles `only` (or every root) after anything already queued.
+    func reconcile(only: LibraryRoot? = nil, reason: String) async throws -> ScanReport {
+        let targets = only.map { [$0] } ?? roots
+        return try await serialized { try await self.run(roots: targets, reason: reason) }
     }
 
     private func run(roots: [LibraryRoot], reason: String) async throws -> ScanReport {
@@ -42,22 +54,101 @@ actor Indexer {
             guard let path = root.resolve() else {
                 // Keep its assets: a folder that is unmounted or briefly gone must not lose ids.
                 state.setRoot(root.configured, .missing,
-                              problem: "root \(root.configured) is missing or not a folder; its assets are kept")
-                logger.warning("root \(root.configured) is missing or not a folder: keeping its assets until it returns")
+                              problem: "root \(root.configured) is missing or not a folder; its photos are kept")
+                logger.warning("root \(root.configured) is missing or not a folder: keeping its photos until it returns")
                 continue
             }
             state.setRoot(root.configured, .scanning)
             let report = try await scanner.reconcile(root: path, progress: state.progress)
-            state.setRoot(root.configured, state.idleRootState)
+            state.setRoot(root.configured, state.coverage(of: root.configured))
             total = total + report
         }
-        let seconds = (ContinuousClock.now - started).seconds
         logger.info("""
-            reconciled (\(reason)) in \(String(format: "%.2f", seconds)) s: \(total.scanned) files, \
-            \(total.read) read, \(total.inserted) new, \(total.updated) updated, \(total.moved) moved, \
-            \(total.removed) removed, \(total.unchanged) unchanged
+            reconciled (\(reason)) in \(String(format: "%.2f", (ContinuousClock.now - started).seconds)) s: \
+            \(total.scanned) files, \(total.read) read, \(total.inserted) new, \(total.updated) updated, \
+            \(total.moved) moved, \(total.removed) removed, \(total.unchanged) unchanged
             """)
         return total
+    }
+
+    /// Applies a batch of watcher actions in order: runs of file actions become one write,
+    /// folder actions rescan or move the folder's subtree.
+    func apply(_ actions: [WatchAction]) async throws {
+        try await serialized { try await self.applyNow(actions) }
+    }
+
+    private func applyNow(_ actions: [WatchAction]) async throws {
+        var files: [WatchAction] = []
+        for action in actions {
+            switch action {
+            case .fileWritten, .fileLinked, .fileRemoved, .fileMoved, .fileArrived:
+                files.append(action)
+            default:
+                try await writeFiles(&files)
+                try await applyFolder(action)
+            }
+        }
+        try await writeFiles(&files)
+    }
+
+    private func writeFiles(_ files: inout [WatchAction]) async throws {
+        guard !files.isEmpty else { return }
+        let actions = files
+        files = []
+        let store = scanner.store
+        let reader = scanner.reader
+        _ = try await scanner.pool.runIfActive {
+            try store.apply(LiveUpdater.batch(for: actions, store: store, reader: reader))
+        }
+    }
+
+    private func applyFolder(_ action: WatchAction) async throws {
+        switch action {
+        case .directoryCreated(let folder):
+            // Watch first, then scan: files written before the watch existed are found too.
+            cover(folder)
+            _ = try await scanner.reconcile(root: folder, progress: ScanProgressTracker())
+        case .directoryRemoved(let folder):
+            _ = try await scanner.reconcile(root: folder, progress: ScanProgressTracker())
+        case .directoryMoved(let from, let to):
+            try await moveSubtree(from: from, to: to)
+        case .watchedDirectoryGone(let folder):
+            guard let root = root(at: folder) else { return }
+            state.setRoot(root.configured, .missing,
+                          problem: "root \(root.configured) was removed or unmounted; its photos are kept until it returns")
+            logger.warning("root \(root.configured) was removed or unmounted: keeping its photos until it returns")
+        default:
+            // Overflows are coalesced and reconciled by the watcher.
+            break
+        }
+    }
+
+    /// Reconciles folders inotify cannot watch, each with its subtree.
+    func reconcile(folders: [[UInt8]]) async throws {
+        try await serialized {
+            for folder in folders {
+                _ = try await self.scanner.reconcile(root: folder, progress: ScanProgressTracker())
+            }
+        }
+    }
+
+    /// A folder renamed inside the library: every asset below keeps its id.
+    private func moveSubtree(from: [UInt8], to: [UInt8]) async throws {
+        let store = scanner.store
+        _ = try await scanner.pool.runIfActive {
+            var batch = WriteBatch()
+            for file in try store.indexedFiles(under: from) {
+                let path = to + file.path.dropFirst(from.count)
+                batch.updates.append(WriteBatch.Update(id: file.id, path: path, stamp: file.stamp, content: nil))
+            }
+            return try store.apply(batch)
+        }
+        // The folder may have changed while it moved; a reconcile of the new place is cheap.
+        _ = try await scanner.reconcile(root: to, progress: ScanProgressTracker())
+    }
+
+    private func root(at path: [UInt8]) -> LibraryRoot? {
+        roots.first { $0.resolve() == path || Array($0.configured.utf8) == path }
     }
 }
 

@@ -7,16 +7,38 @@ final class LibraryState: Sendable {
         var firstScanDone = false
         var scanning = false
         var rootStates: [String: RootState] = [:]
+        var coverage: [String: RootState] = [:]
         var problems: [String: String] = [:]
+        var overflows = 0
     }
 
     private let snapshot = Mutex(Snapshot())
     /// Counters of the running reconcile.
     let progress = ScanProgressTracker()
-    /// How roots are kept up to date between reconciles.
-    let idleRootState: RootState
+    init() {}
 
-    init(idleRootState: RootState) { self.idleRootState = idleRootState }
+    /// How the watcher covers `root` between reconciles: watching, or polling when some of its
+    /// folders could not be watched.
+    func coverage(of root: String) -> RootState {
+        snapshot.withLock { $0.coverage[root] } ?? .watching
+    }
+
+    /// Records how the watcher covers `root`; a problem (or nil) explains a polled root.
+    func setCoverage(_ root: String, _ coverage: RootState, problem: String?) {
+        snapshot.withLock {
+            $0.coverage[root] = coverage
+            if $0.rootStates[root] != .missing && $0.rootStates[root] != .scanning {
+                $0.rootStates[root] = coverage
+            }
+            $0.problems["watch:" + root] = problem
+        }
+    }
+
+    /// Counts an inotify queue overflow.
+    func overflowed() { snapshot.withLock { $0.overflows += 1 } }
+
+    /// inotify queue overflows since start.
+    var overflows: Int { snapshot.withLock { $0.overflows } }
 
     func scanStarted() {
         progress.reset()

@@ -4,8 +4,9 @@ import Store
 /// What a reconcile must do to make the index equal the disk, decided without I/O.
 ///
 /// A file whose (device, inode, size, mtime) matches the index is left alone and never
-/// opened. A file at a new path whose (device, inode) matches a vanished one is the same
-/// asset moved while nobody watched: it keeps its id.
+/// opened. A file at a new path whose (device, inode, size, mtime) matches a vanished one is
+/// the same asset moved while nobody watched: it keeps its id. Identity alone is not enough:
+/// file systems hand a deleted file's inode to the next new file.
 struct ReconcilePlan: Equatable {
     /// A file to open and read; `id` is set when the asset already exists (changed or moved).
     struct Read: Equatable {
@@ -53,13 +54,13 @@ struct ReconcilePlan: Equatable {
         }
         for file in newFiles {
             let identity = FileIdentity(device: file.stamp.device, inode: file.stamp.inode)
-            if let old = vanishedByIdentity.removeValue(forKey: identity) {
+            // Same identity and same bytes (mv keeps size and mtime): the same file, moved.
+            // Same identity with other bytes is a new file in a reused inode, not an edit.
+            if let old = vanishedByIdentity[identity],
+               old.stamp.size == file.stamp.size && old.stamp.mtimeNs == file.stamp.mtimeNs {
+                vanishedByIdentity[identity] = nil
                 byPath.removeValue(forKey: old.path)
-                if old.stamp.size == file.stamp.size && old.stamp.mtimeNs == file.stamp.mtimeNs {
-                    plan.moves.append(Move(id: old.id, path: file.path, stamp: file.stamp))
-                } else {
-                    plan.reads.append(Read(path: file.path, stamp: file.stamp, id: old.id))
-                }
+                plan.moves.append(Move(id: old.id, path: file.path, stamp: file.stamp))
             } else {
                 plan.reads.append(Read(path: file.path, stamp: file.stamp, id: nil))
             }

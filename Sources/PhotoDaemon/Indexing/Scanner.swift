@@ -51,12 +51,16 @@ struct Scanner: Sendable {
                     entries.append(entry)
                     if entries.count % 1024 == 0 { progress.found(1024) }
                 },
-                failed: { error in logger.warning("skipping a folder photod cannot read: \(error)") })
+                failed: { error in
+                    // A folder that is gone is simply empty now (a live rescan of a removed folder).
+                    if error.errno != ENOENT { logger.warning("skipping a folder photod cannot read: \(error)") }
+                })
             progress.found(entries.count % 1024)
             return entries
         }
         let indexed = try await pool.runIfActive { try store.indexedFiles(under: root) }
-        let plan = ReconcilePlan.make(indexed: indexed, onDisk: walked)
+        var plan = ReconcilePlan.make(indexed: indexed, onDisk: walked)
+        try await adoptUnseenMoves(into: &plan, indexedHere: indexed.count)
         progress.addTotal(plan.reads.count)
         let planned = clock.now
         logger.debug("""
@@ -77,6 +81,29 @@ struct Scanner: Sendable {
             (\(report.writeSeconds) s in write transactions)
             """)
         return report
+    }
+
+    /// New files that are assets moved in from outside this folder while nobody could see the
+    /// move keep their ids. Skipped when every asset is inside this folder (a first index).
+    private func adoptUnseenMoves(into plan: inout ReconcilePlan, indexedHere: Int) async throws {
+        let store = self.store
+        let reads = plan.reads
+        let adopted = try await pool.runIfActive { () throws -> [Int: IndexedFile] in
+            guard try store.totals().assets > indexedHere else { return [:] }
+            var adopted: [Int: IndexedFile] = [:]
+            var taken: Set<String> = []
+            for (index, read) in reads.enumerated() where read.id == nil {
+                if let asset = try MovedFileFinder.asset(for: read.stamp, in: store), taken.insert(asset.id).inserted {
+                    adopted[index] = asset
+                }
+            }
+            return adopted
+        }
+        // Same bytes (the finder checks size and mtime): nothing to read, only the path changes.
+        for (index, asset) in adopted.sorted(by: { $0.key > $1.key }) {
+            let read = plan.reads.remove(at: index)
+            plan.moves.append(ReconcilePlan.Move(id: asset.id, path: read.path, stamp: read.stamp))
+        }
     }
 
     /// What a child task of `readAll` finished.

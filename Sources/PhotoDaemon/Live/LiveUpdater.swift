@@ -1,0 +1,118 @@
+import FileSystem
+import Store
+import Watcher
+
+/// Turns a run of file actions from the watcher into one write batch.
+///
+/// Each touched path is judged by what is on disk now, not by the event alone, so repeated or
+/// reordered events still end in the right state. Events only decide identity: a rename keeps
+/// the asset's id, and a rename over an indexed photo (an atomic replace: write a temporary
+/// file, rename it over the photo) keeps the replaced photo's id and updates it.
+struct LiveUpdater {
+    let store: Store
+    let reader: AssetReader
+
+    /// Where indexed files are after the earlier actions of this run (nil: none there).
+    private var overlay: [[UInt8]: IndexedFile?] = [:]
+    private var refresh: [[UInt8]] = []
+    private var refreshing: Set<[UInt8]> = []
+    /// Assets renamed in this run, by id: their new path.
+    private var moved: [String: [UInt8]] = [:]
+    private var removals: [String] = []
+
+    init(store: Store, reader: AssetReader) {
+        self.store = store
+        self.reader = reader
+    }
+
+    /// The batch for `actions` (file actions only; directory actions are handled by the caller).
+    static func batch(for actions: [WatchAction], store: Store, reader: AssetReader) throws -> WriteBatch {
+        var updater = LiveUpdater(store: store, reader: reader)
+        for action in actions { try updater.note(action) }
+        return try updater.build()
+    }
+
+    private mutating func indexed(at path: [UInt8]) throws -> IndexedFile? {
+        if let known = overlay[path] { return known }
+        let file = try store.indexedFile(at: path)
+        overlay[path] = .some(file)
+        return file
+    }
+
+    private mutating func touch(_ path: [UInt8]) {
+        if refreshing.insert(path).inserted { refresh.append(path) }
+    }
+
+    private mutating func note(_ action: WatchAction) throws {
+        switch action {
+        case .fileWritten(let path), .fileArrived(let path), .fileRemoved(let path):
+            touch(path)
+        case .fileLinked(let path):
+            // Only a hard link appears without a write; anything else is still being written
+            // and will be read on its close, never half-written.
+            if case .success(let info) = FileSystem.linkStatus(path), info.kind == .regular, info.linkCount > 1 {
+                touch(path)
+            }
+        case .fileMoved(let from, let to):
+            let source = try indexed(at: from)
+            overlay[from] = .some(nil)
+            touch(to)
+            guard var source else { return }
+            if let target = try indexed(at: to), target.id != source.id {
+                // Renamed over another photo: that photo keeps its id and takes the new bytes.
+                removals.append(source.id)
+                moved[source.id] = nil
+                return
+            }
+            source.path = to
+            overlay[to] = .some(source)
+            moved[source.id] = to
+        default:
+            break
+        }
+    }
+
+    private mutating func build() throws -> WriteBatch {
+        var batch = WriteBatch()
+        var updated: Set<String> = []
+        for path in refresh {
+            let known = try indexed(at: path)
+            guard case .success(let info) = FileSystem.linkStatus(path), info.kind == .regular else {
+                if let known { removals.append(known.id) }
+                continue
+            }
+            let stamp = FileStamp(device: info.device, inode: info.inode, size: info.size, mtimeNs: info.mtimeNs)
+            if let known {
+                let renamed = moved[known.id] != nil
+                let changed = known.stamp.size != stamp.size || known.stamp.mtimeNs != stamp.mtimeNs
+                    || known.stamp.inode != stamp.inode || known.stamp.device != stamp.device
+                guard renamed || changed else { continue }
+                updated.insert(known.id)
+                guard changed else {
+                    // A plain rename: same bytes, nothing to read.
+                    batch.updates.append(WriteBatch.Update(id: known.id, path: path, stamp: stamp, content: nil))
+                    continue
+                }
+                switch reader.read(path) {
+                case .asset(let readStamp, let content):
+                    batch.updates.append(WriteBatch.Update(id: known.id, path: path, stamp: readStamp, content: content))
+                case .notAnImage:
+                    updated.remove(known.id)
+                    removals.append(known.id)
+                case .unreadable:
+                    updated.remove(known.id)
+                }
+            } else if case .asset(let readStamp, let content) = reader.read(path) {
+                if let asset = try MovedFileFinder.asset(for: readStamp, in: store), updated.insert(asset.id).inserted {
+                    // The file came from a path whose rename half was never seen: same asset.
+                    overlay[asset.path] = .some(nil)
+                    batch.updates.append(WriteBatch.Update(id: asset.id, path: path, stamp: readStamp, content: content))
+                } else {
+                    batch.inserts.append(WriteBatch.Insert(path: path, stamp: readStamp, content: content))
+                }
+            }
+        }
+        batch.removals = removals.filter { !updated.contains($0) }
+        return batch
+    }
+}

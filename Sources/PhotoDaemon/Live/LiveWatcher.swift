@@ -1,0 +1,129 @@
+import FileSystem
+import Logging
+import ServiceLifecycle
+import Synchronization
+import Watcher
+
+/// Keeps the index current from inotify: covers every root with watches, hands decoded
+/// actions to the indexer, polls what it cannot watch, and notices missing roots return.
+final class LiveWatcher: Sendable {
+    let watches: WatchSet
+    private let inotify: Inotify
+    private let indexer: Indexer
+    private let state: LibraryState
+    private let pollInterval: Int
+    private let logger: Logger
+    private let expiryScheduled = Mutex(false)
+    /// True from an overflow until its reconcile starts: later overflows need no reconcile of their own.
+    private let overflowPending = Mutex(false)
+    private let warnedAboutBudget = Mutex(false)
+
+    init(inotify: Inotify, budget: Int, indexer: Indexer, state: LibraryState, pollInterval: Int, logger: Logger) {
+        self.inotify = inotify
+        watches = WatchSet(inotify: inotify, budget: budget)
+        self.indexer = indexer
+        self.state = state
+        self.pollInterval = pollInterval
+        self.logger = logger
+    }
+
+    /// Watches every root that exists now; called before the start-up reconcile, so nothing
+    /// that changes during it is missed.
+    func coverRoots() {
+        for root in indexer.roots {
+            guard let path = root.resolve() else { continue }
+            cover(path)
+        }
+    }
+
+    /// Watches `folder` and below, then records how each root is covered.
+    func cover(_ folder: [UInt8]) {
+        _ = watches.watchTree(folder)
+        updateCoverage()
+    }
+
+    private func updateCoverage() {
+        let unwatched = watches.unwatched
+        for root in indexer.roots {
+            let path = root.resolve() ?? Array(root.configured.utf8)
+            let polled = unwatched.filter { $0 == path || $0.starts(with: path + [UInt8(ascii: "/")]) }
+            if polled.isEmpty {
+                state.setCoverage(root.configured, .watching, problem: nil)
+                continue
+            }
+            let problem = """
+                the inotify watch limit is reached: \(polled.count) folders under \(root.configured) are polled every \
+                \(pollInterval) s instead of watched; raise it with `sysctl fs.inotify.max_user_watches=524288` \
+                (or the config's max_watches)
+                """
+            state.setCoverage(root.configured, .polling, problem: problem)
+            if !warnedAboutBudget.withLock({ warned in defer { warned = true }; return warned }) {
+                logger.warning("\(problem)")
+            }
+        }
+    }
+
+    /// Consumes inotify events until the task is cancelled.
+    func consumeEvents() async {
+        for await events in inotify.events() {
+            let actions = watches.decode(events, now: .now)
+            await apply(actions)
+            scheduleExpiry()
+        }
+    }
+
+    private func apply(_ actions: [WatchAction]) async {
+        guard !actions.isEmpty else { return }
+        for case .watchedDirectoryGone(let folder) in actions {
+            // A root moved away takes its watches along: release them, or its new place would
+            // keep reporting under the old root's paths.
+            watches.unwatchTree(folder)
+        }
+        let overflowed = actions.contains(.overflow)
+        do {
+            try await indexer.apply(actions.filter { $0 != .overflow })
+            guard overflowed else { return }
+            state.overflowed()
+            // A burst can overflow again and again: one reconcile after the latest covers them all.
+            guard !overflowPending.withLock({ pending in defer { pending = true }; return pending }) else { return }
+            logger.warning("the inotify queue overflowed, so events were lost: reconciling every root with the disk")
+            // The decoder's view of the folders may be stale too: cover everything afresh.
+            watches.reset()
+            coverRoots()
+            overflowPending.withLock { $0 = false }
+            _ = try await indexer.reconcile(reason: "inotify overflow")
+        } catch {
+            logger.error("could not apply \(actions.count) file-system changes: \(error); the next reconcile catches up")
+        }
+    }
+
+    /// Emits held rename halves once their grace has passed, without polling when nothing is held.
+    private func scheduleExpiry() {
+        guard let deadline = watches.nextDeadline,
+              !expiryScheduled.withLock({ scheduled in defer { scheduled = true }; return scheduled })
+        else { return }
+        Task {
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            expiryScheduled.withLock { $0 = false }
+            await apply(watches.expire(now: .now))
+            scheduleExpiry()
+        }
+    }
+
+    /// Every poll interval: rescans folders without a watch and brings back missing roots.
+    func poll() async throws {
+        while true {
+            try await Task.sleep(for: .seconds(pollInterval))
+            for root in indexer.roots where state.rootState(root.configured) == .missing {
+                guard let path = root.resolve() else { continue }
+                logger.notice("root \(root.configured) is back: watching and reconciling it")
+                cover(path)
+                _ = try await indexer.reconcile(only: root, reason: "root returned")
+            }
+            let unwatched = watches.unwatched
+            if !unwatched.isEmpty {
+                try await indexer.reconcile(folders: unwatched)
+            }
+        }
+    }
+}
