@@ -65,6 +65,26 @@ public final class PhotoClient: Sendable {
         try await call(LibraryInterface.Method.rescan, RescanParameters(root: root), RescanReply.self)
     }
 
+    /// Committed changes as they happen: first the current token (no changes), then the
+    /// changes after `since` when given, then each new change. Ends when the daemon ends it.
+    public func subscribe(since: Int? = nil) -> AsyncThrowingStream<Change, Error> {
+        let replies = connection.stream(
+            LibraryInterface.Method.subscribe, SubscribeParameters(since: since), returning: SubscribeReply.self)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await reply in replies { continuation.yield(reply.change) }
+                    continuation.finish()
+                } catch let error as VarlinkError {
+                    continuation.finish(throwing: PhotoClientError.daemon(error))
+                } catch {
+                    continuation.finish(throwing: PhotoClientError.protocolFailure("\(error)"))
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
     private func call<P: Encodable & Sendable, R: Decodable & Sendable>(
         _ method: String, _ parameters: P, _ reply: R.Type
     ) async throws(PhotoClientError) -> R {

@@ -11,7 +11,7 @@ struct Photoctl: AsyncParsableCommand {
             Tables for people; --json for scripts. Exit status: 0 success, 1 an error from photod, \
             2 a usage error, 3 photod cannot be reached.
             """,
-        subcommands: [StatusCommand.self, GroupsCommand.self, ListCommand.self, ShowCommand.self, RescanCommand.self])
+        subcommands: [StatusCommand.self, GroupsCommand.self, ListCommand.self, ShowCommand.self, RescanCommand.self, WatchCommand.self])
 }
 
 /// Options every subcommand takes.
