@@ -23,7 +23,7 @@ release:
 	scripts/install-deps
 	swift build -c release
 
-# Speed and memory against the C floor and ExifTool (see bench/README.md).
+# Speed, latency and memory next to the C floor, raw inotify and ExifTool (see bench/README.md).
 bench:
 	scripts/install-deps --bench
 	bench/run

@@ -40,9 +40,10 @@ let package = Package(
         .target(name: "Metadata", dependencies: ["CExif"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "FileSystem"),
+        .target(name: "Watcher", dependencies: ["FileSystem"]),
         .target(name: "Store", dependencies: ["SQLite"]),
         .target(name: "PhotoDaemon", dependencies: [
-            "PhotoAPI", "Varlink", "Metadata", "Store", "FileSystem",
+            "PhotoAPI", "Varlink", "Metadata", "Store", "FileSystem", "Watcher",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -61,7 +62,7 @@ let package = Package(
         .executableTarget(name: "photoctl", dependencies: ["PhotoCommands"]),
 
         // Test fixtures made by code (JPEGs with EXIF), so a fresh clone needs no shared corpus.
-        .target(name: "PhotoTestSupport", path: "Tests/PhotoTestSupport"),
+        .target(name: "PhotoTestSupport", dependencies: ["PhotoClient", "PhotoAPI"], path: "Tests/PhotoTestSupport"),
         .testTarget(name: "MetadataTests", dependencies: ["Metadata", "PhotoTestSupport"]),
         .testTarget(name: "VarlinkTests", dependencies: [
             "Varlink",
@@ -69,6 +70,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .testTarget(name: "WatcherTests", dependencies: ["Watcher", "PhotoTestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "PhotoTestSupport"]),
         .testTarget(name: "PhotoDaemonTests", dependencies: ["PhotoDaemon", "PhotoAPI", "PhotoTestSupport"]),
         .testTarget(

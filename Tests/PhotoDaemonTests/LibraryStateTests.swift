@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct LibraryStateTests {
     @Test func startingThenScanningWithProgressThenReady() {
-        let state = LibraryState(idleRootState: .polling)
+        let state = LibraryState()
         #expect(state.summary.state == .starting)
         #expect(state.summary.progress == nil)
 
@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func aMissingRootDegradesUntilItReturns() {
-        let state = LibraryState(idleRootState: .polling)
+        let state = LibraryState()
         state.scanStarted()
         state.setRoot("/photos", .missing, problem: "root /photos is missing")
         state.scanFinished()
@@ -31,14 +31,14 @@ import Testing
         #expect(state.rootState("/photos") == .missing)
 
         state.scanStarted()
-        state.setRoot("/photos", .polling)
+        state.setRoot("/photos", .watching)
         state.scanFinished()
         #expect(state.summary.state == .ready)
         #expect(state.summary.problems.isEmpty)
     }
 
     @Test func aNewScanStartsItsProgressFromZero() {
-        let state = LibraryState(idleRootState: .polling)
+        let state = LibraryState()
         state.scanStarted()
         state.progress.found(5)
         state.scanFinished()

@@ -8,10 +8,14 @@ public final class DaemonHarness: @unchecked Sendable {
     public let socket: String
     public let database: String
     /// Everything photod wrote to standard error so far.
-    public var log: String { logData.get() }
+    public var log: String {
+        (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
+    }
 
     private var process: Process?
-    private let logData = Mutexed("")
+    /// photod's output goes to a file: a pipe read through Foundation's readability handler
+    /// was seen to stop delivering once the daemon had been running for a while.
+    private var logFile: String { dir.file("photod.log") }
     private var extraArguments: [String]
 
     /// Prepares (but does not start) a daemon over a fresh library folder.
@@ -54,15 +58,14 @@ public final class DaemonHarness: @unchecked Sendable {
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = err
-        process.standardInput = FileHandle.nullDevice
-        let sink = logData
-        err.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if !data.isEmpty { sink.update { $0 += String(decoding: data, as: UTF8.self) } }
+        if !FileManager.default.fileExists(atPath: logFile) {
+            _ = FileManager.default.createFile(atPath: logFile, contents: nil)
         }
+        guard let output = FileHandle(forWritingAtPath: logFile) else { throw HarnessError.notReady("cannot open \(logFile)") }
+        output.seekToEndOfFile()
+        process.standardError = output
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
         try process.run()
         self.process = process
         let deadline = Date().addingTimeInterval(timeout)
@@ -75,6 +78,13 @@ public final class DaemonHarness: @unchecked Sendable {
             usleep(20_000)
         }
         throw HarnessError.notReady(log)
+    }
+
+    /// Waits until photod's log contains `text` (its pipe is read asynchronously).
+    public func logContains(_ text: String, timeout: TimeInterval = 5) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !log.contains(text) && Date() < deadline { usleep(10_000) }
+        return log.contains(text)
     }
 
     /// Runs photoctl against this daemon.

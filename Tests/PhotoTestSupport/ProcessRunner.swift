@@ -49,7 +49,8 @@ public enum ProcessRunner {
             kill(process.processIdentifier, SIGKILL)
         }
         process.waitUntilExit()
-        group.wait()
+        // A grandchild that outlived the child can hold the pipes open: do not wait for it forever.
+        _ = group.wait(timeout: .now() + 5)
         return ProcessResult(status: process.terminationStatus,
                              stdout: String(decoding: outData.get(), as: UTF8.self),
                              stderr: String(decoding: errData.get(), as: UTF8.self))

@@ -41,12 +41,13 @@ struct ConnectionTests {
         let started = ContinuousClock.now
         let other = try await VarlinkClient.connect(unixSocketPath: server.path)
         for index in 0..<20 {
-            let reply = try await withTimeout(2) {
+            let reply = try await withTimeout(15) {
                 try await other.call("org.example.test.Echo", Text(text: "\(index)"), returning: Text.self)
             }
             #expect(reply.text == "\(index)")
         }
-        #expect(ContinuousClock.now - started < .seconds(2))
+        // A stall would be unbounded; the bound only keeps a loaded CI machine from failing it.
+        #expect(ContinuousClock.now - started < .seconds(15))
         await other.close()
         // Stopping the server does not hang on the stuck connection.
         try await server.stop()
