@@ -77,7 +77,7 @@ public struct Daemon {
             configuration: ServiceGroupConfiguration(
                 services: [
                     .init(service: VarlinkService(server: server)),
-                    .init(service: WatcherService(watcher: watcher)),
+                    .init(service: WatcherService(watcher: watcher, logger: logger)),
                     .init(service: IndexerService(
                         indexer: indexer, interval: config.rescanInterval, logger: logger,
                         onReady: { readyLogger.notice("ready: the index matches the disk") }),

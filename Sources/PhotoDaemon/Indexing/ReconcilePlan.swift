@@ -30,14 +30,14 @@ struct ReconcilePlan: Equatable {
     /// Compares the index's files under a root with the files the walk found there.
     static func make(indexed: [IndexedFile], onDisk: [DirectoryWalker.Entry]) -> ReconcilePlan {
         var plan = ReconcilePlan()
-        var byPath: [[UInt8]: IndexedFile] = [:]
+        var byPath: [PathKey: IndexedFile] = [:]
         byPath.reserveCapacity(indexed.count)
-        for file in indexed { byPath[file.path] = file }
+        for file in indexed { byPath[PathKey(file.path)] = file }
         var newFiles: [(path: [UInt8], stamp: FileStamp)] = []
         for entry in onDisk {
             let stamp = FileStamp(device: entry.info.device, inode: entry.info.inode, size: entry.info.size,
                                   mtimeNs: entry.info.mtimeNs)
-            if let known = byPath.removeValue(forKey: entry.path) {
+            if let known = byPath.removeValue(forKey: PathKey(entry.path)) {
                 if known.stamp == stamp {
                     plan.unchanged += 1
                 } else {
@@ -59,7 +59,7 @@ struct ReconcilePlan: Equatable {
             if let old = vanishedByIdentity[identity],
                old.stamp.size == file.stamp.size && old.stamp.mtimeNs == file.stamp.mtimeNs {
                 vanishedByIdentity[identity] = nil
-                byPath.removeValue(forKey: old.path)
+                byPath.removeValue(forKey: PathKey(old.path))
                 plan.moves.append(Move(id: old.id, path: file.path, stamp: file.stamp))
             } else {
                 plan.reads.append(Read(path: file.path, stamp: file.stamp, id: nil))

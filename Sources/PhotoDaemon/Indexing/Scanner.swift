@@ -44,6 +44,8 @@ struct Scanner: Sendable {
     func reconcile(root: [UInt8], progress: ScanProgressTracker) async throws -> ScanReport {
         let clock = ContinuousClock()
         let started = clock.now
+        // The walk and the index's list of files are independent: fetch both at once.
+        async let listed = pool.runIfActive { try store.indexedFiles(under: root) }
         let walked = try await pool.runIfActive { [logger] in
             var entries: [DirectoryWalker.Entry] = []
             DirectoryWalker(root: root).walk(
@@ -58,7 +60,7 @@ struct Scanner: Sendable {
             progress.found(entries.count % 1024)
             return entries
         }
-        let indexed = try await pool.runIfActive { try store.indexedFiles(under: root) }
+        let indexed = try await listed
         var plan = ReconcilePlan.make(indexed: indexed, onDisk: walked)
         try await adoptUnseenMoves(into: &plan, indexedHere: indexed.count)
         progress.addTotal(plan.reads.count)

@@ -63,12 +63,40 @@ final class LiveWatcher: Sendable {
         }
     }
 
-    /// Consumes inotify events until the task is cancelled.
+    /// Events waiting to be applied; past this many, they are dropped for an overflow (a reconcile).
+    static let inboxLimit = 65_536
+
+    /// Consumes inotify events until the task is cancelled. A reader drains the kernel queue
+    /// into an inbox while the previous batch is applied; the applier then takes everything
+    /// waiting at once, so a burst becomes a few large transactions instead of many small ones.
     func consumeEvents() async {
-        for await events in inotify.events() {
-            let actions = watches.decode(events, now: .now)
-            await apply(actions)
-            scheduleExpiry()
+        let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let inbox = EventInbox()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await events in self.inotify.events() {
+                    inbox.events.withLock { waiting in
+                        if waiting.count + events.count > Self.inboxLimit {
+                            waiting = [WatchEvent(wd: -1, mask: WatchMask.queueOverflow, cookie: 0, name: [])]
+                        } else {
+                            waiting.append(contentsOf: events)
+                        }
+                    }
+                    wake.yield()
+                }
+                wake.finish()
+            }
+            group.addTask {
+                for await _ in wakeups {
+                    let events = inbox.events.withLock { waiting in
+                        defer { waiting.removeAll(keepingCapacity: true) }
+                        return waiting
+                    }
+                    guard !events.isEmpty else { continue }
+                    await self.apply(self.watches.decode(events, now: .now))
+                    self.scheduleExpiry()
+                }
+            }
         }
     }
 
@@ -126,4 +154,9 @@ final class LiveWatcher: Sendable {
             }
         }
     }
+}
+
+/// Kernel events read but not yet applied.
+private final class EventInbox: Sendable {
+    let events = Mutex<[WatchEvent]>([])
 }
