@@ -40,7 +40,7 @@ import Testing
         #expect(again["changed"] as? Int == 0)
     }
 
-    @Test func aRestartKeepsIdsAndFindsWhatChangedWhileDown() throws {
+    @Test func aRestartKeepsIdsAndFindsWhatChangedWhileDown() async throws {
         let daemon = try DaemonHarness()
         for n in 0..<20 { try daemon.add("p\(n).jpg", Photo.jpeg("Group \(n % 3)")) }
         try daemon.start()
@@ -59,6 +59,14 @@ import Testing
         #expect((status["token"] as? Int ?? 0) > token, "changes made while down get new tokens")
         #expect(status["assets"] as? Int == 19)
         #expect(daemon.logContains("18 unchanged"), "unchanged files are not read again")
+
+        // A subscriber resuming from the token it had before the stop hears exactly this.
+        let resumed = try await ChangeRecorder.start(socket: daemon.socket, since: token)
+        try await resumed.wait { $0.moved.count == 1 && $0.removed.count == 1 }
+        #expect(resumed.moved.map(\.id) == [before["p0.jpg"]].compactMap { $0 })
+        #expect(resumed.moved.first?.to == daemon.library + "/renamed.jpg")
+        #expect(resumed.removed == [before["p1.jpg"]].compactMap { $0 })
+        #expect(resumed.inserted.isEmpty && resumed.updated.isEmpty)
     }
 
     @Test func aMissingRootKeepsItsAssetsAndDegrades() throws {
