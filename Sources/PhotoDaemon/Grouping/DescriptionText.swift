@@ -16,10 +16,7 @@ public enum DescriptionText {
     /// Leading and trailing white space trimmed, inner runs of white space folded to one
     /// space, then Unicode NFC (so "é" typed two ways is one group).
     public static func normalize(_ text: String) -> String {
-        if let ascii = text.utf8.withContiguousStorageIfAvailable(normalizeASCII), let ascii {
-            return ascii
-        }
-        return normalizeUnicode(text)
+        normalizeASCII(text.utf8) ?? normalizeUnicode(text)
     }
 
     /// The general path: Unicode white space, then NFC.
@@ -43,7 +40,7 @@ public enum DescriptionText {
 
     /// The same rules on pure ASCII bytes, which need no Unicode tables and are already NFC;
     /// nil when a byte is not ASCII. Most descriptions take this path.
-    private static func normalizeASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    private static func normalizeASCII(_ bytes: String.UTF8View) -> String? {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var pendingSpace = false
