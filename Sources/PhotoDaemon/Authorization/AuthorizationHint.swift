@@ -1,0 +1,19 @@
+import Foundation
+
+extension AuthorizationMachine {
+    /// The hint a denied answer carries: the command with which the owner lets the app ask again.
+    static func resetHint(for app: String) -> String {
+        "the owner denied access; to let the app ask again, run: photoctl permissions reset \(shellQuoted(app))"
+    }
+
+    /// The app id as one shell word, so the hint can be pasted as it is even when the id is
+    /// an interpreter and script path with spaces.
+    static func shellQuoted(_ word: String) -> String {
+        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                || "-_./:@%+=,".unicodeScalars.contains(scalar))
+        }
+        if plain { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// One app's authorization as it is stored and shown to the owner (`io.photod.Authorization.App`).
+struct AppAuthorization: Sendable, Equatable, Codable {
+    /// The id the daemon derived from the kernel; never what the app declared.
+    var app: String
+    var uid: UInt32
+    /// What the app declared about itself; shown to the owner, never used to decide anything.
+    var label: String?
+    var status: AuthorizationStatus
+    /// The reason the app gave with its last request that reached the owner.
+    var reason: String?
+    var requestedAt: Date?
+    /// When the owner last decided or reset; a policy restriction does not change it.
+    var decidedAt: Date?
+    /// For limited: the asset ids the app may see. Kept while restricted, so that lifting the
+    /// restriction gives the app back exactly what it had.
+    var assets: [String]
+    /// For limited: the group names the app may see.
+    var groups: [String]
+    /// Whether a request waits for the owner.
+    var pending: Bool
+    /// While restricted: the status the policy overrode, restored when the policy lets go.
+    var statusBeforeRestriction: AuthorizationStatus?
+
+    /// Creates a record; a new app starts notDetermined with nothing asked and nothing chosen.
+    init(
+        app: String,
+        uid: UInt32,
+        label: String? = nil,
+        status: AuthorizationStatus = .notDetermined,
+        reason: String? = nil,
+        requestedAt: Date? = nil,
+        decidedAt: Date? = nil,
+        assets: [String] = [],
+        groups: [String] = [],
+        pending: Bool = false,
+        statusBeforeRestriction: AuthorizationStatus? = nil
+    ) {
+        self.app = app
+        self.uid = uid
+        self.label = label
+        self.status = status
+        self.reason = reason
+        self.requestedAt = requestedAt
+        self.decidedAt = decidedAt
+        self.assets = assets
+        self.groups = groups
+        self.pending = pending
+        self.statusBeforeRestriction = statusBeforeRestriction
+    }
+
+    /// What the app may see now, derived from its status and selection.
+    var visibility: Visibility {
+        switch status {
+        case .notDetermined, .denied, .restricted: .none
+        case .authorized: .all
+        case .limited: .selection(assets: Set(assets), groups: Set(groups))
+        }
+    }
+}
