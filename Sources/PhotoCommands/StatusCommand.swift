@@ -14,6 +14,11 @@ struct StatusCommand: AsyncParsableCommand {
         if global.json { return try Output.json(status) }
         print("photod \(status.version): \(status.state.rawValue)")
         print("\(status.assets) photos in \(status.groups) groups; change token \(status.token)")
+        var watching = "\(status.watches) folders watched with inotify"
+        if let overflows = status.overflows, overflows > 0 {
+            watching += "; its queue overflowed \(overflows) times, each followed by a reconcile"
+        }
+        print(watching)
         if let progress = status.progress {
             let total = progress.total.map { " of \($0)" } ?? ""
             print("Indexing: \(progress.indexed)\(total) files read, \(progress.found) found so far")

@@ -7,10 +7,11 @@ private struct Live {
     let daemon: DaemonHarness
     let recorder: ChangeRecorder
 
-    static func start(files: [String: String?] = [:], arguments: [String] = []) async throws -> Live {
+    static func start(files: [String: String?] = [:], arguments: [String] = [],
+                      inotifyQueueLimit: Int? = nil) async throws -> Live {
         let daemon = try DaemonHarness(arguments: arguments)
         for (path, description) in files { try daemon.add(path, Photo.jpeg(description)) }
-        try daemon.start()
+        try daemon.start(inotifyQueueLimit: inotifyQueueLimit)
         return Live(daemon: daemon, recorder: try await ChangeRecorder.start(socket: daemon.socket))
     }
 
@@ -180,24 +181,11 @@ private struct Live {
         #expect(live.daemon.log.components(separatedBy: "watch limit is reached").count == 2, "said once")
     }
 
-    static let queueLimit = "/proc/sys/fs/inotify/max_queued_events"
-
-    @Test(.enabled(if: FileManager.default.isWritableFile(atPath: queueLimit),
+    @Test(.enabled(if: DaemonHarness.canLowerInotifyQueue,
                    "provoking an overflow needs root, to lower fs.inotify.max_queued_events for one instance"))
     func aQueueOverflowReconcilesAndIsCounted() async throws {
-        let limit = Self.queueLimit
-        let original = try String(contentsOfFile: limit, encoding: .utf8)
-        // The queue size is fixed when photod creates its inotify instance: lower it only for that.
         // One queued event: a create and a close in a row already overflow.
-        try "1\n".write(toFile: limit, atomically: false, encoding: .utf8)
-        let live: Live
-        do {
-            live = try await Live.start()
-            try original.write(toFile: limit, atomically: false, encoding: .utf8)
-        } catch {
-            try? original.write(toFile: limit, atomically: false, encoding: .utf8)
-            throw error
-        }
+        let live = try await Live.start(inotifyQueueLimit: 1)
         for n in 0..<300 { try live.write("burst/p\(n).jpg", "Burst") }
         try await live.recorder.wait { Set($0.inserted).count >= 300 }
         try live.expectIndexEqualsDisk()

@@ -50,8 +50,32 @@ public final class DaemonHarness: @unchecked Sendable {
         try dir.write("library/" + relativePath, bytes)
     }
 
-    /// Starts photod and waits until `Status` says ready (or degraded).
-    public func start(timeout: TimeInterval = 60) throws {
+    /// Held while any daemon starts, so a test that lowers the machine-wide inotify queue
+    /// limit for its own daemon never hands that limit to another test's daemon.
+    private static let startLock = NSLock()
+    static let inotifyQueueLimit = "/proc/sys/fs/inotify/max_queued_events"
+
+    /// True when this process may lower fs.inotify.max_queued_events (it runs as root).
+    public static var canLowerInotifyQueue: Bool { FileManager.default.isWritableFile(atPath: inotifyQueueLimit) }
+
+    /// Starts photod and waits until `Status` says ready (or degraded). With
+    /// `inotifyQueueLimit`, photod's inotify instance gets that queue size: the sysctl is
+    /// lowered only while this daemon starts, and restored before any other daemon may start.
+    public func start(timeout: TimeInterval = 60, inotifyQueueLimit: Int? = nil) throws {
+        Self.startLock.lock()
+        defer { Self.startLock.unlock() }
+        var original: String?
+        if let limit = inotifyQueueLimit {
+            original = try String(contentsOfFile: Self.inotifyQueueLimit, encoding: .utf8)
+            try "\(limit)\n".write(toFile: Self.inotifyQueueLimit, atomically: false, encoding: .utf8)
+        }
+        defer {
+            if let original { try? original.write(toFile: Self.inotifyQueueLimit, atomically: false, encoding: .utf8) }
+        }
+        try launch(timeout: timeout)
+    }
+
+    private func launch(timeout: TimeInterval) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Binaries.photod)
         process.arguments = ["--root", library, "--database", database, "--socket", socket] + extraArguments
