@@ -8,6 +8,13 @@ enum AssetRowDecoder {
         orientation, make, model
         """
 
+    /// Decodes device, inode, size and mtime_ns from four columns starting at `first`.
+    static func stamp(_ statement: SQLiteStatement, from first: Int32) -> FileStamp {
+        FileStamp(
+            device: UInt64(bitPattern: statement.int64(first)), inode: UInt64(bitPattern: statement.int64(first + 1)),
+            size: statement.int64(first + 2), mtimeNs: statement.int64(first + 3))
+    }
+
     /// Decodes `contentColumns` starting at column `first`.
     static func content(_ statement: SQLiteStatement, from first: Int32) -> AssetContent {
         let taken = statement.text(first + 5)

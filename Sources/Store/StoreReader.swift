@@ -33,9 +33,7 @@ extension Store {
         StoredAsset(
             id: statement.text(0) ?? "",
             path: statement.blob(1),
-            stamp: FileStamp(
-                device: UInt64(bitPattern: statement.int64(2)), inode: UInt64(bitPattern: statement.int64(3)),
-                size: statement.int64(4), mtimeNs: statement.int64(5)),
+            stamp: AssetRowDecoder.stamp(statement, from: 2),
             groupName: statement.text(6) ?? "",
             content: AssetRowDecoder.content(statement, from: 7))
     }
@@ -51,9 +49,7 @@ extension Store {
             while try statement.step() {
                 files.append(IndexedFile(
                     id: statement.text(0) ?? "", path: statement.blob(1),
-                    stamp: FileStamp(
-                        device: UInt64(bitPattern: statement.int64(2)), inode: UInt64(bitPattern: statement.int64(3)),
-                        size: statement.int64(4), mtimeNs: statement.int64(5))))
+                    stamp: AssetRowDecoder.stamp(statement, from: 2)))
             }
             return files
         }
@@ -67,9 +63,7 @@ extension Store {
             guard try statement.step() else { return nil }
             return IndexedFile(
                 id: statement.text(0) ?? "", path: path,
-                stamp: FileStamp(
-                    device: UInt64(bitPattern: statement.int64(1)), inode: UInt64(bitPattern: statement.int64(2)),
-                    size: statement.int64(3), mtimeNs: statement.int64(4)))
+                stamp: AssetRowDecoder.stamp(statement, from: 1))
         }
     }
 

@@ -169,9 +169,7 @@ private struct BatchWriter {
             """)
         try statement.bind([.text(id)])
         guard try statement.step() else { return nil }
-        let stamp = FileStamp(
-            device: UInt64(bitPattern: statement.int64(1)), inode: UInt64(bitPattern: statement.int64(2)),
-            size: statement.int64(3), mtimeNs: statement.int64(4))
+        let stamp = AssetRowDecoder.stamp(statement, from: 1)
         let content = AssetRowDecoder.content(statement, from: 5)
         let result = Existing(path: statement.blob(0), stamp: stamp, groupKey: content.groupKey,
                               groupSpelling: content.groupSpelling, content: content)

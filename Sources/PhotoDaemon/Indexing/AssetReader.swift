@@ -33,7 +33,7 @@ struct AssetReader: Sendable {
         let info = file.info
         let metadata = MetadataReader.read(fileDescriptor: file.fileDescriptor, fileSize: Int(info.size))
         guard metadata.format != nil || Self.hasImageExtension(path) else { return .notAnImage }
-        let stamp = FileStamp(device: info.device, inode: info.inode, size: info.size, mtimeNs: info.mtimeNs)
+        let stamp = FileStamp(info)
         return .asset(stamp, content(from: metadata))
     }
 

@@ -35,8 +35,7 @@ struct ReconcilePlan: Equatable {
         for file in indexed { byPath[PathKey(file.path)] = file }
         var newFiles: [(path: [UInt8], stamp: FileStamp)] = []
         for entry in onDisk {
-            let stamp = FileStamp(device: entry.info.device, inode: entry.info.inode, size: entry.info.size,
-                                  mtimeNs: entry.info.mtimeNs)
+            let stamp = FileStamp(entry.info)
             if let known = byPath.removeValue(forKey: PathKey(entry.path)) {
                 if known.stamp == stamp {
                     plan.unchanged += 1

@@ -76,7 +76,7 @@ struct Scanner: Sendable {
             batch.updates.append(WriteBatch.Update(id: move.id, path: move.path, stamp: move.stamp, content: nil))
         }
         batch.removals = plan.removals
-        try await commit(&batch, into: &report)
+        try await commit(batch, into: &report)
         try await readAll(plan.reads, progress: progress, report: &report)
         logger.debug("""
             read and wrote \(plan.reads.count) files in \((clock.now - planned).seconds) s \
@@ -135,10 +135,9 @@ struct Scanner: Sendable {
                 if !committing, !full.isEmpty {
                     let batch = full.removeFirst()
                     committing = true
-                    group.addTask { [store, pool] in
-                        let started = ContinuousClock.now
-                        let change = try await pool.runIfActive { try store.apply(batch) }
-                        return .committed(change, seconds: (ContinuousClock.now - started).seconds)
+                    group.addTask {
+                        let (change, seconds) = try await timedApply(batch)
+                        return .committed(change, seconds: seconds)
                     }
                 }
                 while reading < parallelism, next < chunks.count, full.count < 2 {
@@ -192,14 +191,18 @@ struct Scanner: Sendable {
         }
     }
 
-    private func commit(_ batch: inout WriteBatch, into report: inout ScanReport) async throws {
+    private func commit(_ batch: WriteBatch, into report: inout ScanReport) async throws {
         guard !batch.isEmpty else { return }
-        let pending = batch
-        batch = WriteBatch()
-        let started = ContinuousClock.now
-        let committed = try await pool.runIfActive({ try store.apply(pending) })
-        report.writeSeconds += (ContinuousClock.now - started).seconds
+        let (committed, seconds) = try await timedApply(batch)
+        report.writeSeconds += seconds
         if let committed { record(committed, in: &report) }
+    }
+
+    /// Commits `batch` on the thread pool; the change and the seconds the transaction took.
+    private func timedApply(_ batch: WriteBatch) async throws -> (CommittedChange?, Double) {
+        let started = ContinuousClock.now
+        let change = try await pool.runIfActive { [store] in try store.apply(batch) }
+        return (change, (ContinuousClock.now - started).seconds)
     }
 
     private func record(_ change: CommittedChange, in report: inout ScanReport) {

@@ -81,7 +81,7 @@ struct LiveUpdater {
                 if let known { removals.append(known.id) }
                 continue
             }
-            let stamp = FileStamp(device: info.device, inode: info.inode, size: info.size, mtimeNs: info.mtimeNs)
+            let stamp = FileStamp(info)
             if let known {
                 let renamed = moved[known.id] != nil
                 let changed = known.stamp.size != stamp.size || known.stamp.mtimeNs != stamp.mtimeNs
