@@ -55,13 +55,30 @@ public struct Daemon {
         watcher.coverRoots()
         logger.info("watching \(watcher.watches.watchCount) folders (budget \(budget) inotify watches)")
         defer { inotify.close() }
+        let authorizer = try Authorizer(store: store, policy: config.authorization, logger: logger) { app, visibility in
+            hub.publish(visibility: visibility, to: app)
+        }
+        let gate = AccessGate(authorizer: authorizer, rules: config.grouping)
         let api = LibraryAPI(store: store, indexer: indexer, state: state, mapper: mapper, pool: pool, hub: hub,
-                             watches: watcher.watches, logger: logger)
+                             watches: watcher.watches, gate: gate, logger: logger)
+        let authorizationAPI = AuthorizationAPI(authorizer: authorizer, logger: logger)
+        let callers = CallerResolver(trusted: config.trusted)
+        logger.info("owner: \(callers.ownerClient)\(config.trusted.isEmpty ? "" : ", trusted: " + config.trusted.joined(separator: ", "))")
         var serverConfiguration = VarlinkServer.Configuration()
         serverConfiguration.maxConnections = config.maxConnections
+        let connectionLogger = logger
+        serverConfiguration.attach = { peer in
+            let caller = callers.resolve(peer)
+            if case .unidentified(let reason) = caller {
+                connectionLogger.warning("refusing a client photod cannot identify", metadata: ["reason": "\(reason)"])
+            } else {
+                connectionLogger.debug("client identified", metadata: ["app": "\(caller.appID)", "owner": "\(caller.isOwner)"])
+            }
+            return caller
+        }
         let server = VarlinkServer(
             listener: .path(config.socket),
-            interfaces: [api.interface],
+            interfaces: [api.interface, authorizationAPI.interface],
             info: VarlinkServiceInfo(vendor: "photod", product: "photod", version: PhotodVersion.current,
                                      url: "https://github.com/photod/photod"),
             configuration: serverConfiguration,

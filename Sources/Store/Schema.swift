@@ -58,6 +58,13 @@ enum Schema {
         """
         CREATE INDEX assets_by_identity ON assets(device, inode);
         """,
+        // 3: who may see the library: one authorization record per app.
+        """
+        CREATE TABLE apps (
+            id TEXT PRIMARY KEY,
+            record BLOB NOT NULL
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// Runs the migrations the database has not seen yet, each in its own transaction.

@@ -25,11 +25,11 @@ public struct StorePosition: Sendable, Equatable {
 }
 
 extension Store {
-    private static let assetColumns = "a.id, a.path, a.device, a.inode, a.size, a.mtime_ns, g.name, "
+    static let assetColumns = "a.id, a.path, a.device, a.inode, a.size, a.mtime_ns, g.name, "
         + AssetRowDecoder.contentColumns.split(separator: ",").map { "a." + $0.trimmingCharacters(in: .whitespaces) }
         .joined(separator: ", ")
 
-    private static func decodeAsset(_ statement: SQLiteStatement) -> StoredAsset {
+    static func decodeAsset(_ statement: SQLiteStatement) -> StoredAsset {
         StoredAsset(
             id: statement.text(0) ?? "",
             path: statement.blob(1),
@@ -150,9 +150,11 @@ extension Store {
         }
     }
 
-    /// Up to `limit` assets of one group (or all) in `sort` order, after `position`.
+    /// Up to `limit` assets of one group (or all) in `sort` order, after `position`; with a
+    /// selection, only the assets it holds.
     public func assets(
-        groupKey: String?, sort: StoreSort, after position: StorePosition?, limit: Int
+        groupKey: String?, sort: StoreSort, after position: StorePosition?, limit: Int,
+        selection: StoreSelection? = nil
     ) throws -> [StoredAsset] {
         let column: String
         switch sort {
@@ -165,6 +167,10 @@ extension Store {
         if let groupKey {
             conditions.append("a.group_key = ?")
             values.append(.text(groupKey))
+        }
+        if let selection {
+            conditions.append(StoreSelection.condition)
+            values += selection.values
         }
         if let position {
             switch position.value {

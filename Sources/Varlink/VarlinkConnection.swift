@@ -12,6 +12,7 @@ struct VarlinkConnection {
     let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
     let registry: VarlinkRegistry
     let maxMessageBytes: Int
+    let attach: (@Sendable (VarlinkPeer?) async -> (any Sendable)?)?
     let logger: Logger
 
     func run() async {
@@ -22,7 +23,8 @@ struct VarlinkConnection {
             logger[metadataKey: "varlink.peer"] = "pid=\(peer.pid) uid=\(peer.uid)"
         }
         logger.debug("varlink connection opened")
-        let context = VarlinkConnectionContext(id: self.id, peer: peer)
+        let attachment = await self.attach?(peer)
+        let context = VarlinkConnectionContext(id: self.id, peer: peer, attachment: attachment)
         let watcher = CloseWatcher(channel: self.channel.channel)
         do {
             try await self.channel.executeThenClose { inbound, outbound in

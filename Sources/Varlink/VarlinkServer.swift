@@ -40,8 +40,13 @@ public final class VarlinkServer: Sendable {
         public var maxMessageBytes = 1 << 20
         /// Connections served at once; a connection beyond that is closed as soon as it is accepted.
         public var maxConnections = 64
+        /// Runs once per connection, before its first call is read, with the peer's
+        /// credentials; what it returns is handed to every handler as `context.attachment`.
+        /// It runs at connect time because the peer's pid is most trustworthy then: later the
+        /// process may have exited and its pid been reused.
+        public var attach: (@Sendable (VarlinkPeer?) async -> (any Sendable)?)?
 
-        /// The defaults: 1 MiB messages, 64 connections.
+        /// The defaults: 1 MiB messages, 64 connections, nothing attached.
         public init() {}
     }
 
@@ -148,6 +153,7 @@ public final class VarlinkServer: Sendable {
                                 channel: connection,
                                 registry: self.registry,
                                 maxMessageBytes: self.configuration.maxMessageBytes,
+                                attach: self.configuration.attach,
                                 logger: self.logger
                             ).run()
                             self.release()

@@ -21,10 +21,13 @@ public struct VarlinkConnectionContext: Sendable {
     public let id: UInt64
     /// The peer's credentials, or nil when the kernel would not tell.
     public let peer: VarlinkPeer?
+    /// What the server's `attach` hook returned for this connection (for example, who the peer is).
+    public let attachment: (any Sendable)?
 
-    init(id: UInt64, peer: VarlinkPeer?) {
+    init(id: UInt64, peer: VarlinkPeer?, attachment: (any Sendable)? = nil) {
         self.id = id
         self.peer = peer
+        self.attachment = attachment
     }
 }
 

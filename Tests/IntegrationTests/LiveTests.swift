@@ -7,9 +7,9 @@ private struct Live {
     let daemon: DaemonHarness
     let recorder: ChangeRecorder
 
-    static func start(files: [String: String?] = [:], arguments: [String] = [],
+    static func start(files: [String: String?] = [:], settings: String = "",
                       inotifyQueueLimit: Int? = nil) async throws -> Live {
-        let daemon = try DaemonHarness(arguments: arguments)
+        let daemon = try DaemonHarness(settings: settings)
         for (path, description) in files { try daemon.add(path, Photo.jpeg(description)) }
         try daemon.start(inotifyQueueLimit: inotifyQueueLimit)
         return Live(daemon: daemon, recorder: try await ChangeRecorder.start(socket: daemon.socket))
@@ -144,9 +144,7 @@ private struct Live {
     }
 
     @Test func aRootRemovedAndRecreatedComesBack() async throws {
-        let config = try TemporaryDirectory()
-        let file = try config.write("photod.toml", Array("poll_interval = 1\n".utf8))
-        let live = try await Live.start(files: ["a.jpg": "A"], arguments: ["--config", file])
+        let live = try await Live.start(files: ["a.jpg": "A"], settings: "poll_interval = 1\n")
         try FileManager.default.removeItem(atPath: live.library)
         try await live.recorder.wait { $0.removed.count == 1 }
         let gone = try live.daemon.photoctlJSON(["status"])
@@ -165,10 +163,8 @@ private struct Live {
     }
 
     @Test func foldersPastTheWatchBudgetArePolledAndStatusSaysWhy() async throws {
-        let config = try TemporaryDirectory()
-        let file = try config.write("photod.toml", Array("poll_interval = 1\nmax_watches = 2\n".utf8))
         let live = try await Live.start(files: ["a/1.jpg": "A", "b/2.jpg": "B", "c/3.jpg": "C", "d/4.jpg": "D"],
-                                        arguments: ["--config", file])
+                                        settings: "poll_interval = 1\nmax_watches = 2\n")
         let status = try live.daemon.photoctlJSON(["status"])
         #expect(status["watches"] as? Int == 2)
         #expect(status["state"] as? String == "degraded")

@@ -6,9 +6,7 @@ import Testing
 @Suite(.serialized) struct ReconcileTests {
     /// Folders past a one-watch budget are invisible to inotify until a poll or a Rescan.
     @Test func rescanFindsEveryKindOfChangeAndKeepsIds() throws {
-        let config = try TemporaryDirectory()
-        let file = try config.write("photod.toml", Array("max_watches = 1\npoll_interval = 3600\n".utf8))
-        let daemon = try DaemonHarness(arguments: ["--config", file])
+        let daemon = try DaemonHarness(settings: "max_watches = 1\npoll_interval = 3600\n")
         try daemon.add("a/keep.jpg", Photo.jpeg("Keep"))
         try daemon.add("a/edit.jpg", Photo.jpeg("Before"))
         try daemon.add("a/gone.jpg", Photo.jpeg("Gone"))

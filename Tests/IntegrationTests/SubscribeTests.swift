@@ -5,9 +5,7 @@ import Testing
 /// Subscribe's contract: more only, the current token first, replay with since, resync when forgotten.
 @Suite(.serialized) struct SubscribeTests {
     @Test func sinceReplaysTheLogAndAForgottenTokenIsAResync() async throws {
-        let config = try TemporaryDirectory()
-        let file = try config.write("photod.toml", Array("change_retention = 2\n".utf8))
-        let daemon = try DaemonHarness(arguments: ["--config", file])
+        let daemon = try DaemonHarness(settings: "change_retention = 2\n")
         try daemon.start()
         let live = try await ChangeRecorder.start(socket: daemon.socket)
         for n in 0..<4 {

@@ -1,3 +1,4 @@
+import PhotoAPI
 import Foundation
 import Testing
 @testable import PhotoDaemon

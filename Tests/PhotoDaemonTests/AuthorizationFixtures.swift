@@ -1,3 +1,4 @@
+import PhotoAPI
 import Foundation
 @testable import PhotoDaemon
 

@@ -13,7 +13,7 @@ import Testing
         var tokens: [[Int64]] = []
         for stream in [firstChanges, secondChanges] {
             var seen: [Int64] = []
-            for await change in stream { seen.append(change.token) }
+            for await event in stream { if let change = event.change { seen.append(change.token) } }
             tokens.append(seen)
         }
         #expect(tokens == [[1, 2, 3], [1, 2, 3]])
@@ -27,13 +27,13 @@ import Testing
         var iterator = fastChanges.makeAsyncIterator()
         for token in Int64(1)...5 {
             hub.publish(CommittedChange(token: token))
-            if let change = await iterator.next() { fastSeen.append(change.token) }
+            if let change = await iterator.next()?.change { fastSeen.append(change.token) }
         }
         #expect(fastSeen == [1, 2, 3, 4, 5])
         #expect(hub.didOverflow(slow))
         #expect(!hub.didOverflow(fast))
         var slowSeen: [Int64] = []
-        for await change in slowChanges { slowSeen.append(change.token) }
+        for await event in slowChanges { if let change = event.change { slowSeen.append(change.token) } }
         #expect(slowSeen == [1, 2], "the queue kept what fit, then the stream ended")
         #expect(hub.count == 1)
         #expect(hub.unsubscribe(slow))
@@ -49,5 +49,26 @@ import Testing
         let (_, late) = hub.subscribe()
         for await _ in late { count += 1 }
         #expect(count == 0)
+    }
+}
+
+@Suite("ChangeHub visibility events")
+struct ChangeHubVisibilityTests {
+    @Test("a visibility change reaches only the named app's subscriptions, in order with changes")
+    func visibilityGoesToItsApp() async {
+        let hub = ChangeHub(queueLimit: 8)
+        let (mine, myEvents) = hub.subscribe(app: "exe:/usr/bin/viewer")
+        let (other, otherEvents) = hub.subscribe(app: "exe:/usr/bin/other")
+        hub.publish(CommittedChange(token: 1))
+        hub.publish(visibility: .all, to: "exe:/usr/bin/viewer")
+        hub.publish(CommittedChange(token: 2))
+        hub.unsubscribe(mine)
+        hub.unsubscribe(other)
+        var seen: [HubEvent] = []
+        for await event in myEvents { seen.append(event) }
+        var otherSeen: [HubEvent] = []
+        for await event in otherEvents { otherSeen.append(event) }
+        #expect(seen == [.change(CommittedChange(token: 1)), .visibility(.all), .change(CommittedChange(token: 2))])
+        #expect(otherSeen == [.change(CommittedChange(token: 1)), .change(CommittedChange(token: 2))])
     }
 }

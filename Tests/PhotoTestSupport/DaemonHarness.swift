@@ -18,14 +18,32 @@ public final class DaemonHarness: @unchecked Sendable {
     private var logFile: String { dir.file("photod.log") }
     private var extraArguments: [String]
 
-    /// Prepares (but does not start) a daemon over a fresh library folder.
-    public init(arguments: [String] = []) throws {
+    /// Programs most tests drive the daemon with, trusted as the owner so that they see the
+    /// whole library: this test process (PhotoClient) and the Python varlink clients the tests
+    /// run. Authorization tests pass `trusted: []`, leaving only photoctl as the owner.
+    public static var defaultTrusted: [String] {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "/nonexistent"
+        return ["exe:" + me, "module:*:varlink.cli", "exe:*/python3*", "script:*/watch_changes.py"]
+    }
+
+    /// Prepares (but does not start) a daemon over a fresh library folder. Its config file
+    /// holds `settings` (top-level TOML lines), then `trusted` and `permissions` in `[permissions]`.
+    public init(arguments: [String] = [], settings: String = "", trusted: [String] = DaemonHarness.defaultTrusted,
+                permissions: String = "") throws {
         dir = try TemporaryDirectory()
         library = dir.file("library")
         socket = dir.file("run/photod/io.photod")
         database = dir.file("state/index.sqlite")
         extraArguments = arguments
         try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+        try writeConfig(settings: settings, trusted: trusted, permissions: permissions)
+    }
+
+    /// Writes the daemon's config file (read again at every start).
+    public func writeConfig(settings: String = "", trusted: [String], permissions: String = "") throws {
+        let list = trusted.map { "\"\($0)\"" }.joined(separator: ", ")
+        let text = "\(settings)\n[permissions]\ntrusted = [\(list)]\n\(permissions)\n"
+        try dir.write("config/photod/photod.toml", Array(text.utf8))
     }
 
     /// A second daemon over another harness's library, socket and database (for restarts

@@ -6,7 +6,8 @@ import Store
 import Varlink
 import Watcher
 
-/// `io.photod.Library`: answers queries from the store and status from the live state.
+/// `io.photod.Library`: answers queries from the store and status from the live state, each
+/// only as far as the caller may see.
 struct LibraryAPI: Sendable {
     let store: Store
     let indexer: Indexer
@@ -15,6 +16,7 @@ struct LibraryAPI: Sendable {
     let pool: NIOThreadPool
     let hub: ChangeHub
     let watches: WatchSet
+    let gate: AccessGate
     let logger: Logger
 
     /// Page size when the caller names none, and the largest page served.
@@ -22,25 +24,31 @@ struct LibraryAPI: Sendable {
     static let maximumLimit = 10_000
 
     var interface: VarlinkInterface {
-        VarlinkInterface(name: LibraryInterface.name, description: InterfaceText.library) { call, _, replier in
-            try await handle(call, replier: replier)
+        VarlinkInterface(name: LibraryInterface.name, description: InterfaceText.library) { call, context, replier in
+            try await handle(call, caller: Caller.of(context), replier: replier)
         }
     }
 
-    func handle(_ call: VarlinkCall, replier: VarlinkReplier) async throws {
+    func handle(_ call: VarlinkCall, caller: Caller, replier: VarlinkReplier) async throws {
+        if call.methodName == "Rescan" {
+            guard case .owner = caller else { throw AccessGate.ownerOnly("Rescan", interface: LibraryInterface.name) }
+            try await replier.reply(try await rescan(call.parameters(RescanParameters.self)))
+            return
+        }
+        // Parameters are checked after access, so a refused app learns nothing from their errors.
+        let access = try await gate.access(for: caller)
         switch call.methodName {
         case "Status":
-            try await replier.reply(try await status())
+            try await replier.reply(try await status(access))
         case "ListGroups":
-            try await replier.reply(try await listGroups())
+            try await replier.reply(try await listGroups(access))
         case "ListAssets":
-            try await replier.reply(try await listAssets(call.parameters(ListAssetsParameters.self)))
+            try await replier.reply(try await listAssets(call.parameters(ListAssetsParameters.self), access))
         case "GetAssets":
-            try await replier.reply(try await getAssets(call.parameters(GetAssetsParameters.self)))
-        case "Rescan":
-            try await replier.reply(try await rescan(call.parameters(RescanParameters.self)))
+            try await replier.reply(try await getAssets(call.parameters(GetAssetsParameters.self), access))
         case "Subscribe":
-            try await Subscription(store: store, hub: hub, mapper: mapper, pool: pool).run(call, replier: replier)
+            let subscription = Subscription(store: store, hub: hub, mapper: mapper, pool: pool, gate: gate)
+            try await subscription.run(call, caller: caller, access: access, replier: replier)
         default:
             throw VarlinkError.methodNotFound(call.method)
         }
@@ -50,15 +58,26 @@ struct LibraryAPI: Sendable {
         try await pool.runIfActive(body)
     }
 
-    func status() async throws -> StatusReply {
+    func status(_ access: LibraryAccess = .everything) async throws -> StatusReply {
         let summary = state.summary
         let roots = indexer.roots
         let (totals, counts, token) = try await onPool {
             let counts = try roots.map { root in
-                try store.assetCount(under: root.resolve() ?? Array(root.configured.utf8))
+                let path = root.resolve() ?? Array(root.configured.utf8)
+                return switch access {
+                case .everything: try store.assetCount(under: path)
+                case .selection(let selection): try store.assetCount(under: path, in: selection)
+                }
             }
-            return (try store.totals(), counts, try store.currentToken())
+            let totals = switch access {
+            case .everything: try store.totals()
+            case .selection(let selection): try store.totals(in: selection)
+            }
+            return (totals, counts, try store.currentToken())
         }
+        // A limited app gets counts of what it sees; scan progress and watch counts would tell
+        // it how big the hidden rest is.
+        let limited = access != .everything
         return StatusReply(
             version: PhotodVersion.current,
             state: summary.state,
@@ -68,28 +87,34 @@ struct LibraryAPI: Sendable {
             assets: totals.assets,
             groups: totals.groups,
             token: Int(token),
-            watches: watches.watchCount,
-            problems: summary.problems,
-            progress: summary.progress,
-            overflows: state.overflows)
+            watches: limited ? 0 : watches.watchCount,
+            problems: limited ? [] : summary.problems,
+            progress: limited ? nil : summary.progress,
+            overflows: limited ? nil : state.overflows)
     }
 
-    func listGroups() async throws -> ListGroupsReply {
-        let groups = try await onPool { try store.groups() }
+    func listGroups(_ access: LibraryAccess = .everything) async throws -> ListGroupsReply {
+        let groups = try await onPool {
+            switch access {
+            case .everything: try store.groups()
+            case .selection(let selection): try store.groups(in: selection)
+            }
+        }
         let fallbackKey = mapper.rules.fallbackKey
         // By name, with the fallback group last: it is what is left over, not a topic.
         let ordered = groups.filter { $0.key != fallbackKey } + groups.filter { $0.key == fallbackKey }
         return ListGroupsReply(groups: ordered.map(mapper.group))
     }
 
-    func listAssets(_ parameters: ListAssetsParameters) async throws -> ListAssetsReply {
+    func listAssets(_ parameters: ListAssetsParameters, _ access: LibraryAccess = .everything) async throws -> ListAssetsReply {
         let limit = parameters.limit ?? Self.defaultLimit
         guard (1...Self.maximumLimit).contains(limit) else { throw VarlinkError.invalidParameter("limit") }
         let sort = StoreSort(rawValue: (parameters.sort ?? .taken).rawValue) ?? .taken
         var groupKey: String?
         if let name = parameters.group {
             let key = mapper.rules.key(forName: name)
-            guard let found = try await onPool({ try store.groupKey(named: name, key: key) }) else {
+            // A group the app cannot see answers exactly like a group that does not exist.
+            guard let found = try await onPool({ try visibleGroupKey(named: name, key: key, access) }) else {
                 throw VarlinkError(LibraryInterface.Error.groupNotFound, parameters: GroupNotFoundError(name: name))
             }
             groupKey = found
@@ -104,7 +129,10 @@ struct LibraryAPI: Sendable {
         let key = groupKey
         let start = position
         // One extra row tells whether another page follows, without a count query.
-        let rows = try await onPool { try store.assets(groupKey: key, sort: sort, after: start, limit: limit + 1) }
+        let selection: StoreSelection? = if case .selection(let selection) = access { selection } else { nil }
+        let rows = try await onPool {
+            try store.assets(groupKey: key, sort: sort, after: start, limit: limit + 1, selection: selection)
+        }
         let page = Array(rows.prefix(limit))
         var next: String?
         if rows.count > limit, let last = page.last {
@@ -113,10 +141,24 @@ struct LibraryAPI: Sendable {
         return ListAssetsReply(assets: page.map(mapper.asset), cursor: next)
     }
 
-    func getAssets(_ parameters: GetAssetsParameters) async throws -> GetAssetsReply {
+    /// The key of a group the caller can see, or nil.
+    private func visibleGroupKey(named name: String, key: String, _ access: LibraryAccess) throws -> String? {
+        guard let found = try store.groupKey(named: name, key: key) else { return nil }
+        guard case .selection(let selection) = access, !selection.groupKeys.contains(found) else { return found }
+        let alone = StoreSelection(groupKeys: [], ids: selection.ids)
+        return try store.groups(in: alone).contains { $0.key == found } ? found : nil
+    }
+
+    func getAssets(_ parameters: GetAssetsParameters, _ access: LibraryAccess = .everything) async throws -> GetAssetsReply {
         guard parameters.ids.count <= Self.maximumLimit else { throw VarlinkError.invalidParameter("ids") }
         let ids = parameters.ids
-        let found = try await onPool { try store.assets(ids: ids) }
+        var found = try await onPool { try store.assets(ids: ids) }
+        if case .selection(let selection) = access {
+            // Hidden ids join the missing ones: an app cannot tell hidden from nonexistent.
+            let keys = Set(selection.groupKeys)
+            let visibleIDs = Set(selection.ids)
+            found = found.filter { keys.contains($0.content.groupKey) || visibleIDs.contains($0.id) }
+        }
         let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var assets: [Asset] = []
         var missing: [String] = []

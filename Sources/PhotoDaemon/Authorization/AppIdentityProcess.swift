@@ -69,6 +69,14 @@ struct AppIdentityProcess: Sendable {
         guard uids.contains(uid) else { throw .processGone(pid: pid) }
     }
 
+    /// The parent's pid, from `status` (`PPid:`).
+    func parentPid() throws(AppIdentityError) -> Int32 {
+        for line in try text("status").split(separator: "\n") where line.hasPrefix("PPid:") {
+            if let pid = Int32(line.dropFirst(5).trimmingCharacters(in: .whitespaces)), pid > 0 { return pid }
+        }
+        throw .processGone(pid: pid)
+    }
+
     /// ENOENT and ESRCH mean the process is gone; anything else is an unreadable file.
     func failure(reading name: String, _ error: any Error) -> AppIdentityError {
         let code = Self.posixCode(of: error) ?? EIO

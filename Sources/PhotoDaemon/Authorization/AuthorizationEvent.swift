@@ -1,9 +1,7 @@
-/// Why a `Watch` event was sent.
-enum AuthorizationEventKind: String, Sendable, Codable, CaseIterable {
-    case requested, decided, reset, selectionChanged, cancelled
-}
+import PhotoAPI
 
-/// One `io.photod.Authorization.Watch` event: what happened and the app as it is afterwards.
+/// One `io.photod.Authorization.Watch` event as the daemon keeps it: what happened and the app
+/// as it is afterwards.
 struct AuthorizationEvent: Sendable, Equatable, Codable {
     var kind: AuthorizationEventKind
     var app: AppAuthorization

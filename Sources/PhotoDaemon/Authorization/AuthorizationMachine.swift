@@ -1,3 +1,4 @@
+import PhotoAPI
 import Foundation
 
 /// One app's authorization as a pure state machine: events in, new state and actions out.

@@ -1,30 +1,30 @@
 import Foundation
 
 /// What the config decides about authorization, above anything the owner decides.
-struct AuthorizationPolicy: Sendable, Equatable {
+public struct AuthorizationPolicy: Sendable, Equatable {
     /// App ids, or patterns in which `*` stands for any run of characters, that are restricted.
-    var restricted: [String]
+    public var restricted: [String]
     /// How long a request waits for the owner before it is cancelled.
-    var requestTimeout: TimeInterval
+    public var requestTimeout: TimeInterval
 
     /// A request waits this long by default: long enough for a person to notice and answer.
-    static let defaultRequestTimeout: TimeInterval = 300
+    public static let defaultRequestTimeout: TimeInterval = 300
 
     /// Creates a policy; by default nothing is restricted.
-    init(restricted: [String] = [], requestTimeout: TimeInterval = defaultRequestTimeout) {
+    public init(restricted: [String] = [], requestTimeout: TimeInterval = defaultRequestTimeout) {
         self.restricted = restricted
         self.requestTimeout = requestTimeout
     }
 
     /// Whether an id or pattern in `restricted` matches the whole app id.
     func restricts(_ app: String) -> Bool {
-        restricted.contains { Self.pattern($0, matches: app) }
+        restricted.contains { Self.glob($0, matches: app) }
     }
 
     /// Whether `pattern` matches all of `text`. `*` matches any run of characters, slashes
     /// included, because app ids are executable paths as often as reverse-DNS names; nothing
     /// else is special.
-    private static func pattern(_ pattern: String, matches text: String) -> Bool {
+    static func glob(_ pattern: String, matches text: String) -> Bool {
         let pattern = Array(pattern)
         let text = Array(text)
         var p = 0

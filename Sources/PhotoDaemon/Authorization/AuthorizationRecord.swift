@@ -1,3 +1,4 @@
+import PhotoAPI
 import Foundation
 
 /// One app's authorization as it is stored and shown to the owner (`io.photod.Authorization.App`).

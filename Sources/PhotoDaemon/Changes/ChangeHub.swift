@@ -1,6 +1,18 @@
 import Store
 import Synchronization
 
+/// What a subscription is told: a committed change, or that what its app may see changed.
+enum HubEvent: Sendable, Equatable {
+    case change(CommittedChange)
+    case visibility(Visibility)
+
+    /// The change, when this event is one.
+    var change: CommittedChange? {
+        if case .change(let change) = self { return change }
+        return nil
+    }
+}
+
 /// Fans committed changes out to subscribers without ever waiting for one.
 ///
 /// Each subscriber has a bounded queue. When it is full the subscriber is too slow (or
@@ -8,7 +20,9 @@ import Synchronization
 /// `resync: true` and closes. The indexer and the other subscribers never notice.
 final class ChangeHub: Sendable {
     private struct Subscriber {
-        let continuation: AsyncStream<CommittedChange>.Continuation
+        /// The subscribing app, told about its own visibility changes; nil for the owner.
+        let app: String?
+        let continuation: AsyncStream<HubEvent>.Continuation
     }
 
     private struct State {
@@ -24,17 +38,17 @@ final class ChangeHub: Sendable {
 
     init(queueLimit: Int) { self.queueLimit = queueLimit }
 
-    /// A new subscription: its id and the stream of changes committed from now on.
-    func subscribe() -> (id: UInt64, changes: AsyncStream<CommittedChange>) {
+    /// A new subscription by `app` (nil: the owner): its id and the stream of events from now on.
+    func subscribe(app: String? = nil) -> (id: UInt64, changes: AsyncStream<HubEvent>) {
         let (stream, continuation) = AsyncStream.makeStream(
-            of: CommittedChange.self, bufferingPolicy: .bufferingOldest(queueLimit))
+            of: HubEvent.self, bufferingPolicy: .bufferingOldest(queueLimit))
         let id = state.withLock { state -> UInt64 in
             let id = state.nextID
             state.nextID += 1
             if state.closed {
                 continuation.finish()
             } else {
-                state.subscribers[id] = Subscriber(continuation: continuation)
+                state.subscribers[id] = Subscriber(app: app, continuation: continuation)
             }
             return id
         }
@@ -58,10 +72,20 @@ final class ChangeHub: Sendable {
 
     /// Hands `change` to every subscriber; never blocks.
     func publish(_ change: CommittedChange) {
+        deliver(.change(change), to: nil)
+    }
+
+    /// Tells `app`'s subscriptions that it may now see `visibility`; never blocks.
+    func publish(visibility: Visibility, to app: String) {
+        deliver(.visibility(visibility), to: app)
+    }
+
+    /// Yields `event` to every subscriber, or only to `app`'s; a full queue drops its subscriber.
+    private func deliver(_ event: HubEvent, to app: String?) {
         let dropped = state.withLock { state -> [Subscriber] in
             var dropped: [Subscriber] = []
-            for (id, subscriber) in state.subscribers {
-                if case .dropped = subscriber.continuation.yield(change) {
+            for (id, subscriber) in state.subscribers where app == nil || subscriber.app == app {
+                if case .dropped = subscriber.continuation.yield(event) {
                     state.overflowed.insert(id)
                     dropped.append(subscriber)
                     state.subscribers[id] = nil

@@ -100,6 +100,22 @@ public struct ConfigLoader {
             try groups.rejectUnknownKeys()
             config.grouping = rules
         }
+        if var permissions = try reader.table("permissions") {
+            if let trusted = try permissions.strings("trusted") {
+                if let bad = trusted.first(where: { $0.isEmpty || $0 == "*" }) {
+                    throw permissions.error("trusted", "\"\(bad)\" would trust every program; name executables or app ids")
+                }
+                config.trusted = trusted
+            }
+            if let restricted = try permissions.strings("restricted") {
+                if restricted.contains("") { throw permissions.error("restricted", "an entry is empty") }
+                config.authorization.restricted = restricted
+            }
+            if let timeout = try permissions.int("request_timeout", in: 1...86_400) {
+                config.authorization.requestTimeout = TimeInterval(timeout)
+            }
+            try permissions.rejectUnknownKeys()
+        }
         try reader.rejectUnknownKeys()
     }
 }

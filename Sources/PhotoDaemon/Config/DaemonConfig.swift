@@ -23,6 +23,10 @@ public struct DaemonConfig: Sendable, Equatable {
     /// Changes a subscriber may lag behind before it gets a resync and is dropped.
     public var subscriberQueue: Int
     public var grouping: GroupingRules
+    /// App ids or executables (patterns with `*`) that are the owner, besides photoctl.
+    public var trusted: [String]
+    /// Restricted apps and how long a request waits for the owner.
+    public var authorization: AuthorizationPolicy
 
     /// The built-in defaults for `paths` (the values `config/photod.toml` documents).
     public static func defaults(paths: DefaultPaths = DefaultPaths()) -> DaemonConfig {
@@ -37,7 +41,9 @@ public struct DaemonConfig: Sendable, Equatable {
             maxWatches: 0,
             changeRetention: 10_000,
             subscriberQueue: 1024,
-            grouping: GroupingRules())
+            grouping: GroupingRules(),
+            trusted: [],
+            authorization: AuthorizationPolicy())
     }
 }
 

@@ -1,0 +1,186 @@
+import Foundation
+
+/// Names of the `io.photod.Authorization` interface, its methods and its errors.
+public enum AuthorizationInterface {
+    /// The interface name.
+    public static let name = "io.photod.Authorization"
+
+    /// Qualified method names.
+    public enum Method {
+        public static let status = "io.photod.Authorization.Status"
+        public static let requestAuthorization = "io.photod.Authorization.RequestAuthorization"
+        public static let listApps = "io.photod.Authorization.ListApps"
+        public static let decide = "io.photod.Authorization.Decide"
+        public static let reset = "io.photod.Authorization.Reset"
+        public static let watch = "io.photod.Authorization.Watch"
+    }
+
+    /// Qualified error names.
+    public enum Error {
+        public static let ownerOnly = "io.photod.Authorization.OwnerOnly"
+        public static let unknownApp = "io.photod.Authorization.UnknownApp"
+        public static let restricted = "io.photod.Authorization.Restricted"
+        public static let invalidDecision = "io.photod.Authorization.InvalidDecision"
+    }
+}
+
+/// What an app may do with the library, PhotoKit's five authorization statuses.
+public enum AuthorizationStatus: String, Sendable, Codable, CaseIterable {
+    case notDetermined, restricted, denied, authorized, limited
+
+    /// Whether the owner may set this status with a decision; the others come from a
+    /// reset (notDetermined) or from the policy (restricted).
+    public var isDecision: Bool {
+        switch self {
+        case .authorized, .limited, .denied: true
+        case .notDetermined, .restricted: false
+        }
+    }
+
+    /// Whether the app sees any of the library.
+    public var grantsAccess: Bool { self == .authorized || self == .limited }
+}
+
+/// An app as the daemon identified it (`io.photod.Authorization.App`).
+public struct App: Codable, Sendable, Equatable {
+    public var id: String
+    public var uid: Int
+    /// What the app declared about itself; a label only.
+    public var label: String?
+    public var status: AuthorizationStatus
+    /// The reason the app gave with its last request.
+    public var reason: String?
+    public var requestedAt: String?
+    public var decidedAt: String?
+    /// For limited: the asset ids the app may see.
+    public var assets: [String]
+    /// For limited: the group names the app may see.
+    public var groups: [String]
+    public var pending: Bool
+
+    /// Creates an app value.
+    public init(id: String, uid: Int, label: String? = nil, status: AuthorizationStatus, reason: String? = nil,
+                requestedAt: String? = nil, decidedAt: String? = nil, assets: [String] = [], groups: [String] = [],
+                pending: Bool = false) {
+        self.id = id
+        self.uid = uid
+        self.label = label
+        self.status = status
+        self.reason = reason
+        self.requestedAt = requestedAt
+        self.decidedAt = decidedAt
+        self.assets = assets
+        self.groups = groups
+        self.pending = pending
+    }
+}
+
+/// Why a `Watch` event was sent.
+public enum AuthorizationEventKind: String, Sendable, Codable, CaseIterable {
+    case requested, decided, reset, selectionChanged, cancelled
+}
+
+/// One `io.photod.Authorization.Watch` event.
+public struct AuthorizationEventReply: Codable, Sendable, Equatable {
+    /// The event: what happened and the app as it is afterwards.
+    public struct Event: Codable, Sendable, Equatable {
+        public var kind: AuthorizationEventKind
+        public var app: App
+
+        /// Creates an event.
+        public init(kind: AuthorizationEventKind, app: App) {
+            self.kind = kind
+            self.app = app
+        }
+    }
+
+    public var event: Event
+
+    /// Creates the reply.
+    public init(event: Event) { self.event = event }
+}
+
+/// Reply of `Status`, `Decide` and `Reset`: one app.
+public struct AppReply: Codable, Sendable, Equatable {
+    public var app: App
+
+    /// Creates the reply.
+    public init(app: App) { self.app = app }
+}
+
+/// Parameters of `RequestAuthorization`.
+public struct RequestAuthorizationParameters: Codable, Sendable, Equatable {
+    /// Why the app wants to see the library; shown to the owner.
+    public var reason: String
+    /// A display label the app chooses for itself.
+    public var label: String?
+
+    /// Creates the parameters.
+    public init(reason: String, label: String? = nil) {
+        self.reason = reason
+        self.label = label
+    }
+}
+
+/// Reply of `RequestAuthorization`.
+public struct RequestAuthorizationReply: Codable, Sendable, Equatable {
+    public var status: AuthorizationStatus
+    /// True while the owner has not answered yet (only in a first reply with `more`).
+    public var pending: Bool
+
+    /// Creates the reply.
+    public init(status: AuthorizationStatus, pending: Bool) {
+        self.status = status
+        self.pending = pending
+    }
+}
+
+/// Reply of `ListApps`.
+public struct ListAppsReply: Codable, Sendable, Equatable {
+    public var apps: [App]
+
+    /// Creates the reply.
+    public init(apps: [App]) { self.apps = apps }
+}
+
+/// Parameters of `Decide`.
+public struct DecideParameters: Codable, Sendable, Equatable {
+    /// The full app id or an unambiguous part of it.
+    public var app: String
+    public var status: AuthorizationStatus
+    public var assets: [String]?
+    public var groups: [String]?
+
+    /// Creates the parameters.
+    public init(app: String, status: AuthorizationStatus, assets: [String]? = nil, groups: [String]? = nil) {
+        self.app = app
+        self.status = status
+        self.assets = assets
+        self.groups = groups
+    }
+}
+
+/// Parameters of `Reset`.
+public struct ResetParameters: Codable, Sendable, Equatable {
+    /// The full app id or an unambiguous part of it.
+    public var app: String
+
+    /// Creates the parameters.
+    public init(app: String) { self.app = app }
+}
+
+/// Parameters of `io.photod.Authorization.UnknownApp` (and `Restricted`).
+public struct UnknownAppError: Codable, Sendable, Equatable {
+    public var app: String
+
+    /// Creates the error parameters.
+    public init(app: String) { self.app = app }
+}
+
+/// Parameters of `io.photod.Authorization.InvalidDecision`.
+public struct InvalidDecisionError: Codable, Sendable, Equatable {
+    public var reason: String
+
+    /// Creates the error parameters.
+    public init(reason: String) { self.reason = reason }
+}

@@ -1,0 +1,74 @@
+import PhotoAPI
+import Store
+import Varlink
+
+/// What one caller may see of the library for one call.
+enum LibraryAccess: Sendable, Equatable {
+    /// The owner, or an app authorized for everything.
+    case everything
+    /// A limited app: only this selection.
+    case selection(StoreSelection)
+}
+
+/// Decides, per call, what a caller may see; refuses callers that may see nothing.
+struct AccessGate: Sendable {
+    let authorizer: Authorizer
+    let rules: GroupingRules
+
+    /// The caller's access, or `AuthorizationRequired` naming the command that changes it.
+    func access(for caller: Caller) async throws -> LibraryAccess {
+        switch caller {
+        case .owner:
+            return .everything
+        case .unidentified(let reason):
+            throw Self.unidentified(reason: reason)
+        case .app(let identity):
+            let record = await authorizer.record(for: identity)
+            switch record.visibility {
+            case .all:
+                return .everything
+            case .selection(let assets, let groups):
+                return .selection(selection(assets: assets, groups: groups))
+            case .none:
+                throw VarlinkError(LibraryInterface.Error.authorizationRequired, parameters: AuthorizationRequiredError(
+                    status: record.status.rawValue, app: record.app, hint: Self.hint(for: record)))
+            }
+        }
+    }
+
+    /// A limited selection in store terms: group names become the keys the index files them under.
+    func selection(assets: Set<String>, groups: Set<String>) -> StoreSelection {
+        StoreSelection(groupKeys: groups.map(rules.key(forName:)).sorted(), ids: assets.sorted())
+    }
+
+    /// What a refused app (or the person running it) can do about it.
+    static func hint(for record: AppAuthorization) -> String {
+        switch record.status {
+        case .denied:
+            return AuthorizationMachine.resetHint(for: record.app)
+        case .restricted:
+            return "the config's [permissions] restricted list covers this app; only a change to the config "
+                + "file lifts it, no photoctl command does"
+        case .notDetermined, .authorized, .limited:
+            let waiting = record.pending ? "a request is waiting for the owner; " : ""
+            return waiting + "ask with io.photod.Authorization.RequestAuthorization (a script: photoctl request "
+                + "--reason TEXT), then the owner answers with: photoctl permissions prompt"
+        }
+    }
+
+    /// The refusal for a caller photod could not identify.
+    static func unidentified(reason: String) -> VarlinkError {
+        VarlinkError(LibraryInterface.Error.authorizationRequired, parameters: AuthorizationRequiredError(
+            status: AuthorizationStatus.notDetermined.rawValue, app: Caller.unidentified(reason: reason).appID,
+            hint: "photod could not tell which program this is (\(reason)); it refuses rather than guesses"))
+    }
+
+    /// `OwnerOnly` for a method only the owner may call.
+    static func ownerOnly(_ method: String, interface: String) -> VarlinkError {
+        let name = interface == AuthorizationInterface.name
+            ? AuthorizationInterface.Error.ownerOnly : LibraryInterface.Error.ownerOnly
+        return VarlinkError(name, parameters: OwnerOnlyError(
+            hint: "\(method) is for the library's owner: run photoctl (installed next to photod) or add the "
+                + "program to [permissions] trusted in photod.toml"))
+    }
+}

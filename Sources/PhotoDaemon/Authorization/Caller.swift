@@ -1,0 +1,107 @@
+import Foundation
+import Varlink
+
+/// Who is on the other end of a connection, decided once when it connects.
+enum Caller: Sendable, Equatable {
+    /// The library's owner: photoctl next to the running photod, or a trusted executable.
+    case owner(AppIdentity)
+    /// Any other app; what it sees depends on its authorization.
+    case app(AppIdentity)
+    /// The kernel would not say who it is, or the process was gone before it could be identified.
+    case unidentified(reason: String)
+
+    /// The caller of a connection, as the server's `attach` hook recorded it.
+    static func of(_ context: VarlinkConnectionContext) -> Caller {
+        context.attachment as? Caller ?? .unidentified(reason: "the connection carries no identity")
+    }
+
+    /// Whether this is the owner.
+    var isOwner: Bool {
+        if case .owner = self { return true }
+        return false
+    }
+
+    /// The app id, or a stand-in for logs and errors when there is none.
+    var appID: String {
+        switch self {
+        case .owner(let identity), .app(let identity): identity.id
+        case .unidentified: "unidentified"
+        }
+    }
+}
+
+/// Decides who a connecting process is, by the rules in DESIGN.md "Identity and authorization".
+struct CallerResolver: Sendable {
+    /// The photoctl that counts as the owner: the one installed next to this photod.
+    let ownerClient: String
+    /// Trusted app ids or executable paths (`*` matches any run of characters).
+    let trusted: [String]
+    /// photod's own uid; only processes of this user can be the owner.
+    let daemonUID: UInt32
+    let procRoot: String
+
+    /// A resolver for this process: photoctl beside `/proc/self/exe`, the config's trusted list.
+    init(trusted: [String], procRoot: String = "/proc") {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: procRoot + "/self/exe"))
+            ?? CommandLine.arguments.first ?? "photod"
+        let folder = (AppIdentityPath.strippingDeleted(executable).path as NSString).deletingLastPathComponent
+        self.init(ownerClient: folder + "/photoctl", trusted: trusted, daemonUID: getuid(), procRoot: procRoot)
+    }
+
+    /// A resolver with everything given (for tests).
+    init(ownerClient: String, trusted: [String], daemonUID: UInt32, procRoot: String) {
+        self.ownerClient = ownerClient
+        self.trusted = trusted
+        self.daemonUID = daemonUID
+        self.procRoot = procRoot
+    }
+
+    /// The caller behind a connection's credentials; never guessed when /proc cannot tell.
+    func resolve(_ peer: VarlinkPeer?) -> Caller {
+        guard let peer else { return .unidentified(reason: "the kernel gave no peer credentials") }
+        switch AppIdentityResolver.identify(pid: peer.pid, uid: peer.uid, procRoot: procRoot) {
+        case .failure(let error):
+            return .unidentified(reason: error.description)
+        case .success(let identity):
+            guard identity.uid == daemonUID else { return .app(identity) }
+            if identity.executable == ownerClient && !identity.executableDeleted {
+                return actsForParent(pid: peer.pid) ? parent(of: peer) : .owner(identity)
+            }
+            return isTrusted(identity) ? .owner(identity) : .app(identity)
+        }
+    }
+
+    /// Whether a trusted entry names the app id or its executable.
+    func isTrusted(_ identity: AppIdentity) -> Bool {
+        trusted.contains { entry in
+            AuthorizationPolicy.glob(entry, matches: identity.id)
+                || (identity.source == .executable && AuthorizationPolicy.glob(entry, matches: identity.executable))
+        }
+    }
+
+    /// Whether the owner's photoctl was started to act as the program that ran it
+    /// (`photoctl request`, `photoctl --as-app …`). It only ever lowers what the connection
+    /// may do, so reading it from the command line cannot be used to gain anything.
+    private func actsForParent(pid: Int32) -> Bool {
+        let process = AppIdentityProcess(pid: pid, procRoot: procRoot)
+        guard let bytes = try? process.bytes("cmdline") else { return true }
+        let arguments = AppIdentityResolver.arguments(fromCmdline: bytes).dropFirst()
+        let command = arguments.first { !$0.hasPrefix("-") && !$0.contains("/") }
+        return arguments.contains("--as-app") || command == "request"
+    }
+
+    /// The identity of the process that started `peer`, held to the same uid.
+    private func parent(of peer: VarlinkPeer) -> Caller {
+        let process = AppIdentityProcess(pid: peer.pid, procRoot: procRoot)
+        let parentPid: Int32
+        do {
+            parentPid = try process.parentPid()
+        } catch {
+            return .unidentified(reason: error.description)
+        }
+        switch AppIdentityResolver.identify(pid: parentPid, uid: peer.uid, procRoot: procRoot) {
+        case .failure(let error): return .unidentified(reason: error.description)
+        case .success(let identity): return .app(identity)
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import SQLite
+
+/// The part of the library a limited app may see: every asset of some groups, and some assets by id.
+public struct StoreSelection: Sendable, Equatable {
+    /// Keys of the groups whose assets are all visible (groups that do not exist yet match nothing).
+    public var groupKeys: [String]
+    /// Ids of single assets that are visible (ids that do not exist match nothing).
+    public var ids: [String]
+
+    /// Creates a selection.
+    public init(groupKeys: [String], ids: [String]) {
+        self.groupKeys = groupKeys
+        self.ids = ids
+    }
+
+    /// Whether an asset with this id in the group with this key is in the selection.
+    public func contains(id: String, groupKey: String) -> Bool {
+        groupKeys.contains(groupKey) || ids.contains(id)
+    }
+
+    /// The SQL condition on `assets a`, bound to `values`. The lists travel as one JSON text
+    /// each, so a selection of any size is two parameters and one prepared statement.
+    static let condition =
+        "(a.group_key IN (SELECT value FROM json_each(?)) OR a.id IN (SELECT value FROM json_each(?)))"
+
+    /// The values `condition` binds.
+    var values: [SQLiteValue] { [.text(Self.json(groupKeys)), .text(Self.json(ids))] }
+
+    private static func json(_ strings: [String]) -> String {
+        (try? String(decoding: JSONEncoder().encode(strings), as: UTF8.self)) ?? "[]"
+    }
+}
+
+/// An asset's place in the library as a subscription needs it to filter changes.
+public struct AssetMembership: Sendable, Equatable {
+    public var id: String
+    public var groupKey: String
+    public var groupName: String
+
+    /// Creates a membership.
+    public init(id: String, groupKey: String, groupName: String) {
+        self.id = id
+        self.groupKey = groupKey
+        self.groupName = groupName
+    }
+}
+
+extension Store {
+    /// The groups that hold assets of `selection`, each counting only those assets, by name.
+    public func groups(in selection: StoreSelection) throws -> [StoredGroup] {
+        try read { db in
+            let statement = try db.statement("""
+                SELECT g.key, g.name, count(*), max(a.taken), max(a.mtime_ns)
+                FROM assets a JOIN groups g ON g.key = a.group_key
+                WHERE \(StoreSelection.condition) GROUP BY g.key ORDER BY g.name, g.key
+                """)
+            try statement.bind(selection.values)
+            var groups: [StoredGroup] = []
+            while try statement.step() {
+                groups.append(StoredGroup(
+                    key: statement.text(0) ?? "", name: statement.text(1) ?? "", count: Int(statement.int64(2)),
+                    latestTaken: statement.text(3), latestMtimeNs: statement.isNull(4) ? nil : statement.int64(4)))
+            }
+            return groups
+        }
+    }
+
+    /// Assets and groups of `selection`.
+    public func totals(in selection: StoreSelection) throws -> (assets: Int, groups: Int) {
+        try read { db in
+            let statement = try db.statement(
+                "SELECT count(*), count(DISTINCT a.group_key) FROM assets a WHERE \(StoreSelection.condition)")
+            try statement.bind(selection.values)
+            guard try statement.step() else { return (0, 0) }
+            return (Int(statement.int64(0)), Int(statement.int64(1)))
+        }
+    }
+
+    /// Number of assets of `selection` under `root`.
+    public func assetCount(under root: [UInt8], in selection: StoreSelection) throws -> Int {
+        let (low, high) = Self.prefixRange(root)
+        return try read { db in
+            let statement = try db.statement(
+                "SELECT count(*) FROM assets a WHERE a.path >= ? AND a.path < ? AND \(StoreSelection.condition)")
+            try statement.bind([.blob(low), .blob(high)] + selection.values)
+            return try statement.step() ? Int(statement.int64(0)) : 0
+        }
+    }
+
+    /// Every asset of `selection` with its group.
+    public func memberships(in selection: StoreSelection) throws -> [AssetMembership] {
+        try read { db in
+            let statement = try db.statement("""
+                SELECT a.id, a.group_key, g.name FROM assets a JOIN groups g ON g.key = a.group_key
+                WHERE \(StoreSelection.condition)
+                """)
+            try statement.bind(selection.values)
+            var found: [AssetMembership] = []
+            while try statement.step() {
+                found.append(AssetMembership(
+                    id: statement.text(0) ?? "", groupKey: statement.text(1) ?? "", groupName: statement.text(2) ?? ""))
+            }
+            return found
+        }
+    }
+
+    /// The groups of the assets with these ids; ids not found are absent.
+    public func memberships(ids: [String]) throws -> [AssetMembership] {
+        try read { db in
+            let statement = try db.statement(
+                "SELECT a.group_key, g.name FROM assets a JOIN groups g ON g.key = a.group_key WHERE a.id = ?")
+            var found: [AssetMembership] = []
+            for id in ids {
+                statement.reset()
+                try statement.bind([.text(id)])
+                if try statement.step() {
+                    found.append(AssetMembership(id: id, groupKey: statement.text(0) ?? "", groupName: statement.text(1) ?? ""))
+                }
+            }
+            return found
+        }
+    }
+}
