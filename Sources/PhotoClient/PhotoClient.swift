@@ -68,12 +68,29 @@ public final class PhotoClient: Sendable {
     /// Committed changes as they happen: first the current token (no changes), then the
     /// changes after `since` when given, then each new change. Ends when the daemon ends it.
     public func subscribe(since: Int? = nil) -> AsyncThrowingStream<Change, Error> {
-        let replies = connection.stream(
-            LibraryInterface.Method.subscribe, SubscribeParameters(since: since), returning: SubscribeReply.self)
+        let replies = stream(LibraryInterface.Method.subscribe, SubscribeParameters(since: since), SubscribeReply.self)
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
                     for try await reply in replies { continuation.yield(reply.change) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// A call with `more`: every reply, with failures as `PhotoClientError`.
+    func stream<P: Encodable & Sendable, R: Decodable & Sendable>(
+        _ method: String, _ parameters: P, _ reply: R.Type
+    ) -> AsyncThrowingStream<R, Error> {
+        let replies = connection.stream(method, parameters, returning: reply)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await reply in replies { continuation.yield(reply) }
                     continuation.finish()
                 } catch let error as VarlinkError {
                     continuation.finish(throwing: PhotoClientError.daemon(error))
@@ -85,7 +102,7 @@ public final class PhotoClient: Sendable {
         }
     }
 
-    private func call<P: Encodable & Sendable, R: Decodable & Sendable>(
+    func call<P: Encodable & Sendable, R: Decodable & Sendable>(
         _ method: String, _ parameters: P, _ reply: R.Type
     ) async throws(PhotoClientError) -> R {
         do {

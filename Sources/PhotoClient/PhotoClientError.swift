@@ -36,8 +36,15 @@ public enum PhotoClientError: Error, CustomStringConvertible, Sendable {
         case LibraryInterface.Error.authorizationRequired:
             let details = error.parameters(AuthorizationRequiredError.self)
             return "not authorized (\(details?.status ?? "?")): \(details?.hint ?? "")"
-        case LibraryInterface.Error.ownerOnly:
+        case LibraryInterface.Error.ownerOnly, AuthorizationInterface.Error.ownerOnly:
             return "only the library's owner may do that: \(error.parameters(OwnerOnlyError.self)?.hint ?? "")"
+        case AuthorizationInterface.Error.unknownApp:
+            return "no app matches \"\(error.parameters(UnknownAppError.self)?.app ?? "?")\" (see `photoctl permissions`)"
+        case AuthorizationInterface.Error.restricted:
+            return "\(error.parameters(UnknownAppError.self)?.app ?? "the app") is restricted by the config's "
+                + "[permissions] restricted list; only a change to photod.toml lifts it"
+        case AuthorizationInterface.Error.invalidDecision:
+            return "decision refused: \(error.parameters(InvalidDecisionError.self)?.reason ?? "?")"
         case "org.varlink.service.InvalidParameter":
             return "invalid value for \"\(error.parameters(InvalidParameterError.self)?.parameter ?? "?")\""
         default:

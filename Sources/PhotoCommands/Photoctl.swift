@@ -11,7 +11,8 @@ struct Photoctl: AsyncParsableCommand {
             Tables for people; --json for scripts. Exit status: 0 success, 1 an error from photod, \
             2 a usage error, 3 photod cannot be reached.
             """,
-        subcommands: [StatusCommand.self, GroupsCommand.self, ListCommand.self, ShowCommand.self, RescanCommand.self, WatchCommand.self])
+        subcommands: [StatusCommand.self, GroupsCommand.self, ListCommand.self, ShowCommand.self, RescanCommand.self,
+                      WatchCommand.self, PermissionsCommand.self, RequestCommand.self])
 }
 
 /// Options every subcommand takes.
@@ -22,6 +23,10 @@ struct GlobalOptions: ParsableArguments {
 
     @Flag(name: .long, help: "Print JSON for scripts instead of a table.")
     var json = false
+
+    @Flag(name: .customLong("as-app"), help: ArgumentHelp(
+        "Act as the program that ran photoctl: photod then shows it only what that program may see."))
+    var asApp = false
 
     /// Connects to the daemon named by `--socket` or the defaults.
     func connect() async throws -> PhotoClient {

@@ -37,14 +37,15 @@ public enum PhotoctlMain {
         }
     }
 
-    /// Moves `--json` and `--socket PATH` given before the subcommand to after it, so both
-    /// `photoctl --json groups` (DESIGN.md's form) and `photoctl groups --json` work.
+    /// Moves `--json`, `--as-app` and `--socket PATH` given before the subcommand to the end,
+    /// so both `photoctl --json groups` (DESIGN.md's form) and `photoctl groups --json` work,
+    /// also for nested commands (`photoctl --json permissions list`).
     static func hoistingGlobalOptions(_ arguments: [String]) -> [String] {
         var global: [String] = []
         var index = 0
         while index < arguments.count, arguments[index].hasPrefix("--") {
             let argument = arguments[index]
-            if argument == "--json" || argument.hasPrefix("--socket=") {
+            if argument == "--json" || argument == "--as-app" || argument.hasPrefix("--socket=") {
                 global.append(argument)
             } else if argument == "--socket", index + 1 < arguments.count {
                 global += [argument, arguments[index + 1]]
@@ -55,6 +56,6 @@ public enum PhotoctlMain {
             index += 1
         }
         guard !global.isEmpty, index < arguments.count else { return arguments }
-        return [arguments[index]] + global + arguments[(index + 1)...]
+        return Array(arguments[index...]) + global
     }
 }

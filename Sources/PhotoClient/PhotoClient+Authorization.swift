@@ -1,0 +1,50 @@
+import PhotoAPI
+import Varlink
+
+extension PhotoClient {
+    /// This client's own app record as photod identified it.
+    public func authorizationStatus() async throws(PhotoClientError) -> App {
+        try await call(AuthorizationInterface.Method.status, NoParameters(), AppReply.self).app
+    }
+
+    /// Asks the owner for access. Yields `pending` at once when the owner has to decide, then
+    /// the decision; an app already decided gets its status at once.
+    public func requestAuthorization(reason: String, label: String? = nil)
+        -> AsyncThrowingStream<RequestAuthorizationReply, Error> {
+        stream(AuthorizationInterface.Method.requestAuthorization,
+               RequestAuthorizationParameters(reason: reason, label: label), RequestAuthorizationReply.self)
+    }
+
+    /// Owner only: every app photod knows.
+    public func listApps() async throws(PhotoClientError) -> [App] {
+        try await call(AuthorizationInterface.Method.listApps, NoParameters(), ListAppsReply.self).apps
+    }
+
+    /// Owner only: answers a request or changes a decision.
+    public func decide(app: String, status: AuthorizationStatus, assets: [String]? = nil, groups: [String]? = nil)
+        async throws(PhotoClientError) -> App {
+        try await call(AuthorizationInterface.Method.decide,
+                       DecideParameters(app: app, status: status, assets: assets, groups: groups), AppReply.self).app
+    }
+
+    /// Owner only: sends an app back to notDetermined so that it may ask again.
+    public func reset(app: String) async throws(PhotoClientError) -> App {
+        try await call(AuthorizationInterface.Method.reset, ResetParameters(app: app), AppReply.self).app
+    }
+
+    /// Authorization events as they happen: all of them for the owner, an app's own otherwise.
+    public func watchAuthorization() -> AsyncThrowingStream<AuthorizationEventReply.Event, Error> {
+        let replies = stream(AuthorizationInterface.Method.watch, NoParameters(), AuthorizationEventReply.self)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await reply in replies { continuation.yield(reply.event) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}

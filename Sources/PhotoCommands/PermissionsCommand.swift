@@ -1,0 +1,141 @@
+import ArgumentParser
+import PhotoAPI
+
+/// `photoctl permissions`: which apps may see the library, and the owner's answers.
+struct PermissionsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "permissions",
+        abstract: "List apps and decide which may see your photo library.",
+        discussion: """
+            APP is an app id as the list shows it, or any part of it that names one app. Only the \
+            library's owner (photoctl installed next to photod, or a program trusted in photod.toml) \
+            may list, allow, deny or reset.
+            """,
+        subcommands: [PermissionsListCommand.self, PermissionsAllowCommand.self, PermissionsDenyCommand.self,
+                      PermissionsResetCommand.self, PermissionsWatchCommand.self, PermissionsPromptCommand.self],
+        defaultSubcommand: PermissionsListCommand.self)
+}
+
+/// How the permission commands show an app to a person.
+enum AppText {
+    /// "limited: groups Beach, Hike; 2 assets", or the status alone.
+    static func access(_ app: App) -> String {
+        guard app.status == .limited else { return app.status.rawValue }
+        var parts: [String] = []
+        if !app.groups.isEmpty { parts.append("groups " + app.groups.joined(separator: ", ")) }
+        if !app.assets.isEmpty { parts.append("\(app.assets.count) asset\(app.assets.count == 1 ? "" : "s")") }
+        return "limited: " + parts.joined(separator: "; ")
+    }
+
+    /// The app's id with the label it declared, which is shown but decides nothing.
+    static func name(_ app: App) -> String {
+        guard let label = app.label, !label.isEmpty else { return app.id }
+        return "\"\(label)\" (\(app.id))"
+    }
+}
+
+/// `photoctl permissions [list]`: every app photod knows.
+struct PermissionsListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List every app photod knows, with its status, reason and selection.")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let client = try await global.connect()
+        let apps = try await client.listApps()
+        await client.close()
+        if global.json { return try Output.json(ListAppsReply(apps: apps)) }
+        guard !apps.isEmpty else { return Output.line("No app has asked for the library yet.") }
+        Output.table(["APP", "STATUS", "PENDING", "LABEL", "REASON"], apps.map { app in
+            [app.id, AppText.access(app), app.pending ? "yes" : "", app.label ?? "", app.reason ?? ""]
+        })
+    }
+}
+
+/// `photoctl permissions allow APP`: everything, or a limited selection.
+struct PermissionsAllowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "allow", abstract: "Let an app see the library, or with --limited only some groups or photos.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The app (its id or an unambiguous part of it).") var app: String
+    @Flag(name: .long, help: "Only the groups and assets given.") var limited = false
+    @Option(name: .customLong("group"), help: "A group the app may see (repeat for more); implies --limited.")
+    var groups: [String] = []
+    @Option(name: .customLong("asset"), help: "An asset id the app may see (repeat for more); implies --limited.")
+    var assets: [String] = []
+
+    func validate() throws {
+        if limited && groups.isEmpty && assets.isEmpty {
+            throw ValidationError("--limited needs at least one --group or --asset")
+        }
+    }
+
+    func run() async throws {
+        let client = try await global.connect()
+        let selective = limited || !groups.isEmpty || !assets.isEmpty
+        let decided = try await client.decide(
+            app: app, status: selective ? .limited : .authorized,
+            assets: selective ? assets : nil, groups: selective ? groups : nil)
+        await client.close()
+        if global.json { return try Output.json(decided) }
+        Output.line("\(decided.id): \(AppText.access(decided))")
+    }
+}
+
+/// `photoctl permissions deny APP`.
+struct PermissionsDenyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "deny", abstract: "Refuse an app; it is not allowed to ask again until reset.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The app (its id or an unambiguous part of it).") var app: String
+
+    func run() async throws {
+        let client = try await global.connect()
+        let decided = try await client.decide(app: app, status: .denied)
+        await client.close()
+        if global.json { return try Output.json(decided) }
+        Output.line("\(decided.id): denied")
+    }
+}
+
+/// `photoctl permissions reset APP`.
+struct PermissionsResetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reset", abstract: "Forget the decision about an app, so that it may ask again.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The app (its id or an unambiguous part of it).") var app: String
+
+    func run() async throws {
+        let client = try await global.connect()
+        let reset = try await client.reset(app: app)
+        await client.close()
+        if global.json { return try Output.json(reset) }
+        Output.line("\(reset.id): \(reset.status.rawValue); it may ask again")
+    }
+}
+
+/// `photoctl permissions watch`: requests and decisions as they happen.
+struct PermissionsWatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch", abstract: "Print requests and decisions as they happen (JSON lines with --json).")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let client = try await global.connect()
+        if !global.json { Output.line("Watching permission events. Ctrl-C stops.") }
+        for try await event in client.watchAuthorization() {
+            if global.json {
+                Output.line(try Output.compactJSON(event))
+            } else {
+                let reason = event.kind == .requested ? ": " + (event.app.reason ?? "") : ""
+                Output.line("\(event.kind.rawValue) \(AppText.name(event.app)) → \(AppText.access(event.app))\(reason)")
+            }
+        }
+        await client.close()
+    }
+}

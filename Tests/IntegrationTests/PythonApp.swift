@@ -1,0 +1,71 @@
+import Foundation
+import PhotoTestSupport
+
+/// A third-party app: a Python script using the reference `varlink` package. photod knows it as
+/// `script:<python>:<path>`, the same for every run of the script.
+struct PythonApp {
+    let socket: String
+    let script: String
+    let directory: TemporaryDirectory
+
+    static let source = """
+        import json, sys, varlink
+        address, command = "unix:" + sys.argv[1], sys.argv[2]
+        def emit(value):
+            print(json.dumps(value), flush=True)
+        try:
+            with varlink.Client(address=address) as client:
+                if command == "call":
+                    interface, method = sys.argv[3].rsplit(".", 1)
+                    with client.open(interface) as proxy:
+                        emit(getattr(proxy, method)(**json.loads(sys.argv[4])))
+                elif command == "request":
+                    with client.open("io.photod.Authorization") as auth:
+                        for reply in auth.RequestAuthorization(sys.argv[3], "Test Viewer", _more=True):
+                            emit(reply)
+                elif command == "subscribe":
+                    with client.open("io.photod.Library") as library:
+                        for reply in library.Subscribe(_more=True):
+                            emit(reply["change"])
+        except varlink.VarlinkError as error:
+            emit({"error": error.error(), "parameters": error.parameters()})
+        """
+
+    /// Writes the script into `directory` (under a name of its own) for the daemon at `socket`.
+    init(socket: String, directory: TemporaryDirectory, name: String = "viewer.py") throws {
+        self.socket = socket
+        self.directory = directory
+        self.script = try directory.write(name, Array(Self.source.utf8))
+    }
+
+    /// One call; the reply or `{"error", "parameters"}`.
+    func call(_ method: String, _ parameters: String = "{}") throws -> [String: Any] {
+        let result = try ProcessRunner.run("/usr/bin/env", ["python3", script, socket, "call", method, parameters])
+        guard let object = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
+            throw PythonAppError.noReply(method: method, stdout: result.stdout, stderr: result.stderr)
+        }
+        return object
+    }
+
+    /// The error name of a call that failed, or nil when it succeeded.
+    func error(of method: String, _ parameters: String = "{}") throws -> String? {
+        try call(method, parameters)["error"] as? String
+    }
+
+    /// A streaming run (`request REASON` or `subscribe`) in the background.
+    func stream(_ arguments: [String], name: String) throws -> StreamingProcess {
+        try StreamingProcess("/usr/bin/env", ["python3", script, socket] + arguments, directory: directory, name: name)
+    }
+
+    /// The app id photod gives this script.
+    var appID: String {
+        get throws {
+            let result = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", "import os, sys; print(os.path.realpath(sys.executable))"])
+            return "script:" + result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) + ":" + script
+        }
+    }
+}
+
+enum PythonAppError: Error {
+    case noReply(method: String, stdout: String, stderr: String)
+}

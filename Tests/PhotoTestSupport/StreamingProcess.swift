@@ -1,0 +1,70 @@
+import Foundation
+
+/// A long-running child whose output lines are read while it runs (a streaming client).
+/// Output goes to files, which (unlike a pipe read through Foundation) never stops delivering.
+public final class StreamingProcess: @unchecked Sendable {
+    private let process = Process()
+    private let outFile: String
+    private let errFile: String
+
+    /// Starts `executable` with `arguments`; output is collected under `directory`.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                directory: TemporaryDirectory, name: String) throws {
+        outFile = directory.file(name + ".out")
+        errFile = directory.file(name + ".err")
+        for file in [outFile, errFile] { _ = FileManager.default.createFile(atPath: file, contents: nil) }
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        process.standardOutput = FileHandle(forWritingAtPath: outFile)
+        process.standardError = FileHandle(forWritingAtPath: errFile)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Complete lines written to standard output so far.
+    public var lines: [String] {
+        let text = (try? String(contentsOfFile: outFile, encoding: .utf8)) ?? ""
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        if !text.hasSuffix("\n"), !lines.isEmpty { lines.removeLast() }
+        return lines
+    }
+
+    /// Standard output lines parsed as JSON objects (other lines are skipped).
+    public var objects: [[String: Any]] {
+        lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    /// What the child wrote to standard error so far.
+    public var stderr: String { (try? String(contentsOfFile: errFile, encoding: .utf8)) ?? "" }
+
+    public var isRunning: Bool { process.isRunning }
+
+    /// Waits until `condition` holds for the output, or `timeout` passes; returns whether it held.
+    @discardableResult
+    public func wait(timeout: TimeInterval = 10, until condition: (StreamingProcess) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition(self) { return true }
+            usleep(20_000)
+        }
+        return condition(self)
+    }
+
+    /// Waits for the child to exit by itself; its status, or nil after `timeout`.
+    public func exitStatus(timeout: TimeInterval = 10) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    /// Kills the child (SIGKILL: test children may inherit a blocked SIGTERM).
+    public func kill() {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    deinit { if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) } }
+}
