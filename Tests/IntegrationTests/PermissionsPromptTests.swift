@@ -1,0 +1,108 @@
+import Foundation
+import PhotoTestSupport
+import Testing
+
+/// The owner's side in a terminal (`permissions prompt` on a pseudo-terminal), and a shell
+/// script acting as an app through `photoctl request` and `--as-app`.
+@Suite(.serialized) struct PermissionsPromptTests {
+    /// Runs `photoctl permissions prompt --once` on a pty and answers like a person would.
+    static let terminal = """
+        import os, pty, select, sys, time
+        photoctl, answers = sys.argv[1], sys.argv[2:]
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execv(photoctl, [photoctl, "permissions", "prompt", "--once"])
+        seen = b""
+        def until(text):
+            global seen
+            deadline = time.time() + 15
+            while text.encode() not in seen:
+                ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.time()))
+                if not ready:
+                    sys.exit("no %r on the terminal; it shows: %r" % (text, seen))
+                try:
+                    data = os.read(fd, 4096)
+                except OSError:
+                    data = b""
+                if not data:
+                    sys.exit("the terminal closed before %r; it shows: %r" % (text, seen))
+                seen += data
+        for i in range(0, len(answers), 2):
+            until(answers[i])
+            os.write(fd, answers[i + 1].encode() + b"\\n")
+        _, status = os.waitpid(pid, 0)
+        try:
+            seen += os.read(fd, 65536)
+        except OSError:
+            pass
+        sys.stdout.write(seen.decode(errors="replace"))
+        sys.exit(os.waitstatus_to_exitcode(status))
+        """
+
+    @Test func theOwnerAnswersInTheTerminalAndTheAppSeesTheChosenGroup() throws {
+        let daemon = try DaemonHarness(trusted: [])
+        try daemon.add("beach/1.jpg", Photo.jpeg("Beach"))
+        try daemon.add("hike/2.jpg", Photo.jpeg("Hike"))
+        try daemon.start()
+        let app = try PythonApp(socket: daemon.socket, directory: daemon.dir)
+        let request = try app.stream(["request", "to make a slideshow"], name: "request")
+        #expect(request.wait { $0.objects.count >= 1 }, "\(request.stderr)")
+
+        let helper = try daemon.dir.write("terminal.py", Array(Self.terminal.utf8))
+        let prompt = try ProcessRunner.run("/usr/bin/env", [
+            "python3", helper, Binaries.photoctl,
+            "[a]llow / [l]imited / [d]eny / [s]kip", "maybe",
+            "Answer a, l, d or s.", "l",
+            "Groups to share", "Beach",
+        ], environment: daemon.environment)
+        #expect(prompt.status == 0, "\(prompt.stdout)\n\(prompt.stderr)")
+        #expect(prompt.stdout.contains("Allow \"Test Viewer\" (script:"), "\(prompt.stdout)")
+        #expect(prompt.stdout.contains("Reason: to make a slideshow"))
+        #expect(prompt.stdout.contains("1) Beach (1)") && prompt.stdout.contains("2) Hike (1)"))
+        #expect(prompt.stdout.contains("limited: groups Beach"))
+
+        #expect(request.exitStatus() == 0)
+        #expect(request.objects.last?["status"] as? String == "limited")
+        let groups = try #require(try app.call("io.photod.Library.ListGroups")["groups"] as? [[String: Any]])
+        #expect(groups.map { $0["name"] as? String } == ["Beach"])
+    }
+
+    @Test func promptRefusesToRunWithoutATerminal() throws {
+        let daemon = try DaemonHarness(trusted: [])
+        try daemon.start()
+        let result = try daemon.photoctl(["permissions", "prompt"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("terminal"), "\(result.stderr)")
+    }
+
+    @Test func aShellScriptRequestsAndThenSeesOnlyWhatItWasAllowed() throws {
+        let daemon = try DaemonHarness(trusted: [])
+        try daemon.add("beach/1.jpg", Photo.jpeg("Beach"))
+        try daemon.add("hike/2.jpg", Photo.jpeg("Hike"))
+        try daemon.start()
+        let script = try daemon.dir.write("backup.sh", Array("""
+            #!/bin/bash
+            "$PHOTOCTL" request --reason "nightly backup" --label Backup || exit $?
+            "$PHOTOCTL" --as-app --json groups
+            """.utf8))
+        var environment = daemon.environment
+        environment["PHOTOCTL"] = Binaries.photoctl
+        let run = try StreamingProcess("/bin/bash", [script], environment: environment, directory: daemon.dir, name: "backup")
+        #expect(daemon.logContains("authorization requested"), "\(daemon.log)")
+        let apps = try #require(try daemon.photoctlJSON(["permissions"])["apps"] as? [[String: Any]])
+        let entry = try #require(apps.first { ($0["id"] as? String)?.hasSuffix("/backup.sh") == true }, "\(apps)")
+        #expect((entry["id"] as? String)?.hasPrefix("script:") == true)
+        #expect(entry["label"] as? String == "Backup")
+        _ = try daemon.photoctlJSON(["permissions", "allow", "backup.sh", "--group", "Hike"])
+        #expect(run.exitStatus() == 0, "\(run.stderr)")
+        #expect(run.lines.first == "limited")
+        let listed = try JSONSerialization.jsonObject(with: Data(run.lines.dropFirst().joined(separator: "\n").utf8))
+        #expect(((listed as? [String: Any])?["groups"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Hike"])
+
+        // Denied: exit status 1, and the message names the command that lets it ask again.
+        _ = try daemon.photoctlJSON(["permissions", "deny", "backup.sh"])
+        let denied = try StreamingProcess("/bin/bash", [script], environment: environment, directory: daemon.dir, name: "denied")
+        #expect(denied.exitStatus() == 1)
+        #expect(denied.stderr.contains("photoctl permissions reset"), "\(denied.stderr)")
+    }
+}
