@@ -6,6 +6,9 @@ the reference Python client (pip install varlink). Usage:
 
     python3 watch_changes.py [SOCKET] [--since TOKEN]
 
+It asks the owner for access first (answer with `photoctl permissions prompt`); a limited
+answer shows only the chosen photos' changes.
+
 SOCKET defaults to $PHOTOD_SOCKET, else $XDG_RUNTIME_DIR/photod/io.photod. Each change is
 printed as one JSON line: {"token", "added": [paths], "removed": [ids], "updated": [paths],
 "moved": [[from, to]], "groups": [names]}. Resume after a restart with --since and the
@@ -26,6 +29,24 @@ def default_socket():
     return os.path.join(runtime, "photod", "io.photod")
 
 
+def ask_for_access(client):
+    """Asks the owner once; returns when allowed, exits with the daemon's answer otherwise."""
+    with client.open("io.photod.Authorization") as authorization:
+        status = "notDetermined"
+        for reply in authorization.RequestAuthorization(
+                "show library changes as they happen", "watch_changes example", _more=True):
+            if reply["pending"]:
+                print("watch_changes: waiting for the owner (photoctl permissions prompt)...",
+                      file=sys.stderr, flush=True)
+            status = reply["status"]
+        if status in ("authorized", "limited"):
+            return
+        if status == "denied":
+            app = authorization.Status()["app"]["id"]
+            sys.exit("watch_changes: denied; the owner can run: photoctl permissions reset '%s'" % app)
+        sys.exit("watch_changes: %s (the owner did not allow it)" % status)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("socket", nargs="?", default=default_socket())
@@ -34,6 +55,8 @@ def main():
 
     address = "unix:" + args.socket
     parameters = {} if args.since is None else {"since": args.since}
+    with varlink.Client(address=address) as client:
+        ask_for_access(client)
     # One connection streams changes; a second one looks up the paths of changed photos.
     with varlink.Client(address=address) as client, \
             client.open("io.photod.Library") as changes, client.open("io.photod.Library") as library:
