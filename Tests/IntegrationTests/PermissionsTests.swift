@@ -175,4 +175,29 @@ import Testing
         let apps = try #require(try daemon.photoctlJSON(["permissions"])["apps"] as? [[String: Any]])
         #expect(apps.allSatisfy { $0["pending"] as? Bool == false })
     }
+
+    @Test func anAppWatchesOnlyItsOwnEventsAndTheOwnerWatchesAll() throws {
+        let daemon = try Self.library()
+        let viewer = try PythonApp(socket: daemon.socket, directory: daemon.dir, name: "viewer.py")
+        let other = try PythonApp(socket: daemon.socket, directory: daemon.dir, name: "other.py")
+        let viewerEvents = try viewer.stream(["watch"], name: "viewer-watch")
+        let ownerEvents = try StreamingProcess(Binaries.photoctl, ["permissions", "watch", "--json"],
+                                               environment: daemon.environment, directory: daemon.dir, name: "owner-watch")
+        defer { viewerEvents.kill(); ownerEvents.kill() }
+X
+        usleep(800_000)
+        let otherRequest = try other.stream(["request", "other reasons"], name: "other-request")
+        #expect(otherRequest.wait { $0.objects.count >= 1 })
+        _ = try daemon.photoctlJSON(["permissions", "deny", "other.py"])
+        let viewerID = try #require((try viewer.call("io.photod.Authorization.Status")["app"] as? [String: Any])?["id"] as? String)
+        _ = try daemon.photoctlJSON(["permissions", "allow", viewerID, "--group", "Beach"])
+        _ = try daemon.photoctlJSON(["permissions", "allow", viewerID, "--group", "Hike"])
+        #expect(ownerEvents.wait { $0.objects.count >= 4 }, "\(ownerEvents.lines)")
+        #expect(ownerEvents.objects.map { $0["kind"] as? String } == ["requested", "decided", "decided", "selectionChanged"])
+        #expect(viewerEvents.wait { $0.objects.count >= 2 }, "\(viewerEvents.lines) \(viewerEvents.stderr)")
+        usleep(300_000)
+        #expect(viewerEvents.objects.map { $0["kind"] as? String } == ["decided", "selectionChanged"])
+        #expect(viewerEvents.objects.allSatisfy { ($0["app"] as? [String: Any])?["id"] as? String == viewerID })
+        #expect((viewerEvents.objects.last?["app"] as? [String: Any])?["groups"] as? [String] == ["Hike"])
+    }
 }

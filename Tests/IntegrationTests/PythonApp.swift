@@ -23,6 +23,10 @@ struct PythonApp {
                     with client.open("io.photod.Authorization") as auth:
                         for reply in auth.RequestAuthorization(sys.argv[3], "Test Viewer", _more=True):
                             emit(reply)
+                elif command == "watch":
+                    with client.open("io.photod.Authorization") as auth:
+                        for reply in auth.Watch(_more=True):
+                            emit(reply["event"])
                 elif command == "subscribe":
                     with client.open("io.photod.Library") as library:
                         for reply in library.Subscribe(_more=True):
