@@ -184,7 +184,7 @@ import Testing
         let ownerEvents = try StreamingProcess(Binaries.photoctl, ["permissions", "watch", "--json"],
                                                environment: daemon.environment, directory: daemon.dir, name: "owner-watch")
         defer { viewerEvents.kill(); ownerEvents.kill() }
-X
+        // Time for both watchers to connect (a Python start takes ~0.2 s); a late one would miss events.
         usleep(800_000)
         let otherRequest = try other.stream(["request", "other reasons"], name: "other-request")
         #expect(otherRequest.wait { $0.objects.count >= 1 })
