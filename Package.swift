@@ -23,6 +23,7 @@ let package = Package(
         // C libraries, each imported by exactly one small Swift module.
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         // Wire types and the varlink interface text (the single source of truth).
         .target(
@@ -42,11 +43,17 @@ let package = Package(
         .target(name: "FileSystem"),
         .target(name: "Watcher", dependencies: ["FileSystem"]),
         .target(name: "Store", dependencies: ["SQLite"]),
+        // sd_notify, socket activation and the journal: the only code that touches libsystemd.
+        .target(name: "Systemd", dependencies: [
+            "CSystemd",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .target(name: "PhotoDaemon", dependencies: [
-            "PhotoAPI", "Varlink", "Metadata", "Store", "FileSystem", "Watcher",
+            "PhotoAPI", "Varlink", "Metadata", "Store", "FileSystem", "Watcher", "Systemd",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         .target(name: "PhotoClient", dependencies: ["PhotoAPI", "Varlink"]),

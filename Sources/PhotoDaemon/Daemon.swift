@@ -4,6 +4,7 @@ import NIOPosix
 import PhotoAPI
 import ServiceLifecycle
 import Store
+import Systemd
 import Varlink
 import Watcher
 
@@ -11,11 +12,15 @@ import Watcher
 public struct Daemon {
     let config: DaemonConfig
     let logger: Logger
+    /// Loads the config again, for a reload on SIGHUP.
+    let reloadConfig: @Sendable () throws -> DaemonConfig
 
-    /// A daemon for `config`, logging through `logger`.
-    public init(config: DaemonConfig, logger: Logger) {
+    /// A daemon for `config`, logging through `logger`; `reloadConfig` reads it again on SIGHUP.
+    public init(config: DaemonConfig, logger: Logger,
+                reloadConfig: @escaping @Sendable () throws -> DaemonConfig) {
         self.config = config
         self.logger = logger
+        self.reloadConfig = reloadConfig
     }
 
     /// Runs the daemon; returns after a graceful shutdown.
@@ -50,7 +55,7 @@ public struct Daemon {
         let budget = config.maxWatches > 0 ? config.maxWatches : WatchSet.kernelBudget()
         let watcher = LiveWatcher(inotify: inotify, budget: budget, indexer: indexer, state: state,
                                   pollInterval: config.pollInterval, logger: logger)
-        await indexer.setCover { watcher.cover($0) }
+        await indexer.setCover({ watcher.cover($0) }, uncover: { watcher.uncover($0) })
         // Watch before the first reconcile, so nothing that changes while it runs is missed.
         watcher.coverRoots()
         logger.info("watching \(watcher.watches.watchCount) folders (budget \(budget) inotify watches)")
@@ -76,19 +81,29 @@ public struct Daemon {
             }
             return caller
         }
+        // Socket activation: systemd's socket named "varlink" (photod.socket); else bind our own.
+        let passed = SystemdSockets.take(named: "varlink")
+        let listener: VarlinkServer.Listener = passed.map { .inheritedFileDescriptor($0.descriptor) } ?? .path(config.socket)
         let server = VarlinkServer(
-            listener: .path(config.socket),
+            listener: listener,
             interfaces: [api.interface, authorizationAPI.interface],
             info: VarlinkServiceInfo(vendor: "photod", product: "photod", version: PhotodVersion.current,
                                      url: "https://github.com/photod/photod"),
             configuration: serverConfiguration,
             logger: logger)
         try await server.start()
+        let socketText = passed.map { "the socket systemd passed (fd \($0.descriptor), \($0.name))" } ?? config.socket
         logger.info("""
-            photod \(PhotodVersion.current) listening on \(config.socket); index \(config.database); \
+            photod \(PhotodVersion.current) listening on \(socketText); index \(config.database); \
             roots \(roots.map(\.configured).joined(separator: ", "))
             """)
 
+        let notifier = SystemdNotifier()
+        let systemd = SystemdService(notifier: notifier, state: state, indexer: indexer, store: store, pool: pool,
+                                     logger: logger)
+        let reloader = ConfigReloader(
+            config: config, load: reloadConfig, indexer: indexer, authorizer: authorizer, callers: callers,
+            notifier: notifier, statusLine: { (try? await systemd.statusLine()) ?? "Watching" }, logger: logger)
         let readyLogger = logger
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
@@ -97,8 +112,14 @@ public struct Daemon {
                     .init(service: WatcherService(watcher: watcher, logger: logger)),
                     .init(service: IndexerService(
                         indexer: indexer, interval: config.rescanInterval, logger: logger,
-                        onReady: { readyLogger.notice("ready: the index matches the disk") }),
+                        onReady: {
+                            readyLogger.notice("ready: the index matches the disk")
+                            notifier.ready(status: (try? await systemd.statusLine()) ?? "Watching")
+                        }),
                           successTerminationBehavior: .ignore),
+                    .init(service: ReloadService(reloader: reloader)),
+                    // Last, so that shutdown reaches it first and STOPPING=1 goes out at once.
+                    .init(service: systemd),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))

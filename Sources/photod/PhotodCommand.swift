@@ -50,7 +50,7 @@ struct PhotodCommand: AsyncParsableCommand {
         }
         let logger = DaemonLogging.bootstrap(level: loaded.logLevel)
         do {
-            try await Daemon(config: loaded, logger: logger).run()
+            try await Daemon(config: loaded, logger: logger, reloadConfig: { try ConfigLoader().load(overrides) }).run()
         } catch {
             logger.critical("photod cannot run: \(error)")
             throw ExitCode.failure

@@ -93,6 +93,18 @@ actor Authorizer {
         return machines[app]?.record ?? AppAuthorization(app: app, uid: getuid())
     }
 
+    /// The config was reloaded: every app is held to the new policy (restricted, or released
+    /// back to what it had), and new requests wait the new timeout.
+    func apply(policy: AuthorizationPolicy) {
+        guard policy != self.policy else { return }
+        self.policy = policy
+        for app in machines.keys.sorted() {
+            run(app) { $0.apply(policy: policy) }
+        }
+        logger.notice("permissions policy reloaded", metadata: [
+            "restricted": "\(policy.restricted.joined(separator: ","))", "request_timeout": "\(Int(policy.requestTimeout))"])
+    }
+
     // MARK: Watching
 
     /// Events from now on: all of them for the owner (`app` nil), else the app's own.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Varlink
 
 /// Who is on the other end of a connection, decided once when it connects.
@@ -31,17 +32,21 @@ enum Caller: Sendable, Equatable {
 }
 
 /// Decides who a connecting process is, by the rules in DESIGN.md "Identity and authorization".
-struct CallerResolver: Sendable {
+final class CallerResolver: Sendable {
     /// The photoctl that counts as the owner: the one installed next to this photod.
     let ownerClient: String
     /// Trusted app ids or executable paths (`*` matches any run of characters).
-    let trusted: [String]
+    var trusted: [String] {
+        get { trustedList.withLock { $0 } }
+        set { trustedList.withLock { $0 = newValue } }
+    }
+    private let trustedList: Mutex<[String]>
     /// photod's own uid; only processes of this user can be the owner.
     let daemonUID: UInt32
     let procRoot: String
 
     /// A resolver for this process: photoctl beside `/proc/self/exe`, the config's trusted list.
-    init(trusted: [String], procRoot: String = "/proc") {
+    convenience init(trusted: [String], procRoot: String = "/proc") {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: procRoot + "/self/exe"))
             ?? CommandLine.arguments.first ?? "photod"
         let folder = (AppIdentityPath.strippingDeleted(executable).path as NSString).deletingLastPathComponent
@@ -51,7 +56,7 @@ struct CallerResolver: Sendable {
     /// A resolver with everything given (for tests).
     init(ownerClient: String, trusted: [String], daemonUID: UInt32, procRoot: String) {
         self.ownerClient = ownerClient
-        self.trusted = trusted
+        self.trustedList = Mutex(trusted)
         self.daemonUID = daemonUID
         self.procRoot = procRoot
     }
@@ -73,7 +78,7 @@ struct CallerResolver: Sendable {
 
     /// Whether a trusted entry names the app id or its executable.
     func isTrusted(_ identity: AppIdentity) -> Bool {
-        trusted.contains { entry in
+        trustedList.withLock { $0 }.contains { entry in
             AuthorizationPolicy.glob(entry, matches: identity.id)
                 || (identity.source == .executable && AuthorizationPolicy.glob(entry, matches: identity.executable))
         }

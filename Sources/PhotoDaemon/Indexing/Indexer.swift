@@ -4,12 +4,15 @@ import Logging
 import NIOPosix
 import PhotoAPI
 import Store
+import Synchronization
 import Watcher
 
 /// Runs every change to the index one at a time: reconciles (start-up, periodic, `Rescan`,
 /// overflow) and batches of live watcher actions, keeping `LibraryState` current.
 actor Indexer {
-    nonisolated let roots: [LibraryRoot]
+    /// The configured roots; replaced as a whole when the config is reloaded.
+    nonisolated var roots: [LibraryRoot] { rootList.withLock { $0 } }
+    private nonisolated let rootList: Mutex<[LibraryRoot]>
     private let scanner: Scanner
     private let state: LibraryState
     private let logger: Logger
@@ -17,16 +20,57 @@ actor Indexer {
     /// Called for a folder that appeared and must be watched before it is scanned; returns
     /// the folders it could not watch.
     private var cover: @Sendable ([UInt8]) -> Void = { _ in }
+    private var uncover: @Sendable ([UInt8]) -> Void = { _ in }
 
     init(roots: [LibraryRoot], scanner: Scanner, state: LibraryState, logger: Logger) {
-        self.roots = roots
+        self.rootList = Mutex(roots)
         self.scanner = scanner
         self.state = state
         self.logger = logger
     }
 
-    /// Sets what to call to watch a new folder before scanning it.
-    func setCover(_ cover: @escaping @Sendable ([UInt8]) -> Void) { self.cover = cover }
+    /// Sets what to call to watch a new folder before scanning it, and to stop watching one.
+    func setCover(_ cover: @escaping @Sendable ([UInt8]) -> Void,
+                  uncover: @escaping @Sendable ([UInt8]) -> Void = { _ in }) {
+        self.cover = cover
+        self.uncover = uncover
+    }
+
+    /// Makes `new` the roots (a config reload): a removed root's photos leave the index, unless
+    /// another root still holds them; an added root is watched and scanned. Photos under roots
+    /// that stay keep their ids and are not read again.
+    func replaceRoots(_ new: [LibraryRoot]) async throws -> (added: [String], removed: [String]) {
+        try await serialized { try await self.replaceRootsNow(new) }
+    }
+
+    private func replaceRootsNow(_ new: [LibraryRoot]) async throws -> (added: [String], removed: [String]) {
+        let old = roots
+        let removed = old.filter { root in !new.contains { $0.configured == root.configured } }
+        let added = new.filter { root in !old.contains { $0.configured == root.configured } }
+        rootList.withLock { $0 = new }
+        let kept = new.map { $0.resolve() ?? Array($0.configured.utf8) }
+        for root in removed {
+            state.forgetRoot(root.configured)
+            let path = root.resolve() ?? Array(root.configured.utf8)
+            uncover(path)
+            let store = scanner.store
+            let gone = try await scanner.pool.runIfActive {
+                var batch = WriteBatch()
+                batch.removals = try store.indexedFiles(under: path).filter { file in
+                    !kept.contains { file.path.starts(with: $0 + [UInt8(ascii: "/")]) }
+                }.map(\.id)
+                _ = try store.apply(batch)
+                return batch.removals.count
+            }
+            logger.notice("root \(root.configured) left the config: \(gone) photos left the index")
+        }
+        for root in new {
+            // A root that was inside a removed one was covered by its watches, now gone.
+            if let path = root.resolve() { cover(path) }
+        }
+        if !added.isEmpty { _ = try await run(roots: added, reason: "roots added to the config") }
+        return (added.map(\.configured), removed.map(\.configured))
+    }
 
     /// Runs `body` after everything queued before it, so writes never interleave.
     private func serialized<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
@@ -38,6 +82,9 @@ actor Indexer {
         tail = Task { _ = try? await task.value }
         return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
     }
+
+    /// Returns once the actor is free to run something: the watchdog's proof that it is not stuck.
+    func ping() {}
 
     /// Reconciles `only` (or every root) after anything already queued.
     func reconcile(only: LibraryRoot? = nil, reason: String) async throws -> ScanReport {

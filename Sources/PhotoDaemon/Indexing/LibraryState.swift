@@ -34,6 +34,16 @@ final class LibraryState: Sendable {
         }
     }
 
+    /// Drops everything known about a root that left the config.
+    func forgetRoot(_ root: String) {
+        snapshot.withLock {
+            $0.coverage[root] = nil
+            $0.rootStates[root] = nil
+            $0.problems["watch:" + root] = nil
+            $0.problems[root] = nil
+        }
+    }
+
     /// Counts an inotify queue overflow.
     func overflowed() { snapshot.withLock { $0.overflows += 1 } }
 

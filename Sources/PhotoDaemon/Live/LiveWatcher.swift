@@ -42,6 +42,12 @@ final class LiveWatcher: Sendable {
         updateCoverage()
     }
 
+    /// Stops watching `folder` and below (its root left the config).
+    func uncover(_ folder: [UInt8]) {
+        watches.unwatchTree(folder)
+        updateCoverage()
+    }
+
     private func updateCoverage() {
         let unwatched = watches.unwatched
         for root in indexer.roots {

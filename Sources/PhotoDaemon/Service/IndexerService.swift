@@ -7,14 +7,14 @@ struct IndexerService: Service {
     /// Seconds between periodic reconciles; 0 means none.
     let interval: Int
     let logger: Logger
-    /// Called once the start-up reconcile has finished (systemd readiness comes here later).
-    let onReady: @Sendable () -> Void
+    /// Called once the start-up reconcile has finished (readiness: the log line and `READY=1`).
+    let onReady: @Sendable () async -> Void
 
     func run() async throws {
         do {
             try await cancelWhenGracefulShutdown {
                 _ = try await indexer.reconcile(reason: "start-up")
-                onReady()
+                await onReady()
                 while interval > 0 {
                     try await Task.sleep(for: .seconds(interval))
                     _ = try await indexer.reconcile(reason: "periodic, every \(interval) s")

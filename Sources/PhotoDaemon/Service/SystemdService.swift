@@ -1,0 +1,83 @@
+import Logging
+import NIOPosix
+import PhotoAPI
+import ServiceLifecycle
+import Store
+import Systemd
+
+/// Keeps the service manager informed: a live `STATUS=` line ("Indexing 3,412 of 10,000
+/// photos", then "Watching 10,000 photos in 52 groups"), `WATCHDOG=1` keep-alives, and
+/// `STOPPING=1` when shutdown begins. Readiness is sent by the indexer when its first scan ends.
+struct SystemdService: Service {
+    let notifier: SystemdNotifier
+    let state: LibraryState
+    let indexer: Indexer
+    let store: Store
+    let pool: NIOThreadPool
+    let logger: Logger
+
+    func run() async throws {
+        guard notifier.isActive else {
+            // Nobody listens: stay in the group without work until shutdown.
+            try? await gracefulShutdown()
+            return
+        }
+        let watchdog = notifier.watchdogInterval()
+        if let watchdog { logger.info("systemd watchdog on: keep-alive every \(watchdog / 2)") }
+        let tick = min(.seconds(1), (watchdog ?? .seconds(2)) / 2)
+        var shown = ""
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            // A keep-alive only after a round trip through the indexer and the index: if either
+            // hangs, the pings stop and systemd restarts the daemon.
+            guard let line = try? await statusLine() else { break }
+            if line != shown {
+                notifier.status(line)
+                shown = line
+            }
+            if watchdog != nil { notifier.watchdog() }
+            try? await Task.sleep(for: tick)
+        }
+        notifier.stopping(status: "Stopping: finishing the batch in flight")
+    }
+
+    /// The status line for the current state.
+    func statusLine() async throws -> String {
+        await indexer.ping()
+        let store = self.store
+        let totals = try await pool.runIfActive { try store.totals() }
+        let summary = state.summary
+        return Self.statusLine(state: summary.state, progress: summary.progress, assets: totals.assets,
+                               groups: totals.groups, problems: summary.problems)
+    }
+
+    /// The words `systemctl status photod` shows.
+    static func statusLine(state: DaemonState, progress: ScanProgress?, assets: Int, groups: Int,
+                           problems: [String]) -> String {
+        switch state {
+        case .starting:
+            return "Starting"
+        case .scanning:
+            guard let progress else { return "Indexing" }
+            if let total = progress.total {
+                return "Indexing \(grouped(progress.indexed)) of \(grouped(total)) photos"
+            }
+            return "Looking for photos: \(grouped(progress.found)) found"
+        case .ready, .degraded:
+            var line = "Watching \(grouped(assets)) photo\(assets == 1 ? "" : "s") in \(grouped(groups)) "
+                + "group\(groups == 1 ? "" : "s")"
+            if state == .degraded, let first = problems.first { line += "; degraded: \(first)" }
+            return line
+        }
+    }
+
+    /// 10000 as "10,000".
+    static func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(digit)
+        }
+        return number < 0 ? "-" + out : out
+    }
+}
