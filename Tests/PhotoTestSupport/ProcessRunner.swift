@@ -6,6 +6,13 @@ public struct ProcessResult: Sendable {
     public var stdout: String
     public var stderr: String
 
+    /// A result assembled by hand (from files a child wrote).
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+
     /// Standard output parsed as a JSON object.
     public func json() throws -> [String: Any] {
         let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8))

@@ -42,6 +42,9 @@ public final class StreamingProcess: @unchecked Sendable {
 
     public var isRunning: Bool { process.isRunning }
 
+    /// The child's pid (also the pid of whatever it execs in place).
+    public var pid: Int32 { process.processIdentifier }
+
     /// Waits until `condition` holds for the output, or `timeout` passes; returns whether it held.
     @discardableResult
     public func wait(timeout: TimeInterval = 10, until condition: (StreamingProcess) -> Bool) -> Bool {
@@ -60,10 +63,11 @@ public final class StreamingProcess: @unchecked Sendable {
         return process.isRunning ? nil : process.terminationStatus
     }
 
-    /// Kills the child (SIGKILL: test children may inherit a blocked SIGTERM).
+    /// Kills the child (SIGKILL: test children may inherit a blocked SIGTERM) and waits a
+    /// little for Foundation to notice; never forever, as Foundation can notice late.
     public func kill() {
         if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        _ = exitStatus(timeout: 5)
     }
 
     deinit { if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) } }
