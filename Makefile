@@ -1,5 +1,7 @@
 # photod: the commands the README promises. Each installs what it needs first.
-.PHONY: run test build release bench clean
+.PHONY: run test build release bench clean deb install uninstall
+
+PREFIX ?= $(HOME)/.local
 
 # Run the daemon on your pictures folder ($XDG_PICTURES_DIR, else ~/Pictures), with the index in
 # ~/.local/state/photod/index.sqlite and the socket in $XDG_RUNTIME_DIR/photod/io.photod.
@@ -13,10 +15,13 @@ run:
 # integration tests wait for real processes on a thread, and two of them side by side occupy
 # both of a 2-core machine's Swift concurrency threads, starving the timing-sensitive async
 # tests (seen in CI). In series the whole run takes under a minute.
+# The package is then built, checked with lintian, installed with dpkg -i, used and removed
+# (packaging/test-deb; it says SKIPPED without root).
 test:
 	scripts/install-deps --test
 	swift build --build-tests
 	swift test --skip-build --no-parallel
+	packaging/test-deb
 
 build:
 	scripts/install-deps
@@ -32,4 +37,17 @@ bench:
 	bench/run
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-static dist
+
+# The Debian package, in dist/ (Swift runtime linked statically; see packaging/README.md).
+deb:
+	scripts/install-deps --package
+	packaging/build-deb dist
+
+# A user-local install without a package (PREFIX=~/.local by default), and its removal.
+install:
+	scripts/install-deps
+	packaging/install install $(PREFIX)
+
+uninstall:
+	packaging/install uninstall $(PREFIX)
