@@ -79,6 +79,7 @@ let package = Package(
         ]),
         .testTarget(name: "WatcherTests", dependencies: ["Watcher", "PhotoTestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "PhotoTestSupport"]),
+        .testTarget(name: "SystemdTests", dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "PhotoDaemonTests", dependencies: ["PhotoDaemon", "PhotoAPI", "PhotoTestSupport"]),
         .testTarget(
             name: "IntegrationTests",

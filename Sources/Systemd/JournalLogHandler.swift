@@ -48,7 +48,7 @@ public struct JournalLogHandler: LogHandler {
     }
 
     /// The syslog priority of a swift-log level.
-    static func priority(_ level: Logger.Level) -> Int {
+    public static func priority(_ level: Logger.Level) -> Int {
         switch level {
         case .trace, .debug: 7
         case .info: 6
@@ -60,7 +60,7 @@ public struct JournalLogHandler: LogHandler {
     }
 
     /// A journal field name: upper-case letters, digits and underscores only.
-    static func fieldName(_ key: String) -> String {
+    public static func fieldName(_ key: String) -> String {
         String(key.uppercased().unicodeScalars.map { scalar in
             ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) ? Character(scalar) : "_"
         })

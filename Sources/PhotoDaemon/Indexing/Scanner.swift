@@ -186,7 +186,9 @@ struct Scanner: Sendable {
                 // Gone, or no longer a regular file: no longer part of the library.
                 if let id = read.id { batch.removals.append(id) }
             } else {
-                logger.warning("cannot read \(String(decoding: read.path, as: UTF8.self)), keeping what the index knows: \(error)")
+                let path = String(decoding: read.path, as: UTF8.self)
+                logger.warning("cannot read \(path), keeping what the index knows: \(error)",
+                               metadata: ["path": "\(path)", "asset": "\(read.id ?? "")"])
             }
         }
     }
