@@ -6,7 +6,9 @@ import Logging
 /// `MESSAGE`, `PRIORITY`, the source location, and each metadata key as a `PHOTOD_…` field
 /// (`path` becomes `PHOTOD_PATH`), so `journalctl --user -u photod PHOTOD_APP=…` can filter.
 public struct JournalLogHandler: LogHandler {
+    /// Metadata added to every entry of this handler.
     public var metadata: Logger.Metadata = [:]
+    /// The lowest level written.
     public var logLevel: Logger.Level = .info
     private let label: String
 
@@ -24,6 +26,7 @@ public struct JournalLogHandler: LogHandler {
         return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
     }
 
+    /// One metadata value of this handler.
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }

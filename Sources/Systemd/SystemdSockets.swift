@@ -5,7 +5,9 @@ import Foundation
 public enum SystemdSockets {
     /// What systemd passed, by name (`FileDescriptorName=`; "unknown" when unnamed).
     public struct Passed: Sendable, Equatable {
+        /// The open listening socket.
         public let descriptor: Int32
+        /// Its `FileDescriptorName=`.
         public let name: String
     }
 
