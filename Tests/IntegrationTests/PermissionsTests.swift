@@ -200,4 +200,25 @@ import Testing
         #expect(viewerEvents.objects.allSatisfy { ($0["app"] as? [String: Any])?["id"] as? String == viewerID })
         #expect((viewerEvents.objects.last?["app"] as? [String: Any])?["groups"] as? [String] == ["Hike"])
     }
+
+    @Test func aReloadedPolicyRestrictsAtOnceAndLiftingItRestoresTheDecision() throws {
+        let daemon = try Self.library()
+        let app = try PythonApp(socket: daemon.socket, directory: daemon.dir)
+        let appID = try #require((try app.call("io.photod.Authorization.Status")["app"] as? [String: Any])?["id"] as? String)
+        _ = try daemon.photoctlJSON(["permissions", "allow", appID, "--group", "Hike"])
+        #expect(try app.error(of: "io.photod.Library.ListGroups") == nil)
+
+        try daemon.writeConfig(trusted: [], permissions: #"restricted = ["script:*/viewer.py"]"#)
+        daemon.send(SIGHUP)
+        #expect(daemon.logContains("permissions policy reloaded"), "\(daemon.log)")
+        let refused = try #require(try app.call("io.photod.Library.ListGroups")["parameters"] as? [String: Any])
+        #expect(refused["status"] as? String == "restricted")
+
+        try daemon.writeConfig(trusted: [])
+        daemon.send(SIGHUP)
+        let deadline = Date().addingTimeInterval(10)
+        while try app.error(of: "io.photod.Library.ListGroups") != nil && Date() < deadline { usleep(50_000) }
+        let groups = try #require(try app.call("io.photod.Library.ListGroups")["groups"] as? [[String: Any]])
+        #expect(groups.map { $0["name"] as? String } == ["Hike"], "the limited selection comes back as it was")
+    }
 }

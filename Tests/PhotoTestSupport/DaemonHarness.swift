@@ -147,6 +147,11 @@ public final class DaemonHarness: @unchecked Sendable {
     /// True while photod runs.
     public var isRunning: Bool { process?.isRunning ?? false }
 
+    /// Sends `signal` to the running daemon (SIGHUP: reload the config).
+    public func send(_ signal: Int32) {
+        if let process, process.isRunning { kill(process.processIdentifier, signal) }
+    }
+
     /// Sends SIGTERM and waits for the exit status.
     @discardableResult
     public func stop(timeout: TimeInterval = 30) -> Int32? {
