@@ -12,7 +12,7 @@ extension PhotoClient {
     public func requestAuthorization(reason: String, label: String? = nil)
         -> AsyncThrowingStream<RequestAuthorizationReply, Error> {
         stream(AuthorizationInterface.Method.requestAuthorization,
-               RequestAuthorizationParameters(reason: reason, label: label), RequestAuthorizationReply.self)
+               RequestAuthorizationParameters(reason: reason, label: label), RequestAuthorizationReply.self) { $0 }
     }
 
     /// Owner only: every app photod knows.
@@ -34,17 +34,6 @@ extension PhotoClient {
 
     /// Authorization events as they happen: all of them for the owner, an app's own otherwise.
     public func watchAuthorization() -> AsyncThrowingStream<AuthorizationEventReply.Event, Error> {
-        let replies = stream(AuthorizationInterface.Method.watch, NoParameters(), AuthorizationEventReply.self)
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    for try await reply in replies { continuation.yield(reply.event) }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        stream(AuthorizationInterface.Method.watch, NoParameters(), AuthorizationEventReply.self) { $0.event }
     }
 }

@@ -68,29 +68,18 @@ public final class PhotoClient: Sendable {
     /// Committed changes as they happen: first the current token (no changes), then the
     /// changes after `since` when given, then each new change. Ends when the daemon ends it.
     public func subscribe(since: Int? = nil) -> AsyncThrowingStream<Change, Error> {
-        let replies = stream(LibraryInterface.Method.subscribe, SubscribeParameters(since: since), SubscribeReply.self)
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    for try await reply in replies { continuation.yield(reply.change) }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        stream(LibraryInterface.Method.subscribe, SubscribeParameters(since: since), SubscribeReply.self) { $0.change }
     }
 
-    /// A call with `more`: every reply, with failures as `PhotoClientError`.
-    func stream<P: Encodable & Sendable, R: Decodable & Sendable>(
-        _ method: String, _ parameters: P, _ reply: R.Type
-    ) -> AsyncThrowingStream<R, Error> {
+    /// A call with `more`: every reply, made into `T` by `transform`, with failures as `PhotoClientError`.
+    func stream<P: Encodable & Sendable, R: Decodable & Sendable, T: Sendable>(
+        _ method: String, _ parameters: P, _ reply: R.Type, transform: @escaping @Sendable (R) -> T
+    ) -> AsyncThrowingStream<T, Error> {
         let replies = connection.stream(method, parameters, returning: reply)
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    for try await reply in replies { continuation.yield(reply) }
+                    for try await reply in replies { continuation.yield(transform(reply)) }
                     continuation.finish()
                 } catch let error as VarlinkError {
                     continuation.finish(throwing: PhotoClientError.daemon(error))

@@ -103,7 +103,7 @@ public struct Daemon {
                                      logger: logger)
         let reloader = ConfigReloader(
             config: config, load: reloadConfig, indexer: indexer, authorizer: authorizer, callers: callers,
-            notifier: notifier, statusLine: { (try? await systemd.statusLine()) ?? "Watching" }, logger: logger)
+            notifier: notifier, statusLine: { await systemd.readyStatusLine() }, logger: logger)
         let readyLogger = logger
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
@@ -114,7 +114,7 @@ public struct Daemon {
                         indexer: indexer, interval: config.rescanInterval, logger: logger,
                         onReady: {
                             readyLogger.notice("ready: the index matches the disk")
-                            notifier.ready(status: (try? await systemd.statusLine()) ?? "Watching")
+                            notifier.ready(status: await systemd.readyStatusLine())
                         }),
                           successTerminationBehavior: .ignore),
                     .init(service: ReloadService(reloader: reloader)),

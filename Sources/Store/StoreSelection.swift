@@ -14,10 +14,8 @@ public struct StoreSelection: Sendable, Equatable {
         self.ids = ids
     }
 
-    /// Whether an asset with this id in the group with this key is in the selection.
-    public func contains(id: String, groupKey: String) -> Bool {
-        groupKeys.contains(groupKey) || ids.contains(id)
-    }
+    /// The selection as sets, for testing many assets against it.
+    public var matcher: SelectionMatcher { SelectionMatcher(self) }
 
     /// The SQL condition on `assets a`, bound to `values`. The lists travel as one JSON text
     /// each, so a selection of any size is two parameters and one prepared statement.
@@ -29,6 +27,23 @@ public struct StoreSelection: Sendable, Equatable {
 
     private static func json(_ strings: [String]) -> String {
         (try? String(decoding: JSONEncoder().encode(strings), as: UTF8.self)) ?? "[]"
+    }
+}
+
+/// Tests assets against a selection in memory, the same rule `StoreSelection.condition` applies in SQL.
+public struct SelectionMatcher: Sendable {
+    private let groupKeys: Set<String>
+    private let ids: Set<String>
+
+    /// A matcher for `selection`.
+    public init(_ selection: StoreSelection) {
+        groupKeys = Set(selection.groupKeys)
+        ids = Set(selection.ids)
+    }
+
+    /// Whether an asset with this id in the group with this key is in the selection.
+    public func contains(id: String, groupKey: String) -> Bool {
+        groupKeys.contains(groupKey) || ids.contains(id)
     }
 }
 

@@ -26,14 +26,19 @@ extension Dictionary where Key == String, Value == Any {
 
     var assets: [[String: Any]] { self["assets"] as? [[String: Any]] ?? [] }
 
-    /// Asset ids by path relative to `root`.
+    /// Ids of the assets under `root`, by path relative to it.
     func ids(relativeTo root: String) -> [String: String] {
         var ids: [String: String] = [:]
         for asset in assets {
-            if let path = asset["path"] as? String, let id = asset["id"] as? String {
+            if let path = asset["path"] as? String, let id = asset["id"] as? String, path.hasPrefix(root + "/") {
                 ids[String(path.dropFirst(root.count + 1))] = id
             }
         }
         return ids
+    }
+
+    /// The JSON object photoctl wrote to `file`.
+    static func read(_ file: String) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any] ?? [:]
     }
 }

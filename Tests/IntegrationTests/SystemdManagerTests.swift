@@ -82,8 +82,8 @@ import Testing
         #expect(values["reload_rc"] == "0")
         #expect(values["reloaded_text"] == "Watching 3 photos in 3 groups", "\(context)")
         #expect(values["restarts"] == "1" && values["new_pid"] == "yes", "kill -9 restarts it: \(context)")
-        let before = try Self.ids(dir.file("ids1.json"))
-        let after = try Self.ids(dir.file("ids2.json"))
+        let before = try [String: Any].read(dir.file("ids1.json")).ids(relativeTo: dir.path)
+        let after = try [String: Any].read(dir.file("ids2.json")).ids(relativeTo: dir.path)
         #expect(before.count == 2)
         #expect(after.filter { before.keys.contains($0.key) } == before, "the index survives kill -9 with its ids")
         #expect(values["stop_result"] == "success" && values["stop_status"] == "0", "\(context)")
@@ -104,15 +104,5 @@ import Testing
                                            environment: ["XDG_RUNTIME_DIR": dir.file("run"), "MANPATH": Self.manPages])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.isEmpty && result.stdout.isEmpty, "\(result.stdout)\(result.stderr)")
-    }
-
-    /// Asset ids by path from a `photoctl --json list` output file.
-    static func ids(_ file: String) throws -> [String: String] {
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file)))
-        var ids: [String: String] = [:]
-        for asset in (json as? [String: Any])?["assets"] as? [[String: Any]] ?? [] {
-            if let path = asset["path"] as? String, let id = asset["id"] as? String { ids[path] = id }
-        }
-        return ids
     }
 }

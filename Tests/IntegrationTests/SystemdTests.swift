@@ -103,14 +103,7 @@ import Testing
             """, in: dir)
         let log = Self.log(dir)
         func ids(_ file: String, under root: String) throws -> [String: String] {
-            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.file(file))))
-            var ids: [String: String] = [:]
-            for asset in (json as? [String: Any])?["assets"] as? [[String: Any]] ?? [] {
-                if let path = asset["path"] as? String, let id = asset["id"] as? String, path.hasPrefix(root + "/") {
-                    ids[path] = id
-                }
-            }
-            return ids
+            try [String: Any].read(dir.file(file)).ids(relativeTo: root)
         }
         let before = try ids("before.json", under: dir.file("a"))
         #expect(before.count == 2, "\(log)")

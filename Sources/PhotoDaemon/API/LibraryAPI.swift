@@ -155,9 +155,8 @@ struct LibraryAPI: Sendable {
         var found = try await onPool { try store.assets(ids: ids) }
         if case .selection(let selection) = access {
             // Hidden ids join the missing ones: an app cannot tell hidden from nonexistent.
-            let keys = Set(selection.groupKeys)
-            let visibleIDs = Set(selection.ids)
-            found = found.filter { keys.contains($0.content.groupKey) || visibleIDs.contains($0.id) }
+            let matcher = selection.matcher
+            found = found.filter { matcher.contains(id: $0.id, groupKey: $0.content.groupKey) }
         }
         let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var assets: [Asset] = []

@@ -7,8 +7,7 @@ import Store
 /// names in the output are recomputed from the visible assets alone, so a change to a hidden
 /// asset never shows up as a group count changing.
 struct VisibleChangeFilter: Sendable {
-    private var groupKeys: Set<String>
-    private var ids: Set<String>
+    private var selection: SelectionMatcher
     /// The visible assets, by id.
     private var known: [String: AssetMembership] = [:]
     /// Visible assets per group key.
@@ -16,8 +15,7 @@ struct VisibleChangeFilter: Sendable {
 
     /// A filter for `selection`, starting from the assets it holds now.
     init(selection: StoreSelection, visible: [AssetMembership]) {
-        groupKeys = Set(selection.groupKeys)
-        ids = Set(selection.ids)
+        self.selection = selection.matcher
         for membership in visible { add(membership) }
     }
 
@@ -67,8 +65,7 @@ struct VisibleChangeFilter: Sendable {
 
     /// The app's selection changed: what appeared and disappeared for it, at `token`.
     mutating func reselect(_ selection: StoreSelection, visible: [AssetMembership], token: Int64) -> CommittedChange? {
-        groupKeys = Set(selection.groupKeys)
-        ids = Set(selection.ids)
+        self.selection = selection.matcher
         var out = CommittedChange(token: token)
         var touched: [String: String] = [:]
         let now = Dictionary(visible.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -84,7 +81,7 @@ struct VisibleChangeFilter: Sendable {
     }
 
     private func isSelected(_ membership: AssetMembership) -> Bool {
-        groupKeys.contains(membership.groupKey) || ids.contains(membership.id)
+        selection.contains(id: membership.id, groupKey: membership.groupKey)
     }
 
     /// Records a visible asset; a second insert of a known asset is not counted twice.

@@ -40,6 +40,11 @@ struct SystemdService: Service {
         notifier.stopping(status: "Stopping: finishing the batch in flight")
     }
 
+    /// The status line for READY=1; a failed read of the counts still lets readiness go out.
+    func readyStatusLine() async -> String {
+        (try? await statusLine()) ?? "Watching"
+    }
+
     /// The status line for the current state.
     func statusLine() async throws -> String {
         await indexer.ping()
