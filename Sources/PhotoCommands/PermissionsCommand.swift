@@ -29,8 +29,24 @@ enum AppText {
 
     /// The app's id with the label it declared, which is shown but decides nothing.
     static func name(_ app: App) -> String {
-        guard let label = app.label, !label.isEmpty else { return app.id }
-        return "\"\(label)\" (\(app.id))"
+        guard let label = app.label, !label.isEmpty else { return printable(app.id) }
+        return "\"\(printable(label))\" (\(printable(app.id)))"
+    }
+
+    /// Text an app chose (label, reason, a script path) made safe for the owner's terminal:
+    /// control and format characters are shown escaped, so an app cannot move the cursor,
+    /// clear the screen or forge a line of the prompt.
+    static func printable(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator:
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default:
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }
 
@@ -48,7 +64,8 @@ struct PermissionsListCommand: AsyncParsableCommand {
         if global.json { return try Output.json(ListAppsReply(apps: apps)) }
         guard !apps.isEmpty else { return Output.line("No app has asked for the library yet.") }
         Output.table(["APP", "STATUS", "PENDING", "LABEL", "REASON"], apps.map { app in
-            [app.id, AppText.access(app), app.pending ? "yes" : "", app.label ?? "", app.reason ?? ""]
+            [AppText.printable(app.id), AppText.access(app), app.pending ? "yes" : "",
+             AppText.printable(app.label ?? ""), AppText.printable(app.reason ?? "")]
         })
     }
 }
@@ -80,7 +97,7 @@ struct PermissionsAllowCommand: AsyncParsableCommand {
             assets: selective ? assets : nil, groups: selective ? groups : nil)
         await client.close()
         if global.json { return try Output.json(decided) }
-        Output.line("\(decided.id): \(AppText.access(decided))")
+        Output.line("\(AppText.printable(decided.id)): \(AppText.access(decided))")
     }
 }
 
@@ -97,7 +114,7 @@ struct PermissionsDenyCommand: AsyncParsableCommand {
         let decided = try await client.decide(app: app, status: .denied)
         await client.close()
         if global.json { return try Output.json(decided) }
-        Output.line("\(decided.id): denied")
+        Output.line("\(AppText.printable(decided.id)): denied")
     }
 }
 
@@ -114,7 +131,7 @@ struct PermissionsResetCommand: AsyncParsableCommand {
         let reset = try await client.reset(app: app)
         await client.close()
         if global.json { return try Output.json(reset) }
-        Output.line("\(reset.id): \(reset.status.rawValue); it may ask again")
+        Output.line("\(AppText.printable(reset.id)): \(reset.status.rawValue); it may ask again")
     }
 }
 
@@ -132,7 +149,7 @@ struct PermissionsWatchCommand: AsyncParsableCommand {
             if global.json {
                 Output.line(try Output.compactJSON(event))
             } else {
-                let reason = event.kind == .requested ? ": " + (event.app.reason ?? "") : ""
+                let reason = event.kind == .requested ? ": " + AppText.printable(event.app.reason ?? "") : ""
                 Output.line("\(event.kind.rawValue) \(AppText.name(event.app)) → \(AppText.access(event.app))\(reason)")
             }
         }

@@ -43,7 +43,7 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
     private func answer(_ app: App, using client: PhotoClient) async throws -> Bool {
         Output.line("")
         Output.line("Allow \(AppText.name(app)) to see your photo library?")
-        Output.line("Reason: \(app.reason ?? "(none given)")")
+        Output.line("Reason: \(app.reason.map(AppText.printable) ?? "(none given)")")
         while true {
             guard let reply = await Terminal.ask("[a]llow / [l]imited / [d]eny / [s]kip: ") else { return false }
             switch reply.lowercased() {
@@ -94,7 +94,7 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
     }
 
     private func report(_ app: App) {
-        Output.line("\(app.id): \(AppText.access(app))")
+        Output.line("\(AppText.printable(app.id)): \(AppText.access(app))")
     }
 }
 

@@ -221,4 +221,27 @@ import Testing
         let groups = try #require(try app.call("io.photod.Library.ListGroups")["groups"] as? [[String: Any]])
         #expect(groups.map { $0["name"] as? String } == ["Hike"], "the limited selection comes back as it was")
     }
+
+    @Test func overlongRequestsAreRefusedAndAppTextCannotDriveTheOwnersTerminal() throws {
+        let daemon = try Self.library(permissions: "request_timeout = 1")
+        let app = try PythonApp(socket: daemon.socket, directory: daemon.dir)
+        let long = String(repeating: "x", count: 1001)
+        let reason = try app.call("io.photod.Authorization.RequestAuthorization", #"{"reason": "\#(long)"}"#)
+        #expect(reason["error"] as? String == "org.varlink.service.InvalidParameter")
+        #expect((reason["parameters"] as? [String: Any])?["parameter"] as? String == "reason")
+        let label = try app.call("io.photod.Authorization.RequestAuthorization",
+                                 #"{"reason": "fine", "label": "\#(String(repeating: "y", count: 201))"}"#)
+        #expect((label["parameters"] as? [String: Any])?["parameter"] as? String == "label")
+        let apps = try #require(try daemon.photoctlJSON(["permissions"])["apps"] as? [[String: Any]])
+        #expect(apps.allSatisfy { $0["pending"] as? Bool == false && $0["reason"] == nil }, "nothing was recorded: \(apps)")
+
+        // Escape sequences in what an app declares are shown escaped, never sent to the terminal.
+        let sneaky = try app.call("io.photod.Authorization.RequestAuthorization",
+                                  #"{"reason": "ok\u001b[1A", "label": "\u001b[2JEvil\nAllow"}"#)
+        #expect(sneaky["status"] as? String == "notDetermined", "the request times out unanswered: \(sneaky)")
+        let table = try daemon.photoctl(["permissions"])
+        #expect(table.status == 0)
+        #expect(!table.stdout.contains("\u{1B}"), "\(table.stdout)")
+        #expect(table.stdout.contains(#"\u{1B}[2JEvil\u{A}Allow"#) && table.stdout.contains(#"ok\u{1B}[1A"#), "\(table.stdout)")
+    }
 }

@@ -9,6 +9,10 @@ struct AuthorizationAPI: Sendable {
     let authorizer: Authorizer
     let logger: Logger
 
+    /// The longest reason and label (in characters) an app may give.
+    static let maximumReason = 1000
+    static let maximumLabel = 200
+
     var interface: VarlinkInterface {
         VarlinkInterface(name: AuthorizationInterface.name, description: InterfaceText.authorization) {
             call, context, replier in
@@ -59,9 +63,12 @@ struct AuthorizationAPI: Sendable {
         case .app(let app):
             identity = app
         }
-        let label = parameters.label.map { String($0.prefix(200)) }
-        let reason = String(parameters.reason.prefix(1000))
-        let (waiter, answers) = await authorizer.request(identity, reason: reason, label: label)
+        // Too long to show the owner in a prompt: refused whole, never cut short in silence.
+        guard parameters.reason.count <= Self.maximumReason else { throw VarlinkError.invalidParameter("reason") }
+        if let label = parameters.label, label.count > Self.maximumLabel {
+            throw VarlinkError.invalidParameter("label")
+        }
+        let (waiter, answers) = await authorizer.request(identity, reason: parameters.reason, label: parameters.label)
         for await answer in answers {
             if answer.pending {
                 if call.more { try await replier.reply(answer, continues: true) }
