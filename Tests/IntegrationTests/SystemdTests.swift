@@ -95,6 +95,9 @@ import Testing
             kill -HUP $daemon
             until_true '[ $(grep -c READY "$dir/notify.out") -ge 2 ]'
             "$photoctl" --socket "$dir/photod.sock" --json list --sort path > "$dir/after.json"
+            cp "$dir/b/3.jpg" "$dir/b/4.jpg"
+            until_true '"$photoctl" --socket "$dir/photod.sock" --json list | grep -q "b/4.jpg"' \\
+              && echo "added_root_watched=yes"
             printf 'roots = [' > "$dir/photod.toml"
             kill -HUP $daemon
             until_true '[ $(grep -c READY "$dir/notify.out") -ge 3 ]'
@@ -109,6 +112,7 @@ import Testing
         #expect(before.count == 2, "\(log)")
         #expect(try ids("after.json", under: dir.file("a")) == before, "the kept root's photos keep their ids")
         #expect(try ids("after.json", under: dir.file("b")).count == 1)
+        #expect(values["added_root_watched"] == "yes", "a file copied into the added root arrives without a rescan")
         let reloading = try #require(notify.firstIndex { $0.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") }, "\(notify)")
         #expect(notify[reloading...].contains("READY=1\nSTATUS=Watching 3 photos in 3 groups"), "\(notify)")
         #expect(log.contains("taking effect at the next start: max_connections"), "\(log)")

@@ -64,9 +64,14 @@ actor Indexer {
             }
             logger.notice("root \(root.configured) left the config: \(gone) photos left the index")
         }
+        let removedPaths = removed.map { $0.resolve() ?? Array($0.configured.utf8) }
         for root in new {
-            // A root that was inside a removed one was covered by its watches, now gone.
-            if let path = root.resolve() { cover(path) }
+            guard let path = root.resolve() else { continue }
+            // Added roots need watches; so does a kept root inside a removed one, whose watches
+            // went with it. Other kept roots are still watched: walking them again is wasted.
+            let isAdded = added.contains { $0.configured == root.configured }
+            let wasInsideRemoved = removedPaths.contains { path.starts(with: $0 + [UInt8(ascii: "/")]) }
+            if isAdded || wasInsideRemoved { cover(path) }
         }
         if !added.isEmpty { _ = try await run(roots: added, reason: "roots added to the config") }
         return (added.map(\.configured), removed.map(\.configured))
