@@ -24,6 +24,7 @@ let package = Package(
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Wire types and the varlink interface text (the single source of truth).
         .target(
@@ -38,7 +39,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "Metadata", dependencies: ["CExif"]),
+        .target(name: "Metadata", dependencies: ["CExif", "CZlib"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "FileSystem"),
         .target(name: "Watcher", dependencies: ["FileSystem"]),

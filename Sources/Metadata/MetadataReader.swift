@@ -1,4 +1,5 @@
-/// Reads an image file's metadata: format from magic bytes, EXIF facts through libexif, size from the container.
+/// Reads an image file's metadata: format from magic bytes, EXIF facts through libexif, XMP and IPTC
+/// descriptions, and the size from the container.
 public enum MetadataReader {
     /// Reads an open regular file with bounded pread calls; never reads the whole file.
     public static func read(fileDescriptor: Int32, fileSize: Int) -> ImageMetadata {
@@ -20,10 +21,15 @@ public enum MetadataReader {
         let container = ContainerFacts.locate(format, in: &source)
         let exif = container.exifPayload.map(LibExif.facts(fromPayload:)) ?? ExifFacts()
 
-        if let description = exif.description {
-            metadata.description = description
-            metadata.descriptionSource = .exif
-        }
+        metadata.descriptions.exif = exif.description
+        metadata.descriptions.xmp = container.xmpPacket.flatMap(XMPPacket.description(in:))
+        // Photoshop's resource (JPEG APP13, TIFF tag 34377) first, then a bare IPTC-NAA block
+        // (TIFF tag 33723, even inside a JPEG's EXIF); an empty caption gives way to a real one.
+        let captions = [
+            container.photoshop.flatMap { PhotoshopResources.find(PhotoshopResources.iptcID, in: $0) },
+            container.iptc,
+        ].compactMap { $0.flatMap(IPTCRecords.caption(in:)) }
+        metadata.descriptions.iptc = captions.first { !$0.isEmpty } ?? captions.first
         metadata.taken = ExifDate.iso8601(dateTime: exif.dateTimeOriginal, offset: exif.offsetTimeOriginal)
         metadata.orientation = exif.validOrientation
         metadata.make = ExifFacts.trimmedName(exif.make)

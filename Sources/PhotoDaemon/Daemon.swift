@@ -43,12 +43,14 @@ public struct Daemon {
         let hub = ChangeHub(queueLimit: config.subscriberQueue)
         let store = try Store(path: config.database, changeRetention: config.changeRetention,
                               onCommit: { hub.publish($0) })
-        try await Regrouper(store: store, rules: config.grouping, pool: pool, logger: logger).regroupIfRulesChanged()
+        let regrouper = Regrouper(store: store, rules: config.grouping, sources: config.descriptionSources, pool: pool, logger: logger)
+        try await regrouper.rereadIfSourcesChanged()
+        try await regrouper.regroupIfRulesChanged()
         let roots = LibraryRoot.distinct(config.roots)
         let state = LibraryState()
         let mapper = AssetMapper(rules: config.grouping)
         let scanner = Scanner(
-            store: store, reader: AssetReader(rules: config.grouping), pool: pool, parallelism: cores,
+            store: store, reader: AssetReader(rules: config.grouping, sources: config.descriptionSources), pool: pool, parallelism: cores,
             batchSize: 1000, logger: logger, publish: { _ in })
         let indexer = Indexer(roots: roots, scanner: scanner, state: state, logger: logger)
         let inotify = try Inotify()

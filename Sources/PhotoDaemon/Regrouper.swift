@@ -1,15 +1,37 @@
 import Logging
+import Metadata
 import NIOPosix
 import Store
 
-/// Re-files every asset when the grouping rules differ from the ones the index was built with.
+/// Re-files every asset when the grouping rules differ from the ones the index was built with,
+/// and has every file read again when the description sources differ.
 struct Regrouper {
     let store: Store
     let rules: GroupingRules
+    let sources: [Metadata.DescriptionSource]
     let pool: NIOThreadPool
     let logger: Logger
 
     private static let settingKey = "grouping"
+    private static let sourcesKey = "description_sources"
+
+    /// The stored description may come from another source now: only reading the files again tells.
+    func rereadIfSourcesChanged() async throws {
+        let store = self.store
+        let fingerprint = DescriptionSources.fingerprint(sources)
+        let changed = try await pool.runIfActive { () throws -> Bool in
+            let previous = try store.setting(Self.sourcesKey)
+            guard previous != fingerprint else { return false }
+            // A new index has nothing to read again; an existing one built before this setting
+            // was already marked by its schema migration.
+            if previous != nil { try store.forgetReadStamps() }
+            try store.setSetting(Self.sourcesKey, to: fingerprint)
+            return previous != nil
+        }
+        if changed {
+            logger.notice("description sources changed to \(sources.map(\.rawValue).joined(separator: ", ")): every file will be read again")
+        }
+    }
 
     func regroupIfRulesChanged() async throws {
         let store = self.store

@@ -8,11 +8,14 @@ enum AssetRowDecoder {
         orientation, make, model
         """
 
-    /// Decodes device, inode, size and mtime_ns from four columns starting at `first`.
+    /// The stamp columns, in the order `stamp(_:from:)` decodes them.
+    static let stampColumns = "device, inode, size, mtime_ns, sidecar"
+
+    /// Decodes `stampColumns` (five columns) starting at `first`.
     static func stamp(_ statement: SQLiteStatement, from first: Int32) -> FileStamp {
         FileStamp(
             device: UInt64(bitPattern: statement.int64(first)), inode: UInt64(bitPattern: statement.int64(first + 1)),
-            size: statement.int64(first + 2), mtimeNs: statement.int64(first + 3))
+            size: statement.int64(first + 2), mtimeNs: statement.int64(first + 3), sidecar: statement.int64(first + 4))
     }
 
     /// Decodes `contentColumns` starting at column `first`.

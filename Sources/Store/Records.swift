@@ -4,13 +4,17 @@ public struct FileStamp: Sendable, Hashable {
     public var inode: UInt64
     public var size: Int64
     public var mtimeNs: Int64
+    /// Signature of the XMP sidecar the asset was read with: 0 none, -1 unknown (read again);
+    /// a sidecar appearing, changing or vanishing changes the stamp, so the image is read again.
+    public var sidecar: Int64
 
     /// Creates a stamp.
-    public init(device: UInt64, inode: UInt64, size: Int64, mtimeNs: Int64) {
+    public init(device: UInt64, inode: UInt64, size: Int64, mtimeNs: Int64, sidecar: Int64 = 0) {
         self.device = device
         self.inode = inode
         self.size = size
         self.mtimeNs = mtimeNs
+        self.sidecar = sidecar
     }
 }
 

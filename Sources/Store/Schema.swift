@@ -65,6 +65,12 @@ enum Schema {
             record BLOB NOT NULL
         ) WITHOUT ROWID;
         """,
+        // 4: the XMP sidecar each asset was read with. Every asset starts "unknown" (-1), so the
+        // next reconcile reads each file once more, now with every container and description source.
+        """
+        ALTER TABLE assets ADD COLUMN sidecar INTEGER NOT NULL DEFAULT 0;
+        UPDATE assets SET sidecar = -1;
+        """,
     ]
 
     /// Runs the migrations the database has not seen yet, each in its own transaction.

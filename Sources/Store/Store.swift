@@ -95,4 +95,12 @@ public final class Store: Sendable {
             try statement.bind([.text(key), .text(value)]).run()
         }
     }
+
+    /// Marks every asset's stamp unknown, so the next reconcile reads every file again (ids kept):
+    /// for when what reading a file yields has changed, such as the description sources.
+    public func forgetReadStamps() throws {
+        try write { db in
+            try db.statement("UPDATE assets SET sidecar = -1").run()
+        }
+    }
 }

@@ -25,7 +25,7 @@ public struct StorePosition: Sendable, Equatable {
 }
 
 extension Store {
-    static let assetColumns = "a.id, a.path, a.device, a.inode, a.size, a.mtime_ns, g.name, "
+    static let assetColumns = "a.id, a.path, a.device, a.inode, a.size, a.mtime_ns, a.sidecar, g.name, "
         + AssetRowDecoder.contentColumns.split(separator: ",").map { "a." + $0.trimmingCharacters(in: .whitespaces) }
         .joined(separator: ", ")
 
@@ -34,16 +34,28 @@ extension Store {
             id: statement.text(0) ?? "",
             path: statement.blob(1),
             stamp: AssetRowDecoder.stamp(statement, from: 2),
-            groupName: statement.text(6) ?? "",
-            content: AssetRowDecoder.content(statement, from: 7))
+            groupName: statement.text(7) ?? "",
+            content: AssetRowDecoder.content(statement, from: 8))
     }
 
     /// Every indexed file under `root` (a folder path without trailing slash), for reconciling.
     public func indexedFiles(under root: [UInt8]) throws -> [IndexedFile] {
         let (low, high) = Self.prefixRange(root)
-        return try read { db in
+        return try indexedFiles(from: low, below: high)
+    }
+
+    /// Indexed files whose path starts with `prefix` byte for byte (an image's siblings: "dir/name.").
+    public func indexedFiles(withPrefix prefix: [UInt8]) throws -> [IndexedFile] {
+        guard let last = prefix.last, last < 0xFF else { return [] }
+        var high = prefix
+        high[high.count - 1] = last + 1
+        return try indexedFiles(from: prefix, below: high)
+    }
+
+    private func indexedFiles(from low: [UInt8], below high: [UInt8]) throws -> [IndexedFile] {
+        try read { db in
             let statement = try db.statement(
-                "SELECT id, path, device, inode, size, mtime_ns FROM assets WHERE path >= ? AND path < ?")
+                "SELECT id, path, \(AssetRowDecoder.stampColumns) FROM assets WHERE path >= ? AND path < ?")
             try statement.bind([.blob(low), .blob(high)])
             var files: [IndexedFile] = []
             while try statement.step() {
@@ -58,7 +70,7 @@ extension Store {
     /// The indexed file at exactly `path`, if any.
     public func indexedFile(at path: [UInt8]) throws -> IndexedFile? {
         try read { db in
-            let statement = try db.statement("SELECT id, device, inode, size, mtime_ns FROM assets WHERE path = ?")
+            let statement = try db.statement("SELECT id, \(AssetRowDecoder.stampColumns) FROM assets WHERE path = ?")
             try statement.bind([.blob(path)])
             guard try statement.step() else { return nil }
             return IndexedFile(
@@ -71,13 +83,14 @@ extension Store {
     public func indexedFiles(device: UInt64, inode: UInt64) throws -> [IndexedFile] {
         try read { db in
             let statement = try db.statement(
-                "SELECT id, path, size, mtime_ns FROM assets WHERE device = ? AND inode = ?")
+                "SELECT id, path, size, mtime_ns, sidecar FROM assets WHERE device = ? AND inode = ?")
             try statement.bind([.integer(Int64(bitPattern: device)), .integer(Int64(bitPattern: inode))])
             var files: [IndexedFile] = []
             while try statement.step() {
                 files.append(IndexedFile(
                     id: statement.text(0) ?? "", path: statement.blob(1),
-                    stamp: FileStamp(device: device, inode: inode, size: statement.int64(2), mtimeNs: statement.int64(3))))
+                    stamp: FileStamp(device: device, inode: inode, size: statement.int64(2), mtimeNs: statement.int64(3),
+                                     sidecar: statement.int64(4))))
             }
             return files
         }

@@ -101,7 +101,7 @@ private struct BatchWriter {
         try evictPath(update.path, keeping: update.id)
         let content = update.content ?? existing.content
         try db.statement("""
-            UPDATE assets SET path = ?, device = ?, inode = ?, size = ?, mtime_ns = ?, group_key = ?,
+            UPDATE assets SET path = ?, device = ?, inode = ?, size = ?, mtime_ns = ?, sidecar = ?, group_key = ?,
               group_spelling = ?, description = ?, description_source = ?, format = ?, taken = ?, taken_key = ?,
               width = ?, height = ?, orientation = ?, make = ?, model = ?
             WHERE id = ?
@@ -123,9 +123,9 @@ private struct BatchWriter {
 
     private mutating func insert(_ insert: WriteBatch.Insert) throws {
         let statement = try db.statement("""
-            INSERT INTO assets (path, device, inode, size, mtime_ns, group_key, group_spelling, description,
+            INSERT INTO assets (path, device, inode, size, mtime_ns, sidecar, group_key, group_spelling, description,
               description_source, format, taken, taken_key, width, height, orientation, make, model, id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let values = Self.row(path: insert.path, stamp: insert.stamp, content: insert.content)
         var id = AssetID.generate()
@@ -165,12 +165,12 @@ private struct BatchWriter {
 
     private func existing(id: String) throws -> Existing? {
         let statement = try db.statement("""
-            SELECT path, device, inode, size, mtime_ns, \(AssetRowDecoder.contentColumns) FROM assets WHERE id = ?
+            SELECT path, \(AssetRowDecoder.stampColumns), \(AssetRowDecoder.contentColumns) FROM assets WHERE id = ?
             """)
         try statement.bind([.text(id)])
         guard try statement.step() else { return nil }
         let stamp = AssetRowDecoder.stamp(statement, from: 1)
-        let content = AssetRowDecoder.content(statement, from: 5)
+        let content = AssetRowDecoder.content(statement, from: 6)
         let result = Existing(path: statement.blob(0), stamp: stamp, groupKey: content.groupKey,
                               groupSpelling: content.groupSpelling, content: content)
         statement.reset()
@@ -180,7 +180,7 @@ private struct BatchWriter {
     static func row(path: [UInt8], stamp: FileStamp, content: AssetContent) -> [SQLiteValue] {
         [
             .blob(path), .integer(Int64(bitPattern: stamp.device)), .integer(Int64(bitPattern: stamp.inode)),
-            .integer(stamp.size), .integer(stamp.mtimeNs), .text(content.groupKey), .text(content.groupSpelling),
+            .integer(stamp.size), .integer(stamp.mtimeNs), .integer(stamp.sidecar), .text(content.groupKey), .text(content.groupSpelling),
             .text(content.description), .text(content.descriptionSource), .text(content.format), .text(content.taken),
             .integer(content.takenNs ?? stamp.mtimeNs), .integer(content.width), .integer(content.height),
             .integer(content.orientation), .text(content.make), .text(content.model),

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metadata
 import PhotoAPI
 import TOMLKit
 
@@ -97,6 +98,9 @@ public struct ConfigLoader {
                 rules = GroupingRules(fallbackName: rules.fallbackName, caseInsensitive: rules.caseInsensitive,
                                       boilerplate: boilerplate)
             }
+            if let names = try groups.strings("description_sources") {
+                config.descriptionSources = try Self.descriptionSources(names, in: &groups)
+            }
             try groups.rejectUnknownKeys()
             config.grouping = rules
         }
@@ -117,6 +121,25 @@ public struct ConfigLoader {
             try permissions.rejectUnknownKeys()
         }
         try reader.rejectUnknownKeys()
+    }
+
+    /// `description_sources`: each of exif, xmp, iptc, sidecar at most once, at least one.
+    private static func descriptionSources(
+        _ names: [String], in table: inout TableReader
+    ) throws(ConfigError) -> [Metadata.DescriptionSource] {
+        let known = Metadata.DescriptionSource.allCases.map(\.rawValue).joined(separator: ", ")
+        guard !names.isEmpty else { throw table.error("description_sources", "must name at least one of \(known)") }
+        var sources: [Metadata.DescriptionSource] = []
+        for name in names {
+            guard let source = Metadata.DescriptionSource(rawValue: name) else {
+                throw table.error("description_sources", "\"\(name)\" is not one of \(known)")
+            }
+            guard !sources.contains(source) else {
+                throw table.error("description_sources", "\"\(name)\" is listed twice")
+            }
+            sources.append(source)
+        }
+        return sources
     }
 }
 

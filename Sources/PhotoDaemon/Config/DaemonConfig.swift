@@ -1,4 +1,5 @@
 import Logging
+import Metadata
 import PhotoAPI
 
 /// Everything photod is configured with, after defaults, the config file and flags are merged.
@@ -23,6 +24,8 @@ public struct DaemonConfig: Sendable, Equatable {
     /// Changes a subscriber may lag behind before it gets a resync and is dropped.
     public var subscriberQueue: Int
     public var grouping: GroupingRules
+    /// Where a description is looked for, in order; the first usable one names the group.
+    public var descriptionSources: [Metadata.DescriptionSource]
     /// App ids or executables (patterns with `*`) that are the owner, besides photoctl.
     public var trusted: [String]
     /// Restricted apps and how long a request waits for the owner.
@@ -42,6 +45,7 @@ public struct DaemonConfig: Sendable, Equatable {
             changeRetention: 10_000,
             subscriberQueue: 1024,
             grouping: GroupingRules(),
+            descriptionSources: DescriptionSources.defaultOrder,
             trusted: [],
             authorization: AuthorizationPolicy())
     }

@@ -28,6 +28,12 @@ public struct GroupingRules: Sendable, Equatable {
         assign(text: description.map(DescriptionText.decode))
     }
 
+    /// Whether a decoded description names a group: not empty after normalization, not camera boilerplate.
+    public func isUsable(_ text: String) -> Bool {
+        let normalized = DescriptionText.normalize(text)
+        return !normalized.isEmpty && !boilerplateKeys.contains(normalized.lowercased())
+    }
+
     /// Where an asset with this decoded description is filed.
     public func assign(text: String?) -> GroupAssignment {
         guard let text else { return fallback }

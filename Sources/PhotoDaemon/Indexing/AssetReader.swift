@@ -2,19 +2,30 @@ import FileSystem
 import Metadata
 import Store
 
-/// Reads one file into what the index stores: opens it safely, extracts metadata, files it.
+/// Reads one file into what the index stores: opens it safely, extracts metadata, picks the
+/// description by the configured source order, files it.
 struct AssetReader: Sendable {
     /// What reading a path produced.
     enum Outcome: Sendable {
         /// An image: its current stamp and content.
         case asset(FileStamp, AssetContent)
-        /// Not an image (by its bytes, and without an image name): not part of the library.
+        /// Not an image (by its bytes, and without an image name), or a sidecar: not part of the library.
         case notAnImage
         /// Could not be opened (vanished, permissions, not a regular file any more).
         case unreadable(FileSystemError)
     }
 
+    /// How the image's XMP sidecar is found.
+    enum SidecarLookup: Sendable {
+        /// Look on disk (a live event: one file at a time).
+        case onDisk
+        /// A walk already listed the folder: this is the sidecar, or nil for none.
+        case listed((path: [UInt8], signature: Int64)?)
+    }
+
     let rules: GroupingRules
+    /// Description sources, first usable one wins.
+    let sources: [Metadata.DescriptionSource]
 
     /// Names under which an unrecognisable file is still kept as an asset (a truncated or
     /// zero-byte photo is still the user's photo); the format itself always comes from the bytes.
@@ -24,7 +35,14 @@ struct AssetReader: Sendable {
         "raw", "mrw", "x3f", "iiq", "3fr", "erf", "kdc", "mos", "psd", "btf",
     ]
 
-    func read(_ path: [UInt8]) -> Outcome {
+    init(rules: GroupingRules, sources: [Metadata.DescriptionSource] = DescriptionSources.defaultOrder) {
+        self.rules = rules
+        self.sources = sources
+    }
+
+    func read(_ path: [UInt8], sidecar lookup: SidecarLookup = .onDisk) -> Outcome {
+        // A sidecar is metadata about another file, never a photo of its own.
+        guard !Sidecar.isSidecar(path) else { return .notAnImage }
         let file: OpenFile
         switch FileSystem.openRegularFile(path) {
         case .success(let opened): file = opened
@@ -33,18 +51,25 @@ struct AssetReader: Sendable {
         let info = file.info
         let metadata = MetadataReader.read(fileDescriptor: file.fileDescriptor, fileSize: Int(info.size))
         guard metadata.format != nil || Self.hasImageExtension(path) else { return .notAnImage }
-        let stamp = FileStamp(info)
-        return .asset(stamp, content(from: metadata))
+        let sidecar: (path: [UInt8], signature: Int64)?
+        switch lookup {
+        case .onDisk: sidecar = sources.contains(.sidecar) ? Sidecar.find(for: path) : nil
+        case .listed(let listed): sidecar = sources.contains(.sidecar) ? listed : nil
+        }
+        var stamp = FileStamp(info)
+        stamp.sidecar = sidecar?.signature ?? 0
+        return .asset(stamp, content(from: metadata, sidecar: sidecar?.path))
     }
 
-    func content(from metadata: ImageMetadata) -> AssetContent {
-        let description = metadata.description.map(DescriptionText.decode)
+    /// The stored content for `metadata`; the sidecar at `sidecar` is read only if the order reaches it.
+    func content(from metadata: ImageMetadata, sidecar: [UInt8]? = nil) -> AssetContent {
+        let (description, source) = chooseDescription(metadata.descriptions, sidecar: sidecar)
         let group = rules.assign(text: description)
         return AssetContent(
             groupKey: group.key,
             groupSpelling: group.spelling,
             description: description,
-            descriptionSource: description == nil ? nil : metadata.descriptionSource?.rawValue,
+            descriptionSource: source?.rawValue,
             format: metadata.format?.rawValue ?? "unknown",
             taken: metadata.taken,
             takenNs: metadata.taken.flatMap(ISOTime.nanoseconds(from:)),
@@ -53,6 +78,27 @@ struct AssetReader: Sendable {
             orientation: metadata.orientation,
             make: metadata.make.map(Self.trimmedText),
             model: metadata.model.map(Self.trimmedText))
+    }
+
+    /// The first description that names a group; failing that, the first one found at all (an
+    /// empty or boilerplate text is still shown, while the asset goes to the fallback group).
+    private func chooseDescription(
+        _ candidates: DescriptionCandidates, sidecar: [UInt8]?
+    ) -> (String?, Metadata.DescriptionSource?) {
+        var firstFound: (String, Metadata.DescriptionSource)?
+        for source in sources {
+            let raw = source == .sidecar ? sidecar.flatMap(Self.sidecarDescription) : candidates[source]
+            guard let raw else { continue }
+            let text = DescriptionText.decode(raw)
+            if rules.isUsable(text) { return (text, source) }
+            if firstFound == nil { firstFound = (text, source) }
+        }
+        return (firstFound?.0, firstFound?.1)
+    }
+
+    private static func sidecarDescription(_ path: [UInt8]) -> [UInt8]? {
+        guard case .success(let file) = FileSystem.openRegularFile(path) else { return nil }
+        return XMPPacket.description(fileDescriptor: file.fileDescriptor, fileSize: Int(file.info.size))
     }
 
     /// Make and Model as ExifTool shows them: decoded, trailing spaces dropped.
@@ -68,5 +114,16 @@ struct AssetReader: Sendable {
         let suffix = path[path.index(after: dot)...]
         guard suffix.count <= 5 else { return false }
         return imageExtensions.contains(String(decoding: suffix, as: UTF8.self).lowercased())
+    }
+}
+
+/// The description sources setting: which of EXIF, XMP, IPTC and the sidecar are consulted, in order.
+enum DescriptionSources {
+    /// EXIF first (what the camera or the photographer's tool wrote into the image), the sidecar last.
+    static let defaultOrder: [Metadata.DescriptionSource] = [.exif, .xmp, .iptc, .sidecar]
+
+    /// A stable text form; when it changes, every file is read again.
+    static func fingerprint(_ order: [Metadata.DescriptionSource]) -> String {
+        "v1|" + order.map(\.rawValue).joined(separator: ",")
     }
 }

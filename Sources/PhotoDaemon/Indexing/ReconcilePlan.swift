@@ -6,7 +6,8 @@ import Store
 /// A file whose (device, inode, size, mtime) matches the index is left alone and never
 /// opened. A file at a new path whose (device, inode, size, mtime) matches a vanished one is
 /// the same asset moved while nobody watched: it keeps its id. Identity alone is not enough:
-/// file systems hand a deleted file's inode to the next new file.
+/// file systems hand a deleted file's inode to the next new file. A stamp includes the image's
+/// XMP sidecar: a sidecar that appeared, changed or vanished means the image is read again.
 struct ReconcilePlan: Equatable {
     /// A file to open and read; `id` is set when the asset already exists (changed or moved).
     struct Read: Equatable {
@@ -28,14 +29,17 @@ struct ReconcilePlan: Equatable {
     var unchanged = 0
 
     /// Compares the index's files under a root with the files the walk found there.
-    static func make(indexed: [IndexedFile], onDisk: [DirectoryWalker.Entry]) -> ReconcilePlan {
+    static func make(
+        indexed: [IndexedFile], onDisk: [DirectoryWalker.Entry], sidecar: ([UInt8]) -> Int64 = { _ in 0 }
+    ) -> ReconcilePlan {
         var plan = ReconcilePlan()
         var byPath: [PathKey: IndexedFile] = [:]
         byPath.reserveCapacity(indexed.count)
         for file in indexed { byPath[PathKey(file.path)] = file }
         var newFiles: [(path: [UInt8], stamp: FileStamp)] = []
         for entry in onDisk {
-            let stamp = FileStamp(entry.info)
+            var stamp = FileStamp(entry.info)
+            stamp.sidecar = sidecar(entry.path)
             if let known = byPath.removeValue(forKey: PathKey(entry.path)) {
                 if known.stamp == stamp {
                     plan.unchanged += 1
@@ -59,7 +63,12 @@ struct ReconcilePlan: Equatable {
                old.stamp.size == file.stamp.size && old.stamp.mtimeNs == file.stamp.mtimeNs {
                 vanishedByIdentity[identity] = nil
                 byPath.removeValue(forKey: PathKey(old.path))
-                plan.moves.append(Move(id: old.id, path: file.path, stamp: file.stamp))
+                if old.stamp.sidecar == file.stamp.sidecar {
+                    plan.moves.append(Move(id: old.id, path: file.path, stamp: file.stamp))
+                } else {
+                    // Moved away from its sidecar, or onto one: same asset, description read again.
+                    plan.reads.append(Read(path: file.path, stamp: file.stamp, id: old.id))
+                }
             } else {
                 plan.reads.append(Read(path: file.path, stamp: file.stamp, id: nil))
             }

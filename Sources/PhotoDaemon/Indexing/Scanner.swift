@@ -61,7 +61,22 @@ struct Scanner: Sendable {
             return entries
         }
         let indexed = try await listed
-        var plan = ReconcilePlan.make(indexed: indexed, onDisk: walked)
+        // Sidecars are never assets: they are set aside, and each image's stamp records its own.
+        var sidecars: [PathKey: FileInfo] = [:]
+        var files: [DirectoryWalker.Entry] = []
+        files.reserveCapacity(walked.count)
+        for entry in walked {
+            if Sidecar.isSidecar(entry.path) {
+                sidecars[PathKey(entry.path)] = entry.info
+            } else {
+                files.append(entry)
+            }
+        }
+        let listedSidecars = reader.sources.contains(.sidecar) ? sidecars : [:]
+        let found: @Sendable ([UInt8]) -> (path: [UInt8], signature: Int64)? = { path in
+            listedSidecars.isEmpty ? nil : Sidecar.find(for: path, in: listedSidecars)
+        }
+        var plan = ReconcilePlan.make(indexed: indexed, onDisk: files, sidecar: { found($0)?.signature ?? 0 })
         try await adoptUnseenMoves(into: &plan, indexedHere: indexed.count)
         progress.addTotal(plan.reads.count)
         let planned = clock.now
@@ -77,7 +92,7 @@ struct Scanner: Sendable {
         }
         batch.removals = plan.removals
         try await commit(batch, into: &report)
-        try await readAll(plan.reads, progress: progress, report: &report)
+        try await readAll(plan.reads, sidecars: found, progress: progress, report: &report)
         logger.debug("""
             read and wrote \(plan.reads.count) files in \((clock.now - planned).seconds) s \
             (\(report.writeSeconds) s in write transactions)
@@ -103,8 +118,12 @@ struct Scanner: Sendable {
         }
         // Same bytes (the finder checks size and mtime): nothing to read, only the path changes.
         for (index, asset) in adopted.sorted(by: { $0.key > $1.key }) {
-            let read = plan.reads.remove(at: index)
-            plan.moves.append(ReconcilePlan.Move(id: asset.id, path: read.path, stamp: read.stamp))
+            if asset.stamp.sidecar == plan.reads[index].stamp.sidecar {
+                let read = plan.reads.remove(at: index)
+                plan.moves.append(ReconcilePlan.Move(id: asset.id, path: read.path, stamp: read.stamp))
+            } else {
+                plan.reads[index].id = asset.id  // the same asset, but its sidecar differs: read it again
+            }
         }
     }
 
@@ -117,7 +136,10 @@ struct Scanner: Sendable {
     /// Reads files on `parallelism` threads while the previous batch commits on another, so
     /// neither waits for the other. At most one batch commits while one more waits full,
     /// which bounds memory however large the library.
-    private func readAll(_ reads: [ReconcilePlan.Read], progress: ScanProgressTracker, report: inout ScanReport) async throws {
+    private func readAll(
+        _ reads: [ReconcilePlan.Read], sidecars: @escaping @Sendable ([UInt8]) -> (path: [UInt8], signature: Int64)?,
+        progress: ScanProgressTracker, report: inout ScanReport
+    ) async throws {
         let chunks = stride(from: 0, to: reads.count, by: Self.chunkSize).map {
             Array(reads[$0..<min($0 + Self.chunkSize, reads.count)])
         }
@@ -145,7 +167,7 @@ struct Scanner: Sendable {
                     next += 1
                     reading += 1
                     group.addTask { [reader, pool] in
-                        .read(try await pool.runIfActive { chunk.map { ($0, reader.read($0.path)) } })
+                        .read(try await pool.runIfActive { chunk.map { ($0, reader.read($0.path, sidecar: .listed(sidecars($0.path)))) } })
                     }
                 }
             }

@@ -39,24 +39,48 @@ struct LiveUpdater {
         return file
     }
 
-    private mutating func touch(_ path: [UInt8]) {
+    private mutating func touch(_ path: [UInt8]) throws {
+        if Sidecar.isSidecar(path) {
+            try touchImages(of: path)
+            return
+        }
         if refreshing.insert(path).inserted { refresh.append(path) }
+    }
+
+    /// A sidecar changed: the indexed images it may describe are judged again (`name.ext` for
+    /// `name.ext.xmp`; every `name.<ext>` for `name.xmp`). Their stamps say whether anything changed.
+    private mutating func touchImages(of sidecar: [UInt8]) throws {
+        guard reader.sources.contains(.sidecar) else { return }
+        let images = Sidecar.images(of: sidecar)
+        var paths: [[UInt8]] = []
+        if try indexed(at: images.exact) != nil { paths.append(images.exact) }
+        for file in try store.indexedFiles(withPrefix: images.stemPrefix) {
+            let rest = file.path.dropFirst(images.stemPrefix.count)
+            if !rest.isEmpty, !rest.contains(UInt8(ascii: "/")), !rest.contains(UInt8(ascii: ".")) {
+                paths.append(file.path)
+            }
+        }
+        for path in paths where refreshing.insert(path).inserted { refresh.append(path) }
     }
 
     private mutating func note(_ action: WatchAction) throws {
         switch action {
         case .fileWritten(let path), .fileArrived(let path), .fileRemoved(let path):
-            touch(path)
+            try touch(path)
         case .fileLinked(let path):
             // Only a hard link appears without a write; anything else is still being written
             // and will be read on its close, never half-written.
             if case .success(let info) = FileSystem.linkStatus(path), info.kind == .regular, info.linkCount > 1 {
-                touch(path)
+                try touch(path)
             }
+        case .fileMoved(let from, let to) where Sidecar.isSidecar(from) || Sidecar.isSidecar(to):
+            // A sidecar renamed (or an image renamed to or from a sidecar's name): judge both ends.
+            try touch(from)
+            try touch(to)
         case .fileMoved(let from, let to):
             let source = try indexed(at: from)
             overlay[from] = .some(nil)
-            touch(to)
+            try touch(to)
             guard var source else { return }
             if let target = try indexed(at: to), target.id != source.id {
                 // Renamed over another photo: that photo keeps its id and takes the new bytes.
@@ -81,11 +105,13 @@ struct LiveUpdater {
                 if let known { removals.append(known.id) }
                 continue
             }
-            let stamp = FileStamp(info)
+            var stamp = FileStamp(info)
+            if reader.sources.contains(.sidecar) { stamp.sidecar = Sidecar.find(for: path)?.signature ?? 0 }
             if let known {
                 let renamed = moved[known.id] != nil
                 let changed = known.stamp.size != stamp.size || known.stamp.mtimeNs != stamp.mtimeNs
                     || known.stamp.inode != stamp.inode || known.stamp.device != stamp.device
+                    || known.stamp.sidecar != stamp.sidecar
                 guard renamed || changed else { continue }
                 updated.insert(known.id)
                 guard changed else {

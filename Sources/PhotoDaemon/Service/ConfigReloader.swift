@@ -72,7 +72,7 @@ final class ConfigReloader: Sendable {
         if old.maxWatches != new.maxWatches { keys.append("max_watches") }
         if old.changeRetention != new.changeRetention { keys.append("change_retention") }
         if old.subscriberQueue != new.subscriberQueue { keys.append("subscriber_queue") }
-        if old.grouping != new.grouping { keys.append("[groups]") }
+        if old.grouping != new.grouping || old.descriptionSources != new.descriptionSources { keys.append("[groups]") }
         return keys
     }
 }

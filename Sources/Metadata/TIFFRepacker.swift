@@ -1,0 +1,78 @@
+/// Writes the handful of entries the reader uses into a small classic TIFF block for libexif.
+///
+/// libexif only finds EXIF in JPEG, reads at most 64 KiB, and knows neither BigTIFF nor the raw
+/// formats' magic numbers, while a TIFF keeps IFD0 wherever it likes (often at the end of a
+/// 50 MB file). Repacking hands libexif exactly the entries found, with their bytes unchanged,
+/// in a block it can always read.
+enum TIFFRepacker {
+    private static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
+    private static let exifPointerTag: UInt16 = 0x8769
+
+    /// "Exif\0\0" and a TIFF block holding `ifd0` and, when not empty, an Exif IFD with `exif`.
+    static func payload(bigEndian: Bool, ifd0: [TIFFEntry], exif: [TIFFEntry]) -> [UInt8] {
+        var writer = Writer(bigEndian: bigEndian)
+        writer.bytes = exifHeader + (bigEndian ? [0x4D, 0x4D, 0x00, 0x2A] : [0x49, 0x49, 0x2A, 0x00])
+        writer.put32(8)
+        var first = ifd0.filter { $0.tag != exifPointerTag }
+        if !exif.isEmpty {
+            // The pointer's value is patched once the Exif IFD's place is known.
+            first.append(TIFFEntry(tag: exifPointerTag, type: 4, count: 1, value: [0, 0, 0, 0]))
+        }
+        let pointerField = writer.directory(first.sorted { $0.tag < $1.tag })
+        if let pointerField = pointerField[exifPointerTag] {
+            writer.patch32(at: pointerField, UInt32(writer.bytes.count - exifHeader.count))
+            _ = writer.directory(exif.sorted { $0.tag < $1.tag })
+        }
+        return writer.bytes
+    }
+
+    private struct Writer {
+        let bigEndian: Bool
+        var bytes: [UInt8] = []
+
+        mutating func put16(_ value: UInt16) {
+            let ordered = bigEndian ? value.bigEndian : value.littleEndian
+            withUnsafeBytes(of: ordered) { bytes.append(contentsOf: $0) }
+        }
+
+        mutating func put32(_ value: UInt32) {
+            let ordered = bigEndian ? value.bigEndian : value.littleEndian
+            withUnsafeBytes(of: ordered) { bytes.append(contentsOf: $0) }
+        }
+
+        mutating func patch32(at index: Int, _ value: UInt32) {
+            let ordered = bigEndian ? value.bigEndian : value.littleEndian
+            withUnsafeBytes(of: ordered) { raw in
+                for (offset, byte) in raw.enumerated() { bytes[index + offset] = byte }
+            }
+        }
+
+        /// Appends one IFD (no next IFD) and its out-of-line values; returns where each entry's value field is.
+        mutating func directory(_ entries: [TIFFEntry]) -> [UInt16: Int] {
+            let tiffStart = TIFFRepacker.exifHeader.count
+            let tableStart = bytes.count
+            var dataOffset = tableStart - tiffStart + 2 + 12 * entries.count + 4
+            var valueFields: [UInt16: Int] = [:]
+            var data: [UInt8] = []
+            put16(UInt16(entries.count))
+            for entry in entries {
+                put16(entry.tag)
+                put16(entry.type)
+                put32(UInt32(entry.count))
+                valueFields[entry.tag] = bytes.count
+                if entry.value.count <= 4 {
+                    bytes += entry.value
+                    bytes += [UInt8](repeating: 0, count: 4 - entry.value.count)
+                } else {
+                    put32(UInt32(dataOffset))
+                    data += entry.value
+                    if data.count % 2 == 1 { data.append(0) }
+                    dataOffset = tableStart - tiffStart + 2 + 12 * entries.count + 4 + data.count
+                }
+            }
+            put32(0)
+            bytes += data
+            return valueFields
+        }
+    }
+}
