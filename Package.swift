@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "WatcherTests", dependencies: ["Watcher", "PhotoTestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "PhotoTestSupport"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "PhotoDaemonTests", dependencies: ["PhotoDaemon", "PhotoAPI", "PhotoTestSupport"]),
+        .testTarget(name: "PhotoDaemonTests", dependencies: ["PhotoDaemon", "PhotoAPI", "Metadata", "PhotoTestSupport"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["photod", "photoctl", "PhotoClient", "PhotoTestSupport"]

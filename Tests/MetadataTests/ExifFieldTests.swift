@@ -20,8 +20,7 @@ struct ExifFieldTests {
         let metadata = MetadataReader.read(bytes: JPEGFixture.make(exif: exif, width: 640, height: 480))
         let expected = ImageMetadata(
             format: .jpeg,
-            description: Array("Summer at the lake".utf8),
-            descriptionSource: .exif,
+            descriptions: DescriptionCandidates(exif: Array("Summer at the lake".utf8)),
             taken: "2021-05-01T10:00:00+02:00",
             width: 640,
             height: 480,
@@ -139,14 +138,14 @@ struct ExifFieldTests {
         let jpeg = JPEGFixture.make(exif: ExifFixture(description: "first"))
         let end = JPEGBytes.endOfFirstAPP1(jpeg)
         let bytes = Array(jpeg[..<end]) + second + jpeg[end...]
-        #expect(MetadataReader.read(bytes: bytes).description == Array("first".utf8))
+        #expect(MetadataReader.read(bytes: bytes).descriptions.exif == Array("first".utf8))
     }
 
     @Test("an XMP APP1 before the EXIF APP1 is skipped")
     func xmpBeforeExif() {
         let xmp = JPEGBytes.segment(0xE1, payload: Array("http://ns.adobe.com/xap/1.0/\0<x:xmpmeta/>".utf8))
         let bytes = JPEGBytes.inserting([xmp], into: JPEGFixture.make(exif: ExifFixture(description: "after xmp")))
-        #expect(MetadataReader.read(bytes: bytes).description == Array("after xmp".utf8))
+        #expect(MetadataReader.read(bytes: bytes).descriptions.exif == Array("after xmp".utf8))
     }
 
     @Test("orientation stored as LONG or SLONG is accepted, as RATIONAL it is not", arguments: TIFFByteOrder.allCases)
@@ -165,7 +164,7 @@ struct ExifFieldTests {
         for (type, expected) in [(UInt16(2), "Words"), (7, "Words"), (1, "Words"), (3, nil)] as [(UInt16, String?)] {
             let patched = TIFFBytes.patchingIFD0Entry(block, tag: 0x010E, type: type, byteOrder: byteOrder)
             let metadata = MetadataReader.read(bytes: TIFFBytes.jpeg(around: patched))
-            #expect(metadata.description == expected.map { Array($0.utf8) }, "type \(type)")
+            #expect(metadata.descriptions.exif == expected.map { Array($0.utf8) }, "type \(type)")
             #expect(metadata.make == Array("Maker".utf8))
         }
     }

@@ -45,7 +45,7 @@ struct FileReadTests {
     @Test("far-away APP1 and frame header are still found through the file")
     func farSegments() throws {
         let metadata = try readThroughFile(Self.samples[3].1)
-        #expect(metadata.description == Self.description)
+        #expect(metadata.descriptions.exif == Self.description)
         #expect(metadata.taken == "2022-06-07T08:09:10-03:00")
         #expect(metadata.make == Array("Fuji".utf8))
         #expect(metadata.width == 7 && metadata.height == 5)
@@ -56,7 +56,7 @@ struct FileReadTests {
         let bytes = JPEGFixture.make(exif: Self.exif)
         let metadata = try readThroughFile(Array(bytes.prefix(40)), claimedSize: bytes.count + 100_000)
         #expect(metadata.format == .jpeg)
-        #expect(metadata.description == nil)
+        #expect(metadata.descriptions.exif == nil)
     }
 
     @Test("a closed or invalid descriptor gives no metadata", arguments: [-1, 9999])

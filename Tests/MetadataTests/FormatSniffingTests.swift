@@ -47,13 +47,23 @@ struct SniffCase: Sendable, CustomTestStringConvertible {
             name: "JPEG 2000",
             bytes: [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A], format: .jp2),
         SniffCase(name: "PSD", bytes: Array("8BPS".utf8) + [0, 1], format: .psd),
+        SniffCase(name: "Canon CR3", bytes: ftyp("crx ", ["crx ", "isom"]), format: .cr3),
+        SniffCase(name: "Olympus ORF", bytes: Array("IIRO".utf8) + [8, 0, 0, 0], format: .tiff),
+        SniffCase(name: "Olympus ORF (SP-350)", bytes: Array("IIRS".utf8) + [8, 0, 0, 0], format: .tiff),
+        SniffCase(name: "Olympus ORF big-endian", bytes: Array("MMOR".utf8) + [0, 0, 0, 8], format: .tiff),
+        SniffCase(name: "Panasonic RW2", bytes: [0x49, 0x49, 0x55, 0x00, 0x18, 0, 0, 0], format: .tiff),
+        SniffCase(name: "Canon CRW", bytes: [0x49, 0x49, 0x1A, 0, 0, 0] + Array("HEAPCCDR".utf8), format: .crw),
+        SniffCase(name: "Fujifilm RAF", bytes: Array("FUJIFILMCCD-RAW 0201".utf8), format: .raf),
+        SniffCase(name: "Minolta MRW", bytes: [0] + Array("MRM".utf8) + [0, 0, 0, 8], format: .mrw),
+        SniffCase(name: "Sigma X3F", bytes: Array("FOVb".utf8) + [0, 0, 2, 0], format: .x3f),
+        SniffCase(name: "exiv2 EXV", bytes: [0xFF, 0x01] + Array("Exiv2".utf8) + [0xFF, 0xD9], format: .exv),
 
         SniffCase(name: "text file", bytes: Array("Hello, photos!\nSecond line\n".utf8), format: nil),
         SniffCase(name: "empty", bytes: [], format: nil),
         SniffCase(name: "JPEG SOI only", bytes: [0xFF, 0xD8], format: nil),
         SniffCase(name: "PNG cut short", bytes: [0x89, 0x50, 0x4E, 0x47], format: nil),
         SniffCase(name: "MP4 video", bytes: ftyp("isom", ["isom", "mp42"]), format: nil),
-        SniffCase(name: "Canon CR3 (not a listed brand)", bytes: ftyp("crx ", ["crx ", "isom"]), format: nil),
+        SniffCase(name: "Canon CRW cut short", bytes: [0x49, 0x49, 0x1A, 0, 0, 0] + Array("HEAP".utf8), format: nil),
         SniffCase(name: "WAV", bytes: Array("RIFF".utf8) + [36, 0, 0, 0] + Array("WAVEfmt ".utf8), format: nil),
         SniffCase(name: "JP2 signature cut short", bytes: [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20], format: nil),
         SniffCase(name: "PDF", bytes: Array("%PDF-1.7\n".utf8), format: nil),
@@ -73,8 +83,8 @@ struct FormatSniffingTests {
         #expect(covered == Set(ImageFormat.allCases))
     }
 
-    @Test("non-JPEG formats report their format and no metadata yet")
-    func otherFormatsFormatOnly() {
+    @Test("a bare header gives its format and no metadata")
+    func headersAloneHoldNoMetadata() {
         for sample in SniffCase.all where sample.format != nil && sample.format != .jpeg {
             #expect(MetadataReader.read(bytes: sample.bytes) == ImageMetadata(format: sample.format))
         }
@@ -83,7 +93,8 @@ struct FormatSniffingTests {
     @Test("raw values are the names other modules store")
     func rawValuesAreStable() {
         #expect(ImageFormat.allCases.map(\.rawValue) == [
-            "jpeg", "png", "tiff", "bigtiff", "webp", "heif", "avif", "gif", "bmp", "jxl", "jp2", "psd",
+            "jpeg", "png", "tiff", "bigtiff", "webp", "heif", "avif", "gif", "bmp", "jxl", "jp2", "psd", "cr3", "crw",
+            "raf", "mrw", "x3f", "exv",
         ])
     }
 }

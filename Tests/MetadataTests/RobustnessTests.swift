@@ -13,7 +13,7 @@ struct RobustnessTests {
     @Test("tiny inputs", arguments: [[], [0x00], [0xFF], [0xFF, 0xD8], [0xFF, 0xD8, 0xFF], [0xFF, 0xD8, 0xFF, 0xE1]])
     func tiny(bytes: [UInt8]) {
         let metadata = MetadataReader.read(bytes: bytes)
-        #expect(metadata.description == nil)
+        #expect(metadata.descriptions.exif == nil)
         #expect(metadata.format == (bytes.count >= 3 ? .jpeg : nil))
     }
 
@@ -24,7 +24,7 @@ struct RobustnessTests {
             let metadata = MetadataReader.read(bytes: Array(Self.fixture.prefix(length)))
             #expect(metadata.format == (length >= 3 ? .jpeg : nil))
             if length >= app1End {
-                #expect(metadata.description == Array("Truncation target".utf8), "prefix \(length)")
+                #expect(metadata.descriptions.exif == Array("Truncation target".utf8), "prefix \(length)")
                 #expect(metadata.orientation == 3, "prefix \(length)")
             }
         }
@@ -58,7 +58,7 @@ struct RobustnessTests {
             for _ in 0..<Int.random(in: 1...8, using: &random) {
                 bytes[Int.random(in: 2..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
             }
-            if MetadataReader.read(bytes: bytes).description != nil { described += 1 }
+            if MetadataReader.read(bytes: bytes).descriptions.exif != nil { described += 1 }
         }
         #expect(described > 0)
     }
@@ -69,7 +69,7 @@ struct RobustnessTests {
         let bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF] + payload
         let metadata = MetadataReader.read(bytes: bytes)
         #expect(metadata.format == .jpeg)
-        #expect(metadata.description == Array("cut off".utf8))
+        #expect(metadata.descriptions.exif == Array("cut off".utf8))
         #expect(metadata.width == nil)
     }
 
@@ -106,7 +106,7 @@ struct RobustnessTests {
                 let segment = JPEGBytes.segment(0xE1, payload: Array("Exif".utf8) + [0, 0] + block)
                 let bytes = JPEGBytes.inserting([segment], into: JPEGFixture.make(exif: nil))
                 let metadata = MetadataReader.read(bytes: bytes)
-                #expect(metadata.description == Array("loop".utf8))
+                #expect(metadata.descriptions.exif == Array("loop".utf8))
                 #expect(metadata.taken == nil)
             }
         }

@@ -104,3 +104,39 @@ import Testing
         #expect(try ConfigLoader(paths: quiet).load(DaemonOverrides()) == DaemonConfig.defaults(paths: quiet))
     }
 }
+
+/// `[groups] description_sources`: which sources name a photo's group, in which order.
+@Suite struct DescriptionSourcesConfigTests {
+    let paths = DefaultPaths(environment: ["HOME": "/home/ann", "XDG_RUNTIME_DIR": "/run/user/1000"])
+
+    private func load(_ text: String) throws -> DaemonConfig {
+        let dir = try TemporaryDirectory()
+        let file = try dir.write("photod.toml", Array(text.utf8))
+        return try ConfigLoader(paths: paths).load(DaemonOverrides(configFile: file))
+    }
+
+    private func problem(_ text: String) throws -> ConfigError? {
+        do {
+            _ = try load(text)
+            return nil
+        } catch let error as ConfigError {
+            return error
+        }
+    }
+
+    @Test func theOrderIsTakenAsWritten() throws {
+        let config = try load("[groups]\ndescription_sources = [\"sidecar\", \"iptc\"]")
+        #expect(config.descriptionSources == [.sidecar, .iptc])
+        #expect(DaemonConfig.defaults(paths: paths).descriptionSources == [.exif, .xmp, .iptc, .sidecar])
+    }
+
+    @Test func unknownRepeatedOrNoSourcesAreRefusedWithTheKey() throws {
+        let unknown = try #require(try problem("[groups]\ndescription_sources = [\"exif\", \"comment\"]"))
+        #expect(unknown.key == "groups.description_sources")
+        #expect(unknown.problem.contains("\"comment\" is not one of exif, xmp, iptc, sidecar"))
+        let twice = try #require(try problem("[groups]\ndescription_sources = [\"xmp\", \"xmp\"]"))
+        #expect(twice.problem.contains("listed twice"))
+        let none = try #require(try problem("[groups]\ndescription_sources = []"))
+        #expect(none.problem.contains("at least one"))
+    }
+}

@@ -71,3 +71,40 @@ private func indexed(_ id: String, _ path: String, inode: UInt64, size: Int64 = 
         #expect(Set(plan.reads.map { $0.id ?? "new" }) == ["edited", "new"])
     }
 }
+
+/// A photo's stamp includes its XMP sidecar, so a reconcile notices a sidecar the image did not have.
+@Suite struct ReconcilePlanSidecarTests {
+    private let known = IndexedFile(id: "a", path: Array("/r/a.jpg".utf8),
+                                    stamp: FileStamp(device: 7, inode: 1, size: 100, mtimeNs: 1, sidecar: 0))
+
+    @Test func aSidecarThatAppearedMeansTheImageIsReadAgain() {
+        let plan = ReconcilePlan.make(indexed: [known], onDisk: [entry("/r/a.jpg", inode: 1)], sidecar: { _ in 42 })
+        #expect(plan.reads.map(\.id) == ["a"])
+        #expect(plan.reads.first?.stamp.sidecar == 42)
+        #expect(plan.unchanged == 0)
+    }
+
+    @Test func anUnchangedSidecarLeavesTheImageAlone() {
+        var withSidecar = known
+        withSidecar.stamp.sidecar = 42
+        let plan = ReconcilePlan.make(indexed: [withSidecar], onDisk: [entry("/r/a.jpg", inode: 1)], sidecar: { _ in 42 })
+        #expect(plan.unchanged == 1)
+        #expect(plan.reads.isEmpty)
+    }
+
+    @Test func aMoveAwayFromItsSidecarIsAReadUnderTheSameId() {
+        var withSidecar = known
+        withSidecar.stamp.sidecar = 42
+        let plan = ReconcilePlan.make(indexed: [withSidecar], onDisk: [entry("/r/b.jpg", inode: 1)], sidecar: { _ in 0 })
+        #expect(plan.moves.isEmpty)
+        #expect(plan.reads.map(\.id) == ["a"])
+        #expect(plan.removals.isEmpty)
+    }
+
+    @Test func anAssetMarkedUnknownIsReadAgain() {
+        var unknown = known
+        unknown.stamp.sidecar = -1
+        let plan = ReconcilePlan.make(indexed: [unknown], onDisk: [entry("/r/a.jpg", inode: 1)])
+        #expect(plan.reads.map(\.id) == ["a"])
+    }
+}
