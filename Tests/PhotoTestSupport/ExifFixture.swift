@@ -77,16 +77,8 @@ public struct ExifFixture: Sendable {
     /// The TIFF block as it follows "Exif\0\0" in a JPEG APP1: header, IFD0, then the Exif IFD when needed.
     public func tiffBlock() -> [UInt8] {
         let writer = TIFFWriter(byteOrder: byteOrder)
-        var ifd0: [TIFFWriter.Entry] = []
-        var exifIFD: [TIFFWriter.Entry] = []
-        if let description { ifd0.append(writer.ascii(0x010E, description)) }
-        if let make { ifd0.append(writer.ascii(0x010F, Array(make.utf8))) }
-        if let model { ifd0.append(writer.ascii(0x0110, Array(model.utf8))) }
-        if let orientation { ifd0.append(writer.short(0x0112, orientation)) }
-        if let dateTimeOriginal { exifIFD.append(writer.ascii(0x9003, Array(dateTimeOriginal.utf8))) }
-        if let offsetTimeOriginal { exifIFD.append(writer.ascii(0x9011, Array(offsetTimeOriginal.utf8))) }
-        if let pixelXDimension { exifIFD.append(writer.long(0xA002, pixelXDimension)) }
-        if let pixelYDimension { exifIFD.append(writer.long(0xA003, pixelYDimension)) }
+        let ifd0 = ifd0Entries(writer)
+        let exifIFD = exifEntries(writer)
 
         let ifd0Offset = 8
         var block = writer.header(firstIFDOffset: UInt32(ifd0Offset))
@@ -101,5 +93,25 @@ public struct ExifFixture: Sendable {
         block += writer.ifd(ifd0 + [writer.long(0x8769, UInt32(exifOffset))], at: ifd0Offset)
         block += writer.ifd(exifIFD, at: exifOffset)
         return block
+    }
+
+    /// The IFD0 entries this fixture asks for (no Exif IFD pointer), for containers that lay out their own IFDs.
+    func ifd0Entries(_ writer: TIFFWriter) -> [TIFFWriter.Entry] {
+        var entries: [TIFFWriter.Entry] = []
+        if let description { entries.append(writer.ascii(0x010E, description)) }
+        if let make { entries.append(writer.ascii(0x010F, Array(make.utf8))) }
+        if let model { entries.append(writer.ascii(0x0110, Array(model.utf8))) }
+        if let orientation { entries.append(writer.short(0x0112, orientation)) }
+        return entries
+    }
+
+    /// The Exif IFD entries this fixture asks for; empty when no Exif IFD is needed.
+    func exifEntries(_ writer: TIFFWriter) -> [TIFFWriter.Entry] {
+        var entries: [TIFFWriter.Entry] = []
+        if let dateTimeOriginal { entries.append(writer.ascii(0x9003, Array(dateTimeOriginal.utf8))) }
+        if let offsetTimeOriginal { entries.append(writer.ascii(0x9011, Array(offsetTimeOriginal.utf8))) }
+        if let pixelXDimension { entries.append(writer.long(0xA002, pixelXDimension)) }
+        if let pixelYDimension { entries.append(writer.long(0xA003, pixelYDimension)) }
+        return entries
     }
 }

@@ -1,15 +1,20 @@
-/// Small but real baseline JPEG files, optionally with an EXIF APP1, for tests that need image bytes on disk.
+/// Small but real baseline JPEG files, optionally with EXIF, XMP and IPTC segments, for tests that need image bytes.
 public enum JPEGFixture {
-    /// SOI, the EXIF APP1 (left out when `exif` is nil), then a real 8x8 baseline body whose SOF0 says width x height.
-    public static func make(exif: ExifFixture?, width: Int = 8, height: Int = 8) -> [UInt8] {
+    /// SOI, the EXIF APP1, the XMP APP1 and the Photoshop APP13 (each left out when nil), then a real 8x8
+    /// baseline body whose SOF0 says width x height. `xmp` is a packet, `iptc` IIM datasets.
+    public static func make(
+        exif: ExifFixture?, xmp: [UInt8]? = nil, iptc: [UInt8]? = nil, width: Int = 8, height: Int = 8
+    ) -> [UInt8] {
         precondition((1...0xFFFF).contains(width) && (1...0xFFFF).contains(height), "JPEG sizes are 16-bit")
         var bytes: [UInt8] = [0xFF, 0xD8]
         if let exif {
-            let payload: [UInt8] = Array("Exif".utf8) + [0, 0] + exif.tiffBlock()
-            let length = payload.count + 2
-            precondition(length <= 0xFFFF, "an APP1 segment holds at most 65,533 payload bytes")
-            bytes += [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)]
-            bytes += payload
+            bytes += segment(0xE1, Array("Exif".utf8) + [0, 0] + exif.tiffBlock())
+        }
+        if let xmp {
+            bytes += segment(0xE1, Array(xmpSignature.utf8) + [0] + xmp)
+        }
+        if let iptc {
+            bytes += segment(0xED, IPTCFixture.photoshopAPP13Payload(iim: iptc))
         }
         var body = baselineBody
         body[sofOffset + 5] = UInt8(height >> 8)
@@ -17,6 +22,16 @@ public enum JPEGFixture {
         body[sofOffset + 7] = UInt8(width >> 8)
         body[sofOffset + 8] = UInt8(width & 0xFF)
         return bytes + body
+    }
+
+    /// The namespace URI that, NUL-terminated, opens an XMP APP1.
+    public static let xmpSignature = "http://ns.adobe.com/xap/1.0/"
+
+    /// A marker segment whose length field counts itself and the payload.
+    static func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
+        let length = payload.count + 2
+        precondition(length <= 0xFFFF, "a JPEG segment holds at most 65,533 payload bytes")
+        return [0xFF, marker, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
     }
 
     /// Where FF C0 starts in `baselineBody`; height and width follow the length and precision bytes.
