@@ -7,6 +7,10 @@ public enum XMPPacket {
     private static let dublinCore = Array("http://purl.org/dc/elements/1.1/".utf8)
     /// Packets are a few KB; a sidecar past this is not one.
     public static let maxLength = 8 * 1024 * 1024
+    /// Real packets bind Dublin Core once; each extra prefix costs a pass over the packet.
+    static let maxPrefixes = 4
+    /// `dc:description` elements tried before giving up (a real packet has one).
+    static let maxElements = 16
 
     /// The x-default description (else the first alternative) as UTF-8, entities decoded; nil when there is none.
     public static func description(in packet: [UInt8]) -> [UInt8]? {
@@ -44,7 +48,7 @@ public enum XMPPacket {
     private static func dublinCorePrefixes(in text: [UInt8]) -> [[UInt8]] {
         var prefixes: [[UInt8]] = []
         var from = 0
-        while let found = text.firstRange(of: dublinCore, from: from) {
+        while prefixes.count < maxPrefixes, let found = text.firstRange(of: dublinCore, from: from) {
             from = found.upperBound
             // Walk back over the quote, "=" and the prefix name to "xmlns:".
             var index = found.lowerBound - 1
@@ -70,10 +74,15 @@ public enum XMPPacket {
     private static func elementValue(prefix: [UInt8], in text: [UInt8]) -> [UInt8]? {
         let name = prefix + Array(":description".utf8)
         var from = 0
-        while let start = XML.findStartTag(name, in: text, from: from) {
+        var tried = 0
+        while tried < maxElements, let start = XML.findStartTag(name, in: text, from: from) {
+            tried += 1
             from = start.contentStart
             if start.selfClosing { continue }
             guard let end = XML.findEndTag(name, in: text, from: start.contentStart) else { return nil }
+            // The next try starts after this element, so nested or repeated openings are never
+            // scanned to the same far end again (which made a crafted packet quadratic).
+            from = end
             let content = text[start.contentStart..<end]
             let items = XML.items(in: content)
             if let chosen = items.first(where: { $0.language == "x-default" }) ?? items.first {
