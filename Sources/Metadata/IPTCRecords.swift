@@ -33,7 +33,7 @@ enum IPTCRecords {
         }
         guard let caption else { return nil }
         let text = caption.prefix { $0 != 0 }
-        if utf8 { return Array(text) }
+        if utf8 { return TextDecoding.validUTF8(text) }
         return TextDecoding.latin1ToUTF8(text)
     }
 }

@@ -1,5 +1,10 @@
 /// Conversions to UTF-8 for text that metadata stores in other encodings.
 enum TextDecoding {
+    /// UTF-8 as it should be: ill-formed sequences become U+FFFD, so what is declared UTF-8 always is.
+    static func validUTF8<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [UInt8] {
+        Array(String(decoding: bytes, as: UTF8.self).utf8)
+    }
+
     /// ISO 8859-1: every byte is the code point of the same value.
     static func latin1ToUTF8<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [UInt8] {
         var result: [UInt8] = []

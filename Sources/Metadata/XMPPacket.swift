@@ -28,7 +28,7 @@ public enum XMPPacket {
         let text = utf8Text(packet.prefix(maxLength))
         for prefix in dublinCorePrefixes(in: text) {
             if let value = elementValue(prefix: prefix, in: text) ?? attributeValue(prefix: prefix, in: text) {
-                return value
+                return TextDecoding.validUTF8(value)
             }
         }
         return nil
