@@ -42,7 +42,7 @@ import Testing
         #expect(Sidecar.isSidecar(Array("/p/IMG_1.XMP".utf8)))
         #expect(!Sidecar.isSidecar(Array("/p/IMG_1.jpg".utf8)))
         #expect(Sidecar.candidates(for: Array("/p/IMG_1.jpg".utf8)).map { String(decoding: $0, as: UTF8.self) }
-            == ["/p/IMG_1.jpg.xmp", "/p/IMG_1.xmp"])
-        #expect(Sidecar.candidates(for: Array("/p/.x/noext".utf8)).count == 1)
+            == ["/p/IMG_1.jpg.xmp", "/p/IMG_1.jpg.XMP", "/p/IMG_1.xmp", "/p/IMG_1.XMP"])
+        #expect(Sidecar.candidates(for: Array("/p/.x/noext".utf8)).count == 2)
     }
 }

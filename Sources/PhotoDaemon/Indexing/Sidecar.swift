@@ -2,9 +2,11 @@ import FileSystem
 import Store
 
 /// The XMP sidecar of an image: `name.ext.xmp` (darktable, digiKam), else `name.xmp` (Lightroom,
-/// Capture One). A sidecar is never an asset; it only changes its image's description.
+/// Capture One); the suffix in lower or upper case, as tools on other systems write either.
+/// A sidecar is never an asset; it only changes its image's description.
 enum Sidecar {
     private static let suffix = Array(".xmp".utf8)
+    private static let suffixes = [suffix, Array(".XMP".utf8)]
 
     /// Whether a path names a sidecar rather than a possible image.
     static func isSidecar(_ path: [UInt8]) -> Bool {
@@ -14,8 +16,8 @@ enum Sidecar {
 
     /// The sidecar paths an image may have, in the order they are preferred.
     static func candidates(for image: [UInt8]) -> [[UInt8]] {
-        var paths = [image + suffix]
-        if let stem = stem(of: image) { paths.append(stem + suffix) }
+        var paths = suffixes.map { image + $0 }
+        if let stem = stem(of: image) { paths += suffixes.map { stem + $0 } }
         return paths
     }
 
