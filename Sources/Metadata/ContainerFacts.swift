@@ -43,7 +43,8 @@ struct ContainerFacts {
         case .psd: PSDScanner.scan(&source)
         case .mrw: MRWScanner.scan(&source)
         case .raf: RAFScanner.scan(&source)
-        case .gif, .bmp, .jp2, .crw, .x3f: ContainerFacts()
+        case .crw: CRWScanner.scan(&source)
+        case .gif, .bmp, .jp2, .x3f: ContainerFacts()
         }
     }
 }
