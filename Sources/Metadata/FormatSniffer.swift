@@ -79,13 +79,10 @@ enum FormatSniffer {
         return sawHEIF ? .heif : nil
     }
 
-    private static let canonRawBrand = fourCCs(["crx "]).first ?? 0
-    private static let avifBrands: Set<UInt32> = fourCCs(["avif", "avis"])
-    private static let heifBrands: Set<UInt32> = fourCCs([
-        "heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1",
-    ])
-
-    private static func fourCCs(_ names: [String]) -> Set<UInt32> {
-        Set(names.map { $0.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } })
-    }
+    private static let canonRawBrand = fourCC("crx ")
+    private static let avifBrands: Set<UInt32> = [fourCC("avif"), fourCC("avis")]
+    private static let heifBrands: Set<UInt32> = [
+        fourCC("heic"), fourCC("heix"), fourCC("heim"), fourCC("heis"), fourCC("hevc"), fourCC("hevx"),
+        fourCC("mif1"), fourCC("msf1"),
+    ]
 }

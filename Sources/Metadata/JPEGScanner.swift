@@ -6,7 +6,6 @@ enum JPEGScanner {
     /// Photoshop splits large resource blocks over several APP13 segments; more than this is not a caption.
     private static let photoshopLimit = 1024 * 1024
 
-    private static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
     private static let xmpHeader: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
     private static let photoshopHeader: [UInt8] = Array("Photoshop 3.0".utf8) + [0]
 
@@ -42,11 +41,11 @@ enum JPEGScanner {
             switch marker {
             case 0xE1:
                 let signature = source.bytes(at: payloadStart, count: xmpHeader.count)
-                if facts.exifPayload == nil, signature.matches(exifHeader) {
+                if facts.exifPayload == nil, signature.matches(TIFFHeader.exifPrefix) {
                     // Read like any other TIFF block: only the entries used, each bounds-checked, so a
                     // truncated segment still gives what IFD0 holds and libexif never parses maker notes.
-                    var block = ByteWindow(
-                        source, offset: payloadStart + exifHeader.count, length: payloadLength - exifHeader.count)
+                    let prefix = TIFFHeader.exifPrefix.count
+                    var block = ByteWindow(source, offset: payloadStart + prefix, length: payloadLength - prefix)
                     facts.adoptTIFF(&block)
                 } else if facts.xmpPacket == nil, signature.matches(xmpHeader) {
                     facts.xmpPacket = source.bytes(

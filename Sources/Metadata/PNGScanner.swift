@@ -80,7 +80,7 @@ enum PNGScanner {
         switch profile {
         case "exif", "app1":
             // ImageMagick writes "Exif\0\0" before the TIFF block; some writers leave it out.
-            let tiff = bytes.starts(with: Array("Exif".utf8) + [0, 0]) ? bytes.dropFirst(6) : bytes[...]
+            let tiff = bytes.starts(with: TIFFHeader.exifPrefix) ? bytes.dropFirst(TIFFHeader.exifPrefix.count) : bytes[...]
             if facts.exifPayload == nil, TIFFHeader.parse(tiff.prefix(TIFFHeader.length)) != nil {
                 var window = MemoryByteSource(Array(tiff))
                 facts.adoptTIFF(&window)

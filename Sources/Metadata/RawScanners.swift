@@ -14,7 +14,7 @@ enum MRWScanner {
             blocks += 1
             if type == fourCC("\0TTW") {
                 var block = ByteWindow(source, offset: position + 8, length: Int(length))
-                facts.adopt(TIFFBlock.read(&block))
+                facts.adoptTIFF(&block)
                 return facts
             }
             position += 8 + Int(length)

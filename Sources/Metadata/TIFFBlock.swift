@@ -56,38 +56,40 @@ enum TIFFBlock {
             // Only IFD0 and the one directory it points to are read, so no chain can loop.
             exif = TIFFDirectory.read(&source, header: header, at: Int(pointer), limit: exifLimit)
         }
-        var contents = Contents()
-        contents.exifPayload = TIFFRepacker.payload(
-            bigEndian: header.bigEndian, ifd0: ifd0.filter { exifTagsOfIFD0.contains($0.tag) }, exif: exif)
-        contents.xmpPacket = ifd0.first { $0.tag == 0x02BC }?.value
-        contents.iptc = ifd0.first { $0.tag == 0x83BB }?.value
-        contents.photoshop = ifd0.first { $0.tag == 0x8649 }?.value
-        let subfileType = ifd0.first { $0.tag == 0x00FE }?.integer(bigEndian: header.bigEndian) ?? 0
-        if subfileType & 1 == 0,
-            let width = ifd0.first(where: { $0.tag == 0x0100 })?.integer(bigEndian: header.bigEndian),
-            let height = ifd0.first(where: { $0.tag == 0x0101 })?.integer(bigEndian: header.bigEndian),
-            width > 0, height > 0, width <= UInt64(Int32.max), height <= UInt64(Int32.max)
-        {
-            contents.width = Int(width)
-            contents.height = Int(height)
-        }
-        return contents
+        return contents(bigEndian: header.bigEndian, ifd0: ifd0, exif: exif)
     }
 
     /// Canon CR3 keeps IFD0 (CMT1) and the Exif IFD (CMT2) as two blocks; this joins them for libexif.
     static func readSplit<IFD0: ByteSource, Exif: ByteSource>(ifd0 first: inout IFD0, exif second: inout Exif) -> Contents {
-        var contents = read(&first)
         guard let header = TIFFHeader.parse(first.bytes(at: 0, count: TIFFHeader.length)),
             let exifHeader = TIFFHeader.parse(second.bytes(at: 0, count: TIFFHeader.length))
-        else { return contents }
+        else { return read(&first) }  // no usable CMT2: CMT1 read as a block of its own
         let ifd0 = TIFFDirectory.read(&first, header: header, at: header.firstIFD, limit: ifd0Limit)
         var exif = TIFFDirectory.read(&second, header: exifHeader, at: exifHeader.firstIFD, limit: exifLimit)
         if exifHeader.bigEndian != header.bigEndian {
             // Never seen in a real file, but the repacked block has one byte order: drop what would be misread.
             exif = exif.filter { $0.type == 2 }
         }
+        return contents(bigEndian: header.bigEndian, ifd0: ifd0, exif: exif)
+    }
+
+    /// What IFD0 and the Exif IFD hold: the repacked EXIF for libexif, the embedded packets, the size.
+    private static func contents(bigEndian: Bool, ifd0: [TIFFEntry], exif: [TIFFEntry]) -> Contents {
+        var contents = Contents()
         contents.exifPayload = TIFFRepacker.payload(
-            bigEndian: header.bigEndian, ifd0: ifd0.filter { exifTagsOfIFD0.contains($0.tag) }, exif: exif)
+            bigEndian: bigEndian, ifd0: ifd0.filter { exifTagsOfIFD0.contains($0.tag) }, exif: exif)
+        contents.xmpPacket = ifd0.first { $0.tag == 0x02BC }?.value
+        contents.iptc = ifd0.first { $0.tag == 0x83BB }?.value
+        contents.photoshop = ifd0.first { $0.tag == 0x8649 }?.value
+        let subfileType = ifd0.first { $0.tag == 0x00FE }?.integer(bigEndian: bigEndian) ?? 0
+        if subfileType & 1 == 0,
+            let width = ifd0.first(where: { $0.tag == 0x0100 })?.integer(bigEndian: bigEndian),
+            let height = ifd0.first(where: { $0.tag == 0x0101 })?.integer(bigEndian: bigEndian),
+            width > 0, height > 0, width <= UInt64(Int32.max), height <= UInt64(Int32.max)
+        {
+            contents.width = Int(width)
+            contents.height = Int(height)
+        }
         return contents
     }
 }

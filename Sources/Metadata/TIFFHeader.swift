@@ -9,6 +9,9 @@ struct TIFFHeader: Equatable {
     /// Offset of IFD0 from the block's start.
     var firstIFD: Int
 
+    /// "Exif\0\0": what precedes the TIFF block in a JPEG APP1, and in some writers' WebP and PNG copies of it.
+    static let exifPrefix: [UInt8] = Array("Exif".utf8) + [0, 0]
+
     /// How many bytes `parse` needs at most.
     static let length = 16
 

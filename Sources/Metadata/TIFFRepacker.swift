@@ -5,13 +5,12 @@
 /// 50 MB file). Repacking hands libexif exactly the entries found, with their bytes unchanged,
 /// in a block it can always read.
 enum TIFFRepacker {
-    private static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
     private static let exifPointerTag: UInt16 = 0x8769
 
     /// "Exif\0\0" and a TIFF block holding `ifd0` and, when not empty, an Exif IFD with `exif`.
     static func payload(bigEndian: Bool, ifd0: [TIFFEntry], exif: [TIFFEntry]) -> [UInt8] {
         var writer = Writer(bigEndian: bigEndian)
-        writer.bytes = exifHeader + (bigEndian ? [0x4D, 0x4D, 0x00, 0x2A] : [0x49, 0x49, 0x2A, 0x00])
+        writer.bytes = TIFFHeader.exifPrefix + (bigEndian ? [0x4D, 0x4D, 0x00, 0x2A] : [0x49, 0x49, 0x2A, 0x00])
         writer.put32(8)
         var first = ifd0.filter { $0.tag != exifPointerTag }
         if !exif.isEmpty {
@@ -20,7 +19,7 @@ enum TIFFRepacker {
         }
         let pointerField = writer.directory(first.sorted { $0.tag < $1.tag })
         if let pointerField = pointerField[exifPointerTag] {
-            writer.patch32(at: pointerField, UInt32(writer.bytes.count - exifHeader.count))
+            writer.patch32(at: pointerField, UInt32(writer.bytes.count - TIFFHeader.exifPrefix.count))
             _ = writer.directory(exif.sorted { $0.tag < $1.tag })
         }
         return writer.bytes
@@ -49,7 +48,7 @@ enum TIFFRepacker {
 
         /// Appends one IFD (no next IFD) and its out-of-line values; returns where each entry's value field is.
         mutating func directory(_ entries: [TIFFEntry]) -> [UInt16: Int] {
-            let tiffStart = TIFFRepacker.exifHeader.count
+            let tiffStart = TIFFHeader.exifPrefix.count
             let tableStart = bytes.count
             var dataOffset = tableStart - tiffStart + 2 + 12 * entries.count + 4
             var valueFields: [UInt16: Int] = [:]

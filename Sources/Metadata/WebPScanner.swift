@@ -27,8 +27,8 @@ enum WebPScanner {
                 }
             case fourCC("EXIF") where facts.exifPayload == nil:
                 // Some writers keep the JPEG "Exif\0\0" prefix; the specification has the TIFF block alone.
-                let prefixed = source.bytes(at: dataStart, count: 6).matches(Array("Exif".utf8) + [0, 0])
-                let skip = prefixed ? 6 : 0
+                let prefix = TIFFHeader.exifPrefix
+                let skip = source.bytes(at: dataStart, count: prefix.count).matches(prefix) ? prefix.count : 0
                 var window = ByteWindow(source, offset: dataStart + skip, length: dataLength - skip)
                 facts.adoptTIFF(&window)
             case fourCC("XMP ") where facts.xmpPacket == nil && dataLength <= packetLimit:

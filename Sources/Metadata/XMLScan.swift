@@ -104,11 +104,18 @@ enum XML {
 
     /// The raw value of attribute `name` in a tag's attribute bytes.
     static func attribute(_ name: [UInt8], in attributes: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
-        let text = Array(attributes)
+        attributeRange(name, in: Array(attributes)).map {
+            attributes[(attributes.startIndex + $0.lowerBound)..<(attributes.startIndex + $0.upperBound)]
+        }
+    }
+
+    /// Where the value of the first `name = "…"` (or '…') preceded by white space is in `text`;
+    /// nil when there is none or the first one is malformed.
+    static func attributeRange(_ name: [UInt8], in text: [UInt8]) -> Range<Int>? {
         var from = 0
         while let found = text.firstRange(of: name, from: from) {
             from = found.upperBound
-            guard found.lowerBound == 0 || isSpace(text[found.lowerBound - 1]) else { continue }
+            guard found.lowerBound > 0, isSpace(text[found.lowerBound - 1]) else { continue }
             var index = found.upperBound
             while index < text.count, isSpace(text[index]) { index += 1 }
             guard index < text.count, text[index] == UInt8(ascii: "=") else { continue }
@@ -117,7 +124,7 @@ enum XML {
             guard index < text.count, text[index] == UInt8(ascii: "\"") || text[index] == UInt8(ascii: "'") else { return nil }
             let quote = text[index]
             guard let close = text[(index + 1)...].firstIndex(of: quote) else { return nil }
-            return attributes[(attributes.startIndex + index + 1)..<(attributes.startIndex + close)]
+            return (index + 1)..<close
         }
         return nil
     }

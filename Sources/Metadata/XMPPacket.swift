@@ -97,22 +97,7 @@ public enum XMPPacket {
 
     /// `P:description="…"` written as an attribute of `rdf:Description`.
     private static func attributeValue(prefix: [UInt8], in text: [UInt8]) -> [UInt8]? {
-        let name = prefix + Array(":description".utf8)
-        var from = 0
-        while let found = text.firstRange(of: name, from: from) {
-            from = found.upperBound
-            guard found.lowerBound > 0, XML.isSpace(text[found.lowerBound - 1]) else { continue }
-            var index = found.upperBound
-            while index < text.count, XML.isSpace(text[index]) { index += 1 }
-            guard index < text.count, text[index] == UInt8(ascii: "=") else { continue }
-            index += 1
-            while index < text.count, XML.isSpace(text[index]) { index += 1 }
-            guard index < text.count, text[index] == UInt8(ascii: "\"") || text[index] == UInt8(ascii: "'") else { continue }
-            let quote = text[index]
-            guard let close = text[(index + 1)...].firstIndex(of: quote) else { return nil }
-            return XML.decodeText(text[(index + 1)..<close])
-        }
-        return nil
+        XML.attributeRange(prefix + Array(":description".utf8), in: text).map { XML.decodeText(text[$0]) }
     }
 }
 
