@@ -19,8 +19,8 @@ struct AssetReader: Sendable {
     enum SidecarLookup: Sendable {
         /// Look on disk (a live event: one file at a time).
         case onDisk
-        /// A walk already listed the folder: this is the sidecar, or nil for none.
-        case listed((path: [UInt8], signature: Int64)?)
+        /// Already looked up (from a walk's listing, or just before the read): this one, or nil for none.
+        case known((path: [UInt8], signature: Int64)?)
     }
 
     let rules: GroupingRules
@@ -54,7 +54,7 @@ struct AssetReader: Sendable {
         let sidecar: (path: [UInt8], signature: Int64)?
         switch lookup {
         case .onDisk: sidecar = sources.contains(.sidecar) ? Sidecar.find(for: path) : nil
-        case .listed(let listed): sidecar = sources.contains(.sidecar) ? listed : nil
+        case .known(let known): sidecar = sources.contains(.sidecar) ? known : nil
         }
         var stamp = FileStamp(info)
         stamp.sidecar = sidecar?.signature ?? 0

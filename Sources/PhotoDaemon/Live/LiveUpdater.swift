@@ -105,8 +105,10 @@ struct LiveUpdater {
                 if let known { removals.append(known.id) }
                 continue
             }
+            // Looked up once: the stamp compares it, and a read uses it.
+            let sidecar = reader.sources.contains(.sidecar) ? Sidecar.find(for: path) : nil
             var stamp = FileStamp(info)
-            if reader.sources.contains(.sidecar) { stamp.sidecar = Sidecar.find(for: path)?.signature ?? 0 }
+            stamp.sidecar = sidecar?.signature ?? 0
             if let known {
                 let renamed = moved[known.id] != nil
                 let changed = known.stamp.size != stamp.size || known.stamp.mtimeNs != stamp.mtimeNs
@@ -119,7 +121,7 @@ struct LiveUpdater {
                     batch.updates.append(WriteBatch.Update(id: known.id, path: path, stamp: stamp, content: nil))
                     continue
                 }
-                switch reader.read(path) {
+                switch reader.read(path, sidecar: .known(sidecar)) {
                 case .asset(let readStamp, let content):
                     batch.updates.append(WriteBatch.Update(id: known.id, path: path, stamp: readStamp, content: content))
                 case .notAnImage:
@@ -128,7 +130,7 @@ struct LiveUpdater {
                 case .unreadable:
                     updated.remove(known.id)
                 }
-            } else if case .asset(let readStamp, let content) = reader.read(path) {
+            } else if case .asset(let readStamp, let content) = reader.read(path, sidecar: .known(sidecar)) {
                 if let asset = try MovedFileFinder.asset(for: readStamp, in: store), updated.insert(asset.id).inserted {
                     // The file came from a path whose rename half was never seen: same asset.
                     overlay[asset.path] = .some(nil)
