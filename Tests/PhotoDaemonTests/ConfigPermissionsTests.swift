@@ -5,22 +5,10 @@ import Testing
 @testable import PhotoDaemon
 
 @Suite struct ConfigPermissionsTests {
-    let paths = DefaultPaths(environment: ["HOME": "/home/ann", "XDG_RUNTIME_DIR": "/run/user/1000"])
-
-    private func load(_ text: String) throws -> DaemonConfig {
-        let dir = try TemporaryDirectory()
-        let file = try dir.write("photod.toml", Array(text.utf8))
-        return try ConfigLoader(paths: paths).load(DaemonOverrides(configFile: file))
-    }
-
-    private func problem(_ text: String) throws -> ConfigError? {
-        do {
-            _ = try load(text)
-            return nil
-        } catch let error as ConfigError {
-            return error
-        }
-    }
+    private let files = ConfigText()
+    private var paths: DefaultPaths { files.paths }
+    private func load(_ text: String) throws -> DaemonConfig { try files.load(text) }
+    private func problem(_ text: String) throws -> ConfigError? { try files.problem(text) }
 
     @Test func thePermissionsTableSetsTrustRestrictionAndTimeout() throws {
         let config = try load("""
