@@ -5,17 +5,6 @@ import Testing
 
 @Suite("Reading from a file descriptor")
 struct FileReadTests {
-    /// Writes the bytes to a fresh temporary file and reads it through the pread path.
-    private func readThroughFile(_ bytes: [UInt8], claimedSize: Int? = nil) throws -> ImageMetadata {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("metadata-\(UUID().uuidString).jpg")
-        try Data(bytes).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        let descriptor = open(url.path, O_RDONLY)
-        try #require(descriptor >= 0)
-        defer { close(descriptor) }
-        return MetadataReader.read(fileDescriptor: descriptor, fileSize: claimedSize ?? bytes.count)
-    }
-
     static let description = [UInt8]((0..<5000).map { UInt8(0x41 + $0 % 26) })
     static let exif = ExifFixture(
         description: description, dateTimeOriginal: "2022:06:07 08:09:10", offsetTimeOriginal: "-03:00",
@@ -38,13 +27,13 @@ struct FileReadTests {
     @Test("the file path gives the same result as the memory path", arguments: samples.indices)
     func sameAsBytes(index: Int) throws {
         let (name, bytes) = Self.samples[index]
-        let fromFile = try readThroughFile(bytes)
+        let fromFile = try Sample.readThroughFile(bytes)
         #expect(fromFile == MetadataReader.read(bytes: bytes), "\(name)")
     }
 
     @Test("far-away APP1 and frame header are still found through the file")
     func farSegments() throws {
-        let metadata = try readThroughFile(Self.samples[3].1)
+        let metadata = try Sample.readThroughFile(Self.samples[3].1)
         #expect(metadata.descriptions.exif == Self.description)
         #expect(metadata.taken == "2022-06-07T08:09:10-03:00")
         #expect(metadata.make == Array("Fuji".utf8))
@@ -54,7 +43,7 @@ struct FileReadTests {
     @Test("a file that is shorter than the size we were told")
     func shrunkFile() throws {
         let bytes = JPEGFixture.make(exif: Self.exif)
-        let metadata = try readThroughFile(Array(bytes.prefix(40)), claimedSize: bytes.count + 100_000)
+        let metadata = try Sample.readThroughFile(Array(bytes.prefix(40)), claimedSize: bytes.count + 100_000)
         #expect(metadata.format == .jpeg)
         #expect(metadata.descriptions.exif == nil)
     }
