@@ -42,15 +42,17 @@ let package = Package(
         .target(name: "Metadata", dependencies: ["CExif", "CZlib"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "FileSystem"),
+        // Escaping of untrusted text before a terminal or a log line sees it; used by both sides.
+        .target(name: "SafeText"),
         .target(name: "Watcher", dependencies: ["FileSystem"]),
         .target(name: "Store", dependencies: ["SQLite"]),
         // sd_notify, socket activation and the journal: the only code that touches libsystemd.
         .target(name: "Systemd", dependencies: [
-            "CSystemd",
+            "CSystemd", "SafeText",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "PhotoDaemon", dependencies: [
-            "PhotoAPI", "Varlink", "Metadata", "Store", "FileSystem", "Watcher", "Systemd",
+            "PhotoAPI", "Varlink", "Metadata", "Store", "FileSystem", "Watcher", "Systemd", "SafeText",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -59,7 +61,7 @@ let package = Package(
         ]),
         .target(name: "PhotoClient", dependencies: ["PhotoAPI", "Varlink"]),
         .target(name: "PhotoCommands", dependencies: [
-            "PhotoClient",
+            "PhotoClient", "SafeText",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "photod", dependencies: [
@@ -78,6 +80,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
         .testTarget(name: "WatcherTests", dependencies: ["Watcher", "PhotoTestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "PhotoTestSupport"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")]),
