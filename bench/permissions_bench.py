@@ -8,6 +8,9 @@ speaking varlink directly so no client library overhead is counted):
   Status, ListGroups, ListAssets (first page of 1000, and of the limited group),
   GetAssets (1000 ids, most of them hidden from the app)
 The owner's figures are the peer: the same daemon answering without any filtering.
+Then the side channel: the app asks for hidden things and for things that never existed
+(1000 hidden ids vs 1000 made-up ids; a hidden group vs a made-up group name). Both must
+answer alike, in content and in time: the difference should be noise, not a signal.
 """
 import json
 import os
@@ -29,7 +32,7 @@ import json, socket, statistics, sys, time
 sys.path.insert(0, sys.argv[2])
 from permissions_bench import Varlink, timed
 v = Varlink(sys.argv[1])
-print(json.dumps(timed(v, json.loads(sys.argv[3]))))
+print(json.dumps(timed(v, json.loads(sys.argv[3]), int(sys.argv[4]) if len(sys.argv) > 4 else 41)))
 '''
 
 
@@ -41,7 +44,7 @@ class Varlink:
         self.sock.connect(path)
         self.buffer = b""
 
-    def call(self, method, parameters=None):
+    def call(self, method, parameters=None, refusal=None):
         message = {"method": method, "parameters": parameters or {}}
         self.sock.sendall(json.dumps(message).encode() + b"\0")
         while b"\0" not in self.buffer:
@@ -51,6 +54,8 @@ class Varlink:
             self.buffer += chunk
         reply, self.buffer = self.buffer.split(b"\0", 1)
         reply = json.loads(reply)
+        if "error" in reply and reply["error"] == refusal:
+            return reply
         if "error" in reply:
             raise RuntimeError("%s: %s %s" % (method, reply["error"], reply.get("parameters")))
         return reply["parameters"]
@@ -59,12 +64,13 @@ class Varlink:
 def timed(varlink, calls, runs=41):
     """Median milliseconds of each (name, method, parameters), after one warm-up call."""
     results = {}
-    for name, method, parameters in calls:
-        varlink.call(method, parameters)
+    for name, method, parameters, *refusal in calls:
+        refusal = refusal[0] if refusal else None
+        varlink.call(method, parameters, refusal)
         samples = []
         for _ in range(runs):
             start = time.perf_counter()
-            varlink.call(method, parameters)
+            varlink.call(method, parameters, refusal)
             samples.append((time.perf_counter() - start) * 1000)
         results[name] = statistics.median(samples)
     return results
@@ -123,16 +129,35 @@ def measure(work, sock, env):
         ("ListAssets of one group", "io.photod.Library.ListAssets", {"group": group["name"], "limit": 1000}),
         ("GetAssets of 1000 ids", "io.photod.Library.GetAssets", {"ids": ids}),
     ]
+    hidden = [i for i in outside if i not in set(singles)][:1000]
+    made_up = ["%016x" % (0x5eed0000 + n) for n in range(len(hidden))]
+    hidden_group = next(g["name"] for g in groups if g["name"] != group["name"])
+    not_found = "io.photod.Library.GroupNotFound"
+    probes = [
+        ("GetAssets hidden ids", "io.photod.Library.GetAssets", {"ids": hidden}),
+        ("GetAssets made-up ids", "io.photod.Library.GetAssets", {"ids": made_up}),
+        ("ListAssets hidden group", "io.photod.Library.ListAssets", {"group": hidden_group, "limit": 10}, not_found),
+        ("ListAssets made-up group", "io.photod.Library.ListAssets", {"group": "No Such Group 7", "limit": 10},
+         not_found),
+    ]
     as_owner = timed(owner, calls)
     result = subprocess.run([sys.executable, app_script, sock, os.path.dirname(os.path.abspath(__file__)),
                              json.dumps(calls)], check=True, capture_output=True, text=True, env=env)
     as_app = json.loads(result.stdout)
+    probed = json.loads(subprocess.run(
+        [sys.executable, app_script, sock, os.path.dirname(os.path.abspath(__file__)), json.dumps(probes), "401"],
+        check=True, capture_output=True, text=True, env=env).stdout)
     visible = len(singles) + group["count"]
     print("permissions: %d photos; the app is limited to group %r (%d photos) and %d single photos (%d visible)"
           % (len(everything), group["name"], group["count"], len(singles), visible))
     print("%-26s %12s %12s %8s" % ("call (median of 41)", "owner ms", "limited ms", "ratio"))
     for name, _, _ in calls:
         print("%-26s %12.2f %12.2f %7.2fx" % (name, as_owner[name], as_app[name], as_app[name] / as_owner[name]))
+    print("side channel, as the limited app (median of 401): hidden vs never existed")
+    for (hidden_name, *_), (made_up_name, *_) in zip(probes[0::2], probes[1::2]):
+        a, b = probed[hidden_name], probed[made_up_name]
+        print("%-26s %9.3f ms   %-26s %9.3f ms   difference %+.1f%%" % (hidden_name, a, made_up_name, b,
+                                                                     100 * (a - b) / b))
 
 
 if __name__ == "__main__":

@@ -141,22 +141,30 @@ struct LibraryAPI: Sendable {
         return ListAssetsReply(assets: page.map(mapper.asset), cursor: next)
     }
 
-    /// The key of a group the caller can see, or nil.
+    /// The key of a group the caller can see, or nil. A limited caller's name is matched only
+    /// against its own visible groups, so a hidden group costs the same as none (see `VisibleSet`).
     private func visibleGroupKey(named name: String, key: String, _ access: LibraryAccess) throws -> String? {
-        guard let found = try store.groupKey(named: name, key: key) else { return nil }
-        guard case .selection(let selection) = access, !selection.groupKeys.contains(found) else { return found }
-        let alone = StoreSelection(groupKeys: [], ids: selection.ids)
-        return try store.groups(in: alone).contains { $0.key == found } ? found : nil
+        switch access {
+        case .everything:
+            return try store.groupKey(named: name, key: key)
+        case .selection(let selection):
+            return VisibleSet(ids: [], groups: try store.visibleGroups(in: selection)).groupKey(named: name, key: key)
+        }
     }
 
     func getAssets(_ parameters: GetAssetsParameters, _ access: LibraryAccess = .everything) async throws -> GetAssetsReply {
         guard parameters.ids.count <= Self.maximumLimit else { throw VarlinkError.invalidParameter("ids") }
         let ids = parameters.ids
-        var found = try await onPool { try store.assets(ids: ids) }
-        if case .selection(let selection) = access {
-            // Hidden ids join the missing ones: an app cannot tell hidden from nonexistent.
-            let matcher = selection.matcher
-            found = found.filter { matcher.contains(id: $0.id, groupKey: $0.content.groupKey) }
+        let found = try await onPool {
+            switch access {
+            case .everything:
+                return try store.assets(ids: ids)
+            case .selection(let selection):
+                // Hidden ids join the missing ones without touching the store: an app can tell
+                // neither from the reply nor from its timing whether a hidden id exists.
+                let visible = try store.visibleIDs(in: selection)
+                return try store.assets(ids: ids.filter(visible.contains))
+            }
         }
         let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var assets: [Asset] = []

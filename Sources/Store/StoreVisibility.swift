@@ -1,0 +1,76 @@
+import SQLite
+
+/// What a limited selection can see, computed from the selection alone.
+///
+/// A limited app must not be able to time whether something hidden exists: a lookup that
+/// probes the whole library and only then filters costs more for a hidden row than for a
+/// missing one. These queries start from the selection instead, so their cost depends only on
+/// what the owner shared; the caller then answers the app's question in memory, where a hidden
+/// name or id and one that never existed take the same path.
+public struct VisibleSet: Sendable, Equatable {
+    /// Ids of every asset the selection shows.
+    public var ids: Set<String>
+    /// Keys and names of every group holding an asset the selection shows.
+    public var groups: [VisibleGroup]
+
+    /// Creates a visible set.
+    public init(ids: Set<String>, groups: [VisibleGroup]) {
+        self.ids = ids
+        self.groups = groups
+    }
+
+    /// The key of the visible group a request names, by the store's rule for `groupKey(named:key:)`:
+    /// an exact key first, then a name.
+    public func groupKey(named name: String, key: String) -> String? {
+        if groups.contains(where: { $0.key == key }) { return key }
+        return groups.filter { $0.name == name }.map(\.key).min()
+    }
+}
+
+/// One group as a selection sees it: its key and display name.
+public struct VisibleGroup: Sendable, Equatable {
+    public var key: String
+    public var name: String
+
+    /// Creates a visible group.
+    public init(key: String, name: String) {
+        self.key = key
+        self.name = name
+    }
+}
+
+extension Store {
+    /// The ids a selection shows: the assets of its groups and its single assets that exist.
+    public func visibleIDs(in selection: StoreSelection) throws -> Set<String> {
+        try read { db in
+            // Two indexed branches instead of one OR, which SQLite answers with a full scan.
+            let statement = try db.statement("""
+                SELECT id FROM assets WHERE group_key IN (SELECT value FROM json_each(?))
+                UNION ALL SELECT id FROM assets WHERE id IN (SELECT value FROM json_each(?))
+                """)
+            try statement.bind(selection.values)
+            var ids = Set<String>()
+            while try statement.step() {
+                if let id = statement.text(0) { ids.insert(id) }
+            }
+            return ids
+        }
+    }
+
+    /// The groups a selection shows: its groups that exist, and the groups of its single assets.
+    public func visibleGroups(in selection: StoreSelection) throws -> [VisibleGroup] {
+        try read { db in
+            let statement = try db.statement("""
+                SELECT key, name FROM groups WHERE key IN (SELECT value FROM json_each(?))
+                    OR key IN (SELECT group_key FROM assets WHERE id IN (SELECT value FROM json_each(?)))
+                ORDER BY key
+                """)
+            try statement.bind(selection.values)
+            var groups: [VisibleGroup] = []
+            while try statement.step() {
+                groups.append(VisibleGroup(key: statement.text(0) ?? "", name: statement.text(1) ?? ""))
+            }
+            return groups
+        }
+    }
+}
