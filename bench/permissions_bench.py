@@ -30,9 +30,10 @@ RELEASE = os.path.join(REPO, ".build", "release")
 APP = r'''
 import json, socket, statistics, sys, time
 sys.path.insert(0, sys.argv[2])
-from permissions_bench import Varlink, timed
+from permissions_bench import Varlink, paired, timed
 v = Varlink(sys.argv[1])
-print(json.dumps(timed(v, json.loads(sys.argv[3]), int(sys.argv[4]) if len(sys.argv) > 4 else 41)))
+calls = json.loads(sys.argv[3])
+print(json.dumps(paired(v, calls) if sys.argv[4:] == ["paired"] else timed(v, calls)))
 '''
 
 
@@ -73,6 +74,21 @@ def timed(varlink, calls, runs=41):
             varlink.call(method, parameters, refusal)
             samples.append((time.perf_counter() - start) * 1000)
         results[name] = statistics.median(samples)
+    return results
+
+
+def paired(varlink, probes, rounds=401):
+    """Median milliseconds of each pair of probes, timed alternately so drift hits both alike."""
+    results = {}
+    for first, second in zip(probes[0::2], probes[1::2]):
+        samples = {first[0]: [], second[0]: []}
+        for index in range(rounds + 1):
+            for name, method, parameters, refusal in (first, second) if index % 2 else (second, first):
+                start = time.perf_counter()
+                varlink.call(method, parameters, refusal)
+                if index:
+                    samples[name].append((time.perf_counter() - start) * 1000)
+        results.update({name: statistics.median(values) for name, values in samples.items()})
     return results
 
 
@@ -134,18 +150,18 @@ def measure(work, sock, env):
     hidden_group = next(g["name"] for g in groups if g["name"] != group["name"])
     not_found = "io.photod.Library.GroupNotFound"
     probes = [
-        ("GetAssets hidden ids", "io.photod.Library.GetAssets", {"ids": hidden}),
-        ("GetAssets made-up ids", "io.photod.Library.GetAssets", {"ids": made_up}),
+        ("GetAssets hidden ids", "io.photod.Library.GetAssets", {"ids": hidden}, None),
+        ("GetAssets made-up ids", "io.photod.Library.GetAssets", {"ids": made_up}, None),
         ("ListAssets hidden group", "io.photod.Library.ListAssets", {"group": hidden_group, "limit": 10}, not_found),
-        ("ListAssets made-up group", "io.photod.Library.ListAssets", {"group": "No Such Group 7", "limit": 10},
-         not_found),
+        ("ListAssets made-up group", "io.photod.Library.ListAssets",
+         {"group": "Q" * len(hidden_group), "limit": 10}, not_found),
     ]
     as_owner = timed(owner, calls)
     result = subprocess.run([sys.executable, app_script, sock, os.path.dirname(os.path.abspath(__file__)),
                              json.dumps(calls)], check=True, capture_output=True, text=True, env=env)
     as_app = json.loads(result.stdout)
     probed = json.loads(subprocess.run(
-        [sys.executable, app_script, sock, os.path.dirname(os.path.abspath(__file__)), json.dumps(probes), "401"],
+        [sys.executable, app_script, sock, os.path.dirname(os.path.abspath(__file__)), json.dumps(probes), "paired"],
         check=True, capture_output=True, text=True, env=env).stdout)
     visible = len(singles) + group["count"]
     print("permissions: %d photos; the app is limited to group %r (%d photos) and %d single photos (%d visible)"
@@ -153,7 +169,7 @@ def measure(work, sock, env):
     print("%-26s %12s %12s %8s" % ("call (median of 41)", "owner ms", "limited ms", "ratio"))
     for name, _, _ in calls:
         print("%-26s %12.2f %12.2f %7.2fx" % (name, as_owner[name], as_app[name], as_app[name] / as_owner[name]))
-    print("side channel, as the limited app (median of 401): hidden vs never existed")
+    print("side channel, as the limited app (median of 401, timed alternately): hidden vs never existed")
     for (hidden_name, *_), (made_up_name, *_) in zip(probes[0::2], probes[1::2]):
         a, b = probed[hidden_name], probed[made_up_name]
         print("%-26s %9.3f ms   %-26s %9.3f ms   difference %+.1f%%" % (hidden_name, a, made_up_name, b,
