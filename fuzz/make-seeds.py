@@ -238,6 +238,7 @@ def metadata_seeds():
           b"8BPS" + struct.pack(">H6xHIIHH", 1, 3, 10, 20, 8, 3) + struct.pack(">I", 0)
           + struct.pack(">I", len(resources)) + resources + b"\0" * 8)
     write("metadata", "seed-none-text.txt", b"just some text, not an image\n")
+    write("metadata", "seed-crw-trailer.crw", crw(recipe_block(0xFFFF00F4, b"\1\2\3\4") + recipe_block(0xFFFF00F6, XMP)))
 
 
 # Selector bytes of MetadataPayloadFuzz.Container, in declaration order.
@@ -251,7 +252,44 @@ CONTAINERS = [
     "cr3IFD0", "cr3Split", "cr3XMP",
     "psdResources",
     "xmpPacket",
+    "crwTrailer",
 ]
+
+# A hole in a sparse file, as SparseFuzzFile (Tests/MetadataTests/SparseFuzzFile.swift) reads
+# it: the marker and a 4-byte length stand for that many zero bytes the file does not store.
+HOLE_MARKER = b"\0photod-hole\0"
+
+
+def hole(length):
+    return HOLE_MARKER + struct.pack(">I", length)
+
+
+def expanded_size(data):
+    size, position = len(data), 0
+    while (found := data.find(HOLE_MARKER, position)) >= 0 and found + len(HOLE_MARKER) + 4 <= len(data):
+        length = struct.unpack(">I", data[found + len(HOLE_MARKER):found + len(HOLE_MARKER) + 4])[0]
+        size += length - len(HOLE_MARKER) - 4
+        position = found + len(HOLE_MARKER) + 4
+    return size
+
+
+def recipe_block(kind, data, claimed=None):
+    return struct.pack(">II", kind, len(data) if claimed is None else claimed) + data
+
+
+def crw(blocks):
+    """A CRW: CIFF header, empty heap, the "CANON OPTIONAL DATA" trailer around the recipe blocks."""
+    signature = b"CANON OPTIONAL DATA\0"
+    length = expanded_size(blocks)
+    header = b"II\x1a\0\0\0HEAPCCDR\x02\0\x01\0" + b"\0" * 14
+    return (header + signature + b"\0\1\0\0" + struct.pack(">I", length) + blocks
+            + signature + struct.pack(">I", length) + b"\0" * (64 - len(signature) - 4))
+
+
+def sparse_xmp_block(hole_length):
+    """An XMP recipe block whose packet is mostly a hole: it claims hole_length + a few bytes."""
+    tail = b"<x:xmpmeta/>"
+    return recipe_block(0xFFFF00F6, hole(hole_length) + tail, claimed=hole_length + len(tail))
 
 
 def payload_seeds():
@@ -267,12 +305,16 @@ def payload_seeds():
         "heifXMP": XMP, "jxlXMP": XMP, "cr3XMP": XMP, "xmpPacket": XMP,
         "jpegIPTC": iptc(), "pngRawProfileIPTC": iptc(utf8=False), "tiffIPTC": iptc(),
         "jpegPhotoshop": resources, "tiffPhotoshop": resources, "psdResources": resources,
+        "crwTrailer": recipe_block(0xFFFF00F4, b"\1\2\3\4") + recipe_block(0xFFFF00F6, XMP),
     }
     for index, name in enumerate(CONTAINERS):
         write("metadata-payload", "seed-%s.bin" % name, bytes([index]) + payloads[name])
     # UTF-16 XMP and a second language-alternative shape.
     utf16 = XMP.decode("utf-8").replace("\ufeff", "").encode("utf-16-le")
     write("metadata-payload", "seed-xmpPacket-utf16.bin", bytes([CONTAINERS.index("xmpPacket")]) + b"\xff\xfe" + utf16)
+    # photod issue 11, item 4: a trailer block claiming 3.46 GB of a sparse file.
+    write("metadata-payload", "seed-crwTrailer-sparse.bin",
+          bytes([CONTAINERS.index("crwTrailer")]) + sparse_xmp_block(3_460_000_000))
 
 
 def varlink_seeds():

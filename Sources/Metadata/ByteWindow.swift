@@ -12,9 +12,11 @@ struct ByteWindow<Base: ByteSource>: ByteSource {
         size = max(0, min(length, base.size - start))
     }
 
-    mutating func bytes(at offset: Int, count: Int) -> ArraySlice<UInt8> {
-        guard offset >= 0, count > 0, offset < size else { return [] }
-        return base.bytes(at: start + offset, count: min(count, size - offset))
+    var budget: ReadBudget { base.budget }
+
+    /// Reads the base directly: `bytes(at:count:)` charged the window's budget, which is the base's.
+    mutating func read(at offset: Int, count: Int) -> ArraySlice<UInt8> {
+        base.read(at: start + offset, count: count)
     }
 }
 

@@ -7,6 +7,8 @@ enum CanonVRDTrailer {
     private static let footerLength = 0x40
     private static let xmpBlock: UInt32 = 0xFFFF_00F6
     private static let maxBlocks = 64
+    /// A recipe's XMP is a few KB; like every other container's packet, more is not read.
+    private static let packetLimit = 4 * 1024 * 1024
 
     /// The XMP packet in the trailer at the end of the file, if there is one.
     static func xmpPacket<Source: ByteSource>(_ source: inout Source) -> ArraySlice<UInt8>? {
@@ -24,7 +26,11 @@ enum CanonVRDTrailer {
             let type = header.uint32BE(at: 0), let length = header.uint32BE(at: 4), Int(length) <= end - position - 8
         {
             blocks += 1
-            if type == xmpBlock { return source.bytes(at: position + 8, count: Int(length)) }
+            if type == xmpBlock {
+                // The lengths were only checked against the file's size, which a sparse file makes anything.
+                guard Int(length) <= packetLimit else { return nil }
+                return source.bytes(at: position + 8, count: Int(length))
+            }
             position += 8 + Int(length)
         }
         return nil

@@ -12,6 +12,7 @@ struct FileByteSource: ByteSource {
     static let headLength = 16 * 1024
 
     let size: Int
+    let budget = ReadBudget()
     private let fileDescriptor: Int32
     private var head: [UInt8] = []
     private var headLoaded = false
@@ -21,9 +22,7 @@ struct FileByteSource: ByteSource {
         self.size = max(0, size)
     }
 
-    mutating func bytes(at offset: Int, count: Int) -> ArraySlice<UInt8> {
-        guard offset >= 0, count > 0, offset < size else { return [] }
-        let wanted = min(count, size - offset)
+    mutating func read(at offset: Int, count wanted: Int) -> ArraySlice<UInt8> {
         if !headLoaded {
             head = Self.readAll(fileDescriptor, offset: 0, count: min(size, Self.headLength))
             headLoaded = true

@@ -20,6 +20,9 @@ struct HEIFItems {
     private static let tableLimit = 1024 * 1024
     private static let maxItems = 65_536
     private static let maxExtents = 4096
+    /// Extents in the whole table: with zero-byte offset and length fields an extent takes no
+    /// table bytes at all, so the table's size alone would allow 65,536 × 4096 of them (4 GiB).
+    static let maxLocatedExtents = 65_536
 
     /// Reads `iinf` and `iloc` from the children of `meta`.
     static func read<Source: ByteSource>(_ source: inout Source, metaChildren: [ISOBox]) -> HEIFItems {
@@ -70,6 +73,7 @@ struct HEIFItems {
             [0, 4, 8].contains(indexSize), let count = reader.read(version < 2 ? 2 : 4)
         else { return [:] }
         var locations: [UInt32: [Extent]] = [:]
+        var located = 0
         for _ in 0..<min(Int(count), maxItems) {
             guard let id = reader.read(version < 2 ? 2 : 4) else { break }
             var method: UInt64 = 0
@@ -80,6 +84,8 @@ struct HEIFItems {
             guard reader.skip(2), let baseOffset = reader.read(baseOffsetSize), let extentCount = reader.read(2) else { break }
             var extents: [Extent] = []
             for _ in 0..<min(Int(extentCount), maxExtents) {
+                guard located < maxLocatedExtents else { return locations }
+                located += 1
                 guard reader.skip(indexSize), let offset = reader.read(offsetSize), let length = reader.read(lengthSize)
                 else { return locations }
                 let (start, overflow) = baseOffset.addingReportingOverflow(offset)

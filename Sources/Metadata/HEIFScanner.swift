@@ -10,9 +10,13 @@ enum HEIFScanner {
         guard let meta = top.first("meta") else { return facts }
         let children = meta.children(&source, skip: 4)
         let items = HEIFItems.read(&source, metaChildren: children)
+        // One Exif item is tried: another thousand items naming the same unreadable bytes would
+        // each gather and read them again.
+        var triedExif = false
         for info in items.infos {
             guard let extents = items.locations[info.id], !extents.isEmpty else { continue }
-            if info.type == fourCC("Exif"), facts.exifPayload == nil {
+            if info.type == fourCC("Exif"), !triedExif {
+                triedExif = true
                 exif(&source, extents: extents, into: &facts)
             } else if info.type == fourCC("mime"), info.contentType == xmpContentType, facts.xmpPacket == nil {
                 facts.xmpPacket = gather(&source, extents: extents)
@@ -33,7 +37,7 @@ enum HEIFScanner {
             var block = ByteWindow(item, offset: start, length: item.size - start)
             facts.adoptTIFF(&block)
         } else if let bytes = gather(&source, extents: extents) {
-            var item = MemoryByteSource(Array(bytes))
+            var item = MemoryByteSource(Array(bytes), budget: source.budget)
             guard let start = tiffStart(&item) else { return }
             var block = ByteWindow(item, offset: start, length: item.size - start)
             facts.adoptTIFF(&block)

@@ -9,6 +9,8 @@ enum PNGScanner {
     /// A compressed text chunk or its inflated text past this size is not metadata worth reading.
     static let textLimit = 4 * 1024 * 1024
 
+    /// A PNG keyword is 1 to 79 bytes, then a NUL.
+    private static let maxKeywordLength = 79
     private static let signatureLength = 8
     private static let rawProfile = Array("Raw profile type ".utf8)
     private static let xmpKeyword = Array("XML:com.adobe.xmp".utf8)
@@ -36,8 +38,12 @@ enum PNGScanner {
                 var window = ByteWindow(source, offset: dataStart, length: dataLength)
                 facts.adoptTIFF(&window)
             case fourCC("tEXt"), fourCC("zTXt"), fourCC("iTXt"):
-                if dataLength <= textLimit {
-                    text(chunk: type, data: source.bytes(at: dataStart, count: dataLength), into: &facts)
+                // The keyword first: other text (comments, software names) is never read, and a
+                // kind of metadata already found is not read or inflated again.
+                let keyword = source.bytes(at: dataStart, count: min(dataLength, maxKeywordLength + 1)).prefix { $0 != 0 }
+                if dataLength <= textLimit, wanted(keyword: Array(keyword), by: facts) {
+                    let data = source.bytes(at: dataStart, count: dataLength)
+                    text(chunk: type, data: data, into: &facts, budget: source.budget)
                 }
             case fourCC("IEND"):
                 return facts
@@ -50,8 +56,23 @@ enum PNGScanner {
         return facts
     }
 
-    /// Reads one text chunk whose keyword names metadata.
-    private static func text(chunk type: UInt32, data: ArraySlice<UInt8>, into facts: inout ContainerFacts) {
+    /// Whether a text chunk with this keyword may give something not found yet.
+    private static func wanted(keyword: [UInt8], by facts: ContainerFacts) -> Bool {
+        if keyword == xmpKeyword { return facts.xmpPacket == nil }
+        guard keyword.starts(with: rawProfile) else { return false }
+        switch String(decoding: keyword.dropFirst(rawProfile.count), as: UTF8.self).lowercased() {
+        case "exif": return facts.exifPayload == nil
+        case "app1": return facts.exifPayload == nil || facts.xmpPacket == nil
+        case "iptc", "8bim": return facts.iptc == nil || facts.photoshop == nil
+        case "xmp": return facts.xmpPacket == nil
+        default: return false
+        }
+    }
+
+    /// Reads one text chunk whose keyword names metadata; inflating it is charged to `budget`.
+    private static func text(
+        chunk type: UInt32, data: ArraySlice<UInt8>, into facts: inout ContainerFacts, budget: ReadBudget
+    ) {
         guard let keywordEnd = data.firstIndex(of: 0) else { return }
         let keyword = Array(data[data.startIndex..<keywordEnd])
         var rest = data[(keywordEnd + 1)...]
@@ -70,7 +91,17 @@ enum PNGScanner {
         }
         let isXMP = keyword == xmpKeyword
         guard isXMP || keyword.starts(with: rawProfile) else { return }
-        guard let body = compressed ? Zlib.inflate(rest, limit: textLimit).map({ $0[...] }) : rest else { return }
+        let body: ArraySlice<UInt8>
+        if compressed {
+            // Each inflated byte counts like a read one: a thousand small chunks that each inflate
+            // to 4 MiB and then fail to decode would otherwise cost 4 GiB of work.
+            guard let inflated = Zlib.inflate(rest, limit: min(textLimit, budget.remaining)),
+                budget.spend(inflated.count)
+            else { return }
+            body = inflated[...]
+        } else {
+            body = rest
+        }
         if isXMP {
             if facts.xmpPacket == nil { facts.xmpPacket = body }
             return
@@ -82,7 +113,7 @@ enum PNGScanner {
             // ImageMagick writes "Exif\0\0" before the TIFF block; some writers leave it out.
             let tiff = bytes.starts(with: TIFFHeader.exifPrefix) ? bytes.dropFirst(TIFFHeader.exifPrefix.count) : bytes[...]
             if facts.exifPayload == nil, TIFFHeader.parse(tiff.prefix(TIFFHeader.length)) != nil {
-                var window = MemoryByteSource(Array(tiff))
+                var window = MemoryByteSource(Array(tiff), budget: budget)
                 facts.adoptTIFF(&window)
             } else if profile == "app1", facts.xmpPacket == nil, bytes.starts(with: Array("http://ns.adobe.com/xap/1.0/".utf8)) {
                 facts.xmpPacket = bytes.drop { $0 != 0 }.dropFirst()

@@ -19,7 +19,7 @@ enum PSDScanner {
         }
         let resources = source.bytes(at: resourcesAt + 4, count: Int(length))
         if let exif = PhotoshopResources.find(PhotoshopResources.exifID, in: resources) {
-            var block = MemoryByteSource(Array(exif))
+            var block = MemoryByteSource(Array(exif), budget: source.budget)
             facts.adoptTIFF(&block)
         }
         facts.xmpPacket = PhotoshopResources.find(PhotoshopResources.xmpID, in: resources)

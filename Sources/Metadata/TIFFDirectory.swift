@@ -48,9 +48,13 @@ enum TIFFDirectory {
         let count = Int(min(declared, UInt64(maxEntries)))
         let table = source.bytes(at: offset + header.countSize, count: count * header.entrySize)
         var entries: [TIFFEntry] = []
+        // A tag appears once in a real IFD; the first usable entry wins (as callers take the
+        // first), so a table repeating one 4 MiB packet tag a thousand times reads it once.
+        var found: Set<UInt16> = []
         for index in 0..<(table.count / header.entrySize) {
             let base = index * header.entrySize
-            guard let tag = table.uint16(at: base, bigEndian: header.bigEndian), let maxBytes = limit(tag),
+            guard let tag = table.uint16(at: base, bigEndian: header.bigEndian), !found.contains(tag),
+                let maxBytes = limit(tag),
                 let type = table.uint16(at: base + 2, bigEndian: header.bigEndian),
                 let componentSize = TIFFEntry.componentSize(type)
             else { continue }
@@ -72,7 +76,7 @@ enum TIFFDirectory {
                 // A value inside the header or this directory's own table is garbage (ExifTool
                 // calls it a "suspicious offset"): such bytes were never written as the value.
                 let tableEnd = UInt64(offset + header.countSize + count * header.entrySize)
-                guard let pointer, pointer < UInt64(source.size),
+                guard let pointer, pointer < UInt64(source.size), UInt64(byteCount) <= UInt64(source.size) - pointer,
                     pointer >= UInt64(header.isBig ? 16 : 8),
                     pointer >= tableEnd || pointer + UInt64(byteCount) <= UInt64(offset),
                     let bytes = source.exactly(byteCount, at: Int(pointer))
@@ -80,6 +84,7 @@ enum TIFFDirectory {
                 value = bytes
             }
             entries.append(TIFFEntry(tag: tag, type: type, count: Int(rawCount), value: value))
+            found.insert(tag)
         }
         return entries
     }

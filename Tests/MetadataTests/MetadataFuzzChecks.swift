@@ -1,14 +1,15 @@
 // Shared by the `metadata` and `metadata-payload` fuzz targets (fuzz/*.swift, built by fuzz/run
 // with -D PHOTOD_FUZZ into one module with Sources/Metadata) and FuzzRegressionTests, so a saved
 // fuzz input is checked by exactly the invariants that flagged it. Standard library, libc and
-// the Metadata module's public API only: no Testing, no test fixtures.
+// the Metadata module (its internals too, for the read-cost checks in SparseFuzzFile.swift):
+// no Testing, no test fixtures.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 #if !PHOTOD_FUZZ
-import Metadata
+@testable import Metadata
 #endif
 
 /// An unlinked temporary file that each input is written to, so the file reader (pread through
@@ -62,6 +63,7 @@ enum MetadataFuzz {
             }
         }
         check(metadata, problems: &problems)
+        problems += ReadCostFuzz.violations(in: bytes)
         return problems
     }
 
@@ -127,6 +129,9 @@ enum MetadataPayloadFuzz {
         case psdResources
         /// No container: `XMPPacket.description(in:)` on the payload itself.
         case xmpPacket
+        /// Canon CRW: the payload is the recipe blocks (type, length, data) of its trailer; hole
+        /// markers in it (see `SparseFuzzFile`) count in the trailer's length.
+        case crwTrailer
 
         /// The format the container's magic bytes must be recognised as; nil when not checked.
         var format: ImageFormat? {
@@ -140,6 +145,7 @@ enum MetadataPayloadFuzz {
             case .cr3IFD0, .cr3Split, .cr3XMP: .cr3
             case .psdResources: .psd
             case .xmpPacket: nil
+            case .crwTrailer: .crw
             }
         }
 
@@ -253,6 +259,8 @@ enum FuzzContainers {
             return header + be32(0) + be32(payload.count) + payload + be32(0) + be32(0)
         case .xmpPacket:
             return payload
+        case .crwTrailer:
+            return crw(trailerBlocks: payload)
         }
     }
 
@@ -413,6 +421,16 @@ enum FuzzContainers {
         func meta(_ offset: Int) -> [UInt8] { fullBox("meta", version: 0, hdlr + pitm + iloc(offset) + iinf + iref + iprp) }
         let dataOffset = ftyp.count + meta(0).count + 8
         return ftyp + meta(dataOffset) + box("mdat", data)
+    }
+
+    /// A Canon CRW: a CIFF header with an empty heap, then the "CANON OPTIONAL DATA" trailer
+    /// around `blocks`, its lengths counting the file the blocks describe (holes expanded).
+    static func crw(trailerBlocks blocks: [UInt8]) -> [UInt8] {
+        let signature = ascii("CANON OPTIONAL DATA") + [0]
+        let length = SparseFuzzFile.expandedSize(of: blocks)
+        let header: [UInt8] = [0x49, 0x49, 26, 0, 0, 0] + ascii("HEAPCCDR") + [2, 0, 1, 0] + [UInt8](repeating: 0, count: 14)
+        return header + signature + [0, 1, 0, 0] + be32(length) + blocks
+            + signature + be32(length) + [UInt8](repeating: 0, count: 64 - signature.count - 4)
     }
 
     /// A Canon CR3: ftyp, then moov holding the Canon uuid box with the given CMT boxes.
