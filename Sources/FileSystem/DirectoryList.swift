@@ -6,10 +6,14 @@ extension FileSystem {
     /// The immediate, non-hidden subfolders of `path`, in byte order, without following symlinks.
     ///
     /// Names starting with "." are skipped, as the walker skips them. A symlink to a folder is not
-    /// a subfolder. Only `fstatat` is used on the entries, so FIFOs and devices are never opened.
+    /// a subfolder, and `path` itself is reached through real folders only (`SafeOpener`). Only
+    /// `fstatat` is used on the entries, so FIFOs and devices are never opened.
     public static func subdirectories(of path: [UInt8]) -> Result<[[UInt8]], FileSystemError> {
-        let fd = withCString(path) { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
-        guard fd >= 0 else { return .failure(FileSystemError(path: path, errno: errno, operation: "open folder")) }
+        let fd: Int32
+        switch SafeOpener().openFolder(path) {
+        case .success(let opened): fd = opened
+        case .failure(let error): return .failure(error)
+        }
         guard let stream = fdopendir(fd) else {
             let error = FileSystemError(path: path, errno: errno, operation: "fdopendir")
             close(fd)

@@ -7,12 +7,10 @@ import Glibc
 /// Paths are byte arrays because Linux file names need not be UTF-8, and the index must
 /// round-trip every name it finds.
 public enum FileSystem {
-    /// `lstat` of `path` (a symlink is reported as a symlink, not followed).
+    /// `lstat` of an absolute `path` reached through real folders only (see `SafeOpener`): a
+    /// symlink is reported as a symlink, and one in place of a folder above it fails the call.
     public static func linkStatus(_ path: [UInt8]) -> Result<FileInfo, FileSystemError> {
-        var st = stat()
-        let rc = withCString(path) { lstat($0, &st) }
-        guard rc == 0 else { return .failure(FileSystemError(path: path, errno: errno, operation: "lstat")) }
-        return .success(FileInfo(st))
+        SafeOpener().linkStatus(path)
     }
 
     /// The canonical absolute form of `path` (`realpath`), or nil when it does not resolve.
@@ -24,23 +22,10 @@ public enum FileSystem {
         }
     }
 
-    /// Opens a regular file for reading without following a symlink and without blocking on a
-    /// FIFO or device swapped in after the walk looked; anything but a regular file is refused.
+    /// Opens a regular file at an absolute path for reading without following a symlink in any
+    /// component; see `SafeOpener`, which also keeps the folder open for the next file in it.
     public static func openRegularFile(_ path: [UInt8]) -> Result<OpenFile, FileSystemError> {
-        let fd = withCString(path) { open($0, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY) }
-        guard fd >= 0 else { return .failure(FileSystemError(path: path, errno: errno, operation: "open")) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else {
-            let error = FileSystemError(path: path, errno: errno, operation: "fstat")
-            close(fd)
-            return .failure(error)
-        }
-        let info = FileInfo(st)
-        guard info.kind == .regular else {
-            close(fd)
-            return .failure(FileSystemError(path: path, errno: EINVAL, operation: "open (not a regular file)"))
-        }
-        return .success(OpenFile(fileDescriptor: fd, info: info))
+        SafeOpener().openRegularFile(path)
     }
 
     /// Calls `body` with `path` as a NUL-terminated C string.

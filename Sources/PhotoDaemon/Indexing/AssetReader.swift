@@ -40,11 +40,13 @@ struct AssetReader: Sendable {
         self.sources = sources
     }
 
-    func read(_ path: [UInt8], sidecar lookup: SidecarLookup = .onDisk) -> Outcome {
+    /// Reads `path`, opened through real folders only; `opener` keeps the last folder open for
+    /// the next file in it (a scan reads a folder's files one after another).
+    func read(_ path: [UInt8], sidecar lookup: SidecarLookup = .onDisk, opener: SafeOpener = SafeOpener()) -> Outcome {
         // A sidecar is metadata about another file, never a photo of its own.
         guard !Sidecar.isSidecar(path) else { return .notAnImage }
         let file: OpenFile
-        switch FileSystem.openRegularFile(path) {
+        switch opener.openRegularFile(path) {
         case .success(let opened): file = opened
         case .failure(let error): return .unreadable(error)
         }

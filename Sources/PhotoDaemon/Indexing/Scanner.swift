@@ -167,7 +167,10 @@ struct Scanner: Sendable {
                     next += 1
                     reading += 1
                     group.addTask { [reader, pool] in
-                        .read(try await pool.runIfActive { chunk.map { ($0, reader.read($0.path, sidecar: .known(sidecars($0.path)))) } })
+                        .read(try await pool.runIfActive {
+                            let opener = SafeOpener()
+                            return chunk.map { ($0, reader.read($0.path, sidecar: .known(sidecars($0.path)), opener: opener)) }
+                        })
                     }
                 }
             }
