@@ -21,7 +21,10 @@ public struct DefaultPaths: Sendable {
     /// `$XDG_STATE_HOME`, else `~/.local/state`.
     public var stateHome: String { xdg("XDG_STATE_HOME", fallback: ".local/state") }
 
-    /// `$XDG_RUNTIME_DIR`; without one (a bare container, a cron job), a private folder in /tmp.
+    /// `$XDG_RUNTIME_DIR`; without one (a bare container, a cron job), `/tmp/photod-runtime-UID`.
+    ///
+    /// Anyone can create that name in /tmp first, so photod and photoctl use it only when it is
+    /// a real folder of this user's with mode 0700 (Varlink's `SocketFolder`), and refuse otherwise.
     public var runtimeDirectory: String {
         if let dir = environment["XDG_RUNTIME_DIR"], dir.hasPrefix("/") { return dir }
         return "/tmp/photod-runtime-\(getuid())"

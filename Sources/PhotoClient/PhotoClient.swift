@@ -15,13 +15,34 @@ public final class PhotoClient: Sendable {
     }
 
     /// Connects to photod at `socketPath` (by default `$PHOTOD_SOCKET`, else the XDG runtime socket).
-    public static func connect(socketPath: String = DefaultPaths().socket) async throws(PhotoClientError) -> PhotoClient {
+    ///
+    /// A socket under the user's runtime directory is used only when that directory and the
+    /// folders below it are the user's own and private; and whatever the path, nothing is sent
+    /// until the kernel says the server runs as this user or as `serviceUser` (the uid photod
+    /// runs as when it is a system service).
+    public static func connect(
+        socketPath: String = DefaultPaths().socket, serviceUser: UInt32? = nil,
+        runtimeDirectory: String = DefaultPaths().runtimeDirectory
+    ) async throws(PhotoClientError) -> PhotoClient {
         do {
-            let connection = try await VarlinkClient.connect(unixSocketPath: socketPath)
+            try SocketFolder.verify(socket: socketPath, runtimeDirectory: runtimeDirectory)
+        } catch {
+            throw .untrustedSocket(socket: socketPath, reason: error.description)
+        }
+        do {
+            let connection = try await VarlinkClient.connect(
+                unixSocketPath: socketPath, trusted: .sameUser(or: serviceUser))
             return PhotoClient(connection: connection, socketPath: socketPath)
+        } catch let error as VarlinkUntrustedServerError {
+            throw .untrustedSocket(socket: socketPath, reason: error.description)
         } catch {
             throw .unreachable(socket: socketPath, reason: "\(error)")
         }
+    }
+
+    /// The uid of the user called `name` (or of the number `name`), for `serviceUser`.
+    public static func userID(named name: String) -> UInt32? {
+        TrustedServer.userID(named: name)
     }
 
     /// Closes the connection.

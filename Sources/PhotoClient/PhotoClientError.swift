@@ -5,6 +5,9 @@ import Varlink
 public enum PhotoClientError: Error, CustomStringConvertible, Sendable {
     /// Nothing answers on the socket.
     case unreachable(socket: String, reason: String)
+    /// The socket's folder, or the server behind it, belongs to a user photoctl does not trust;
+    /// nothing was sent.
+    case untrustedSocket(socket: String, reason: String)
     /// The daemon answered with an error.
     case daemon(VarlinkError)
     /// The connection broke or the reply was not understood.
@@ -17,6 +20,12 @@ public enum PhotoClientError: Error, CustomStringConvertible, Sendable {
                 cannot reach photod at \(socket) (\(reason)).
                 Start it with `photod` (or `systemctl --user start photod.socket`), or point photoctl at \
                 its socket with --socket PATH or PHOTOD_SOCKET.
+                """
+        case .untrustedSocket(let socket, let reason):
+            return """
+                not using photod's socket \(socket): \(reason).
+                Another user may be serving this socket in place of photod. When photod runs as a \
+                system service, name its user with --service-user NAME or PHOTOD_SERVICE_USER.
                 """
         case .daemon(let error):
             return Self.explain(error)

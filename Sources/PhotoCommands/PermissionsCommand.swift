@@ -27,26 +27,11 @@ enum AppText {
         return "limited: " + parts.joined(separator: "; ")
     }
 
-    /// The app's id with the label it declared, which is shown but decides nothing.
+    /// The app's id with the label it declared, which is shown but decides nothing. Raw text:
+    /// `Output` escapes whatever an app chose (label, reason, a script's path) as it prints.
     static func name(_ app: App) -> String {
-        guard let label = app.label, !label.isEmpty else { return printable(app.id) }
-        return "\"\(printable(label))\" (\(printable(app.id)))"
-    }
-
-    /// Text an app chose (label, reason, a script path) made safe for the owner's terminal:
-    /// control and format characters are shown escaped, so an app cannot move the cursor,
-    /// clear the screen or forge a line of the prompt.
-    static func printable(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar.properties.generalCategory {
-            case .control, .format, .lineSeparator, .paragraphSeparator:
-                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            default:
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        guard let label = app.label, !label.isEmpty else { return app.id }
+        return "\"\(label)\" (\(app.id))"
     }
 }
 
@@ -64,8 +49,7 @@ struct PermissionsListCommand: AsyncParsableCommand {
         if global.json { return try Output.json(ListAppsReply(apps: apps)) }
         guard !apps.isEmpty else { return Output.line("No app has asked for the library yet.") }
         Output.table(["APP", "STATUS", "PENDING", "LABEL", "REASON"], apps.map { app in
-            [AppText.printable(app.id), AppText.access(app), app.pending ? "yes" : "",
-             AppText.printable(app.label ?? ""), AppText.printable(app.reason ?? "")]
+            [app.id, AppText.access(app), app.pending ? "yes" : "", app.label ?? "", app.reason ?? ""]
         })
     }
 }
@@ -97,7 +81,7 @@ struct PermissionsAllowCommand: AsyncParsableCommand {
             assets: selective ? assets : nil, groups: selective ? groups : nil)
         await client.close()
         if global.json { return try Output.json(decided) }
-        Output.line("\(AppText.printable(decided.id)): \(AppText.access(decided))")
+        Output.line("\(decided.id): \(AppText.access(decided))")
     }
 }
 
@@ -114,7 +98,7 @@ struct PermissionsDenyCommand: AsyncParsableCommand {
         let decided = try await client.decide(app: app, status: .denied)
         await client.close()
         if global.json { return try Output.json(decided) }
-        Output.line("\(AppText.printable(decided.id)): denied")
+        Output.line("\(decided.id): denied")
     }
 }
 
@@ -131,7 +115,7 @@ struct PermissionsResetCommand: AsyncParsableCommand {
         let reset = try await client.reset(app: app)
         await client.close()
         if global.json { return try Output.json(reset) }
-        Output.line("\(AppText.printable(reset.id)): \(reset.status.rawValue); it may ask again")
+        Output.line("\(reset.id): \(reset.status.rawValue); it may ask again")
     }
 }
 
@@ -147,9 +131,9 @@ struct PermissionsWatchCommand: AsyncParsableCommand {
         if !global.json { Output.line("Watching permission events. Ctrl-C stops.") }
         for try await event in client.watchAuthorization() {
             if global.json {
-                Output.line(try Output.compactJSON(event))
+                try Output.jsonLine(event)
             } else {
-                let reason = event.kind == .requested ? ": " + AppText.printable(event.app.reason ?? "") : ""
+                let reason = event.kind == .requested ? ": " + (event.app.reason ?? "") : ""
                 Output.line("\(event.kind.rawValue) \(AppText.name(event.app)) → \(AppText.access(event.app))\(reason)")
             }
         }

@@ -43,7 +43,8 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
     private func answer(_ app: App, using client: PhotoClient) async throws -> Bool {
         Output.line("")
         Output.line("Allow \(AppText.name(app)) to see your photo library?")
-        Output.line("Reason: \(app.reason.map(AppText.printable) ?? "(none given)")")
+        Output.line("Reason: \(app.reason ?? "(none given)")")
+        Terminal.discardTypedAhead()
         while true {
             guard let reply = await Terminal.ask("[a]llow / [l]imited / [d]eny / [s]kip: ") else { return false }
             switch reply.lowercased() {
@@ -73,6 +74,7 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
         for (index, group) in groups.enumerated() {
             Output.line("  \(index + 1)) \(group.name) (\(group.count))")
         }
+        Terminal.discardTypedAhead()
         while true {
             guard let reply = await Terminal.ask("Groups to share (numbers or names, comma-separated; empty: back): ")
             else { return nil }
@@ -94,19 +96,44 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
     }
 
     private func report(_ app: App) {
-        Output.line("\(AppText.printable(app.id)): \(AppText.access(app))")
+        Output.line("\(app.id): \(AppText.access(app))")
     }
 }
 
 /// Line input from the terminal without blocking the async threads.
 enum Terminal {
+    /// The longest answer kept; the rest of a longer line is read and dropped.
+    static let maxAnswerBytes = 4096
+
+    /// Drops what was typed but not yet read. Called once a new question is on the screen and
+    /// before its prompt invites an answer: keys pressed while nothing was asked, or meant for
+    /// the previous question, must not answer one the owner has not read. (Not again when the
+    /// same question is asked after an invalid answer: what follows was typed having read it.)
+    static func discardTypedAhead() {
+        if isatty(STDIN_FILENO) == 1 { tcflush(STDIN_FILENO, TCIFLUSH) }
+    }
+
     /// Shows `prompt` and reads one line; nil at end of input.
     static func ask(_ prompt: String) async -> String? {
-        FileHandle.standardOutput.write(Data(prompt.utf8))
+        Output.prompt(prompt)
         return await withCheckedContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(returning: readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces))
+                continuation.resume(returning: readAnswer()?.trimmingCharacters(in: .whitespaces))
             }
+        }
+    }
+
+    /// One line from standard input, read straight from the descriptor: a buffered reader could
+    /// hold keys typed early, where discarding the terminal's input would not reach them.
+    private static func readAnswer() -> String? {
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = read(STDIN_FILENO, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            guard count == 1 else { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
+            if byte == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
+            if line.count < maxAnswerBytes { line.append(byte) }
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PhotoAPI
 import PhotoClient
 
@@ -9,7 +10,7 @@ struct Photoctl: AsyncParsableCommand {
         abstract: "Ask photod about your photo library.",
         discussion: """
             Tables for people; --json for scripts. Exit status: 0 success, 1 an error from photod, \
-            2 a usage error, 3 photod cannot be reached.
+            2 a usage error, 3 photod cannot be reached (or not safely), 141 the output pipe closed.
             """,
         subcommands: [StatusCommand.self, GroupsCommand.self, ListCommand.self, ShowCommand.self, RescanCommand.self,
                       WatchCommand.self, PermissionsCommand.self, RequestCommand.self])
@@ -28,8 +29,24 @@ struct GlobalOptions: ParsableArguments {
         "Act as the program that ran photoctl: photod then shows it only what that program may see."))
     var asApp = false
 
-    /// Connects to the daemon named by `--socket` or the defaults.
+    @Option(name: .customLong("service-user"), help: ArgumentHelp(
+        "Also accept photod running as this user (a system service); default: $PHOTOD_SERVICE_USER.",
+        valueName: "name"))
+    var serviceUser: String?
+
+    /// Connects to the daemon named by `--socket` or the defaults, trusting a server that runs
+    /// as this user or as the service user.
     func connect() async throws -> PhotoClient {
-        try await PhotoClient.connect(socketPath: socket ?? DefaultPaths().socket)
+        try await PhotoClient.connect(socketPath: socket ?? DefaultPaths().socket, serviceUser: serviceUserID())
+    }
+
+    /// The uid of `--service-user` (else `$PHOTOD_SERVICE_USER`), nil when neither is given.
+    private func serviceUserID() throws -> UInt32? {
+        let environment = ProcessInfo.processInfo.environment["PHOTOD_SERVICE_USER"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let name = serviceUser ?? environment else { return nil }
+        guard let uid = PhotoClient.userID(named: name) else {
+            throw ValidationError("no user named \"\(name)\" (--service-user or PHOTOD_SERVICE_USER)")
+        }
+        return uid
     }
 }

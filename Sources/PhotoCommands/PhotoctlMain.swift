@@ -3,10 +3,15 @@ import Foundation
 import PhotoClient
 
 /// Runs photoctl and exits with its documented status: 0 success, 1 an error from the
-/// daemon, 2 a usage error, 3 the daemon cannot be reached.
+/// daemon, 2 a usage error, 3 the daemon cannot be reached (or not safely), 141 the output
+/// pipe closed.
 public enum PhotoctlMain {
     /// Parses `CommandLine.arguments`, runs the command, exits.
     public static func main() async -> Never {
+        // Every write to a closed pipe then fails with EPIPE, which Output turns into a quiet
+        // exit; SwiftNIO ignores the signal anyway once it opens a socket, so this makes the
+        // behaviour the same before and after.
+        signal(SIGPIPE, SIG_IGN)
         exit(await run(Array(CommandLine.arguments.dropFirst())))
     }
 
@@ -22,13 +27,16 @@ public enum PhotoctlMain {
             return 0
         } catch let error as PhotoClientError {
             Output.error("photoctl: \(error)")
-            if case .unreachable = error { return 3 }
+            switch error {
+            case .unreachable, .untrustedSocket: return 3
+            case .daemon, .protocolFailure: break
+            }
             return 1
         } catch {
             let code = Photoctl.exitCode(for: error)
             let message = Photoctl.fullMessage(for: error)
             if code == .success {
-                if !message.isEmpty { print(message) }
+                if !message.isEmpty { Output.help(message) }
                 return 0
             }
             if !message.isEmpty { Output.error(message) }
@@ -37,7 +45,7 @@ public enum PhotoctlMain {
         }
     }
 
-    /// Moves `--json`, `--as-app` and `--socket PATH` given before the subcommand to the end,
+    /// Moves `--json`, `--as-app`, `--socket PATH` and `--service-user NAME` given before the subcommand to the end,
     /// so both `photoctl --json groups` (DESIGN.md's form) and `photoctl groups --json` work,
     /// also for nested commands (`photoctl --json permissions list`).
     static func hoistingGlobalOptions(_ arguments: [String]) -> [String] {
@@ -45,9 +53,10 @@ public enum PhotoctlMain {
         var index = 0
         while index < arguments.count, arguments[index].hasPrefix("--") {
             let argument = arguments[index]
-            if argument == "--json" || argument == "--as-app" || argument.hasPrefix("--socket=") {
+            if argument == "--json" || argument == "--as-app" || argument.hasPrefix("--socket=")
+                || argument.hasPrefix("--service-user=") {
                 global.append(argument)
-            } else if argument == "--socket", index + 1 < arguments.count {
+            } else if argument == "--socket" || argument == "--service-user", index + 1 < arguments.count {
                 global += [argument, arguments[index + 1]]
                 index += 1
             } else {

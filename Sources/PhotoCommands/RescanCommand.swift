@@ -16,6 +16,6 @@ struct RescanCommand: AsyncParsableCommand {
         let reply = try await client.rescan(root: root)
         await client.close()
         if global.json { return try Output.json(reply) }
-        print("Rescanned: \(reply.scanned) files looked at, \(reply.changed) changed.")
+        Output.line("Rescanned: \(reply.scanned) files looked at, \(reply.changed) changed.")
     }
 }

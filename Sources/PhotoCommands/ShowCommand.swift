@@ -23,7 +23,7 @@ struct ShowCommand: AsyncParsableCommand {
             try Output.json(reply)
         } else {
             for (index, asset) in reply.assets.enumerated() {
-                if index > 0 { print("") }
+                if index > 0 { Output.line("") }
                 Output.table(["FIELD", "VALUE"], Self.fields(of: asset).map { [$0.0, $0.1] })
             }
         }

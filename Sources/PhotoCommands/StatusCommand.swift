@@ -12,19 +12,19 @@ struct StatusCommand: AsyncParsableCommand {
         let status = try await client.status()
         await client.close()
         if global.json { return try Output.json(status) }
-        print("photod \(status.version): \(status.state.rawValue)")
-        print("\(status.assets) photos in \(status.groups) groups; change token \(status.token)")
+        Output.line("photod \(status.version): \(status.state.rawValue)")
+        Output.line("\(status.assets) photos in \(status.groups) groups; change token \(status.token)")
         var watching = "\(status.watches) folders watched with inotify"
         if let overflows = status.overflows, overflows > 0 {
             watching += "; its queue overflowed \(overflows) times, each followed by a reconcile"
         }
-        print(watching)
+        Output.line(watching)
         if let progress = status.progress {
             let total = progress.total.map { " of \($0)" } ?? ""
-            print("Indexing: \(progress.indexed)\(total) files read, \(progress.found) found so far")
+            Output.line("Indexing: \(progress.indexed)\(total) files read, \(progress.found) found so far")
         }
-        for problem in status.problems { print("Problem: \(problem)") }
-        print("")
+        for problem in status.problems { Output.line("Problem: \(problem)") }
+        Output.line("")
         Output.table(["ROOT", "STATE", "PHOTOS"], status.roots.map { [$0.path, $0.state.rawValue, String($0.assets)] })
     }
 }

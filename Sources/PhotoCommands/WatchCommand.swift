@@ -22,7 +22,7 @@ struct WatchCommand: AsyncParsableCommand {
         var first = true
         for try await change in client.subscribe(since: since) {
             if global.json {
-                Output.line(try Output.compactJSON(change))
+                try Output.jsonLine(change)
             } else if first {
                 Output.line("Watching photod from change token \(change.token). Ctrl-C stops.")
             } else {

@@ -73,6 +73,8 @@ public struct Daemon {
         logger.info("owner: \(callers.ownerClient)\(config.trusted.isEmpty ? "" : ", trusted: " + config.trusted.joined(separator: ", "))")
         var serverConfiguration = VarlinkServer.Configuration()
         serverConfiguration.maxConnections = config.maxConnections
+        // The default socket lies in it: the folder must be the user's own, not one another user made first.
+        serverConfiguration.runtimeDirectory = DefaultPaths().runtimeDirectory
         let connectionLogger = logger
         serverConfiguration.attach = { peer in
             let caller = callers.resolve(peer)

@@ -68,10 +68,10 @@ actor ClientConnection {
         self.iterator = inbound.makeAsyncIterator()
     }
 
-    /// Opens a connection. Its channel lives in a task that closes it once `close()` (or the
-    /// server) closes the channel: NIOAsyncChannel hands out its streams only inside
-    /// executeThenClose.
-    static func open(path: String) async throws -> ClientConnection {
+    /// Opens a connection, once the kernel says a user in `trusted` serves it. Its channel lives
+    /// in a task that closes it once `close()` (or the server) closes the channel:
+    /// NIOAsyncChannel hands out its streams only inside executeThenClose.
+    static func open(path: String, trusted: TrustedServer) async throws -> ClientConnection {
         let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
         do {
             channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -82,6 +82,12 @@ actor ClientConnection {
                 }
         } catch {
             throw SocketProbe.connectError(error, path: path)
+        }
+        // Before the first byte: a call may carry what the user would not tell a stranger.
+        let server = await Posix.peer(of: channel.channel)
+        guard let server, trusted.userIDs.contains(server.uid) else {
+            try? await channel.executeThenClose { _, _ in }
+            throw VarlinkUntrustedServerError(path: path, serverUserID: server?.uid, trusted: trusted.userIDs)
         }
         let (handoff, continuation) = AsyncStream.makeStream(of: ClientConnection.self)
         Task {

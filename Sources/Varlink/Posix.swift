@@ -1,4 +1,4 @@
-// The module's only direct POSIX calls: the socket file's life cycle and SO_PEERCRED.
+// The module's direct POSIX calls: the socket file's life cycle, SO_PEERCRED and user names.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -52,18 +52,21 @@ enum Posix {
         return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
-    /// Creates the missing folders leading to `path`'s parent, each 0700: the folder is what keeps
-    /// other users away from the socket in the moment between bind() and chmod().
-    static func createParentDirectories(of path: String) throws(PosixError) {
-        var parent = path
-        while parent.hasSuffix("/") { parent.removeLast() }
-        guard let slash = parent.lastIndex(of: "/") else { return }
-        parent = String(parent[..<slash])
-        guard !parent.isEmpty, self.kind(at: parent) == .missing else { return }
-        try self.createParentDirectories(of: parent)
-        if mkdir(parent, 0o700) != 0, errno != EEXIST {
-            throw PosixError(operation: "mkdir \(parent)", code: errno)
+    /// The uid of the user called `name` (through NSS, so LDAP users count), or nil when none is.
+    static func userID(named name: String) -> UInt32? {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var size = 1024
+        while size <= 1 << 20 {
+            var buffer = [CChar](repeating: 0, count: size)
+            let status = getpwnam_r(name, &entry, &buffer, buffer.count, &result)
+            if status == ERANGE {
+                size *= 4
+                continue
+            }
+            return status == 0 && result != nil ? entry.pw_uid : nil
         }
+        return nil
     }
 
     static func setPermissions(_ path: String, _ mode: mode_t) throws(PosixError) {

@@ -15,9 +15,11 @@ public final class VarlinkClient: Sendable {
         self.connection.close()
     }
 
-    /// Connects to a server; throws VarlinkConnectError (with the POSIX errno description) when nothing listens.
-    public static func connect(unixSocketPath: String) async throws -> VarlinkClient {
-        VarlinkClient(connection: try await ClientConnection.open(path: unixSocketPath))
+    /// Connects to a server; throws VarlinkConnectError (with the POSIX errno description) when
+    /// nothing listens, and VarlinkUntrustedServerError, having sent nothing, when the kernel
+    /// says the server runs as a user outside `trusted` (by default: only this process's own).
+    public static func connect(unixSocketPath: String, trusted: TrustedServer = .sameUser) async throws -> VarlinkClient {
+        VarlinkClient(connection: try await ClientConnection.open(path: unixSocketPath, trusted: trusted))
     }
 
     /// Calls `method` and decodes its reply; an error reply throws VarlinkError.

@@ -26,7 +26,8 @@ public enum VarlinkServerError: Error, Equatable, Sendable, CustomStringConverti
 public final class VarlinkServer: Sendable {
     /// Where the server's listening socket comes from.
     public enum Listener: Sendable {
-        /// Bind this path: its missing folders are created 0700 and the socket is made 0600.
+        /// Bind this path: its missing folders are created 0700, every folder on the way is
+        /// checked (`SocketFolder.prepare`), and the socket is made 0600.
         /// A socket file already there is tried first: if a server answers, start() throws
         /// `VarlinkServerError.alreadyListening`; if nobody does, the stale file is replaced.
         case path(String)
@@ -45,6 +46,9 @@ public final class VarlinkServer: Sendable {
         /// It runs at connect time because the peer's pid is most trustworthy then: later the
         /// process may have exited and its pid been reused.
         public var attach: (@Sendable (VarlinkPeer?) async -> (any Sendable)?)?
+        /// The user's runtime directory: a socket bound under it needs it and every folder
+        /// below it to be private (see `SocketFolder.prepare`). Nil: only the folders created.
+        public var runtimeDirectory: String?
 
         /// The defaults: 1 MiB messages, 64 connections, nothing attached.
         public init() {}
@@ -209,7 +213,7 @@ public final class VarlinkServer: Sendable {
 
     /// Makes `path` free to bind, or throws when another server owns it.
     private func clearSocketPath(_ path: String) async throws {
-        try Posix.createParentDirectories(of: path)
+        try SocketFolder.prepare(socket: path, runtimeDirectory: self.configuration.runtimeDirectory)
         switch Posix.kind(at: path) {
         case .missing:
             return

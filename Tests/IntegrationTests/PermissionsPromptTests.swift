@@ -6,9 +6,12 @@ import Testing
 /// script acting as an app through `photoctl request` and `--as-app`.
 @Suite(.serialized) struct PermissionsPromptTests {
     /// Runs `photoctl permissions prompt --once` on a pty and answers like a person would.
+    /// With `TYPE_AHEAD` set, types it as soon as the prompt waits, before anything is asked,
+    /// and prints "typed ahead". Prints what the terminal showed, with plain newlines.
     static let terminal = """
         import os, pty, select, sys, time
         photoctl, answers = sys.argv[1], sys.argv[2:]
+        ahead = os.environ.get("TYPE_AHEAD")
         pid, fd = pty.fork()
         if pid == 0:
             os.execv(photoctl, [photoctl, "permissions", "prompt", "--once"])
@@ -27,6 +30,10 @@ import Testing
                 if not data:
                     sys.exit("the terminal closed before %r; it shows: %r" % (text, seen))
                 seen += data
+        if ahead:
+            until("Waiting for apps")
+            os.write(fd, ahead.encode() + b"\\n")
+            print("typed ahead", flush=True)
         for i in range(0, len(answers), 2):
             until(answers[i])
             os.write(fd, answers[i + 1].encode() + b"\\n")
@@ -35,7 +42,7 @@ import Testing
             seen += os.read(fd, 65536)
         except OSError:
             pass
-        sys.stdout.write(seen.decode(errors="replace"))
+        sys.stdout.write(seen.decode(errors="replace").replace("\\r\\n", "\\n") + "\\n")
         sys.exit(os.waitstatus_to_exitcode(status))
         """
 

@@ -242,6 +242,6 @@ import Testing
         let table = try daemon.photoctl(["permissions"])
         #expect(table.status == 0)
         #expect(!table.stdout.contains("\u{1B}"), "\(table.stdout)")
-        #expect(table.stdout.contains(#"\u{1B}[2JEvil\u{A}Allow"#) && table.stdout.contains(#"ok\u{1B}[1A"#), "\(table.stdout)")
+        #expect(table.stdout.contains(#"\u{1B}[2JEvil\u{0A}Allow"#) && table.stdout.contains(#"ok\u{1B}[1A"#), "\(table.stdout)")
     }
 }

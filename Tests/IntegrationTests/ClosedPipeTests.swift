@@ -1,0 +1,62 @@
+import Foundation
+import PhotoTestSupport
+import Testing
+
+/// `photoctl watch | head -1`: once the reader is gone, the next write ends photoctl quietly
+/// with status 141 (as if killed by SIGPIPE, like cat or yes), with nothing on stderr.
+@Suite(.serialized) struct ClosedPipeTests {
+    /// Runs `photoctl ARGS | head -1` and prints the line head got, then photoctl's exit status.
+    static func pipeline(_ arguments: String, daemon: DaemonHarness, name: String) throws -> StreamingProcess {
+        var environment = daemon.environment
+        environment["PHOTOCTL"] = Binaries.photoctl
+        let errors = daemon.dir.file(name + ".photoctl-stderr")
+        return try StreamingProcess("/bin/bash", [
+            "-c", "\"$PHOTOCTL\" \(arguments) 2>'\(errors)' | head -1; echo \"exit ${PIPESTATUS[0]}\"",
+        ], environment: environment, directory: daemon.dir, name: name)
+    }
+
+    static func stderr(of name: String, in daemon: DaemonHarness) -> String {
+        (try? String(contentsOfFile: daemon.dir.file(name + ".photoctl-stderr"), encoding: .utf8)) ?? "(none)"
+    }
+
+    @Test func watchEndsQuietlyWhenItsReaderIsGone() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        let run = try Self.pipeline("watch", daemon: daemon, name: "watch")
+        #expect(run.wait { $0.lines.count >= 1 }, "\(run.stderr)")
+        #expect(run.lines.first?.hasPrefix("Watching photod") == true)
+        // head has exited; the change makes photoctl write into the closed pipe.
+        try daemon.add("beach/1.jpg", Photo.jpeg("Beach"))
+        #expect(run.wait(timeout: 20) { $0.lines.count >= 2 }, "\(run.lines)")
+        #expect(run.lines.last == "exit 141", "\(run.lines)")
+        #expect(Self.stderr(of: "watch", in: daemon) == "")
+    }
+
+    @Test func permissionsWatchEndsQuietlyWhenItsReaderIsGone() throws {
+        let daemon = try DaemonHarness(trusted: [])
+        try daemon.start()
+        let run = try Self.pipeline("permissions watch", daemon: daemon, name: "permissions")
+        #expect(run.wait { $0.lines.count >= 1 }, "\(run.stderr)")
+        #expect(run.lines.first?.hasPrefix("Watching permission events") == true)
+        let app = try PythonApp(socket: daemon.socket, directory: daemon.dir)
+        let request = try app.stream(["request", "to make a slideshow"], name: "request")
+        #expect(run.wait(timeout: 20) { $0.lines.count >= 2 }, "\(run.lines)")
+        #expect(run.lines.last == "exit 141", "\(run.lines)")
+        #expect(Self.stderr(of: "permissions", in: daemon) == "")
+        request.kill()
+    }
+
+    @Test func jsonListingIntoAClosedPipeEndsTheSameWay() throws {
+        let daemon = try DaemonHarness()
+        for index in 0..<40 { try daemon.add("beach/\(index).jpg", Photo.jpeg("Beach")) }
+        try daemon.start()
+        // The reader closes its end at once: the first write already finds the pipe closed.
+        var environment = daemon.environment
+        environment["PHOTOCTL"] = Binaries.photoctl
+        let result = try ProcessRunner.run("/bin/bash", [
+            "-c", "\"$PHOTOCTL\" --json list | (exec 0<&-; sleep 0.2); echo \"exit ${PIPESTATUS[0]}\"",
+        ], environment: environment)
+        #expect(result.stdout == "exit 141\n", "\(result.stdout)")
+        #expect(result.stderr == "", "\(result.stderr)")
+    }
+}
