@@ -25,7 +25,9 @@ struct ListCommand: AsyncParsableCommand {
         let assets = try await client.allAssets(group: group, sort: sort, limit: limit)
         await client.close()
         if global.json { return try Output.json(ListAssetsReply(assets: assets, cursor: nil)) }
-        Output.table(["ID", "GROUP", "TAKEN", "PATH"], assets.map { [$0.id, $0.group, $0.taken ?? "-", $0.path] })
+        Output.table(["ID", "GROUP", "TAKEN", "PATH"], assets.map { asset -> [Output.Cell] in
+            [.text(asset.id), .text(asset.group), .text(asset.taken ?? "-"), .path(of: asset)]
+        })
     }
 }
 

@@ -29,13 +29,18 @@ enum Output {
 
     /// Prints rows under a header, each column as wide as its widest cell; the last column is not padded.
     static func table(_ header: [String], _ rows: [[String]]) {
+        table(header, rows.map { $0.map(Cell.text) })
+    }
+
+    /// Prints rows of cells (a path as its bytes) under a header.
+    static func table(_ header: [String], _ rows: [[Cell]]) {
         write(tableText(header, rows), to: .standardOutput)
     }
 
     /// The text `table` prints: every cell escaped, so it stays on its own row and in its own
     /// column, and padded by the terminal columns the escaped text takes.
-    static func tableText(_ header: [String], _ rows: [[String]]) -> String {
-        let cells = ([header] + rows).map { row in row.map { SafeText.escaped($0) } }
+    static func tableText(_ header: [String], _ rows: [[Cell]]) -> String {
+        let cells = ([header.map(Cell.text)] + rows).map { row in row.map(\.shown) }
         var widths = [Int](repeating: 0, count: header.count)
         for row in cells {
             for (index, cell) in row.enumerated() where index < widths.count {

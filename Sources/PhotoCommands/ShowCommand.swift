@@ -24,7 +24,7 @@ struct ShowCommand: AsyncParsableCommand {
         } else {
             for (index, asset) in reply.assets.enumerated() {
                 if index > 0 { Output.line("") }
-                Output.table(["FIELD", "VALUE"], Self.fields(of: asset).map { [$0.0, $0.1] })
+                Output.table(["FIELD", "VALUE"], Self.fields(of: asset).map { [.text($0.0), $0.1] })
             }
         }
         if !reply.missing.isEmpty {
@@ -33,19 +33,21 @@ struct ShowCommand: AsyncParsableCommand {
         }
     }
 
-    static func fields(of asset: Asset) -> [(String, String)] {
-        var fields: [(String, String)] = [("id", asset.id), ("path", asset.path), ("group", asset.group)]
-        if let description = asset.description {
-            fields.append(("description", "\"\(description)\" (\(asset.descriptionSource?.rawValue ?? "?"))"))
+    static func fields(of asset: Asset) -> [(String, Output.Cell)] {
+        var fields: [(String, Output.Cell)] = [("id", .text(asset.id)), ("path", .path(of: asset))]
+        func add(_ name: String, _ value: String?) {
+            if let value { fields.append((name, .text(value))) }
         }
-        fields.append(("format", asset.format))
-        if let taken = asset.taken { fields.append(("taken", taken)) }
-        if let width = asset.width, let height = asset.height { fields.append(("size", "\(width)×\(height) px")) }
-        if let orientation = asset.orientation { fields.append(("orientation", String(orientation))) }
-        if let make = asset.make { fields.append(("make", make)) }
-        if let model = asset.model { fields.append(("model", model)) }
-        fields.append(("bytes", String(asset.size)))
-        fields.append(("modified", asset.modified))
+        add("group", asset.group)
+        add("description", asset.description.map { "\"\($0)\" (\(asset.descriptionSource?.rawValue ?? "?"))" })
+        add("format", asset.format)
+        add("taken", asset.taken)
+        if let width = asset.width, let height = asset.height { add("size", "\(width)×\(height) px") }
+        add("orientation", asset.orientation.map(String.init))
+        add("make", asset.make)
+        add("model", asset.model)
+        add("bytes", String(asset.size))
+        add("modified", asset.modified)
         return fields
     }
 }

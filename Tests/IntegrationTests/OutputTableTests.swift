@@ -1,3 +1,4 @@
+import PhotoAPI
 import Testing
 
 @testable import PhotoCommands
@@ -17,6 +18,16 @@ import Testing
         #expect(lines[1] == "a1  beach\\u{0A}4k2x9q0c1m7zt5ha  Other  forged.jpg")
         #expect(lines[2].hasPrefix("a2  \\u{1B}]0;owned\\u{07}"))
         #expect(lines[3] == "a3  \\u{202E}gpj.exe")
+    }
+
+    @Test func aPathThatIsNotUTF8IsShownByteForByte() {
+        // photod sends such a path with U+FFFD in `path` and its exact bytes in `pathBytes`.
+        let asset = Asset(id: "a1", path: "/p/bad\u{FFFD}\u{FFFD}name\u{1B}[31m.jpg", pathBytes: "L3AvYmFk//5uYW1lG1szMW0uanBn",
+                          group: "Other", format: "jpeg", size: 1, modified: "2026-01-01T00:00:00Z")
+        let text = Output.tableText(["ID", "PATH"], [[.text(asset.id), .path(of: asset)]])
+        #expect(text.hasSuffix("a1  /p/bad\\x{FF}\\x{FE}name\\u{1B}[31m.jpg\n"), "\(text)")
+        let plain = Asset(id: "a2", path: "/p/ok.jpg", group: "Other", format: "jpeg", size: 1, modified: "-")
+        #expect(Output.Cell.path(of: plain).shown == "/p/ok.jpg")
     }
 
     @Test func columnsAreAsWideAsWhatTheTerminalShows() {

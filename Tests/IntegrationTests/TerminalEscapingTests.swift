@@ -39,6 +39,20 @@ import Testing
         Self.expectNothingActs(missing.stderr, ["list", "No…Such"])
     }
 
+    @Test func aFileNameThatIsNotUTF8IsShownByteForByte() throws {
+        let daemon = try DaemonHarness()
+        try FileManager.default.createDirectory(atPath: daemon.library + "/raw", withIntermediateDirectories: true)
+        try RawFile.write(path: Array((daemon.library + "/raw/bad").utf8) + [0xFF, 0xFE] + Array("\u{1B}[31m.jpg".utf8),
+                          contents: Photo.jpeg("Beach"))
+        try daemon.start()
+        for command in [["list"], ["list", "Beach"]] {
+            let result = try daemon.photoctl(command)
+            #expect(result.status == 0)
+            Self.expectNothingActs(result.stdout, command)
+            #expect(result.stdout.contains("/raw/bad\\x{FF}\\x{FE}\\u{1B}[31m.jpg"), "\(result.stdout)")
+        }
+    }
+
     @Test func jsonKeepsTheExactTextWithControlsEscapedByJSON() throws {
         let daemon = try DaemonHarness()
         try daemon.add(Self.hostileName, Photo.jpeg(Self.hostile))
