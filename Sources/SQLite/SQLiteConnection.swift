@@ -74,6 +74,15 @@ public final class SQLiteConnection {
         }
     }
 
+    /// The integer in the first column of the first row of `sql` (a pragma such as
+    /// `PRAGMA page_count`), nil when it returns no row or NULL.
+    public func integer(_ sql: String) throws(SQLiteError) -> Int64? {
+        let statement = try statement(sql)
+        defer { statement.reset() }
+        guard try statement.step(), !statement.isNull(0) else { return nil }
+        return statement.int64(0)
+    }
+
     /// The number of rows the last statement changed.
     public var changes: Int { Int(sqlite3_changes(handle)) }
 

@@ -14,5 +14,13 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// True for a UNIQUE, NOT NULL or other constraint violation.
     public var isConstraintViolation: Bool { code & 0xFF == 19 }
 
+    /// True when the write failed for want of room: SQLITE_FULL (a full disk, or the size limit
+    /// `PRAGMA max_page_count` sets) or SQLITE_IOERR (ENOSPC and quota errors arrive as I/O errors).
+    /// Such a failure passes when space returns; the database itself is intact.
+    public var isOutOfSpace: Bool { code & 0xFF == 13 || code & 0xFF == 10 }
+
+    /// True when the file is not a database or its structure is damaged (SQLITE_NOTADB, SQLITE_CORRUPT).
+    public var isDamagedDatabase: Bool { code & 0xFF == 26 || code & 0xFF == 11 }
+
     public var description: String { "SQLite error \(code): \(message)" }
 }

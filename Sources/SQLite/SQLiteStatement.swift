@@ -82,6 +82,24 @@ public final class SQLiteStatement {
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
+    /// Number of columns in a result row.
+    public var columnCount: Int32 { sqlite3_column_count(raw) }
+
+    /// The name of result column `index`.
+    public func columnName(_ index: Int32) -> String {
+        sqlite3_column_name(raw, index).map { String(cString: $0) } ?? ""
+    }
+
+    /// Column `index` as the value SQLite stored, keeping its type (a REAL reads as its text).
+    public func value(_ index: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(raw, index) {
+        case SQLITE_NULL: return .null
+        case SQLITE_INTEGER: return .integer(int64(index))
+        case SQLITE_BLOB: return .blob(blob(index))
+        default: return .text(text(index) ?? "")
+        }
+    }
+
     /// Column `index` as bytes (an empty array for NULL or an empty blob).
     public func blob(_ index: Int32) -> [UInt8] {
         let count = Int(sqlite3_column_bytes(raw, index))

@@ -1,3 +1,4 @@
+import Foundation
 import SQLite
 
 /// The schema as a list of migrations; `PRAGMA user_version` records how many have run.
@@ -71,6 +72,29 @@ enum Schema {
         ALTER TABLE assets ADD COLUMN sidecar INTEGER NOT NULL DEFAULT 0;
         UPDATE assets SET sidecar = -1;
         """,
+        // 5: app records keyed by (uid, app id): in a system service, the same app run by two
+        // users is two apps, and one user's grant never reaches another. Records made before
+        // this were keyed by app id alone and are the daemon's own user's (the one that migrates);
+        // the column's default gives rows restored from an older backup the same owner.
+        """
+        CREATE TABLE apps_by_user (
+            uid INTEGER NOT NULL DEFAULT \(getuid()),
+            id TEXT NOT NULL,
+            record BLOB NOT NULL,
+            PRIMARY KEY (uid, id)
+        ) WITHOUT ROWID;
+        INSERT INTO apps_by_user(uid, id, record) SELECT \(getuid()), id, record FROM apps;
+        DROP TABLE apps;
+        ALTER TABLE apps_by_user RENAME TO apps;
+        """,
+        // 6: each change's payload size, so the log is pruned by bytes as well as by count; the
+        // (token, size) index answers size questions without reading the payloads. The same
+        // step converts the file to incremental vacuum (`convertToIncrementalVacuum`).
+        """
+        ALTER TABLE changes ADD COLUMN size INTEGER NOT NULL DEFAULT 0;
+        UPDATE changes SET size = length(CAST(payload AS BLOB));
+        CREATE INDEX changes_by_size ON changes(token, size);
+        """,
     ]
 
     /// Runs the migrations the database has not seen yet, each in its own transaction.
@@ -83,9 +107,24 @@ enum Schema {
         }
         for (index, sql) in migrations.enumerated().dropFirst(version) {
             try db.transaction {
-                try db.execute(sql)
+                if !sql.isEmpty { try db.execute(sql) }
                 try db.execute("PRAGMA user_version = \(index + 1)")
             }
+        }
+    }
+
+    /// Part of migration 6: makes an index created before it give freed pages back to the file
+    /// system (`auto_vacuum = INCREMENTAL`). That takes one VACUUM, which cannot run inside a
+    /// transaction and needs room for a copy of the file; when it fails (a full disk) the index
+    /// works as before and the next start tries again. True when it converted the file now.
+    static func convertToIncrementalVacuum(_ db: SQLiteConnection) -> Bool {
+        guard let mode = try? db.integer("PRAGMA auto_vacuum"), mode != 2 else { return false }
+        do {
+            try db.execute("PRAGMA auto_vacuum = INCREMENTAL")
+            try db.execute("VACUUM")
+            return true
+        } catch {
+            return false
         }
     }
 }

@@ -15,35 +15,41 @@ public final class Store: Sendable {
     /// Called with every committed change while the writer lock is still held, so observers
     /// see changes in token order whoever wrote them.
     let onCommit: @Sendable (CommittedChange) -> Void
-    /// How many of the newest changes the log keeps.
-    let changeRetention: Int
+    /// How much of the change log is kept.
+    let changeLogLimits: ChangeLogLimits
+    /// The change log's payload bytes, counted at the first write and kept up to date after;
+    /// nil after a failed write, so it is counted again. Only touched with the writer held.
+    let changeLogBytes = Mutex<Int64?>(nil)
+    /// The writer's page limit when no size limit is set (SQLite's compiled-in maximum).
+    let unlimitedPages: Int64
+    /// What opening the index had to do: a damaged file moved aside, app records restored.
+    public let opening: OpeningReport
 
     /// Opens or creates the index at `path` (folder 0700, file 0600) and migrates it. The change
-    /// log keeps the newest `changeRetention` changes; `onCommit` hears every committed change,
-    /// in token order.
-    public init(path: String, changeRetention: Int = 10_000,
+    /// log keeps the newest `changeRetention` changes and at most `changeRetentionBytes` of
+    /// payload; `onCommit` hears every committed change, in token order.
+    ///
+    /// An index that is empty or that SQLite cannot read is never silently replaced: it is moved
+    /// aside (`index.sqlite.broken-<time>`), a fresh one takes its place, and the app records
+    /// (the owner's permission decisions) come back from the backup beside it; `opening` says so.
+    public init(path: String, changeRetention: Int = ChangeLogLimits.standard.changes,
+                changeRetentionBytes: Int = ChangeLogLimits.standard.bytes,
                 onCommit: @escaping @Sendable (CommittedChange) -> Void = { _ in }) throws {
         self.path = path
-        self.changeRetention = max(1, changeRetention)
+        changeLogLimits = ChangeLogLimits(changes: changeRetention, bytes: changeRetentionBytes)
         self.onCommit = onCommit
-        try Self.prepareFile(at: path)
-        let writeConnection = try SQLiteConnection(path: path, create: true)
-        try writeConnection.execute("PRAGMA journal_mode = WAL")
-        try writeConnection.execute("PRAGMA synchronous = NORMAL")
-        try writeConnection.execute("PRAGMA temp_store = MEMORY")
-        try writeConnection.execute("PRAGMA cache_size = -16384")
-        try Schema.migrate(writeConnection)
+        let opened = try StoreOpener(path: path).open()
+        unlimitedPages = opened.unlimitedPages
+        opening = opened.report
         let readConnection = try SQLiteConnection(path: path, create: false)
         try readConnection.execute("PRAGMA query_only = 1")
-        writer = Mutex(writeConnection)
+        writer = Mutex(opened.writer)
         reader = Mutex(readConnection)
     }
 
-    /// Creates the folder (0700) and an empty file (0600) before SQLite does, so neither the
-    /// database nor its -wal/-shm companions (which copy its mode) are ever readable by others.
-    private static func prepareFile(at path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
+    /// Creates the index's folder (0700) when it does not exist.
+    static func prepareFolder(of path: String) throws {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         do {
             if !FileManager.default.fileExists(atPath: folder) {
                 try FileManager.default.createDirectory(
@@ -52,6 +58,12 @@ public final class Store: Sendable {
         } catch {
             throw StoreError.cannotPrepare(path: path, reason: "cannot create \(folder): \(error.localizedDescription)")
         }
+    }
+
+    /// Creates the folder (0700) and an empty file (0600) before SQLite does, so neither the
+    /// database nor its -wal/-shm companions (which copy its mode) are ever readable by others.
+    static func prepareFile(at path: String) throws {
+        try prepareFolder(of: path)
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw StoreError.cannotPrepare(path: path, reason: String(cString: strerror(errno)))
@@ -60,6 +72,29 @@ public final class Store: Sendable {
         guard fchmod(fd, 0o600) == 0 else {
             throw StoreError.cannotPrepare(path: path, reason: "chmod 0600: " + String(cString: strerror(errno)))
         }
+    }
+
+    /// Caps the index file at `bytes` (nil: no cap beyond the disk's). A write that would grow
+    /// it past the cap fails as on a full disk, and the index stays as it was. A cap below the
+    /// current size holds the index at its current size.
+    public func limitSize(toBytes bytes: Int?) throws {
+        try write { db in
+            let pages: Int64
+            if let bytes {
+                let pageSize = try db.integer("PRAGMA page_size") ?? 4096
+                pages = max(1, Int64(bytes) / pageSize)
+            } else {
+                pages = unlimitedPages
+            }
+            try db.execute("PRAGMA max_page_count = \(pages)")
+        }
+    }
+
+    /// Writes the app records to the backup beside the index; called after every change to
+    /// them, with the writer held. A backup that cannot be written (a full disk) is not an
+    /// error of the change itself, which is committed: the next change or start writes it again.
+    func backUpApps(_ db: SQLiteConnection) {
+        try? AppsBackup.write(db, index: path)
     }
 
     /// Runs `body` on the reader connection, leaving no statement (and no snapshot) open.

@@ -4,6 +4,12 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case newerSchema(found: Int, supported: Int)
     /// The database file or its folder could not be prepared.
     case cannotPrepare(path: String, reason: String)
+    /// A file beside the index (the apps backup) could not be written.
+    case cannotWrite(path: String, reason: String)
+    /// The apps backup cannot be read back.
+    case badBackup(path: String, reason: String)
+    /// Another process holds the index's lock.
+    case inUse(path: String, pid: Int32?)
 
     public var description: String {
         switch self {
@@ -12,6 +18,13 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
                 + "upgrade photod or move the index aside"
         case .cannotPrepare(let path, let reason):
             return "cannot prepare the index at \(path): \(reason)"
+        case .cannotWrite(let path, let reason):
+            return "cannot write \(path): \(reason)"
+        case .badBackup(let path, let reason):
+            return "cannot restore the app records from \(path): \(reason)"
+        case .inUse(let path, let pid):
+            let holder = pid.map { "photod pid \($0)" } ?? "another photod"
+            return "index \(path) is in use by \(holder); stop it first, or give this one another --database"
         }
     }
 }

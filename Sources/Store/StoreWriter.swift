@@ -6,13 +6,25 @@ extension Store {
     public func apply(_ batch: WriteBatch) throws -> CommittedChange? {
         guard !batch.isEmpty else { return nil }
         return try write { db in
-            let change = try db.transaction { () throws -> CommittedChange? in
-                var writer = BatchWriter(db: db, retention: changeRetention)
-                try writer.apply(batch)
-                return try writer.commitChange()
+            // The log's size is counted once per open and then kept up to date, so pruning by
+            // bytes costs nothing until there is something to prune.
+            let loggedBytes = try changeLogBytes.withLock { $0 } ?? ChangeLog.totalBytes(db)
+            let outcome: (change: CommittedChange, logBytes: Int64, pruned: Int)?
+            do {
+                outcome = try db.transaction {
+                    var writer = BatchWriter(db: db, limits: changeLogLimits)
+                    try writer.apply(batch)
+                    return try writer.commitChange(loggedBytes: loggedBytes)
+                }
+            } catch {
+                changeLogBytes.withLock { $0 = nil }
+                throw error
             }
-            if let change { onCommit(change) }
-            return change
+            guard let outcome else { return nil }
+            changeLogBytes.withLock { $0 = outcome.logBytes }
+            if outcome.pruned > 0 { ChangeLog.returnFreePages(db) }
+            onCommit(outcome.change)
+            return outcome.change
         }
     }
 }
@@ -40,11 +52,11 @@ private struct BatchWriter {
         var content: AssetContent
     }
 
-    let retention: Int
+    let limits: ChangeLogLimits
 
-    init(db: SQLiteConnection, retention: Int) {
+    init(db: SQLiteConnection, limits: ChangeLogLimits) {
         self.db = db
-        self.retention = retention
+        self.limits = limits
     }
 
     mutating func apply(_ batch: WriteBatch) throws {
@@ -187,8 +199,9 @@ private struct BatchWriter {
         ]
     }
 
-    /// Brings the groups tables up to date and writes the change-log row; nil when nothing changed.
-    mutating func commitChange() throws -> CommittedChange? {
+    /// Brings the groups tables up to date, writes the change-log row and prunes the log to its
+    /// limits; nil when nothing changed. `loggedBytes` is the log's size before this change.
+    mutating func commitChange(loggedBytes: Int64) throws -> (change: CommittedChange, logBytes: Int64, pruned: Int)? {
         for (spelling, delta) in spellingDeltas where delta != 0 {
             try db.statement("""
                 INSERT INTO group_spellings(group_key, spelling, count) VALUES (?, ?, ?)
@@ -201,11 +214,10 @@ private struct BatchWriter {
         }
         guard !change.isEmpty else { return nil }
         let payload = String(decoding: try JSONEncoder().encode(change), as: UTF8.self)
-        try db.statement("INSERT INTO changes(committed_at_ns, payload) VALUES (?, ?)")
-            .bind([.integer(Int64(Date().timeIntervalSince1970 * 1e9)), .text(payload)]).run()
-        change.token = db.lastInsertRowID
-        try db.statement("DELETE FROM changes WHERE token <= ?").bind([.integer(change.token - Int64(retention))]).run()
-        return change
+        change.token = try ChangeLog.append(db, payload: payload, committedAtNs: Int64(Date().timeIntervalSince1970 * 1e9))
+        let (logBytes, pruned) = try ChangeLog.prune(
+            db, newest: change.token, total: loggedBytes + Int64(payload.utf8.count), limits: limits)
+        return (change, logBytes, pruned)
     }
 
     private mutating func refreshGroup(_ key: String, delta: Int) throws {

@@ -1,0 +1,116 @@
+import Foundation
+import SQLite
+
+/// What opening the index had to do beyond opening it.
+public struct OpeningReport: Sendable, Equatable {
+    /// Where a damaged index was moved; nil when it was fine.
+    public var brokenPath: String?
+    /// Why the damaged index could not be used.
+    public var brokenReason: String?
+    /// App records restored from the backup into a fresh index.
+    public var appsRestored = 0
+    /// Why the backup could not be restored, when there was one and it could not be.
+    public var backupProblem: String?
+    /// True when this open converted an existing index to give free space back (a one-time VACUUM).
+    public var convertedToIncrementalVacuum = false
+}
+
+/// Opens the index: moves an empty or unreadable file aside instead of replacing it, configures
+/// and migrates the database, and restores or refreshes the app-records backup.
+struct StoreOpener {
+    let path: String
+
+    /// The writer connection and what was done to get it.
+    struct Opened {
+        var writer: SQLiteConnection
+        var report: OpeningReport
+        /// The writer's page limit as SQLite set it (its compiled-in maximum).
+        var unlimitedPages: Int64
+    }
+
+    /// Most bytes the WAL file keeps after a checkpoint: a large batch may grow it, and this is
+    /// what it shrinks back to, so the index gives the space back.
+    static let walSizeLimit = 4 << 20
+
+    func open() throws -> sending Opened {
+        var report = OpeningReport()
+        let existed = FileManager.default.fileExists(atPath: path)
+        try Store.prepareFile(at: path)
+        // SQLite would take an empty file for a new database, and every permission decision
+        // would be lost without a word: an index photod made is never empty.
+        if existed, Self.size(of: path) == 0 {
+            try moveAside(because: "it is empty (0 bytes)", into: &report)
+        }
+        var writer: SQLiteConnection
+        do {
+            writer = try configuredWriter()
+        } catch let error as SQLiteError where error.isDamagedDatabase {
+            try moveAside(because: "SQLite cannot read it (\(error.message))", into: &report)
+            writer = try configuredWriter()
+        }
+        report.convertedToIncrementalVacuum = Schema.convertToIncrementalVacuum(writer)
+        let backup = AppsBackup.path(for: path)
+        if !existed || report.brokenPath != nil, FileManager.default.fileExists(atPath: backup) {
+            do {
+                report.appsRestored = try AppsBackup.restore(writer, index: path)
+            } catch {
+                report.backupProblem = "\(error)"
+            }
+        } else {
+            // The index is the truth: an index from before the backup existed gains one, and a
+            // backup a failed write left behind is brought up to date.
+            try? AppsBackup.write(writer, index: path)
+        }
+        let unlimitedPages = try writer.integer("PRAGMA max_page_count") ?? 1_073_741_823
+        return Opened(writer: writer, report: report, unlimitedPages: unlimitedPages)
+    }
+
+    private func configuredWriter() throws -> SQLiteConnection {
+        let writer = try SQLiteConnection(path: path, create: true)
+        // Only takes effect in a new database, before its first table: existing ones are
+        // converted once by `Schema.convertToIncrementalVacuum`.
+        try writer.execute("PRAGMA auto_vacuum = INCREMENTAL")
+        try writer.execute("PRAGMA journal_mode = WAL")
+        try writer.execute("PRAGMA journal_size_limit = \(Self.walSizeLimit)")
+        try writer.execute("PRAGMA synchronous = NORMAL")
+        try writer.execute("PRAGMA temp_store = MEMORY")
+        try writer.execute("PRAGMA cache_size = -16384")
+        try Schema.migrate(writer)
+        return writer
+    }
+
+    /// Renames the index (and its -wal and -shm, which belong to it and would otherwise be
+    /// replayed into the new file) to `index.sqlite.broken-<UTC time>`, then prepares a new file.
+    private func moveAside(because reason: String, into report: inout OpeningReport) throws {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        let stamp = formatter.string(from: Date())
+        var broken = path + ".broken-" + stamp
+        var attempt = 1
+        while FileManager.default.fileExists(atPath: broken) || FileManager.default.fileExists(atPath: broken + "-wal") {
+            attempt += 1
+            broken = path + ".broken-" + stamp + "-\(attempt)"
+        }
+        guard rename(path, broken) == 0 else {
+            throw StoreError.cannotPrepare(
+                path: path, reason: "\(reason), and it cannot be moved to \(broken): " + String(cString: strerror(errno)))
+        }
+        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            guard rename(path + suffix, broken + suffix) == 0 else {
+                throw StoreError.cannotPrepare(
+                    path: path, reason: "cannot move \(path + suffix) to \(broken + suffix): " + String(cString: strerror(errno)))
+            }
+        }
+        DurableFile.syncFolder(of: path)
+        report.brokenPath = broken
+        report.brokenReason = reason
+        try Store.prepareFile(at: path)
+    }
+
+    private static func size(of path: String) -> Int? {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        return (attributes?[.size] as? NSNumber)?.intValue
+    }
+}
