@@ -10,6 +10,7 @@ extension Output {
         /// Bytes that need not be UTF-8 (a file name): the ones that are not shown as `\x{FF}`.
         case bytes([UInt8])
 
+        /// A literal is text like any other.
         init(stringLiteral value: String) { self = .text(value) }
 
         /// A photo's path: its exact bytes when photod sent them (the path is not UTF-8 and
