@@ -25,9 +25,11 @@ import Testing
         let run = try Self.pipeline("watch", daemon: daemon, name: "watch")
         #expect(run.wait { $0.lines.count >= 1 }, "\(run.stderr)")
         #expect(run.lines.first?.hasPrefix("Watching photod") == true)
-        // head has exited; the change makes photoctl write into the closed pipe.
-        try daemon.add("beach/1.jpg", Photo.jpeg("Beach"))
-        #expect(run.wait(timeout: 20) { $0.lines.count >= 2 }, "\(run.lines)")
+        // Each change makes photoctl write; once head has exited, the write finds the pipe closed.
+        for index in 0..<5 where run.lines.count < 2 {
+            try daemon.add("beach/\(index).jpg", Photo.jpeg("Beach"))
+            _ = run.wait(timeout: 4) { $0.lines.count >= 2 }
+        }
         #expect(run.lines.last == "exit 141", "\(run.lines)")
         #expect(Self.stderr(of: "watch", in: daemon) == "")
     }
@@ -40,7 +42,10 @@ import Testing
         #expect(run.lines.first?.hasPrefix("Watching permission events") == true)
         let app = try PythonApp(socket: daemon.socket, directory: daemon.dir)
         let request = try app.stream(["request", "to make a slideshow"], name: "request")
-        #expect(run.wait(timeout: 20) { $0.lines.count >= 2 }, "\(run.lines)")
+        // Each decision is another event for photoctl to write, should head still be reading.
+        for decision in ["deny", "reset", "deny", "reset"] where !run.wait(timeout: 4, until: { $0.lines.count >= 2 }) {
+            _ = try daemon.photoctl(["permissions", decision, "viewer.py"])
+        }
         #expect(run.lines.last == "exit 141", "\(run.lines)")
         #expect(Self.stderr(of: "permissions", in: daemon) == "")
         request.kill()
