@@ -88,22 +88,22 @@ enum Output {
         do {
             try handle.write(contentsOf: Data(text.utf8))
         } catch {
-            let code = posixCode(of: error)
-            if code == EPIPE { exit(closedPipeStatus) }
+            let cause = posixError(of: error)
+            if cause?.code == Int(EPIPE) { exit(closedPipeStatus) }
             if handle !== FileHandle.standardError {
-                let reason = code.map { String(cString: strerror($0)) } ?? "\(error)"
+                let reason = cause?.localizedDescription ?? "\(error)"
                 try? FileHandle.standardError.write(contentsOf: Data("photoctl: cannot write the output: \(reason)\n".utf8))
             }
             exit(1)
         }
     }
 
-    /// The errno behind a FileHandle failure, which Foundation wraps in a Cocoa error.
-    private static func posixCode(of error: any Error) -> Int32? {
+    /// The errno error behind a FileHandle failure, which Foundation wraps in a Cocoa error.
+    private static func posixError(of error: any Error) -> NSError? {
         let error = error as NSError
-        if error.domain == NSPOSIXErrorDomain { return Int32(error.code) }
+        if error.domain == NSPOSIXErrorDomain { return error }
         if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return Int32(underlying.code)
+            return underlying
         }
         return nil
     }
