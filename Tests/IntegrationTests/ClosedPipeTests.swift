@@ -4,6 +4,7 @@ import Testing
 
 /// `photoctl watch | head -1`: once the reader is gone, the next write ends photoctl quietly
 /// with status 141 (as if killed by SIGPIPE, like cat or yes), with nothing on stderr.
+/// Any other write failure (a full disk) is status 1 with a message, never a silent loss.
 @Suite(.serialized) struct ClosedPipeTests {
     /// Runs `photoctl ARGS | head -1` and prints the line head got, then photoctl's exit status.
     static func pipeline(_ arguments: String, daemon: DaemonHarness, name: String) throws -> StreamingProcess {
@@ -63,5 +64,18 @@ import Testing
         ], environment: environment)
         #expect(result.stdout == "exit 141\n", "\(result.stdout)")
         #expect(result.stderr == "", "\(result.stderr)")
+    }
+
+    @Test func anOutputThatCannotBeWrittenIsAnErrorWithAMessage() throws {
+        let daemon = try DaemonHarness()
+        try daemon.add("beach/1.jpg", Photo.jpeg("Beach"))
+        try daemon.start()
+        var environment = daemon.environment
+        environment["PHOTOCTL"] = Binaries.photoctl
+        let result = try ProcessRunner.run("/bin/bash", ["-c", "\"$PHOTOCTL\" --json list > /dev/full"],
+                                           environment: environment)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("photoctl: cannot write the output:"), "\(result.stderr)")
+        #expect(result.stderr.contains("No space left on device"))
     }
 }
