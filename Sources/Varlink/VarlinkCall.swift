@@ -54,6 +54,17 @@ public struct VarlinkCall: Sendable {
         guard String(validating: frame, as: UTF8.self) != nil else {
             throw .invalidJSON
         }
+        // JSONDecoder is lenient (trailing commas; a repeated key where the first wins), so a
+        // message must first be strict JSON: one text, one meaning.
+        do {
+            try StrictJSON.validate(frame)
+        } catch .duplicateKey(let offset) {
+            throw .duplicateKey(offset: offset)
+        } catch .tooDeep {
+            throw .nestedTooDeep(limit: StrictJSON.maximumDepth)
+        } catch {
+            throw .invalidJSON
+        }
         let header: CallHeader
         do {
             header = try JSONWire.decode(CallHeader.self, from: frame)

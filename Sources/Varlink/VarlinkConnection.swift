@@ -2,64 +2,82 @@ import Logging
 import NIOCore
 import Synchronization
 
-/// Serves one accepted connection: reads calls and answers them one after another.
+/// Serves one admitted connection: reads calls and answers them one after another.
 ///
 /// Calls are handled strictly in order, and the next bytes are read only once the current call
-/// is done, so a client that pipelines calls without reading replies fills the socket buffers and
-/// stalls itself; NIOAsyncChannel stops reading from the socket when its inbound buffer is full.
+/// is done (NIOAsyncChannel stops reading from the socket when its inbound buffer is full), so a
+/// client's pipelined calls wait in its own socket. A client that does not read its replies is
+/// disconnected once they pass the bound (ConnectionOutput), and a connection without a call in
+/// flight is closed by its IdleTimer.
 struct VarlinkConnection {
+    /// What the server's configuration says about each connection.
+    struct Limits: Sendable {
+        var maxMessageBytes: Int
+        var idleTimeout: TimeAmount
+        var maxUnsentBytes: Int
+    }
+
     let id: UInt64
     let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
     let registry: VarlinkRegistry
-    let maxMessageBytes: Int
-    let attach: (@Sendable (VarlinkPeer?) async -> (any Sendable)?)?
+    let peer: VarlinkPeer?
+    let attachment: (any Sendable)?
+    let limits: Limits
+    let budget: LogBudget
     let logger: Logger
 
     func run() async {
-        var logger = self.logger
-        logger[metadataKey: "varlink.connection"] = "\(self.id)"
-        let peer = await Posix.peer(of: self.channel.channel)
-        if let peer {
-            logger[metadataKey: "varlink.peer"] = "pid=\(peer.pid) uid=\(peer.uid)"
-        }
+        let logger = self.logger
         logger.debug("varlink connection opened")
-        let attachment = await self.attach?(peer)
-        let context = VarlinkConnectionContext(id: self.id, peer: peer, attachment: attachment)
+        let context = VarlinkConnectionContext(id: self.id, peer: self.peer, attachment: self.attachment)
         let watcher = CloseWatcher(channel: self.channel.channel)
+        let idleSeconds = self.limits.idleTimeout.nanoseconds / 1_000_000_000
+        let idle = IdleTimer(channel: self.channel.channel, timeout: self.limits.idleTimeout) { [budget] in
+            budget.log(logger, .notice, "closing an idle varlink connection", metadata: ["idle.seconds": "\(idleSeconds)"])
+        }
+        defer { idle.disarm() }
         do {
-            try await self.channel.executeThenClose { inbound, outbound in
-                var decoder = VarlinkFrameDecoder(maxMessageBytes: self.maxMessageBytes)
+            try await self.channel.executeThenClose { inbound, _ in
+                let output = ConnectionOutput(
+                    channel: self.channel.channel, limit: self.limits.maxUnsentBytes, logger: logger, budget: self.budget
+                )
+                var decoder = VarlinkFrameDecoder(maxMessageBytes: self.limits.maxMessageBytes)
+                idle.arm()
                 for try await buffer in inbound {
                     decoder.append(buffer.readableBytesView)
                     while let frame = try decoder.nextFrame() {
                         // On shutdown, calls already read are dropped rather than started.
                         try Task.checkCancellation()
                         let call = try VarlinkCall.parse(frame)
-                        await self.serve(call, context: context, outbound: outbound, watcher: watcher, logger: logger)
+                        idle.disarm()
+                        await self.serve(call, context: context, output: output, watcher: watcher, logger: logger)
+                        idle.arm()
                     }
                 }
             }
             logger.debug("varlink connection closed")
         } catch let error as VarlinkProtocolError {
-            logger.warning("varlink protocol violation, closing the connection", metadata: ["reason": "\(error)"])
+            self.budget.log(logger, .warning, "varlink protocol violation, closing the connection",
+                            metadata: ["reason": "\(error)"])
         } catch {
             logger.debug("varlink connection ended", metadata: ["error": "\(error)"])
         }
     }
 
-    /// Runs one call to completion. The handler runs in its own task so that the peer hanging up
-    /// can cancel it: while it runs nobody reads the socket, but NIO still sees the hang-up and
-    /// closes the channel.
+    /// Runs one call to completion. The handler runs in its own task so that the connection
+    /// closing, whoever closes it, cancels it: while it runs nobody reads the socket, but NIO still
+    /// sees the hang-up and closes the channel. That holds for oneway calls too: their work (a
+    /// request waiting for the owner, say) must not outlive the client that asked for it.
     private func serve(
         _ call: VarlinkCall,
         context: VarlinkConnectionContext,
-        outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
+        output: ConnectionOutput,
         watcher: CloseWatcher,
         logger: Logger
     ) async {
         var logger = logger
         logger[metadataKey: "varlink.method"] = "\(call.method)"
-        let replier = VarlinkReplier(call: call, outbound: outbound)
+        let replier = VarlinkReplier(call: call, output: output)
         let handler: VarlinkInterface.Handler
         switch self.registry.route(call) {
         case .success(let found):
@@ -73,11 +91,7 @@ struct VarlinkConnection {
         let task = Task {
             await Self.runHandler(handler, call: call, context: context, replier: replier, logger: logger)
         }
-        // A oneway call has no one waiting for a reply, so the caller hanging up does not make
-        // its work pointless.
-        if !call.oneway {
-            watcher.track(task)
-        }
+        watcher.track(task)
         await withTaskCancellationHandler {
             await task.value
         } onCancel: {

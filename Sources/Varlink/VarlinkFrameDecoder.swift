@@ -2,8 +2,12 @@
 public enum VarlinkProtocolError: Error, Equatable, Sendable, CustomStringConvertible {
     /// More than `limit` bytes arrived without a NUL terminator.
     case messageTooLarge(limit: Int)
-    /// The message is not UTF-8 JSON.
+    /// The message is not UTF-8 JSON as RFC 8259 defines it (no trailing commas, no comments).
     case invalidJSON
+    /// An object in the message names the same key twice (the second one starts at `offset`).
+    case duplicateKey(offset: Int)
+    /// Arrays and objects nest deeper than `limit`.
+    case nestedTooDeep(limit: Int)
     /// The message is JSON but not an object.
     case notAnObject
     /// A call without a non-empty string "method".
@@ -16,6 +20,8 @@ public enum VarlinkProtocolError: Error, Equatable, Sendable, CustomStringConver
         switch self {
         case .messageTooLarge(let limit): "message longer than \(limit) bytes without a NUL terminator"
         case .invalidJSON: "message is not valid UTF-8 JSON"
+        case .duplicateKey(let offset): "message repeats a key in one object (byte \(offset))"
+        case .nestedTooDeep(let limit): "message nests arrays and objects deeper than \(limit)"
         case .notAnObject: "message is not a JSON object"
         case .missingMethod: "call has no string \"method\""
         case .conflictingFlags: "call sets more than one of oneway, more, upgrade"

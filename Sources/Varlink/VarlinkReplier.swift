@@ -1,4 +1,3 @@
-import NIOCore
 import Synchronization
 
 /// Sends replies for one call; replies to oneway calls are dropped.
@@ -10,13 +9,13 @@ public struct VarlinkReplier: Sendable {
     private let oneway: Bool
     private let more: Bool
     private let state: ReplyState
-    private let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    private let output: ConnectionOutput
 
-    init(call: VarlinkCall, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) {
+    init(call: VarlinkCall, output: ConnectionOutput) {
         self.oneway = call.oneway
         self.more = call.more
         self.state = ReplyState()
-        self.outbound = outbound
+        self.output = output
     }
 
     /// Sends one reply; `continues: true` promises more replies and needs a call with `more`.
@@ -52,7 +51,7 @@ public struct VarlinkReplier: Sendable {
     }
 
     private func write(_ message: [UInt8]) async throws {
-        try await self.outbound.write(ByteBuffer(bytes: message))
+        try await self.output.write(message)
     }
 }
 

@@ -39,18 +39,34 @@ public final class VarlinkServer: Sendable {
     public struct Configuration: Sendable {
         /// The longest call accepted, without its NUL; a longer one closes the connection.
         public var maxMessageBytes = 1 << 20
-        /// Connections served at once; a connection beyond that is closed as soon as it is accepted.
+        /// Connections served at once, the owner's included; one beyond that is closed as soon
+        /// as it is identified.
         public var maxConnections = 64
+        /// Connections one uid may hold at once, unless it is the owner (see `isOwner`).
+        public var maxConnectionsPerUID = 16
+        /// Of `maxConnections`, how many only the owner may take, so the owner is never locked out.
+        public var ownerReservedConnections = 4
+        /// Connections accepted and not yet identified (see `attach`); more are closed at once.
+        public var maxUnidentifiedConnections = 256
+        /// A connection without a call in flight for this long is closed. A streaming call or a
+        /// call waiting for something (an answer from the owner) is in flight, so never idle.
+        public var idleTimeout: Duration = .seconds(60)
+        /// Replies a client may leave unread, in bytes, before its connection is closed.
+        public var maxUnsentBytes = 2 << 20
         /// Runs once per connection, before its first call is read, with the peer's
         /// credentials; what it returns is handed to every handler as `context.attachment`.
         /// It runs at connect time because the peer's pid is most trustworthy then: later the
         /// process may have exited and its pid been reused.
         public var attach: (@Sendable (VarlinkPeer?) async -> (any Sendable)?)?
+        /// Whether what `attach` returned names the owner, who may take the reserved slots and is
+        /// not held to `maxConnectionsPerUID`. Without it, nobody is the owner.
+        public var isOwner: (@Sendable ((any Sendable)?) -> Bool)?
         /// The user's runtime directory: a socket bound under it needs it and every folder
         /// below it to be private (see `SocketFolder.prepare`). Nil: only the folders created.
         public var runtimeDirectory: String?
 
-        /// The defaults: 1 MiB messages, 64 connections, nothing attached.
+        /// The defaults: 1 MiB messages, 64 connections (16 per uid, 4 for the owner), 60 s idle
+        /// timeout, 2 MiB unread replies, nothing attached.
         public init() {}
     }
 
@@ -66,8 +82,6 @@ public final class VarlinkServer: Sendable {
 
     private struct State {
         var phase = Phase.idle
-        var connections = 0
-        var lastConnectionID: UInt64 = 0
     }
 
     private let listener: Listener
@@ -75,6 +89,10 @@ public final class VarlinkServer: Sendable {
     private let configuration: Configuration
     private let logger: Logger
     private let state = Mutex(State())
+    private let admission: ConnectionAdmission
+    /// Budgets for the lines a flood of clients would repeat: refusals, and closes.
+    private let refusalLog = LogBudget()
+    private let closeLog = LogBudget()
 
     /// Creates a server; nothing is bound until start() or run().
     public init(
@@ -88,6 +106,12 @@ public final class VarlinkServer: Sendable {
         self.registry = VarlinkRegistry(interfaces: interfaces, info: info)
         self.configuration = configuration
         self.logger = logger
+        self.admission = ConnectionAdmission(.init(
+            maxConnections: configuration.maxConnections,
+            maxPerUID: configuration.maxConnectionsPerUID,
+            ownerReserved: configuration.ownerReservedConnections,
+            maxUnidentified: configuration.maxUnidentifiedConnections
+        ))
     }
 
     deinit {
@@ -99,7 +123,7 @@ public final class VarlinkServer: Sendable {
 
     /// Connections being served now.
     public var connectionCount: Int {
-        self.state.withLock { $0.connections }
+        self.admission.served
     }
 
     /// Binds (or adopts) the socket; returns once accepting, so callers know the socket is ready.
@@ -143,25 +167,12 @@ public final class VarlinkServer: Sendable {
                 try await withThrowingDiscardingTaskGroup { group in
                     for try await accepted in inbound {
                         guard let connection = accepted.take() else { continue }
-                        guard let id = self.admit() else {
-                            self.logger.warning(
-                                "varlink connection limit reached, closing the new connection",
-                                metadata: ["limit": "\(self.configuration.maxConnections)"]
-                            )
+                        if let refusal = self.admission.beginIdentification() {
+                            self.logRefusal(refusal, peer: nil)
                             group.addTask { await AcceptedConnection.discard(connection) }
                             continue
                         }
-                        group.addTask {
-                            await VarlinkConnection(
-                                id: id,
-                                channel: connection,
-                                registry: self.registry,
-                                maxMessageBytes: self.configuration.maxMessageBytes,
-                                attach: self.configuration.attach,
-                                logger: self.logger
-                            ).run()
-                            self.release()
-                        }
+                        group.addTask { await self.identifyAndServe(connection) }
                     }
                 }
             }
@@ -171,25 +182,63 @@ public final class VarlinkServer: Sendable {
         self.logger.info("varlink server stopped")
     }
 
-    private func admit() -> UInt64? {
-        self.state.withLock { state in
-            guard state.connections < self.configuration.maxConnections else { return nil }
-            state.connections += 1
-            state.lastConnectionID += 1
-            return state.lastConnectionID
+    /// Finds out who is connecting, then serves the connection if the admission rules allow.
+    private func identifyAndServe(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
+        let peer = await Posix.peer(of: connection.channel)
+        let attachment = await self.configuration.attach?(peer)
+        let owner = self.configuration.isOwner?(attachment) ?? false
+        let slot: ConnectionAdmission.Slot
+        switch self.admission.admit(uid: peer?.uid, owner: owner) {
+        case .failure(let refusal):
+            self.logRefusal(refusal, peer: peer)
+            await AcceptedConnection.discard(connection)
+            return
+        case .success(let admitted):
+            slot = admitted
         }
+        defer { self.admission.release(slot) }
+        var logger = self.logger
+        logger[metadataKey: "varlink.connection"] = "\(slot.id)"
+        if let peer {
+            logger[metadataKey: "varlink.peer"] = "pid=\(peer.pid) uid=\(peer.uid)"
+        }
+        await VarlinkConnection(
+            id: slot.id,
+            channel: connection,
+            registry: self.registry,
+            peer: peer,
+            attachment: attachment,
+            limits: .init(
+                maxMessageBytes: self.configuration.maxMessageBytes,
+                idleTimeout: TimeAmount(self.configuration.idleTimeout),
+                maxUnsentBytes: self.configuration.maxUnsentBytes
+            ),
+            budget: self.closeLog,
+            logger: logger
+        ).run()
     }
 
-    private func release() {
-        self.state.withLock { $0.connections -= 1 }
+    /// Says why a connection is closed unserved (within the log budget).
+    private func logRefusal(_ refusal: ConnectionAdmission.Refusal, peer: VarlinkPeer?) {
+        var metadata: Logger.Metadata = ["reason": "\(refusal)"]
+        if let peer {
+            metadata["varlink.peer"] = "pid=\(peer.pid) uid=\(peer.uid)"
+        }
+        self.refusalLog.log(self.logger, .warning, "varlink connection limit reached, refusing a connection", metadata: metadata)
     }
 
     private func bind() async throws -> (ServerChannel, Posix.FileIdentity?) {
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            // Deep enough that a client connecting in a loop cannot fill it between two accepts
+            // and make the owner's connect fail (the kernel caps it at net.core.somaxconn).
+            .serverChannelOption(ChannelOptions.backlog, value: 4096)
+        // The high watermark is the unsent-reply bound ConnectionOutput enforces.
+        let unsent = max(self.configuration.maxUnsentBytes, 1)
+        let watermark = ChannelOptions.Types.WriteBufferWaterMark(low: unsent / 2, high: unsent)
         let initializer: @Sendable (any Channel) -> EventLoopFuture<AcceptedConnection> = { channel in
             channel.eventLoop.makeCompletedFuture {
-                AcceptedConnection(try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel))
+                try channel.syncOptions?.setOption(ChannelOptions.writeBufferWaterMark, value: watermark)
+                return AcceptedConnection(try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel))
             }
         }
         switch self.listener {

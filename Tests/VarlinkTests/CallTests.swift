@@ -96,3 +96,79 @@ struct CallTests {
         #expect(VarlinkInterface.methodNames(in: idl) == ["One", "Two"])
     }
 }
+
+@Suite("Strict JSON in calls")
+struct StrictCallTests {
+    private func parse(_ text: String) throws(VarlinkProtocolError) -> VarlinkCall {
+        try VarlinkCall.parse(Array(text.utf8))
+    }
+
+    @Test("what JSONDecoder would forgive is refused", arguments: [
+        #"{"method":"a.B",}"#,
+        #"{"method":"a.B","parameters":{"ids":["x",]}}"#,
+        #"{"method":"a.B","parameters":{"x":1,}}"#,
+        #"{"method":"a.B","parameters":{"x":01}}"#,
+        #"{"method":"a.B","parameters":{"x":+1}}"#,
+        #"{"method":"a.B","parameters":{"x":.5}}"#,
+        #"{"method":"a.B","parameters":{"x":1.}}"#,
+        #"{"method":"a.B","parameters":{"x":NaN}}"#,
+        #"{"method":"a.B","parameters":{"x":"\x"}}"#,
+        #"{"method":"a.B","parameters":{"x":"\ud800"}}"#,
+        #"{"method":"a.B","parameters":{"x":"\udc00\ud800"}}"#,
+        "{\"method\":\"a.B\",\"parameters\":{\"x\":\"tab\there\"}}",
+        "\u{FEFF}{\"method\":\"a.B\"}",
+        "{\"method\":\"a.B\"}\u{0B}",
+        #"{"method":"a.B"} // comment"#,
+        #"{'method':"a.B"}"#,
+        #"{method:"a.B"}"#,
+        #"{"method":"a.B","parameters":{"x":tru}}"#,
+    ])
+    func refusesLenientInput(_ text: String) {
+        #expect(throws: VarlinkProtocolError.invalidJSON) { try parse(text) }
+    }
+
+    @Test("a key named twice in one object is refused, at any depth and however it is escaped", arguments: [
+        (#"{"method":"a.B","method":"c.D"}"#, 16),
+        (#"{"method":"a.B","parameters":{},"parameters":{"x":1}}"#, 32),
+        (#"{"oneway":false,"method":"a.B","oneway":true}"#, 31),
+        (#"{"more":true,"method":"a.B","more":false}"#, 28),
+        (#"{"upgrade":false,"method":"a.B","upgrade":true}"#, 32),
+        (#"{"method":"a.B","\u006dethod":"c.D"}"#, 16),
+        (#"{"method":"a.B","parameters":{"x":[{"k":1,"k":2}]}}"#, 42),
+    ])
+    func refusesDuplicateKeys(_ text: String, _ offset: Int) {
+        #expect(throws: VarlinkProtocolError.duplicateKey(offset: offset)) { try parse(text) }
+    }
+
+    @Test("the same key in different objects, and keys that differ only in normalization, are fine")
+    func distinctKeys() throws {
+        // U+00E9 and e + U+0301 are canonically equivalent (Swift's String == says equal) but
+        // are different keys to JSON.
+        let call = try parse(#"{"method":"a.B","parameters":{"x":{"x":1},"y":[{"x":2},{"x":3}],"é":1,"é":2}}"#)
+        #expect(call.method == "a.B")
+        // (A Swift dictionary then folds the two spellings into one key; that is the handler's concern.)
+        #expect(try call.parameters([String: JSONValue].self)["y"] == .array([.object(["x": .integer(2)]), .object(["x": .integer(3)])]))
+    }
+
+    @Test("strict JSON with every RFC 8259 form still parses")
+    func acceptsStrictJSON() throws {
+        let text = " \t\r\n{ \"method\" : \"a.B\" , \"parameters\" : { \"n\" : [0, -0, 1.5, -2e10, 3E+2, 4e-2, "
+            + #"true, false, null, "\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00", [], {}] } }"# + " \n"
+        let call = try parse(text)
+        let values = try call.parameters([String: [JSONValue]].self)["n"]
+        #expect(values?.count == 12)
+        #expect(values?[9] == .string("\"\\/\u{8}\u{c}\n\r\té😀"))
+    }
+
+    @Test("nesting deeper than the limit is refused; at the limit it parses")
+    func depth() throws {
+        func nested(_ depth: Int) -> String {
+            #"{"method":"a.B","parameters":{"x":"# + String(repeating: "[", count: depth - 2)
+                + String(repeating: "]", count: depth - 2) + "}}"
+        }
+        #expect(throws: Never.self) { try parse(nested(StrictJSON.maximumDepth)) }
+        #expect(throws: VarlinkProtocolError.nestedTooDeep(limit: StrictJSON.maximumDepth)) {
+            try parse(nested(StrictJSON.maximumDepth + 1))
+        }
+    }
+}

@@ -124,6 +124,7 @@ struct ConnectionTests {
     func connectionCap() async throws {
         var configuration = VarlinkServer.Configuration()
         configuration.maxConnections = 2
+        configuration.ownerReservedConnections = 0
         let service = TestService()
         let server = try await RunningServer.start(interfaces: [service.interface], configuration: configuration)
         let first = try await VarlinkClient.connect(unixSocketPath: server.path)

@@ -76,6 +76,7 @@ public struct ConfigLoader {
             config.logLevel = parsed
         }
         if let cap = try reader.int("max_connections", in: 1...65_536) { config.maxConnections = cap }
+        try Self.readConnectionLimits(&reader, into: &config)
         if let interval = try reader.int("rescan_interval", in: 0...31_536_000) { config.rescanInterval = interval }
         if let interval = try reader.int("poll_interval", in: 1...86_400) { config.pollInterval = interval }
         if let watches = try reader.int("max_watches", in: 0...100_000_000) { config.maxWatches = watches }
@@ -121,6 +122,26 @@ public struct ConfigLoader {
             try permissions.rejectUnknownKeys()
         }
         try reader.rejectUnknownKeys()
+    }
+
+    /// The keys that bound each client; the owner's reserve must leave slots for everyone else.
+    private static func readConnectionLimits(_ reader: inout TableReader, into config: inout DaemonConfig) throws(ConfigError) {
+        var limits = config.connectionLimits
+        if let perUID = try reader.int("max_connections_per_uid", in: 1...65_536) { limits.perUID = perUID }
+        if let idle = try reader.int("idle_timeout", in: 1...86_400) { limits.idleTimeout = idle }
+        if let unsent = try reader.int("max_unsent_bytes", in: 65_536...1 << 30) { limits.maxUnsentBytes = unsent }
+        if let reserved = try reader.int("owner_reserved_connections", in: 0...65_535) {
+            guard reserved < config.maxConnections else {
+                throw reader.error("owner_reserved_connections", "\(reserved) leaves none of the "
+                                   + "\(config.maxConnections) max_connections for apps; reserve fewer")
+            }
+            limits.ownerReserved = reserved
+        } else {
+            // The default reserve shrinks with a small max_connections rather than fail a file
+            // that never mentioned it.
+            limits.ownerReserved = min(limits.ownerReserved, config.maxConnections - 1)
+        }
+        config.connectionLimits = limits
     }
 
     /// `description_sources`: each of exif, xmp, iptc, sidecar at most once, at least one.

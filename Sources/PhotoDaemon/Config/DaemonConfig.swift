@@ -13,6 +13,8 @@ public struct DaemonConfig: Sendable, Equatable {
     public var logLevel: Logger.Level
     /// Most client connections served at once.
     public var maxConnections: Int
+    /// How hostile or stuck clients are held to their share (see `ConnectionLimits`).
+    public var connectionLimits = ConnectionLimits()
     /// Seconds between periodic reconciles; 0 turns them off.
     public var rescanInterval: Int
     /// Seconds between looks at folders inotify cannot cover and at missing roots.
@@ -49,6 +51,21 @@ public struct DaemonConfig: Sendable, Equatable {
             trusted: [],
             authorization: AuthorizationPolicy())
     }
+}
+
+/// The per-client bounds on the varlink server, besides `max_connections`.
+public struct ConnectionLimits: Sendable, Equatable {
+    /// Connections one uid other than the owner may hold at once.
+    public var perUID = 16
+    /// Of `max_connections`, the slots only the owner (photoctl, trusted programs) may take.
+    public var ownerReserved = 4
+    /// Seconds a connection may stay without a call in flight before it is closed.
+    public var idleTimeout = 60
+    /// Bytes of replies a client may leave unread before its connection is closed.
+    public var maxUnsentBytes = 2 << 20
+
+    /// The defaults `config/photod.toml` documents.
+    public init() {}
 }
 
 /// Command-line values that override the config file.

@@ -67,6 +67,7 @@ final class ConfigReloader: Sendable {
         if old.socket != new.socket { keys.append("socket") }
         if old.logLevel != new.logLevel { keys.append("log_level") }
         if old.maxConnections != new.maxConnections { keys.append("max_connections") }
+        if old.connectionLimits != new.connectionLimits { keys.append("the connection limits") }
         if old.rescanInterval != new.rescanInterval { keys.append("rescan_interval") }
         if old.pollInterval != new.pollInterval { keys.append("poll_interval") }
         if old.maxWatches != new.maxWatches { keys.append("max_watches") }

@@ -1,3 +1,5 @@
+import Logging
+import PhotoAPI
 import ServiceLifecycle
 import Varlink
 
@@ -9,5 +11,26 @@ struct VarlinkService: Service {
         try await cancelWhenGracefulShutdown {
             try await server.run()
         }
+    }
+
+    /// Readies the process for `config`'s connections and returns the server's configuration.
+    ///
+    /// Raises the open-file limit to the hard limit first, so a flood of connections runs into
+    /// the server's own admission rules, not into EMFILE where the owner would be refused too.
+    /// The owner is who `Caller` says it is, as decided when the connection was attached.
+    static func configure(for config: DaemonConfig, logger: Logger) -> VarlinkServer.Configuration {
+        if let limits = OpenFileLimit.raiseToHardLimit() {
+            logger.debug("open-file limit", metadata: ["soft": "\(limits.soft)", "hard": "\(limits.hard)"])
+        }
+        var server = VarlinkServer.Configuration()
+        server.maxConnections = config.maxConnections
+        server.maxConnectionsPerUID = config.connectionLimits.perUID
+        server.ownerReservedConnections = config.connectionLimits.ownerReserved
+        server.idleTimeout = .seconds(config.connectionLimits.idleTimeout)
+        server.maxUnsentBytes = config.connectionLimits.maxUnsentBytes
+        server.isOwner = { ($0 as? Caller)?.isOwner == true }
+        // The default socket lies in it: the folder must be the user's own, not one another user made first.
+        server.runtimeDirectory = DefaultPaths().runtimeDirectory
+        return server
     }
 }

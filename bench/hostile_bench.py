@@ -1,0 +1,289 @@
+#!/usr/bin/env python3
+"""Hostile clients: does the owner still get served quickly, and does photod's memory stay bounded?
+
+Starts photod (release, or debug with BUILD=debug) on a temporary library, socket and database,
+then for ATTACK_SECONDS (default 60) keeps HOSTILE (default 1000) hostile connections open from
+this process, a quarter of each kind, re-opening any that photod closes (REOPEN_RATE a second,
+default 500; 0: as fast as it can, a connect flood):
+  idle       connect and send nothing
+  slow       pipeline calls whose replies are large (GetInterfaceDescription) and a Subscribe,
+             and never read a byte
+  oversize   a message of 2 MiB with no NUL terminator, sent slowly
+  garbage    random bytes with NULs in them
+Meanwhile the owner runs `photoctl status` every 200 ms (the whole process, start to exit), and
+photod's resident memory is sampled every 100 ms. Prints status latency (p50, p99, max, before
+and during the attack), peak RSS, and what happened to the hostile connections; exits 1 when a
+status call fails, the status p99 reaches 100 ms or the peak RSS reaches 100 MiB.
+Hostile traffic goes only to the temporary Unix socket.
+"""
+import json
+import os
+import random
+import resource
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED = os.path.join(os.path.dirname(REPO), "shared")
+BIN = os.path.join(REPO, ".build", os.environ.get("BUILD", "release"))
+HOSTILE = int(os.environ.get("HOSTILE", "1000"))
+ATTACK_SECONDS = float(os.environ.get("ATTACK_SECONDS", "60"))
+# Connections re-opened per second after the first HOSTILE (0: as fast as this process can).
+REOPEN_RATE = float(os.environ.get("REOPEN_RATE", "500"))
+STATUS_TARGET_MS = 100
+RSS_TARGET_MIB = 100
+KINDS = ["idle", "slow", "oversize", "garbage"]
+
+
+def raise_fd_limit(needed):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < needed:
+        sys.exit("the open-file limit is %d; this benchmark needs %d (raise the hard limit)" % (soft, needed))
+
+
+def cpu_seconds(pid):
+    with open("/proc/%d/stat" % pid) as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_kib(pid):
+    with open("/proc/%d/status" % pid) as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+class Sampler(threading.Thread):
+    """Samples photod's resident memory until stopped; keeps the peak."""
+
+    def __init__(self, pid):
+        super().__init__(daemon=True)
+        self.pid, self.peak, self.stopped = pid, 0, threading.Event()
+
+    def run(self):
+        while not self.stopped.is_set():
+            try:
+                self.peak = max(self.peak, rss_kib(self.pid))
+            except OSError:
+                return
+            time.sleep(0.1)
+
+
+class Owner(threading.Thread):
+    """Runs `photoctl status` every 200 ms until stopped, timing each run."""
+
+    def __init__(self, env):
+        super().__init__(daemon=True)
+        self.env, self.samples, self.failures, self.stopped = env, [], [], threading.Event()
+
+    def status_ms(self):
+        start = time.perf_counter()
+        done = subprocess.run([os.path.join(BIN, "photoctl"), "status"], env=self.env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        elapsed = (time.perf_counter() - start) * 1000
+        if done.returncode != 0:
+            self.failures.append("exit %d: %s" % (done.returncode, done.stderr.strip()[:200]))
+        return elapsed
+
+    def run(self):
+        while not self.stopped.is_set():
+            self.samples.append(self.status_ms())
+            time.sleep(0.2)
+
+
+class LogReader(threading.Thread):
+    """Drains photod's stderr (a full pipe would stall its logging) and counts what it says."""
+
+    def __init__(self, stream):
+        super().__init__(daemon=True)
+        self.stream, self.ready, self.lines, self.counts = stream, threading.Event(), 0, {}
+
+    def run(self):
+        for line in self.stream:
+            self.lines += 1
+            if "ready:" in line:
+                self.ready.set()
+            for key in ("connection limit", "idle varlink connection", "stopped reading", "protocol violation"):
+                if key in line:
+                    self.counts[key] = self.counts.get(key, 0) + 1
+
+
+class Hostile:
+    """One hostile connection of one kind, driven without blocking."""
+
+    SLOW_CALLS = (b'{"method":"io.photod.Library.Subscribe","more":true}\0'
+                  + b'{"method":"org.varlink.service.GetInterfaceDescription",'
+                    b'"parameters":{"interface":"io.photod.Library"}}\0' * 2000)
+
+    def __init__(self, path, kind):
+        self.kind = kind
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.setblocking(False)
+        self.sock.connect(path)
+        if kind == "slow":
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            self.pending = self.SLOW_CALLS
+        elif kind == "oversize":
+            self.pending = b'{"method":"io.photod.Library.Status","parameters":{"x":"' + b"a" * (2 << 20)
+        elif kind == "garbage":
+            self.pending = bytes(random.getrandbits(8) for _ in range(4096))
+        else:
+            self.pending = b""
+
+    def pump(self):
+        """Sends what the socket takes; returns False once photod has closed the connection."""
+        try:
+            if self.pending:
+                sent = self.sock.send(self.pending[:65536])
+                self.pending = self.pending[sent:]
+            if self.kind != "slow":
+                # Everything but the slow reader notices a close by reading (and drops what comes).
+                if self.sock.recv(65536) == b"":
+                    return False
+            else:
+                # The slow reader never reads; a close shows as a failed send or a hang-up.
+                self.sock.send(b"")
+        except BlockingIOError:
+            pass
+        except OSError:
+            return False
+        return True
+
+    def close(self):
+        self.sock.close()
+
+
+def attack(path, seconds, count):
+    """Keeps `count` hostile connections open for `seconds`; returns what became of them."""
+    stats = {"opened": 0, "closed by photod": 0, "connect failed": 0}
+    live = []
+    start = time.monotonic()
+    deadline = start + seconds
+    index = 0
+    while time.monotonic() < deadline:
+        # The first `count` at once; after that, re-opened at REOPEN_RATE.
+        allowed = count + REOPEN_RATE * (time.monotonic() - start) if REOPEN_RATE > 0 else float("inf")
+        while len(live) < count and stats["opened"] < allowed and time.monotonic() < deadline:
+            try:
+                live.append(Hostile(path, KINDS[index % len(KINDS)]))
+                stats["opened"] += 1
+            except OSError:
+                stats["connect failed"] += 1
+                break
+            index += 1
+        still = []
+        for hostile in live:
+            if hostile.pump():
+                still.append(hostile)
+            else:
+                stats["closed by photod"] += 1
+                hostile.close()
+        live = still
+        time.sleep(0.05)
+    stats["open at the end"] = len(live)
+    for hostile in live:
+        hostile.close()
+    return stats
+
+
+def figures(samples):
+    ordered = sorted(samples)
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+    return {"runs": len(ordered), "p50": round(statistics.median(ordered), 1), "p99": round(p99, 1),
+            "max": round(ordered[-1], 1)}
+
+
+def main():
+    raise_fd_limit(HOSTILE + 256)
+    for tool in ("photod", "photoctl"):
+        if not os.path.exists(os.path.join(BIN, tool)):
+            sys.exit("%s is missing: run `swift build -c release` (or set BUILD=debug)" % os.path.join(BIN, tool))
+    work = tempfile.mkdtemp(prefix="photod-hostile-bench-")
+    try:
+        return run(work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def run(work):
+    library = os.path.join(work, "photos")
+    make_photos = os.path.join(SHARED, "tools", "make-photos")
+    if os.path.exists(make_photos):
+        subprocess.run([make_photos, library, "200", "--seed", "7"], check=True, stdout=subprocess.DEVNULL)
+    else:
+        os.makedirs(library)
+    sock = os.path.join(work, "run", "io.photod")
+    env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(work, "config"), PHOTOD_SOCKET=sock)
+    daemon = subprocess.Popen([os.path.join(BIN, "photod"), "--root", library, "--database",
+                               os.path.join(work, "index.sqlite"), "--socket", sock],
+                              stderr=subprocess.PIPE, text=True, env=env)
+    log = LogReader(daemon.stderr)
+    log.start()
+    try:
+        if not log.ready.wait(60):
+            sys.exit("photod did not become ready")
+        return measure(daemon, sock, env, log)
+    finally:
+        daemon.send_signal(signal.SIGTERM)
+        daemon.wait(timeout=30)
+
+
+def measure(daemon, sock, env, log):
+    baseline_rss = rss_kib(daemon.pid)
+    owner = Owner(env)
+    before = [owner.status_ms() for _ in range(20)]
+    sampler = Sampler(daemon.pid)
+    sampler.start()
+    owner.start()
+    cpu_before = cpu_seconds(daemon.pid)
+    stats = attack(sock, ATTACK_SECONDS, HOSTILE)
+    cpu_during = cpu_seconds(daemon.pid) - cpu_before
+    owner.stopped.set()
+    owner.join()
+    sampler.stopped.set()
+    sampler.join()
+    after = [owner.status_ms() for _ in range(5)]
+    during = figures(owner.samples)
+    result = {
+        "hostile connections": HOSTILE,
+        "attack seconds": ATTACK_SECONDS,
+        "re-open rate": REOPEN_RATE or "unlimited",
+        "photod cpu seconds during": round(cpu_during, 1),
+        "photoctl status ms before": figures(before),
+        "photoctl status ms during": during,
+        "photoctl status ms after": figures(after),
+        "status failures": owner.failures[:5],
+        "status failure count": len(owner.failures),
+        "rss MiB at start": round(baseline_rss / 1024, 1),
+        "peak rss MiB": round(sampler.peak / 1024, 1),
+        "hostile": stats,
+        "photod log lines": log.lines,
+        "photod log counts": log.counts,
+    }
+    print(json.dumps(result, indent=2))
+    problems = []
+    if owner.failures:
+        problems.append("%d status calls failed" % len(owner.failures))
+    if during["p99"] >= STATUS_TARGET_MS:
+        problems.append("status p99 %.1f ms >= %d ms" % (during["p99"], STATUS_TARGET_MS))
+    if sampler.peak / 1024 >= RSS_TARGET_MIB:
+        problems.append("peak RSS %.1f MiB >= %d MiB" % (sampler.peak / 1024, RSS_TARGET_MIB))
+    for problem in problems:
+        print("MISSED: " + problem, file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
