@@ -72,8 +72,6 @@ public struct Daemon {
         let callers = CallerResolver(trusted: config.trusted)
         logger.info("owner: \(callers.ownerClient)\(config.trusted.isEmpty ? "" : ", trusted: " + config.trusted.joined(separator: ", "))")
         var serverConfiguration = VarlinkService.configure(for: config, logger: logger)
-        // The default socket lies in it: the folder must be the user's own, not one another user made first.
-        serverConfiguration.runtimeDirectory = DefaultPaths().runtimeDirectory
         let connectionLogger = logger
         serverConfiguration.attach = { peer in
             let caller = callers.resolve(peer)
