@@ -23,6 +23,13 @@ public struct Daemon {
         self.reloadConfig = reloadConfig
     }
 
+    /// The exit status for an error that stopped photod: 75 (EX_TEMPFAIL) when another photod
+    /// holds the index — try again once it has stopped — and 1 for anything else.
+    public static func exitStatus(for error: any Error) -> Int32 {
+        if case StoreError.inUse = error { return 75 }
+        return 1
+    }
+
     /// Runs the daemon; returns after a graceful shutdown.
     public func run() async throws {
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -41,11 +48,23 @@ public struct Daemon {
 
     private func serve(pool: NIOThreadPool, cores: Int) async throws {
         let hub = ChangeHub(queueLimit: config.subscriberQueue)
+        // First of all: one photod per index. Held until this function returns.
+        let lock = try IndexLock(database: config.database)
+        defer { withExtendedLifetime(lock) {} }
         let store = try Store(path: config.database, changeRetention: config.changeRetention,
-                              onCommit: { hub.publish($0) })
+                              changeRetentionBytes: config.changeRetentionBytes, onCommit: { hub.publish($0) })
+        IndexOpeningLog.report(store.opening, index: store.path, logger: logger)
+        try store.limitSize(toBytes: config.indexSizeLimit)
         let regrouper = Regrouper(store: store, rules: config.grouping, sources: config.descriptionSources, pool: pool, logger: logger)
-        try await regrouper.rereadIfSourcesChanged()
-        try await regrouper.regroupIfRulesChanged()
+        do {
+            try await regrouper.rereadIfSourcesChanged()
+            try await regrouper.regroupIfRulesChanged()
+        } catch {
+            // A full disk must not keep photod from serving the index it has; the new rules
+            // are applied at a start with room to write them.
+            guard let reason = Store.outOfSpaceReason(error) else { throw error }
+            logger.error("the changed grouping rules or description sources wait for the next start: the index cannot be written (\(reason))")
+        }
         let roots = LibraryRoot.distinct(config.roots)
         let state = LibraryState()
         let mapper = AssetMapper(rules: config.grouping)

@@ -1,3 +1,5 @@
+import SQLite
+
 /// Failures of the store beyond SQLite's own errors.
 public enum StoreError: Error, CustomStringConvertible, Sendable {
     /// The database was written by a newer photod.
@@ -26,5 +28,15 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             let holder = pid.map { "photod pid \($0)" } ?? "another photod"
             return "index \(path) is in use by \(holder); stop it first, or give this one another --database"
         }
+    }
+}
+
+extension Store {
+    /// SQLite's reason when `error` is a write that failed for want of room — a full disk, a
+    /// quota, or the size limit set with `limitSize(toBytes:)` — and nil for any other failure.
+    /// Such a write changed nothing, and the same write succeeds once there is room.
+    public static func outOfSpaceReason(_ error: any Error) -> String? {
+        guard let error = error as? SQLiteError, error.isOutOfSpace else { return nil }
+        return error.message
     }
 }

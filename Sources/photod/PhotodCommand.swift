@@ -10,7 +10,8 @@ struct PhotodCommand: AsyncParsableCommand {
         abstract: "Index photo folders by their EXIF description and serve the library over varlink.",
         discussion: """
             Flags override the config file ($XDG_CONFIG_HOME/photod/photod.toml), which overrides the \
-            built-in defaults. A bad config exits with status 78 (EX_CONFIG).
+            built-in defaults. A bad config exits with status 78 (EX_CONFIG); an index another photod \
+            is using, with status 75 (EX_TEMPFAIL).
             """)
 
     @Option(name: .long, help: ArgumentHelp("Config file to read instead of the default.", valueName: "file"))
@@ -53,7 +54,7 @@ struct PhotodCommand: AsyncParsableCommand {
             try await Daemon(config: loaded, logger: logger, reloadConfig: { try ConfigLoader().load(overrides) }).run()
         } catch {
             logger.critical("photod cannot run: \(error)")
-            throw ExitCode.failure
+            throw ExitCode(Daemon.exitStatus(for: error))
         }
     }
 }

@@ -81,6 +81,10 @@ public struct ConfigLoader {
         if let interval = try reader.int("poll_interval", in: 1...86_400) { config.pollInterval = interval }
         if let watches = try reader.int("max_watches", in: 0...100_000_000) { config.maxWatches = watches }
         if let kept = try reader.int("change_retention", in: 1...100_000_000) { config.changeRetention = kept }
+        if let bytes = try reader.int("change_retention_bytes", in: 4096...(1 << 36)) { config.changeRetentionBytes = bytes }
+        if let mebibytes = try reader.int("index_size_limit", in: 0...(1 << 24)) {
+            config.indexSizeLimit = mebibytes == 0 ? nil : mebibytes << 20
+        }
         if let queue = try reader.int("subscriber_queue", in: 1...1_000_000) { config.subscriberQueue = queue }
         if var groups = try reader.table("groups") {
             var rules = config.grouping

@@ -23,6 +23,11 @@ public struct DaemonConfig: Sendable, Equatable {
     public var maxWatches: Int
     /// Changes kept in the log for `Subscribe(since:)`.
     public var changeRetention: Int
+    /// Bytes of change payload the log keeps at most; with `changeRetention`, whichever comes first.
+    public var changeRetentionBytes = 8 << 20
+    /// Largest the index file may grow, in bytes; nil: as far as the disk allows. Past it, writes
+    /// fail as on a full disk: photod serves what the index has, degraded, until there is room.
+    public var indexSizeLimit: Int?
     /// Changes a subscriber may lag behind before it gets a resync and is dropped.
     public var subscriberQueue: Int
     public var grouping: GroupingRules

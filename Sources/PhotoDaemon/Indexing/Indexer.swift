@@ -21,6 +21,8 @@ actor Indexer {
     /// the folders it could not watch.
     private var cover: @Sendable ([UInt8]) -> Void = { _ in }
     private var uncover: @Sendable ([UInt8]) -> Void = { _ in }
+    /// Set by `retryWritesNow`: the catch-up loop tries at once instead of at its next backoff.
+    private nonisolated let retryRequested = Mutex(false)
 
     init(roots: [LibraryRoot], scanner: Scanner, state: LibraryState, logger: Logger) {
         self.rootList = Mutex(roots)
@@ -54,13 +56,18 @@ actor Indexer {
             let path = root.resolve() ?? Array(root.configured.utf8)
             uncover(path)
             let store = scanner.store
-            let gone = try await scanner.pool.runIfActive {
-                var batch = WriteBatch()
-                batch.removals = try store.indexedFiles(under: path).filter { file in
-                    !kept.contains { file.path.starts(with: $0 + [UInt8(ascii: "/")]) }
-                }.map(\.id)
-                _ = try store.apply(batch)
-                return batch.removals.count
+            let gone: Int
+            do {
+                gone = try await scanner.pool.runIfActive {
+                    var batch = WriteBatch()
+                    batch.removals = try store.indexedFiles(under: path).filter { file in
+                        !kept.contains { file.path.starts(with: $0 + [UInt8(ascii: "/")]) }
+                    }.map(\.id)
+                    _ = try store.apply(batch)
+                    return batch.removals.count
+                }
+            } catch {
+                throw unwritable(error) ?? error
             }
             logger.notice("root \(root.configured) left the config: \(gone) photos left the index")
         }
@@ -111,9 +118,19 @@ actor Indexer {
                 continue
             }
             state.setRoot(root.configured, .scanning)
-            let report = try await scanner.reconcile(root: path, progress: state.progress)
+            do {
+                total = total + (try await scanner.reconcile(root: path, progress: state.progress))
+            } catch {
+                state.setRoot(root.configured, state.coverage(of: root.configured))
+                throw unwritable(error) ?? error
+            }
             state.setRoot(root.configured, state.coverage(of: root.configured))
-            total = total + report
+        }
+        let everyRoot = Set(roots.map(\.configured)) == Set(self.roots.map(\.configured))
+        if everyRoot, state.indexProblem != nil {
+            // Every root now matches the disk: nothing that happened meanwhile is missing.
+            state.setIndexProblem(nil)
+            logger.notice("the index can be written again: every root is reconciled, nothing missed while it could not be")
         }
         logger.info("""
             reconciled (\(reason)) in \(String(format: "%.2f", (ContinuousClock.now - started).seconds)) s: \
@@ -130,17 +147,90 @@ actor Indexer {
     }
 
     private func applyNow(_ actions: [WatchAction]) async throws {
+        guard state.indexProblem == nil else {
+            // Nothing can be written: the catch-up reconcile finds these changes on disk. New
+            // folders are watched now, so what happens in them later is seen too.
+            for case .directoryCreated(let folder) in actions { cover(folder) }
+            try await applyRootChanges(actions)
+            return
+        }
         var files: [WatchAction] = []
+        do {
+            for action in actions {
+                switch action {
+                case .fileWritten, .fileLinked, .fileRemoved, .fileMoved, .fileArrived:
+                    files.append(action)
+                default:
+                    try await writeFiles(&files)
+                    try await applyFolder(action)
+                }
+            }
+            try await writeFiles(&files)
+        } catch {
+            // Not lost: the catch-up reconcile records them once there is room.
+            guard unwritable(error) != nil else { throw error }
+        }
+    }
+
+    /// Notes the roots that went away, which needs no write.
+    private func applyRootChanges(_ actions: [WatchAction]) async throws {
         for action in actions {
-            switch action {
-            case .fileWritten, .fileLinked, .fileRemoved, .fileMoved, .fileArrived:
-                files.append(action)
-            default:
-                try await writeFiles(&files)
-                try await applyFolder(action)
+            if case .watchedDirectoryGone = action { try await applyFolder(action) }
+        }
+    }
+
+    /// When `error` is a write that failed for want of room: records that the index cannot be
+    /// written (logged once, shown in `Status`), so the catch-up loop reconciles every root once
+    /// there is room, and returns the error to report. Nil for any other error.
+    private func unwritable(_ error: any Error) -> IndexUnwritableError? {
+        guard let reason = Store.outOfSpaceReason(error) else { return nil }
+        let problem = """
+            the index cannot be written (\(reason)): photod serves what it has and records what it missed once \
+            there is room (free disk space, or raise index_size_limit)
+            """
+        if state.indexProblem == nil {
+            logger.error("\(problem); index \(scanner.store.path)")
+        }
+        state.setIndexProblem(problem)
+        return IndexUnwritableError(reason: reason)
+    }
+
+    /// Caps the index at `bytes` (nil: none), and tries at once to catch up if it was full.
+    nonisolated func limitIndexSize(toBytes bytes: Int?) throws {
+        try scanner.store.limitSize(toBytes: bytes)
+        retryWritesNow()
+    }
+
+    /// Asks the catch-up loop to try at once (the size limit was raised, say).
+    nonisolated func retryWritesNow() {
+        retryRequested.withLock { $0 = true }
+    }
+
+    /// While the index cannot be written, reconciles every root again and again, waiting 1 s,
+    /// then twice as long after each failure up to a minute, or less when asked to retry now.
+    /// Runs until cancelled.
+    nonisolated func keepCatchingUp() async throws {
+        var delay = 1
+        var waited = 0
+        while true {
+            try await Task.sleep(for: .seconds(1))
+            guard state.indexProblem != nil else {
+                delay = 1
+                waited = 0
+                continue
+            }
+            waited += 1
+            let now = retryRequested.withLock { requested in defer { requested = false }; return requested }
+            guard now || waited >= delay else { continue }
+            waited = 0
+            do {
+                _ = try await reconcile(reason: "catching up after the index could not be written")
+                delay = 1
+            } catch {
+                // Still no room (or the reconcile failed otherwise): wait longer, never give up.
+                delay = min(delay * 2, 60)
             }
         }
-        try await writeFiles(&files)
     }
 
     private func writeFiles(_ files: inout [WatchAction]) async throws {
@@ -177,10 +267,17 @@ actor Indexer {
 
     /// Reconciles folders inotify cannot watch, each with its subtree.
     func reconcile(folders: [[UInt8]]) async throws {
-        try await serialized {
+        try await serialized { try await self.reconcileNow(folders: folders) }
+    }
+
+    private func reconcileNow(folders: [[UInt8]]) async throws {
+        guard state.indexProblem == nil else { return }
+        do {
             for folder in folders {
-                _ = try await self.scanner.reconcile(root: folder, progress: ScanProgressTracker())
+                _ = try await scanner.reconcile(root: folder, progress: ScanProgressTracker())
             }
+        } catch {
+            guard unwritable(error) != nil else { throw error }
         }
     }
 
@@ -209,5 +306,16 @@ extension Duration {
     var seconds: Double {
         let parts = components
         return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}
+
+/// A reconcile stopped because the index cannot be written (a full disk, the size limit). The
+/// daemon goes on serving the index as it is, and catches up once there is room.
+struct IndexUnwritableError: Error, CustomStringConvertible {
+    /// SQLite's reason.
+    let reason: String
+
+    var description: String {
+        "the index cannot be written (\(reason)); photod catches up once there is room"
     }
 }

@@ -9,6 +9,8 @@ final class LibraryState: Sendable {
         var rootStates: [String: RootState] = [:]
         var coverage: [String: RootState] = [:]
         var problems: [String: String] = [:]
+        /// Why the index cannot be written; first among the problems, as it affects every root.
+        var indexProblem: String?
         var overflows = 0
     }
 
@@ -44,6 +46,14 @@ final class LibraryState: Sendable {
         }
     }
 
+    /// Records why the index cannot be written now (nil: it can again).
+    func setIndexProblem(_ problem: String?) {
+        snapshot.withLock { $0.indexProblem = problem }
+    }
+
+    /// Why the index cannot be written now, nil when it can.
+    var indexProblem: String? { snapshot.withLock { $0.indexProblem } }
+
     /// Counts an inotify queue overflow.
     func overflowed() { snapshot.withLock { $0.overflows += 1 } }
 
@@ -76,7 +86,8 @@ final class LibraryState: Sendable {
     /// The daemon state, problems and progress as `Status` reports them.
     var summary: (state: DaemonState, problems: [String], progress: ScanProgress?) {
         let current = snapshot.withLock { $0 }
-        let problems = current.problems.keys.sorted().compactMap { current.problems[$0] }
+        let problems = [current.indexProblem].compactMap { $0 }
+            + current.problems.keys.sorted().compactMap { current.problems[$0] }
         let state: DaemonState
         if current.scanning {
             state = .scanning

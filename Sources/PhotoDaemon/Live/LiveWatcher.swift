@@ -126,6 +126,9 @@ final class LiveWatcher: Sendable {
             coverRoots()
             overflowPending.withLock { $0 = false }
             _ = try await indexer.reconcile(reason: "inotify overflow")
+        } catch is IndexUnwritableError {
+            // Recorded by the indexer, which catches up once the index can be written.
+            logger.debug("\(actions.count) file-system changes wait for the index to be writable")
         } catch {
             logger.error("could not apply \(actions.count) file-system changes: \(error); the next reconcile catches up")
         }
@@ -152,7 +155,12 @@ final class LiveWatcher: Sendable {
                 guard let path = root.resolve() else { continue }
                 logger.notice("root \(root.configured) is back: watching and reconciling it")
                 cover(path)
-                _ = try await indexer.reconcile(only: root, reason: "root returned")
+                do {
+                    _ = try await indexer.reconcile(only: root, reason: "root returned")
+                } catch is IndexUnwritableError {
+                    // The catch-up reconcile covers this root too, once the index can be written.
+                    continue
+                }
             }
             let unwatched = watches.unwatched
             if !unwatched.isEmpty {

@@ -49,6 +49,10 @@ final class ConfigReloader: Sendable {
                 logger.notice("trusted programs reloaded: \(new.trusted.joined(separator: ", "))")
             }
             await authorizer.apply(policy: new.authorization)
+            if new.indexSizeLimit != old.indexSizeLimit {
+                try indexer.limitIndexSize(toBytes: new.indexSizeLimit)
+                logger.notice("index_size_limit reloaded: \(new.indexSizeLimit.map { "\($0 >> 20) MiB" } ?? "none")")
+            }
             let waiting = Self.restartOnly(old: old, new: new)
             if !waiting.isEmpty {
                 logger.warning("changed in the config, taking effect at the next start: \(waiting.joined(separator: ", "))")
@@ -72,6 +76,7 @@ final class ConfigReloader: Sendable {
         if old.pollInterval != new.pollInterval { keys.append("poll_interval") }
         if old.maxWatches != new.maxWatches { keys.append("max_watches") }
         if old.changeRetention != new.changeRetention { keys.append("change_retention") }
+        if old.changeRetentionBytes != new.changeRetentionBytes { keys.append("change_retention_bytes") }
         if old.subscriberQueue != new.subscriberQueue { keys.append("subscriber_queue") }
         if old.grouping != new.grouping || old.descriptionSources != new.descriptionSources { keys.append("[groups]") }
         return keys

@@ -1,0 +1,116 @@
+import Foundation
+import PhotoTestSupport
+import Testing
+
+/// Issue 11 items 16, 18, 19 with the real binary: a full index, two daemons on one index, an
+/// empty index.
+@Suite(.serialized) struct IndexResilienceTests {
+    private func status(_ daemon: DaemonHarness) throws -> [String: Any] {
+        try daemon.photoctlJSON(["status"])
+    }
+
+    /// Waits until `condition` holds for the daemon's status.
+    private func waitForStatus(_ daemon: DaemonHarness, timeout: TimeInterval = 60,
+                               _ condition: ([String: Any]) -> Bool) throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let current = try? status(daemon), condition(current) { return true }
+            usleep(100_000)
+        }
+        return false
+    }
+
+    /// Renames the folder of 300 photos until the index is full: each rename is a change
+    /// listing every photo, and 1 MiB holds only a few of them. Returns the last folder name.
+    private func fillByRenaming(_ daemon: DaemonHarness) throws -> String {
+        var folder = "trip-0"
+        for round in 1...40 {
+            let token = try status(daemon)["token"] as? Int ?? 0
+            let next = "trip-\(round)"
+            try FileManager.default.moveItem(atPath: daemon.library + "/" + folder, toPath: daemon.library + "/" + next)
+            folder = next
+            let settled = try waitForStatus(daemon, timeout: 10) { current in
+                (current["token"] as? Int ?? 0) > token || current["state"] as? String == "degraded"
+            }
+            #expect(settled)
+            if try status(daemon)["state"] as? String == "degraded" { return folder }
+        }
+        Issue.record("the index never filled up")
+        return folder
+    }
+
+    @Test func aFullIndexLeavesPhotodServingDegradedAndItCatchesUpWhenThereIsRoom() throws {
+        let daemon = try DaemonHarness(settings: "index_size_limit = 1\n")
+        for n in 0..<300 {
+            try daemon.add("trip-0/IMG_20261123_\(100_000 + n).jpg", Photo.jpeg("Trip day \(n % 10)"))
+        }
+        try daemon.start()
+        #expect(try status(daemon)["state"] as? String == "ready")
+        let ids = try daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)
+        let folder = try fillByRenaming(daemon)
+        let full = try status(daemon)
+        let problems = full["problems"] as? [String] ?? []
+        #expect(problems.first?.contains("the index cannot be written (database or disk is full)") == true)
+        #expect(problems.first?.contains("index_size_limit") == true)
+        #expect(daemon.logContains("the index cannot be written"))
+        // It serves what it has.
+        #expect(try daemon.photoctl(["groups"]).status == 0)
+
+        // A live change while full is not lost, and photod keeps running.
+        try daemon.add("late/after-the-disk-filled.jpg", Photo.jpeg("Late"))
+        usleep(300_000)
+        #expect(daemon.isRunning)
+        #expect(try status(daemon)["state"] as? String == "degraded")
+
+        // A start-up on a full index serves it, degraded, instead of exiting.
+        #expect(daemon.stop() == 0)
+        try daemon.start()
+        #expect(try status(daemon)["state"] as? String == "degraded")
+        #expect(daemon.isRunning)
+
+        // Room again: raise the limit and reload; what was missed arrives, ids kept.
+        try daemon.writeConfig(settings: "index_size_limit = 0\n", trusted: DaemonHarness.defaultTrusted)
+        daemon.send(SIGHUP)
+        let caughtUp = try waitForStatus(daemon) { current in
+            current["state"] as? String == "ready" && current["assets"] as? Int == 301
+        }
+        #expect(caughtUp, "status: \(String(describing: try? status(daemon)))")
+        let after = try daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)
+        #expect(after["late/after-the-disk-filled.jpg"] != nil)
+        #expect(after["\(folder)/IMG_20261123_100007.jpg"] == ids["trip-0/IMG_20261123_100007.jpg"])
+        #expect(daemon.logContains("the index can be written again"))
+    }
+
+    @Test func aSecondPhotodOnTheSameIndexExits75AndNamesTheFirst() throws {
+        let first = try DaemonHarness()
+        try first.add("a.jpg", Photo.jpeg("A"))
+        try first.start()
+        let firstPid = try #require(first.pid)
+        // The same index, its own socket: only the lock stands between them.
+        let second = try ProcessRunner.run(
+            Binaries.photod, ["--root", first.library, "--database", first.database,
+                              "--socket", first.dir.file("run/second/io.photod")],
+            environment: first.environment, timeout: 30)
+        #expect(second.status == 75)
+        #expect(second.stderr.contains("index \(first.database) is in use by photod pid \(firstPid)"))
+        // The first one is untouched.
+        #expect(first.isRunning)
+        #expect(try status(first)["assets"] as? Int == 1)
+        #expect(try String(contentsOfFile: first.database + ".lock", encoding: .utf8) == "\(firstPid)\n")
+    }
+
+    @Test func anEmptyIndexIsMovedAsideWithALogLineAndRebuilt() throws {
+        let daemon = try DaemonHarness()
+        try daemon.add("a.jpg", Photo.jpeg("A"))
+        try daemon.start()
+        #expect(daemon.stop() == 0)
+        #expect(truncate(daemon.database, 0) == 0)
+        try daemon.start()
+        let folder = URL(fileURLWithPath: daemon.database).deletingLastPathComponent().path
+        let broken = try FileManager.default.contentsOfDirectory(atPath: folder)
+            .filter { $0.hasPrefix("index.sqlite.broken-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+        #expect(broken.count == 1)
+        #expect(daemon.logContains("could not be used: it is empty (0 bytes). It was moved to \(folder)/\(broken.first ?? "?")"))
+        #expect(try status(daemon)["assets"] as? Int == 1)
+    }
+}
