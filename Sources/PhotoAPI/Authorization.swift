@@ -12,6 +12,7 @@ public enum AuthorizationInterface {
         public static let listApps = "io.photod.Authorization.ListApps"
         public static let decide = "io.photod.Authorization.Decide"
         public static let reset = "io.photod.Authorization.Reset"
+        public static let remove = "io.photod.Authorization.Remove"
         public static let watch = "io.photod.Authorization.Watch"
     }
 
@@ -21,6 +22,7 @@ public enum AuthorizationInterface {
         public static let unknownApp = "io.photod.Authorization.UnknownApp"
         public static let restricted = "io.photod.Authorization.Restricted"
         public static let invalidDecision = "io.photod.Authorization.InvalidDecision"
+        public static let tooManyApps = "io.photod.Authorization.TooManyApps"
     }
 }
 
@@ -77,7 +79,8 @@ public struct App: Codable, Sendable, Equatable {
 
 /// Why a `Watch` event was sent.
 public enum AuthorizationEventKind: String, Sendable, Codable, CaseIterable {
-    case requested, decided, reset, selectionChanged, cancelled
+    /// `removed`: the owner deleted the app's record (`Remove`); the app starts over.
+    case requested, decided, reset, selectionChanged, cancelled, removed
 }
 
 /// One `io.photod.Authorization.Watch` event.
@@ -145,28 +148,54 @@ public struct ListAppsReply: Codable, Sendable, Equatable {
 
 /// Parameters of `Decide`.
 public struct DecideParameters: Codable, Sendable, Equatable {
-    /// The full app id or an unambiguous part of it.
+    /// The full app id or a unique whole component of it (`calendar.sh`).
     public var app: String
+    /// Whose app: needed only when apps of several users share the id.
+    public var uid: Int?
     public var status: AuthorizationStatus
     public var assets: [String]?
     public var groups: [String]?
 
     /// Creates the parameters.
-    public init(app: String, status: AuthorizationStatus, assets: [String]? = nil, groups: [String]? = nil) {
+    public init(app: String, uid: Int? = nil, status: AuthorizationStatus, assets: [String]? = nil,
+                groups: [String]? = nil) {
         self.app = app
+        self.uid = uid
         self.status = status
         self.assets = assets
         self.groups = groups
     }
 }
 
-/// Parameters of `Reset`.
+/// Parameters of `Reset` and `Remove`: which app.
 public struct ResetParameters: Codable, Sendable, Equatable {
-    /// The full app id or an unambiguous part of it.
+    /// The full app id or a unique whole component of it.
     public var app: String
+    /// Whose app: needed only when apps of several users share the id.
+    public var uid: Int?
 
     /// Creates the parameters.
-    public init(app: String) { self.app = app }
+    public init(app: String, uid: Int? = nil) {
+        self.app = app
+        self.uid = uid
+    }
+}
+
+/// Parameters of `Remove`: the same as `Reset`'s.
+public typealias RemoveParameters = ResetParameters
+
+/// Parameters of `io.photod.Authorization.TooManyApps`.
+public struct TooManyAppsError: Codable, Sendable, Equatable {
+    /// How many app records photod keeps at most.
+    public var limit: Int
+    /// What the owner can do about it.
+    public var hint: String
+
+    /// Creates the error parameters.
+    public init(limit: Int, hint: String) {
+        self.limit = limit
+        self.hint = hint
+    }
 }
 
 /// Parameters of `io.photod.Authorization.UnknownApp` (and `Restricted`).

@@ -35,9 +35,11 @@ struct GlobalOptions: ParsableArguments {
     var serviceUser: String?
 
     /// Connects to the daemon named by `--socket` or the defaults, trusting a server that runs
-    /// as this user or as the service user.
-    func connect() async throws -> PhotoClient {
-        try await PhotoClient.connect(socketPath: socket ?? DefaultPaths().socket, serviceUser: serviceUserID())
+    /// as this user or as the service user. photod takes photoctl for the owner unless it acts
+    /// for the program that ran it (`--as-app`, or `forCaller` for `photoctl request`).
+    func connect(forCaller: Bool = false) async throws -> PhotoClient {
+        try ProcessRole.declare(asApp || forCaller ? .app : .owner)
+        return try await PhotoClient.connect(socketPath: socket ?? DefaultPaths().socket, serviceUser: serviceUserID())
     }
 
     /// The uid of `--service-user` (else `$PHOTOD_SERVICE_USER`), nil when neither is given.

@@ -18,7 +18,7 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(name: .long, help: "A name for the script, shown to the owner next to its id.") var label: String?
 
     func run() async throws {
-        let client = try await global.connect()
+        let client = try await global.connect(forCaller: true)
         var final: RequestAuthorizationReply?
         for try await reply in client.requestAuthorization(reason: reason, label: label) {
             if reply.pending {

@@ -1,38 +1,58 @@
 import Foundation
 import SQLite
 
-/// One app's authorization record as stored: its id and the daemon's encoding of the rest.
+/// One app's authorization record as stored: the user and app id it belongs to, and the
+/// daemon's encoding of the rest.
 public struct StoredApp: Sendable, Equatable {
+    /// The uid of the processes the record is about; the same app id run by two users is two apps.
+    public var uid: UInt32
     public var id: String
     /// The record, in a format only the daemon reads (JSON).
     public var record: Data
 
     /// Creates a stored app.
-    public init(id: String, record: Data) {
+    public init(uid: UInt32, id: String, record: Data) {
+        self.uid = uid
         self.id = id
         self.record = record
     }
 }
 
 extension Store {
-    /// Every stored app record, by id.
+    /// Every stored app record, by uid and id.
     public func apps() throws -> [StoredApp] {
         try read { db in
-            let statement = try db.statement("SELECT id, record FROM apps ORDER BY id")
+            let statement = try db.statement("SELECT uid, id, record FROM apps ORDER BY uid, id")
             var apps: [StoredApp] = []
             while try statement.step() {
-                apps.append(StoredApp(id: statement.text(0) ?? "", record: Data(statement.blob(1))))
+                guard let uid = UInt32(exactly: statement.int64(0)) else { continue }
+                apps.append(StoredApp(uid: uid, id: statement.text(1) ?? "", record: Data(statement.blob(2))))
             }
             return apps
         }
     }
 
-    /// Stores an app record, replacing the one with the same id; durable when this returns.
+    /// Stores an app record, replacing the one with the same uid and id; durable when this returns.
     public func saveApp(_ app: StoredApp) throws {
         try write { db in
-            let statement = try db.statement(
-                "INSERT INTO apps(id, record) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET record = excluded.record")
-            try statement.bind([.text(app.id), .blob(Array(app.record))]).run()
+            let statement = try db.statement("""
+                INSERT INTO apps(uid, id, record) VALUES (?, ?, ?)
+                ON CONFLICT(uid, id) DO UPDATE SET record = excluded.record
+                """)
+            try statement.bind([.integer(Int64(app.uid)), .text(app.id), .blob(Array(app.record))]).run()
+            backUpApps(db)
+        }
+    }
+
+    /// Deletes an app record; true when there was one.
+    @discardableResult
+    public func deleteApp(uid: UInt32, id: String) throws -> Bool {
+        try write { db in
+            let statement = try db.statement("DELETE FROM apps WHERE uid = ? AND id = ?")
+            try statement.bind([.integer(Int64(uid)), .text(id)]).run()
+            let deleted = db.changes > 0
+            if deleted { backUpApps(db) }
+            return deleted
         }
     }
 }

@@ -145,6 +145,24 @@ import Testing
         #expect(throws: expected) { try result.get() }
     }
 
+    /// Another user's process (photod as a system service): exe and cwd cannot be read, the
+    /// cgroup can, and it is read first, so an app unit still names the app.
+    @Test func anUnreadableExecutableIsNoObstacleWhenTheCgroupNamesAnAppUnit() throws {
+        let proc = try FakeProc()
+        try proc.fillPython(uid: "1001")
+        try proc.write("cgroup", "0::/user.slice/user-1001.slice/user@1001.service/app.slice/app-flatpak-org.darktable.Darktable-9.scope\n")
+        for name in ["exe", "cwd"] {
+            try FileManager.default.removeItem(atPath: "\(proc.directory)/\(name)")
+            try proc.write(name, "")
+        }
+        let identity = try AppIdentityResolver.identify(pid: proc.pid, uid: 1001, procRoot: proc.root).get()
+        #expect(identity == AppIdentity(id: "app:org.darktable.Darktable", uid: 1001, source: .appUnit, executable: ""))
+
+        try proc.write("cgroup", "0::/user.slice/user-1001.slice/session-3.scope\n")
+        let unnamed = AppIdentityResolver.identify(pid: proc.pid, uid: 1001, procRoot: proc.root)
+        #expect(throws: AppIdentityError.unreadable(pid: proc.pid, what: "exe", errno: EINVAL)) { try unnamed.get() }
+    }
+
     @Test func aStatusWithoutUidsIsUnreadable() throws {
         let proc = try FakeProc()
         try proc.fillPython()

@@ -48,11 +48,11 @@ import Testing
         let dir = try TemporaryDirectory()
         let store = try Store(path: dir.file("index.sqlite"))
         #expect(try store.apps().isEmpty)
-        try store.saveApp(StoredApp(id: "exe:/usr/bin/eog", record: Data("one".utf8)))
-        try store.saveApp(StoredApp(id: "app:org.gnome.Photos", record: Data("two".utf8)))
-        try store.saveApp(StoredApp(id: "exe:/usr/bin/eog", record: Data("three".utf8)))
+        try store.saveApp(StoredApp(uid: 1000, id: "exe:/usr/bin/eog", record: Data("one".utf8)))
+        try store.saveApp(StoredApp(uid: 1000, id: "app:org.gnome.Photos", record: Data("two".utf8)))
+        try store.saveApp(StoredApp(uid: 1000, id: "exe:/usr/bin/eog", record: Data("three".utf8)))
         let reopened = try Store(path: dir.file("index.sqlite"))
-        #expect(try reopened.apps() == [StoredApp(id: "app:org.gnome.Photos", record: Data("two".utf8)),
-                                        StoredApp(id: "exe:/usr/bin/eog", record: Data("three".utf8))])
+        #expect(try reopened.apps() == [StoredApp(uid: 1000, id: "app:org.gnome.Photos", record: Data("two".utf8)),
+                                        StoredApp(uid: 1000, id: "exe:/usr/bin/eog", record: Data("three".utf8))])
     }
 }

@@ -109,6 +109,8 @@ struct LibraryAPI: Sendable {
     func listAssets(_ parameters: ListAssetsParameters, _ access: LibraryAccess = .everything) async throws -> ListAssetsReply {
         let limit = parameters.limit ?? Self.defaultLimit
         guard (1...Self.maximumLimit).contains(limit) else { throw VarlinkError.invalidParameter("limit") }
+        try ParameterLimits.check(parameters.group, atMost: ParameterLimits.groupName, "group")
+        try ParameterLimits.check(parameters.cursor, atMost: ParameterLimits.cursor, "cursor")
         let sort = StoreSort(rawValue: (parameters.sort ?? .taken).rawValue) ?? .taken
         var groupKey: String?
         if let name = parameters.group {
@@ -154,6 +156,7 @@ struct LibraryAPI: Sendable {
 
     func getAssets(_ parameters: GetAssetsParameters, _ access: LibraryAccess = .everything) async throws -> GetAssetsReply {
         guard parameters.ids.count <= Self.maximumLimit else { throw VarlinkError.invalidParameter("ids") }
+        try ParameterLimits.check(parameters.ids, atMost: ParameterLimits.assetID, "ids")
         let ids = parameters.ids
         let found = try await onPool {
             switch access {
@@ -178,6 +181,7 @@ struct LibraryAPI: Sendable {
     func rescan(_ parameters: RescanParameters) async throws -> RescanReply {
         var only: LibraryRoot?
         if let requested = parameters.root {
+            try ParameterLimits.check(requested, atMost: ParameterLimits.root, "root")
             let trimmed = requested.count > 1 && requested.hasSuffix("/") ? String(requested.dropLast()) : requested
             guard let root = indexer.roots.first(where: {
                 $0.configured == trimmed || $0.resolve().map { String(decoding: $0, as: UTF8.self) } == trimmed

@@ -2,6 +2,11 @@ import Foundation
 
 extension AppIdentityResolver {
     /// Reads /proc/PID/{cgroup,cmdline,cwd,exe,status} under `procRoot` and identifies; refuses a vanished pid.
+    ///
+    /// cgroup, cmdline and status are readable for every user's process; exe and cwd only for
+    /// one photod may ptrace (its own user's). So a process whose exe cannot be read is still
+    /// identified when its cgroup names an app unit (another user's desktop app, in a system
+    /// service); only when no rule can name it does this fail with `.unreadable(what: "exe")`.
     static func identify(pid: Int32, uid: UInt32, procRoot: String = "/proc") -> Result<AppIdentity, AppIdentityError> {
         let process = AppIdentityProcess(pid: pid, procRoot: procRoot)
         return Result { () throws(AppIdentityError) -> AppIdentity in
@@ -9,10 +14,16 @@ extension AppIdentityResolver {
             // exiting midway is caught instead of being identified from half-read files.
             let cgroup = try process.text("cgroup")
             let cmdline = try process.bytes("cmdline")
-            let cwd = try process.link("cwd")
-            let exe = try process.link("exe")
+            let cwd = try process.linkIfReadable("cwd")
+            let exe = try process.linkIfReadable("exe")
             try process.confirmLive(uid: uid)
-            return identify(uid: uid, cgroup: cgroup, exe: exe, cmdline: cmdline, cwd: cwd)
+            switch exe {
+            case .success(let exe):
+                return identify(uid: uid, cgroup: cgroup, exe: exe, cmdline: cmdline, cwd: try? cwd.get())
+            case .failure(let error):
+                guard let applicationID = applicationID(fromCgroup: cgroup) else { throw error }
+                return AppIdentity(id: "app:" + applicationID, uid: uid, source: .appUnit, executable: "")
+            }
         }
     }
 }
@@ -50,6 +61,18 @@ struct AppIdentityProcess: Sendable {
             return try FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + name)
         } catch {
             throw failure(reading: name, error)
+        }
+    }
+
+    /// A link's target, or the reason it cannot be read (EACCES for another user's process);
+    /// throws only when the process is gone.
+    func linkIfReadable(_ name: String) throws(AppIdentityError) -> Result<String, AppIdentityError> {
+        do {
+            return .success(try link(name))
+        } catch .processGone(let pid) {
+            throw .processGone(pid: pid)
+        } catch {
+            return .failure(error)
         }
     }
 

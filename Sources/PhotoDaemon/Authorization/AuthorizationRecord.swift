@@ -60,3 +60,19 @@ struct AppAuthorization: Sendable, Equatable, Codable {
         }
     }
 }
+
+extension AppAuthorization {
+    /// The record as the wire shows it (`io.photod.Authorization.App`).
+    var wire: App {
+        App(id: app, uid: Int(uid), label: label, status: status, reason: reason,
+            requestedAt: requestedAt.map(Self.isoTime), decidedAt: decidedAt.map(Self.isoTime),
+            assets: assets, groups: groups, pending: pending)
+    }
+
+    /// The key the record is kept under.
+    var key: AppKey { AppKey(uid: uid, id: app) }
+
+    private static func isoTime(_ date: Date) -> String {
+        ISOTime.utcString(nanoseconds: Int64(date.timeIntervalSince1970 * 1_000_000_000))
+    }
+}

@@ -7,17 +7,19 @@ import Store
 /// actions (store, answer waiting requests, tell watchers, tell subscriptions, arm timers), and
 /// answers what an app may see.
 actor Authorizer {
-    private var machines: [String: AuthorizationMachine] = [:]
+    private var machines: [AppKey: AuthorizationMachine] = [:]
     private var policy: AuthorizationPolicy
     private let store: Store
     private let visibilityChanged: @Sendable (String, Visibility) -> Void
     private let logger: Logger
     private var nextID: UInt64 = 1
     private var waiters: [UInt64: AsyncStream<RequestAuthorizationReply>.Continuation] = [:]
-    private var watchers: [UInt64: (app: String?, continuation: AsyncStream<AuthorizationEvent>.Continuation)] = [:]
+    private var watchers: [UInt64: (app: AppKey?, continuation: AsyncStream<AuthorizationEvent>.Continuation)] = [:]
+    /// Set while apps are being turned away for the record cap, so the owner is told once.
+    private var capReported = false
 
-    /// Loads the stored records and holds them to `policy`; `visibilityChanged` is told when
-    /// what an app sees changes (its subscriptions adjust).
+    /// Loads the stored records and holds them to `policy`; `visibilityChanged` is told (with
+    /// `AppKey.text`) when what an app sees changes (its subscriptions adjust).
     init(store: Store, policy: AuthorizationPolicy, logger: Logger,
          visibilityChanged: @escaping @Sendable (String, Visibility) -> Void) throws {
         self.store = store
@@ -26,26 +28,39 @@ actor Authorizer {
         self.visibilityChanged = visibilityChanged
         let decoder = JSONDecoder()
         for stored in try store.apps() {
-            guard let record = try? decoder.decode(AppAuthorization.self, from: stored.record) else {
+            guard let decoded = try? decoder.decode(AppAuthorization.self, from: stored.record) else {
                 // A record this version cannot read is treated as never decided, never as allowed.
                 logger.warning("ignoring an unreadable authorization record; the app starts notDetermined",
-                               metadata: ["app": "\(stored.id)"])
+                               metadata: ["app": "\(stored.id)", "uid": "\(stored.uid)"])
                 continue
             }
+            // The row's key is the truth: records from before migration 5 carry no reliable uid.
+            var record = decoded
+            record.uid = stored.uid
+            record.app = stored.id
+            if !AuthorizationLimits.fits(record) {
+                // Stored by a version without limits: what the app wrote goes, the decision stays.
+                record.reason = nil
+                record.label = nil
+                logger.warning("dropped an oversized reason and label from a stored app record",
+                               metadata: ["app": "\(stored.id)", "uid": "\(stored.uid)"])
+            }
             let machine = AuthorizationMachine(record: record, policy: policy)
-            machines[record.app] = machine
-            if machine.record != record { try Self.save(machine.record, to: store) }
+            machines[record.key] = machine
+            if machine.record != decoded { try Self.save(machine.record, to: store) }
         }
     }
 
     // MARK: What apps see
 
-    /// The app's record, created notDetermined (and stored) on first contact.
+    /// The app's record; an app never seen is notDetermined (or restricted) without a record
+    /// being kept, so only asking takes one of the limited record slots.
     func record(for identity: AppIdentity) -> AppAuthorization {
-        machine(for: identity).record
+        machines[AppKey(identity)]?.record
+            ?? AuthorizationMachine(record: AppAuthorization(app: identity.id, uid: identity.uid), policy: policy).record
     }
 
-    /// Every app known, by id.
+    /// Every app known, by uid and id.
     func allRecords() -> [AppAuthorization] {
         machines.keys.sorted().compactMap { machines[$0]?.record }
     }
@@ -54,43 +69,105 @@ actor Authorizer {
 
     /// Starts a request; the stream yields the answers (first `pending` while the owner
     /// decides) and finishes after the final one. Pass the returned id to `cancel` when the
-    /// caller goes away.
-    func request(_ identity: AppIdentity, reason: String, label: String?)
+    /// caller goes away. Refused when a new app finds no record slot free, or when the record
+    /// with this reason and label would not fit its budget.
+    func request(_ identity: AppIdentity, reason: String, label: String?) throws(AuthorizationCallError)
         -> (waiter: UInt64, answers: AsyncStream<RequestAuthorizationReply>) {
-        _ = machine(for: identity)
+        let key = AppKey(identity)
+        var trial = machines[key]?.record ?? AppAuthorization(app: identity.id, uid: identity.uid)
+        trial.reason = reason
+        if let label { trial.label = label }
+        guard AuthorizationLimits.fits(trial) else { throw .tooLarge(parameter: "reason") }
+        if machines[key] == nil {
+            try makeRoom(for: key)
+            let machine = AuthorizationMachine(record: AppAuthorization(app: identity.id, uid: identity.uid), policy: policy)
+            machines[key] = machine
+            persist(machine.record)
+            logger.info("new app seen", metadata: ["app": "\(identity.id)", "uid": "\(identity.uid)"])
+        }
         let id = takeID()
         let (stream, continuation) = AsyncStream.makeStream(of: RequestAuthorizationReply.self)
         waiters[id] = continuation
-        run(identity.id) { $0.request(reason: reason, label: label, waiter: id, now: Date()) }
-        logger.notice("authorization requested", metadata: ["app": "\(identity.id)", "reason": "\(reason)"])
+        run(key) { $0.request(reason: reason, label: label, waiter: id, now: Date()) }
+        // The reason itself is the owner's to read in the prompt; the log says only how long it
+        // was, so no app can fill the journal through it.
+        logger.notice("authorization requested", metadata: [
+            "app": "\(identity.id)", "uid": "\(identity.uid)", "reason_bytes": "\(reason.utf8.count)"])
         return (id, stream)
     }
 
     /// A waiting caller went away; the last one leaving cancels the request.
-    func cancel(app: String, waiter: UInt64) {
+    func cancel(app: AppKey, waiter: UInt64) {
         waiters.removeValue(forKey: waiter)?.finish()
         run(app) { $0.cancel(waiter: waiter) }
     }
 
     // MARK: The owner's calls
 
-    /// Records the owner's decision for the app named by `query` (full id or unambiguous part).
-    func decide(_ query: String, status: AuthorizationStatus, assets: [String], groups: [String])
+    /// Records the owner's decision for the app named by `query` (of user `uid` when given).
+    func decide(_ query: String, uid: UInt32? = nil, status: AuthorizationStatus, assets: [String], groups: [String])
         throws(AuthorizationCallError) -> AppAuthorization {
-        let app = try find(query, allowNew: true)
-        try perform(app, failing: true) { $0.decide(status, assets: assets, groups: groups, now: Date()) }
+        let key = try find(query, uid: uid, allowNew: true)
+        let isNew = machines[key] == nil
+        var trial = machines[key]?.record ?? AppAuthorization(app: key.id, uid: key.uid)
+        trial.assets = assets
+        trial.groups = groups
+        guard AuthorizationLimits.fits(trial) else {
+            throw .refused(.invalidDecision(reason: """
+                the selection is too large to keep (\(AuthorizationLimits.wireBytes(trial)) bytes; a record holds \
+                at most \(AuthorizationLimits.maximumRecordBytes)): choose groups rather than single photos
+                """))
+        }
+        if isNew {
+            // The owner decides before the app first asks: the app takes a record slot now.
+            try makeRoom(for: key)
+            machines[key] = AuthorizationMachine(record: AppAuthorization(app: key.id, uid: key.uid), policy: policy)
+        }
+        do {
+            try perform(key, failing: true) { $0.decide(status, assets: assets, groups: groups, now: Date()) }
+        } catch {
+            if isNew { machines[key] = nil }
+            throw error
+        }
         logger.notice("owner decided", metadata: [
-            "app": "\(app)", "status": "\(status.rawValue)",
-            "assets": "\(assets.count)", "groups": "\(groups.joined(separator: ","))"])
-        return machines[app]?.record ?? AppAuthorization(app: app, uid: getuid())
+            "app": "\(key.id)", "uid": "\(key.uid)", "status": "\(status.rawValue)",
+            "assets": "\(assets.count)", "groups": "\(groups.count)"])
+        return machines[key]?.record ?? AppAuthorization(app: key.id, uid: key.uid)
     }
 
     /// Sends the app named by `query` back to notDetermined.
-    func reset(_ query: String) throws(AuthorizationCallError) -> AppAuthorization {
-        let app = try find(query, allowNew: false)
-        try perform(app, failing: true) { $0.reset(now: Date()) }
-        logger.notice("owner reset the app; it may ask again", metadata: ["app": "\(app)"])
-        return machines[app]?.record ?? AppAuthorization(app: app, uid: getuid())
+    func reset(_ query: String, uid: UInt32? = nil) throws(AuthorizationCallError) -> AppAuthorization {
+        let key = try find(query, uid: uid, allowNew: false)
+        try perform(key, failing: true) { $0.reset(now: Date()) }
+        logger.notice("owner reset the app; it may ask again", metadata: ["app": "\(key.id)", "uid": "\(key.uid)"])
+        return machines[key]?.record ?? AppAuthorization(app: key.id, uid: key.uid)
+    }
+
+    /// Forgets the app named by `query` entirely: a waiting request ends notDetermined, its
+    /// subscriptions lose what it saw, and its record slot is free. Returns the record as it was.
+    func remove(_ query: String, uid: UInt32? = nil) throws(AuthorizationCallError) -> AppAuthorization {
+        let key = try find(query, uid: uid, allowNew: false)
+        guard let machine = machines[key] else { throw .unknownApp(query) }
+        do {
+            try store.deleteApp(uid: key.uid, id: key.id)
+        } catch {
+            logger.error("cannot delete an app record", metadata: ["app": "\(key.id)", "error": "\(error)"])
+            throw .refused(.invalidDecision(reason: "the index could not delete the record: \(error)"))
+        }
+        machines[key] = nil
+        for id in machine.waiters {
+            waiters.removeValue(forKey: id).map { continuation in
+                continuation.yield(RequestAuthorizationReply(status: .notDetermined, pending: false))
+                continuation.finish()
+            }
+        }
+        var removed = machine.record
+        removed.pending = false
+        if removed.visibility != .none { visibilityChanged(key.text, .none) }
+        notify(AuthorizationEvent(kind: .removed, app: removed))
+        if machines.count < AuthorizationLimits.maximumApps { capReported = false }
+        logger.notice("owner removed the app", metadata: ["app": "\(key.id)", "uid": "\(key.uid)"])
+        return removed
     }
 
     /// The config was reloaded: every app is held to the new policy (restricted, or released
@@ -102,13 +179,13 @@ actor Authorizer {
             run(app) { $0.apply(policy: policy) }
         }
         logger.notice("permissions policy reloaded", metadata: [
-            "restricted": "\(policy.restricted.joined(separator: ","))", "request_timeout": "\(Int(policy.requestTimeout))"])
+            "restricted": "\(policy.restricted.count) entries", "request_timeout": "\(Int(policy.requestTimeout))"])
     }
 
     // MARK: Watching
 
     /// Events from now on: all of them for the owner (`app` nil), else the app's own.
-    func watch(app: String?) -> (id: UInt64, events: AsyncStream<AuthorizationEvent>) {
+    func watch(app: AppKey?) -> (id: UInt64, events: AsyncStream<AuthorizationEvent>) {
         let id = takeID()
         let (stream, continuation) = AsyncStream.makeStream(of: AuthorizationEvent.self, bufferingPolicy: .bufferingNewest(256))
         watchers[id] = (app, continuation)
@@ -127,33 +204,37 @@ actor Authorizer {
         return nextID
     }
 
-    private func machine(for identity: AppIdentity) -> AuthorizationMachine {
-        if let machine = machines[identity.id] { return machine }
-        let machine = AuthorizationMachine(record: AppAuthorization(app: identity.id, uid: identity.uid), policy: policy)
-        machines[identity.id] = machine
-        persist(machine.record)
-        logger.info("new app seen", metadata: ["app": "\(identity.id)", "status": "\(machine.record.status.rawValue)"])
-        return machine
+    /// Refuses a new app when the records are at their cap, telling the owner once.
+    private func makeRoom(for key: AppKey) throws(AuthorizationCallError) {
+        guard machines.count >= AuthorizationLimits.maximumApps else { return }
+        if !capReported {
+            capReported = true
+            logger.warning("""
+                photod keeps \(AuthorizationLimits.maximumApps) app records and is turning new apps away; \
+                remove apps you no longer use with: photoctl permissions remove APP
+                """, metadata: ["app": "\(key.id)", "uid": "\(key.uid)"])
+        }
+        throw .tooManyApps(limit: AuthorizationLimits.maximumApps)
     }
 
-    /// The app id an owner means. A full id of an app never seen is accepted for a decision,
-    /// so the owner can decide before the app first asks.
-    private func find(_ query: String, allowNew: Bool) throws(AuthorizationCallError) -> String {
-        switch AppMatcher.match(query, among: Array(machines.keys)) {
-        case .success(let app):
-            return app
+    /// The app an owner means. A full id of an app never seen is accepted for a decision (for
+    /// the daemon's own user unless `uid` says otherwise), so the owner can decide before the
+    /// app first asks.
+    private func find(_ query: String, uid: UInt32?, allowNew: Bool) throws(AuthorizationCallError) -> AppKey {
+        switch AppMatcher.match(query, uid: uid, among: Array(machines.keys)) {
+        case .success(let key):
+            return key
         case .failure(.unknown):
             let wellFormed = ["app:", "exe:/", "script:/", "module:/"].contains { query.hasPrefix($0) }
             guard allowNew && wellFormed else { throw .unknownApp(query) }
-            machines[query] = AuthorizationMachine(record: AppAuthorization(app: query, uid: getuid()), policy: policy)
-            return query
+            return AppKey(uid: uid ?? getuid(), id: query)
         case .failure(.ambiguous(_, let candidates)):
             throw .ambiguous(query, candidates: candidates)
         }
     }
 
     /// Runs one transition of an app's machine and performs its actions.
-    private func perform(_ app: String, failing: Bool,
+    private func perform(_ app: AppKey, failing: Bool,
                          _ transition: (inout AuthorizationMachine) -> [AuthorizationMachine.Action]) throws(AuthorizationCallError) {
         guard var machine = machines[app] else { return }
         let actions = transition(&machine)
@@ -174,11 +255,9 @@ actor Authorizer {
                     }
                 }
             case .notify(let event):
-                for (_, watcher) in watchers where watcher.app == nil || watcher.app == event.app.app {
-                    watcher.continuation.yield(event)
-                }
+                notify(event)
             case .visibilityChanged(_, let to):
-                visibilityChanged(app, to)
+                visibilityChanged(app.text, to)
             case .scheduleTimeout(let deadline):
                 Task { [weak self] in
                     try? await Task.sleep(for: .seconds(max(0, deadline.timeIntervalSinceNow)))
@@ -189,18 +268,25 @@ actor Authorizer {
     }
 
     /// Variant of `perform` for transitions whose failures are only logged.
-    private func run(_ app: String, _ transition: (inout AuthorizationMachine) -> [AuthorizationMachine.Action]) {
+    private func run(_ app: AppKey, _ transition: (inout AuthorizationMachine) -> [AuthorizationMachine.Action]) {
         do {
             try perform(app, failing: false, transition)
         } catch {
-            logger.error("authorization transition failed", metadata: ["app": "\(app)", "error": "\(error)"])
+            logger.error("authorization transition failed", metadata: ["app": "\(app.id)", "error": "\(error)"])
         }
     }
 
-    private func expire(_ app: String, deadline: Date) {
+    /// Sends an event to the owner's watchers and to the app's own.
+    private func notify(_ event: AuthorizationEvent) {
+        for (_, watcher) in watchers where watcher.app == nil || watcher.app == event.app.key {
+            watcher.continuation.yield(event)
+        }
+    }
+
+    private func expire(_ app: AppKey, deadline: Date) {
         run(app) { $0.timeout(deadline: deadline) }
         if machines[app]?.record.pending == false {
-            logger.info("authorization request ended without an answer", metadata: ["app": "\(app)"])
+            logger.info("authorization request ended without an answer", metadata: ["app": "\(app.id)"])
         }
     }
 
@@ -214,13 +300,17 @@ actor Authorizer {
     }
 
     private static func save(_ record: AppAuthorization, to store: Store) throws {
-        try store.saveApp(StoredApp(id: record.app, record: try JSONEncoder().encode(record)))
+        try store.saveApp(StoredApp(uid: record.uid, id: record.app, record: try JSONEncoder().encode(record)))
     }
 }
 
-/// Why the owner's Decide or Reset call was refused.
+/// Why an authorization call was refused.
 enum AuthorizationCallError: Error, Sendable, Equatable {
     case unknownApp(String)
-    case ambiguous(String, candidates: [String])
+    case ambiguous(String, candidates: [AppKey])
     case refused(AuthorizationFailure)
+    /// A new app found every record slot taken.
+    case tooManyApps(limit: Int)
+    /// The record with this parameter would not fit its budget.
+    case tooLarge(parameter: String)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoAPI
 import Synchronization
 import Varlink
 
@@ -65,8 +66,16 @@ final class CallerResolver: Sendable {
     func resolve(_ peer: VarlinkPeer?) -> Caller {
         guard let peer else { return .unidentified(reason: "the kernel gave no peer credentials") }
         switch AppIdentityResolver.identify(pid: peer.pid, uid: peer.uid, procRoot: procRoot) {
+        case .failure(.unreadable(_, "exe", _)) where peer.uid != daemonUID:
+            // Another user's process outside any app unit (a system service): its exe is not
+            // ours to read, and its uid is all the kernel vouches for.
+            return .app(.unknownExecutable(uid: peer.uid))
         case .failure(let error):
             return .unidentified(reason: error.description)
+        case .success(let identity) where identity.id.utf8.count > ParameterLimits.app:
+            // The owner could not name it (APP is at most this long), nor would its record fit.
+            return .unidentified(reason: "its app id would be \(identity.id.utf8.count) bytes, over the "
+                + "\(ParameterLimits.app) photod keeps")
         case .success(let identity):
             guard identity.uid == daemonUID else { return .app(identity) }
             if identity.executable == ownerClient && !identity.executableDeleted {
@@ -84,15 +93,15 @@ final class CallerResolver: Sendable {
         }
     }
 
-    /// Whether the owner's photoctl was started to act as the program that ran it
-    /// (`photoctl request`, `photoctl --as-app …`). It only ever lowers what the connection
-    /// may do, so reading it from the command line cannot be used to gain anything.
+    /// Whether the owner's photoctl acts as the program that ran it (`photoctl request`,
+    /// `photoctl --as-app …`): unless it named itself `PhotoctlRole.owner` after parsing its
+    /// own arguments. Never read from the command line, whose grammar (which options take a
+    /// value) only photoctl's parser knows. Only the process can set its name, and every
+    /// other name lowers what the connection may do, so nothing is gained by faking one.
     private func actsForParent(pid: Int32) -> Bool {
         let process = AppIdentityProcess(pid: pid, procRoot: procRoot)
-        guard let bytes = try? process.bytes("cmdline") else { return true }
-        let arguments = AppIdentityResolver.arguments(fromCmdline: bytes).dropFirst()
-        let command = arguments.first { !$0.hasPrefix("-") && !$0.contains("/") }
-        return arguments.contains("--as-app") || command == "request"
+        guard let name = try? process.text("comm") else { return true }
+        return name.trimmingCharacters(in: .newlines) != PhotoctlRole.owner.rawValue
     }
 
     /// The identity of the process that started `peer`, held to the same uid.

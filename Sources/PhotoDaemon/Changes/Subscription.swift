@@ -18,7 +18,7 @@ struct Subscription {
         guard call.more else { throw VarlinkError.expectedMore() }
         let since = try call.parameters(SubscribeParameters.self).since
         // Subscribe before reading the token, so nothing committed in between is missed.
-        let app: String? = if case .app(let identity) = caller { identity.id } else { nil }
+        let app: String? = if case .app(let identity) = caller { AppKey(identity).text } else { nil }
         let (id, events) = hub.subscribe(app: app)
         defer { hub.unsubscribe(id) }
         let store = self.store
