@@ -81,6 +81,26 @@ import Testing
         #expect(daemon.logContains("the index can be written again"))
     }
 
+    @Test func aTokenPrunedByBytesGetsAResyncAndANewerOneAReplay() async throws {
+        let daemon = try DaemonHarness(settings: "change_retention_bytes = 4096\n")
+        try daemon.start()
+        let live = try await ChangeRecorder.start(socket: daemon.socket)
+        // About 150 bytes a change: 40 of them are more than 4 KiB, far fewer than 10,000.
+        for n in 0..<40 {
+            try daemon.add("p\(n).jpg", Photo.jpeg("G"))
+            try await live.wait { $0.inserted.count == n + 1 }
+        }
+        let first = try #require(live.received.first?.token)
+        let last = try #require(live.received.last?.token)
+        let stale = try await ChangeRecorder.start(socket: daemon.socket, since: first)
+        try await stale.wait { !$0.received.isEmpty }
+        #expect(stale.received.first?.resync == true)
+        let recent = try await ChangeRecorder.start(socket: daemon.socket, since: last - 3)
+        try await recent.wait { $0.received.count == 3 }
+        #expect(recent.received.map(\.token) == [last - 2, last - 1, last])
+        #expect(recent.received.allSatisfy { !$0.resync })
+    }
+
     @Test func aSecondPhotodOnTheSameIndexExits75AndNamesTheFirst() throws {
         let first = try DaemonHarness()
         try first.add("a.jpg", Photo.jpeg("A"))
