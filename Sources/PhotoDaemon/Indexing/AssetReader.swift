@@ -55,7 +55,7 @@ struct AssetReader: Sendable {
         guard metadata.format != nil || Self.hasImageExtension(path) else { return .notAnImage }
         let sidecar: (path: [UInt8], signature: Int64)?
         switch lookup {
-        case .onDisk: sidecar = sources.contains(.sidecar) ? Sidecar.find(for: path) : nil
+        case .onDisk: sidecar = sources.contains(.sidecar) ? Sidecar.find(for: path, opener: opener) : nil
         case .known(let known): sidecar = sources.contains(.sidecar) ? known : nil
         }
         var stamp = FileStamp(info)

@@ -48,10 +48,11 @@ enum Sidecar {
         return nil
     }
 
-    /// The sidecar in effect for `image`, looked up on disk (live events: one file at a time).
-    static func find(for image: [UInt8]) -> (path: [UInt8], signature: Int64)? {
+    /// The sidecar in effect for `image`, looked up on disk (live events: one file at a time)
+    /// through real folders only; `opener` keeps the image's folder open for all the candidates.
+    static func find(for image: [UInt8], opener: SafeOpener = SafeOpener()) -> (path: [UInt8], signature: Int64)? {
         for (index, path) in candidates(for: image).enumerated() {
-            if case .success(let info) = FileSystem.linkStatus(path), info.kind == .regular {
+            if case .success(let info) = opener.linkStatus(path), info.kind == .regular {
                 return (path, signature(of: info, candidate: index))
             }
         }

@@ -11,6 +11,9 @@ import Watcher
 struct LiveUpdater {
     let store: Store
     let reader: AssetReader
+    /// Every stat and open of the batch goes through real folders only, and a run of events in
+    /// one folder reuses its handle.
+    private let opener = SafeOpener()
 
     /// Where indexed files are after the earlier actions of this run (nil: none there).
     private var overlay: [[UInt8]: IndexedFile?] = [:]
@@ -70,7 +73,7 @@ struct LiveUpdater {
         case .fileLinked(let path):
             // Only a hard link appears without a write; anything else is still being written
             // and will be read on its close, never half-written.
-            if case .success(let info) = FileSystem.linkStatus(path), info.kind == .regular, info.linkCount > 1 {
+            if case .success(let info) = opener.linkStatus(path), info.kind == .regular, info.linkCount > 1 {
                 try touch(path)
             }
         case .fileMoved(let from, let to) where Sidecar.isSidecar(from) || Sidecar.isSidecar(to):
@@ -101,12 +104,12 @@ struct LiveUpdater {
         var updated: Set<String> = []
         for path in refresh {
             let known = try indexed(at: path)
-            guard case .success(let info) = FileSystem.linkStatus(path), info.kind == .regular else {
+            guard case .success(let info) = opener.linkStatus(path), info.kind == .regular else {
                 if let known { removals.append(known.id) }
                 continue
             }
             // Looked up once: the stamp compares it, and a read uses it.
-            let sidecar = reader.sources.contains(.sidecar) ? Sidecar.find(for: path) : nil
+            let sidecar = reader.sources.contains(.sidecar) ? Sidecar.find(for: path, opener: opener) : nil
             var stamp = FileStamp(info)
             stamp.sidecar = sidecar?.signature ?? 0
             if let known {
@@ -121,7 +124,7 @@ struct LiveUpdater {
                     batch.updates.append(WriteBatch.Update(id: known.id, path: path, stamp: stamp, content: nil))
                     continue
                 }
-                switch reader.read(path, sidecar: .known(sidecar)) {
+                switch reader.read(path, sidecar: .known(sidecar), opener: opener) {
                 case .asset(let readStamp, let content):
                     batch.updates.append(WriteBatch.Update(id: known.id, path: path, stamp: readStamp, content: content))
                 case .notAnImage:
@@ -130,7 +133,7 @@ struct LiveUpdater {
                 case .unreadable:
                     updated.remove(known.id)
                 }
-            } else if case .asset(let readStamp, let content) = reader.read(path, sidecar: .known(sidecar)) {
+            } else if case .asset(let readStamp, let content) = reader.read(path, sidecar: .known(sidecar), opener: opener) {
                 if let asset = try MovedFileFinder.asset(for: readStamp, in: store), updated.insert(asset.id).inserted {
                     // The file came from a path whose rename half was never seen: same asset.
                     overlay[asset.path] = .some(nil)
