@@ -21,14 +21,15 @@ actor Indexer {
     /// the folders it could not watch.
     private var cover: @Sendable ([UInt8]) -> Void = { _ in }
     private var uncover: @Sendable ([UInt8]) -> Void = { _ in }
-    /// Set by `retryWritesNow`: the catch-up loop tries at once instead of at its next backoff.
-    private nonisolated let retryRequested = Mutex(false)
+    /// Retries a reconcile of every root while the index cannot be written.
+    private nonisolated let catchUp: WriteCatchUp
 
     init(roots: [LibraryRoot], scanner: Scanner, state: LibraryState, logger: Logger) {
         self.rootList = Mutex(roots)
         self.scanner = scanner
         self.state = state
         self.logger = logger
+        catchUp = WriteCatchUp(state: state)
     }
 
     /// Sets what to call to watch a new folder before scanning it, and to stop watching one.
@@ -198,39 +199,13 @@ actor Indexer {
     /// Caps the index at `bytes` (nil: none), and tries at once to catch up if it was full.
     nonisolated func limitIndexSize(toBytes bytes: Int?) throws {
         try scanner.store.limitSize(toBytes: bytes)
-        retryWritesNow()
+        catchUp.retryNow()
     }
 
-    /// Asks the catch-up loop to try at once (the size limit was raised, say).
-    nonisolated func retryWritesNow() {
-        retryRequested.withLock { $0 = true }
-    }
-
-    /// While the index cannot be written, reconciles every root again and again, waiting 1 s,
-    /// then twice as long after each failure up to a minute, or less when asked to retry now.
-    /// Runs until cancelled.
+    /// While the index cannot be written, reconciles every root with backoff until it can;
+    /// runs until cancelled.
     nonisolated func keepCatchingUp() async throws {
-        var delay = 1
-        var waited = 0
-        while true {
-            try await Task.sleep(for: .seconds(1))
-            guard state.indexProblem != nil else {
-                delay = 1
-                waited = 0
-                continue
-            }
-            waited += 1
-            let now = retryRequested.withLock { requested in defer { requested = false }; return requested }
-            guard now || waited >= delay else { continue }
-            waited = 0
-            do {
-                _ = try await reconcile(reason: "catching up after the index could not be written")
-                delay = 1
-            } catch {
-                // Still no room (or the reconcile failed otherwise): wait longer, never give up.
-                delay = min(delay * 2, 60)
-            }
-        }
+        try await catchUp.run { _ = try await self.reconcile(reason: "catching up after the index could not be written") }
     }
 
     private func writeFiles(_ files: inout [WatchAction]) async throws {
