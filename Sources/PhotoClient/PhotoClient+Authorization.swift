@@ -20,16 +20,23 @@ extension PhotoClient {
         try await call(AuthorizationInterface.Method.listApps, NoParameters(), ListAppsReply.self).apps
     }
 
-    /// Owner only: answers a request or changes a decision.
-    public func decide(app: String, status: AuthorizationStatus, assets: [String]? = nil, groups: [String]? = nil)
-        async throws(PhotoClientError) -> App {
+    /// Owner only: answers a request or changes a decision. `uid` picks the user when apps
+    /// of several users share the id.
+    public func decide(app: String, uid: Int? = nil, status: AuthorizationStatus, assets: [String]? = nil,
+                       groups: [String]? = nil) async throws(PhotoClientError) -> App {
         try await call(AuthorizationInterface.Method.decide,
-                       DecideParameters(app: app, status: status, assets: assets, groups: groups), AppReply.self).app
+                       DecideParameters(app: app, uid: uid, status: status, assets: assets, groups: groups),
+                       AppReply.self).app
     }
 
     /// Owner only: sends an app back to notDetermined so that it may ask again.
-    public func reset(app: String) async throws(PhotoClientError) -> App {
-        try await call(AuthorizationInterface.Method.reset, ResetParameters(app: app), AppReply.self).app
+    public func reset(app: String, uid: Int? = nil) async throws(PhotoClientError) -> App {
+        try await call(AuthorizationInterface.Method.reset, ResetParameters(app: app, uid: uid), AppReply.self).app
+    }
+
+    /// Owner only: forgets an app entirely (record, decision, selection); returns it as it was.
+    public func remove(app: String, uid: Int? = nil) async throws(PhotoClientError) -> App {
+        try await call(AuthorizationInterface.Method.remove, RemoveParameters(app: app, uid: uid), AppReply.self).app
     }
 
     /// Authorization events as they happen: all of them for the owner, an app's own otherwise.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PhotoAPI
 
 /// `photoctl permissions`: which apps may see the library, and the owner's answers.
@@ -7,12 +8,15 @@ struct PermissionsCommand: AsyncParsableCommand {
         commandName: "permissions",
         abstract: "List apps and decide which may see your photo library.",
         discussion: """
-            APP is an app id as the list shows it, or any part of it that names one app. Only the \
-            library's owner (photoctl installed next to photod, or a program trusted in photod.toml) \
-            may list, allow, deny or reset.
+            APP is an app id as the list shows it, or a whole component of it (the text between \
+            / and :, such as calendar.sh, or a run of them such as bin/calendar.sh) that only one \
+            app has; never a mere part of a name. Only the library's owner (photoctl installed \
+            next to photod, or a program trusted in photod.toml) may list, allow, deny, reset or \
+            remove.
             """,
         subcommands: [PermissionsListCommand.self, PermissionsAllowCommand.self, PermissionsDenyCommand.self,
-                      PermissionsResetCommand.self, PermissionsWatchCommand.self, PermissionsPromptCommand.self],
+                      PermissionsResetCommand.self, PermissionsRemoveCommand.self, PermissionsWatchCommand.self,
+                      PermissionsPromptCommand.self],
         defaultSubcommand: PermissionsListCommand.self)
 }
 
@@ -30,9 +34,22 @@ enum AppText {
     /// The app's id with the label it declared, which is shown but decides nothing. Raw text:
     /// `Output` escapes whatever an app chose (label, reason, a script's path) as it prints.
     static func name(_ app: App) -> String {
-        guard let label = app.label, !label.isEmpty else { return app.id }
-        return "\"\(label)\" (\(app.id))"
+        guard let label = app.label, !label.isEmpty else { return id(app) }
+        return "\"\(label)\" (\(id(app)))"
     }
+
+    /// The app's id, with its user when that is not this one (photod as a system service).
+    static func id(_ app: App) -> String {
+        app.uid == Int(getuid()) ? app.id : "\(app.id) (uid \(app.uid))"
+    }
+}
+
+/// The APP argument of the commands that decide about one app, and whose app it is.
+struct AppArgument: ParsableArguments {
+    @Argument(help: "The app: its id, or a whole component of it (calendar.sh) that only it has.")
+    var app: String
+    @Option(name: .long, help: "Whose app, when apps of several users share the id (photod as a system service).")
+    var uid: Int?
 }
 
 /// `photoctl permissions [list]`: every app photod knows.
@@ -49,7 +66,7 @@ struct PermissionsListCommand: AsyncParsableCommand {
         if global.json { return try Output.json(ListAppsReply(apps: apps)) }
         guard !apps.isEmpty else { return Output.line("No app has asked for the library yet.") }
         Output.table(["APP", "STATUS", "PENDING", "LABEL", "REASON"], apps.map { app in
-            [app.id, AppText.access(app), app.pending ? "yes" : "", app.label ?? "", app.reason ?? ""]
+            [AppText.id(app), AppText.access(app), app.pending ? "yes" : "", app.label ?? "", app.reason ?? ""]
         })
     }
 }
@@ -60,7 +77,7 @@ struct PermissionsAllowCommand: AsyncParsableCommand {
         commandName: "allow", abstract: "Let an app see the library, or with --limited only some groups or photos.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The app (its id or an unambiguous part of it).") var app: String
+    @OptionGroup var target: AppArgument
     @Flag(name: .long, help: "Only the groups and assets given.") var limited = false
     @Option(name: .customLong("group"), help: "A group the app may see (repeat for more); implies --limited.")
     var groups: [String] = []
@@ -77,11 +94,11 @@ struct PermissionsAllowCommand: AsyncParsableCommand {
         let client = try await global.connect()
         let selective = limited || !groups.isEmpty || !assets.isEmpty
         let decided = try await client.decide(
-            app: app, status: selective ? .limited : .authorized,
+            app: target.app, uid: target.uid, status: selective ? .limited : .authorized,
             assets: selective ? assets : nil, groups: selective ? groups : nil)
         await client.close()
         if global.json { return try Output.json(decided) }
-        Output.line("\(decided.id): \(AppText.access(decided))")
+        Output.line("\(AppText.id(decided)): \(AppText.access(decided))")
     }
 }
 
@@ -91,14 +108,14 @@ struct PermissionsDenyCommand: AsyncParsableCommand {
         commandName: "deny", abstract: "Refuse an app; it is not allowed to ask again until reset.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The app (its id or an unambiguous part of it).") var app: String
+    @OptionGroup var target: AppArgument
 
     func run() async throws {
         let client = try await global.connect()
-        let decided = try await client.decide(app: app, status: .denied)
+        let decided = try await client.decide(app: target.app, uid: target.uid, status: .denied)
         await client.close()
         if global.json { return try Output.json(decided) }
-        Output.line("\(decided.id): denied")
+        Output.line("\(AppText.id(decided)): denied")
     }
 }
 
@@ -108,14 +125,14 @@ struct PermissionsResetCommand: AsyncParsableCommand {
         commandName: "reset", abstract: "Forget the decision about an app, so that it may ask again.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The app (its id or an unambiguous part of it).") var app: String
+    @OptionGroup var target: AppArgument
 
     func run() async throws {
         let client = try await global.connect()
-        let reset = try await client.reset(app: app)
+        let reset = try await client.reset(app: target.app, uid: target.uid)
         await client.close()
         if global.json { return try Output.json(reset) }
-        Output.line("\(reset.id): \(reset.status.rawValue); it may ask again")
+        Output.line("\(AppText.id(reset)): \(reset.status.rawValue); it may ask again")
     }
 }
 

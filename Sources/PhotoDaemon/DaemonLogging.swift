@@ -2,7 +2,8 @@ import Logging
 import Systemd
 
 /// Sets up swift-log for the daemon: structured journal entries when standard error is the
-/// journal (a systemd service), plain lines on standard error otherwise.
+/// journal (a systemd service), plain lines on standard error otherwise; either way, text from
+/// apps, photos and paths is escaped and capped before it reaches a line (`LogText`).
 public enum DaemonLogging {
     /// Bootstraps the logging system once and returns the daemon's logger.
     public static func bootstrap(level: Logger.Level) -> Logger {
@@ -13,7 +14,7 @@ public enum DaemonLogging {
                 handler.logLevel = level
                 return handler
             }
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = StandardErrorLogHandler(label: label)
             handler.logLevel = level
             return handler
         }

@@ -5,6 +5,9 @@ import Logging
 /// A swift-log backend that writes structured entries to the systemd journal (`sd_journal_sendv`):
 /// `MESSAGE`, `PRIORITY`, the source location, and each metadata key as a `PHOTOD_…` field
 /// (`path` becomes `PHOTOD_PATH`), so `journalctl --user -u photod PHOTOD_APP=…` can filter.
+///
+/// `MESSAGE` is what journalctl prints as the line, so it is escaped and capped (`LogText`);
+/// the `PHOTOD_…` fields keep the exact bytes, for a program to match on.
 public struct JournalLogHandler: LogHandler {
     /// Metadata added to every entry of this handler.
     public var metadata: Logger.Metadata = [:]
@@ -34,8 +37,13 @@ public struct JournalLogHandler: LogHandler {
 
     /// Sends one entry, with the handler's and the event's metadata as fields.
     public func log(event: LogEvent) {
+        Self.send(fields(for: event))
+    }
+
+    /// The journal fields of one entry.
+    public func fields(for event: LogEvent) -> [String] {
         var fields = [
-            "MESSAGE=\(event.message)",
+            "MESSAGE=\(LogText.message(event.message))",
             "PRIORITY=\(Self.priority(event.level))",
             "SYSLOG_IDENTIFIER=photod",
             "CODE_FILE=\(event.file)",
@@ -47,7 +55,7 @@ public struct JournalLogHandler: LogHandler {
         for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
             fields.append("PHOTOD_\(Self.fieldName(key))=\(value)")
         }
-        Self.send(fields)
+        return fields
     }
 
     /// The syslog priority of a swift-log level.

@@ -15,14 +15,17 @@ actor Authorizer {
     private var nextID: UInt64 = 1
     private var waiters: [UInt64: AsyncStream<RequestAuthorizationReply>.Continuation] = [:]
     private var watchers: [UInt64: (app: AppKey?, continuation: AsyncStream<AuthorizationEvent>.Continuation)] = [:]
+    /// How many app records are kept at most (`AuthorizationLimits.maximumApps`).
+    private let maximumApps: Int
     /// Set while apps are being turned away for the record cap, so the owner is told once.
     private var capReported = false
 
     /// Loads the stored records and holds them to `policy`; `visibilityChanged` is told (with
     /// `AppKey.text`) when what an app sees changes (its subscriptions adjust).
-    init(store: Store, policy: AuthorizationPolicy, logger: Logger,
+    init(store: Store, policy: AuthorizationPolicy, logger: Logger, maximumApps: Int = AuthorizationLimits.maximumApps,
          visibilityChanged: @escaping @Sendable (String, Visibility) -> Void) throws {
         self.store = store
+        self.maximumApps = maximumApps
         self.policy = policy
         self.logger = logger
         self.visibilityChanged = visibilityChanged
@@ -165,7 +168,7 @@ actor Authorizer {
         removed.pending = false
         if removed.visibility != .none { visibilityChanged(key.text, .none) }
         notify(AuthorizationEvent(kind: .removed, app: removed))
-        if machines.count < AuthorizationLimits.maximumApps { capReported = false }
+        if machines.count < maximumApps { capReported = false }
         logger.notice("owner removed the app", metadata: ["app": "\(key.id)", "uid": "\(key.uid)"])
         return removed
     }
@@ -206,15 +209,15 @@ actor Authorizer {
 
     /// Refuses a new app when the records are at their cap, telling the owner once.
     private func makeRoom(for key: AppKey) throws(AuthorizationCallError) {
-        guard machines.count >= AuthorizationLimits.maximumApps else { return }
+        guard machines.count >= maximumApps else { return }
         if !capReported {
             capReported = true
             logger.warning("""
-                photod keeps \(AuthorizationLimits.maximumApps) app records and is turning new apps away; \
+                photod keeps \(maximumApps) app records and is turning new apps away; \
                 remove apps you no longer use with: photoctl permissions remove APP
                 """, metadata: ["app": "\(key.id)", "uid": "\(key.uid)"])
         }
-        throw .tooManyApps(limit: AuthorizationLimits.maximumApps)
+        throw .tooManyApps(limit: maximumApps)
     }
 
     /// The app an owner means. A full id of an app never seen is accepted for a decision (for

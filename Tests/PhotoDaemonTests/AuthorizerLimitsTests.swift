@@ -1,0 +1,185 @@
+import Foundation
+import Logging
+import PhotoAPI
+import PhotoTestSupport
+import Store
+import Synchronization
+import Testing
+import Varlink
+@testable import PhotoDaemon
+
+/// What apps can make photod keep is bounded, the owner can delete it, and one user's grants
+/// never reach another's (issue 11, items 3 and 15).
+@Suite struct AuthorizerLimitsTests {
+    /// An authorizer over a fresh index, keeping at most `maximumApps` records.
+    final class Fixture: Sendable {
+        let dir: TemporaryDirectory
+        let store: Store
+        let authorizer: Authorizer
+        let log = LogLines()
+        let visibility = VisibilityLog()
+
+        init(maximumApps: Int = AuthorizationLimits.maximumApps) throws {
+            dir = try TemporaryDirectory()
+            store = try Store(path: dir.file("index.sqlite"))
+            let log = self.log
+            let logger = Logger(label: "test") { _ in LogLines.Handler(lines: log) }
+            let visibility = self.visibility
+            authorizer = try Authorizer(store: store, policy: AuthorizationPolicy(), logger: logger,
+                                        maximumApps: maximumApps) { app, seen in
+                visibility.entries.withLock { $0.append((app, seen)) }
+            }
+        }
+    }
+
+    /// What the authorizer told subscriptions: (`AppKey.text`, visibility).
+    final class VisibilityLog: Sendable {
+        let entries = Mutex<[(String, Visibility)]>([])
+        var all: [(String, Visibility)] { entries.withLock { $0 } }
+    }
+
+    /// Log entries as text: the message and each metadata value.
+    final class LogLines: Sendable {
+        let lines = Mutex<[String]>([])
+        var all: [String] { lines.withLock { $0 } }
+
+        struct Handler: LogHandler {
+            let lines: LogLines
+            var metadata: Logger.Metadata = [:]
+            var logLevel: Logger.Level = .trace
+            subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+                get { metadata[key] }
+                set { metadata[key] = newValue }
+            }
+            func log(event: LogEvent) {
+                let fields = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                lines.lines.withLock { $0.append(([event.message.description] + fields).joined(separator: " ")) }
+            }
+        }
+    }
+
+    static func app(_ name: String, uid: UInt32 = 1000) -> AppIdentity {
+        AppIdentity(id: "exe:/usr/bin/\(name)", uid: uid, source: .executable, executable: "/usr/bin/\(name)")
+    }
+
+    @Test func aReasonOfManyBytesInFewCharactersIsRefused() throws {
+        // 334 characters, 1,002 bytes: the old character count let it through.
+        let accented = String(repeating: "e\u{301}", count: 334)
+        #expect(accented.count == 334)
+        #expect(throws: VarlinkError.invalidParameter("reason")) {
+            try ParameterLimits.check(accented, atMost: ParameterLimits.reason, "reason")
+        }
+        // One "character" of 600 KB (a letter with combining marks), the reproduced attack.
+        let tower = "a" + String(repeating: "\u{301}", count: 300_000)
+        #expect(tower.count == 1)
+        #expect(throws: VarlinkError.invalidParameter("reason")) {
+            try ParameterLimits.check(tower, atMost: ParameterLimits.reason, "reason")
+        }
+        try ParameterLimits.check(String(repeating: "é", count: 500), atMost: ParameterLimits.reason, "reason")
+    }
+
+    @Test func anAppThatOnlyLooksCostsNoRecord() async throws {
+        let fixture = try Fixture()
+        #expect(await fixture.authorizer.record(for: Self.app("eog")).status == .notDetermined)
+        #expect(await fixture.authorizer.allRecords().isEmpty)
+        #expect(try fixture.store.apps().isEmpty)
+    }
+
+    @Test func aNewAppBeyondTheCapIsRefusedAndTheOwnerToldOnce() async throws {
+        let fixture = try Fixture(maximumApps: 2)
+        _ = try await fixture.authorizer.request(Self.app("one"), reason: "r", label: nil)
+        _ = try await fixture.authorizer.request(Self.app("two"), reason: "r", label: nil)
+        for _ in 0..<3 {
+            await #expect(throws: AuthorizationCallError.tooManyApps(limit: 2)) {
+                _ = try await fixture.authorizer.request(Self.app("three"), reason: "r", label: nil)
+            }
+        }
+        // A known app may still ask again, and the owner cannot pre-decide a new one either.
+        _ = try await fixture.authorizer.request(Self.app("one"), reason: "again", label: nil)
+        await #expect(throws: AuthorizationCallError.tooManyApps(limit: 2)) {
+            _ = try await fixture.authorizer.decide("exe:/usr/bin/four", status: .denied, assets: [], groups: [])
+        }
+        #expect(await fixture.authorizer.allRecords().count == 2)
+        #expect(fixture.log.all.filter { $0.contains("turning new apps away") }.count == 1)
+
+        // Removing one frees its slot.
+        let removed = try await fixture.authorizer.remove("one")
+        #expect(removed.app == "exe:/usr/bin/one")
+        _ = try await fixture.authorizer.request(Self.app("three"), reason: "r", label: nil)
+        #expect(try fixture.store.apps().map(\.id) == ["exe:/usr/bin/three", "exe:/usr/bin/two"])
+    }
+
+    @Test func removingAnAppEndsItsRequestAndWhatItSaw() async throws {
+        let fixture = try Fixture()
+        // The daemon's own user: the one the owner's decisions about a new id are for.
+        let viewer = Self.app("viewer", uid: getuid())
+        _ = try await fixture.authorizer.decide(viewer.id, status: .authorized, assets: [], groups: [])
+        _ = try await fixture.authorizer.reset(viewer.id)
+        let (_, answers) = try await fixture.authorizer.request(viewer, reason: "to show photos", label: "Viewer")
+        let (_, events) = await fixture.authorizer.watch(app: nil)
+        _ = try await fixture.authorizer.decide("viewer", status: .authorized, assets: [], groups: [])
+        var replies: [RequestAuthorizationReply] = []
+        for await reply in answers { replies.append(reply) }
+        #expect(replies.last == RequestAuthorizationReply(status: .authorized, pending: false))
+
+        _ = try await fixture.authorizer.remove("viewer")
+        #expect(await fixture.authorizer.allRecords().isEmpty)
+        #expect(try fixture.store.apps().isEmpty)
+        #expect(fixture.visibility.all.last?.0 == AppKey(viewer).text)
+        #expect(fixture.visibility.all.last?.1 == Visibility.none)
+        var kinds: [AuthorizationEventKind] = []
+        for await event in events {
+            kinds.append(event.kind)
+            if event.kind == .removed { break }
+        }
+        #expect(kinds == [.decided, .removed])
+        await #expect(throws: AuthorizationCallError.unknownApp("viewer")) {
+            _ = try await fixture.authorizer.remove("viewer")
+        }
+        #expect(await fixture.authorizer.record(for: viewer).status == .notDetermined)
+    }
+
+    @Test func aRecordThatWouldNotFitItsBudgetIsRefusedWhole() async throws {
+        let fixture = try Fixture()
+        // Within every byte limit, but JSON spells each control character in six bytes.
+        let controls = String(repeating: "\u{1}", count: 1000)
+        let label = String(repeating: "\u{1}", count: 200)
+        let deep = AppIdentity(id: "exe:/" + String(repeating: "\u{1}", count: 1000), uid: 1000, source: .executable,
+                               executable: "/x")
+        await #expect(throws: AuthorizationCallError.tooLarge(parameter: "reason")) {
+            _ = try await fixture.authorizer.request(deep, reason: controls, label: label)
+        }
+        #expect(await fixture.authorizer.allRecords().isEmpty)
+
+        let many = (0..<1000).map { String(format: "%016d", $0) }
+        await #expect(throws: AuthorizationCallError.self) {
+            _ = try await fixture.authorizer.decide("exe:/usr/bin/eog", status: .limited, assets: many, groups: [])
+        }
+        #expect(await fixture.authorizer.allRecords().isEmpty, "a refused decision leaves no record behind")
+    }
+
+    @Test func theSameAppOfTwoUsersHasTwoDecisions() async throws {
+        let fixture = try Fixture()
+        let mine = Self.app("eog")
+        let theirs = Self.app("eog", uid: 1001)
+        _ = try await fixture.authorizer.request(mine, reason: "mine", label: nil)
+        _ = try await fixture.authorizer.request(theirs, reason: "theirs", label: nil)
+        await #expect(throws: AuthorizationCallError.ambiguous("eog", candidates: [AppKey(mine), AppKey(theirs)])) {
+            _ = try await fixture.authorizer.decide("eog", status: .authorized, assets: [], groups: [])
+        }
+        _ = try await fixture.authorizer.decide("eog", uid: 1001, status: .authorized, assets: [], groups: [])
+        #expect(await fixture.authorizer.record(for: theirs).status == .authorized)
+        #expect(await fixture.authorizer.record(for: mine).status == .notDetermined)
+        #expect(fixture.visibility.all.map(\.0) == [AppKey(theirs).text])
+        #expect(try fixture.store.apps().map(\.uid) == [1000, 1001])
+    }
+
+    @Test func aRequestIsLoggedByItsSizeNotItsText() async throws {
+        let fixture = try Fixture()
+        let forged = "x\nphotod: owner decided app=exe:/usr/bin/evil status=authorized"
+        _ = try await fixture.authorizer.request(Self.app("evil"), reason: forged, label: nil)
+        let line = try #require(fixture.log.all.first { $0.hasPrefix("authorization requested") })
+        #expect(!line.contains("owner decided"))
+        #expect(line.contains("reason_bytes=\(forged.utf8.count)"))
+    }
+}
