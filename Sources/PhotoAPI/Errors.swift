@@ -44,6 +44,15 @@ public struct OwnerOnlyError: Codable, Sendable, Equatable {
     public init(hint: String) { self.hint = hint }
 }
 
+/// Parameters of `io.photod.Library.IndexUnwritable`.
+public struct IndexUnwritableError: Codable, Sendable, Equatable {
+    /// Why, in words: what failed and what photod does about it.
+    public var reason: String
+
+    /// Creates the error parameters.
+    public init(reason: String) { self.reason = reason }
+}
+
 /// Parameters of `org.varlink.service.InvalidParameter`.
 public struct InvalidParameterError: Codable, Sendable, Equatable {
     public var parameter: String

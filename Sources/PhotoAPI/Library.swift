@@ -20,6 +20,7 @@ public enum LibraryInterface {
         public static let groupNotFound = "io.photod.Library.GroupNotFound"
         public static let invalidCursor = "io.photod.Library.InvalidCursor"
         public static let ownerOnly = "io.photod.Library.OwnerOnly"
+        public static let indexUnwritable = "io.photod.Library.IndexUnwritable"
     }
 }
 

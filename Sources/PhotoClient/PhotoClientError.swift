@@ -54,6 +54,8 @@ public enum PhotoClientError: Error, CustomStringConvertible, Sendable {
                 + "[permissions] restricted list; only a change to photod.toml lifts it"
         case AuthorizationInterface.Error.invalidDecision:
             return "decision refused: \(error.parameters(InvalidDecisionError.self)?.reason ?? "?")"
+        case LibraryInterface.Error.indexUnwritable:
+            return error.parameters(IndexUnwritableError.self)?.reason ?? "the index cannot be written now"
         case "org.varlink.service.InvalidParameter":
             return "invalid value for \"\(error.parameters(InvalidParameterError.self)?.parameter ?? "?")\""
         default:

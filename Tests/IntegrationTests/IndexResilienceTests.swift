@@ -53,8 +53,11 @@ import Testing
         #expect(problems.first?.contains("the index cannot be written (database or disk is full)") == true)
         #expect(problems.first?.contains("index_size_limit") == true)
         #expect(daemon.logContains("the index cannot be written"))
-        // It serves what it has.
+        // It serves what it has, and a Rescan that cannot be recorded says why.
         #expect(try daemon.photoctl(["groups"]).status == 0)
+        let rescan = try daemon.photoctl(["rescan"])
+        #expect(rescan.status == 1)
+        #expect(rescan.stderr.contains("the index cannot be written (database or disk is full); photod catches up"))
 
         // A live change while full is not lost, and photod keeps running.
         try daemon.add("late/after-the-disk-filled.jpg", Photo.jpeg("Late"))

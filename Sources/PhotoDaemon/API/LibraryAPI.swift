@@ -190,7 +190,11 @@ struct LibraryAPI: Sendable {
             }
             only = root
         }
-        let report = try await indexer.reconcile(only: only, reason: "Rescan")
-        return RescanReply(scanned: report.scanned, changed: report.changed)
+        do {
+            let report = try await indexer.reconcile(only: only, reason: "Rescan")
+            return RescanReply(scanned: report.scanned, changed: report.changed)
+        } catch let error as UnwritableIndexError {
+            throw VarlinkError(LibraryInterface.Error.indexUnwritable, parameters: IndexUnwritableError(reason: "\(error)"))
+        }
     }
 }

@@ -183,7 +183,7 @@ actor Indexer {
     /// When `error` is a write that failed for want of room: records that the index cannot be
     /// written (logged once, shown in `Status`), so the catch-up loop reconciles every root once
     /// there is room, and returns the error to report. Nil for any other error.
-    private func unwritable(_ error: any Error) -> IndexUnwritableError? {
+    private func unwritable(_ error: any Error) -> UnwritableIndexError? {
         guard let reason = Store.outOfSpaceReason(error) else { return nil }
         let problem = """
             the index cannot be written (\(reason)): photod serves what it has and records what it missed once \
@@ -193,7 +193,7 @@ actor Indexer {
             logger.error("\(problem); index \(scanner.store.path)")
         }
         state.setIndexProblem(problem)
-        return IndexUnwritableError(reason: reason)
+        return UnwritableIndexError(reason: reason)
     }
 
     /// Caps the index at `bytes` (nil: none), and tries at once to catch up if it was full.
@@ -286,7 +286,7 @@ extension Duration {
 
 /// A reconcile stopped because the index cannot be written (a full disk, the size limit). The
 /// daemon goes on serving the index as it is, and catches up once there is room.
-struct IndexUnwritableError: Error, CustomStringConvertible {
+struct UnwritableIndexError: Error, CustomStringConvertible {
     /// SQLite's reason.
     let reason: String
 

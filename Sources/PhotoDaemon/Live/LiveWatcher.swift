@@ -126,7 +126,7 @@ final class LiveWatcher: Sendable {
             coverRoots()
             overflowPending.withLock { $0 = false }
             _ = try await indexer.reconcile(reason: "inotify overflow")
-        } catch is IndexUnwritableError {
+        } catch is UnwritableIndexError {
             // Recorded by the indexer, which catches up once the index can be written.
             logger.debug("\(actions.count) file-system changes wait for the index to be writable")
         } catch {
@@ -157,7 +157,7 @@ final class LiveWatcher: Sendable {
                 cover(path)
                 do {
                     _ = try await indexer.reconcile(only: root, reason: "root returned")
-                } catch is IndexUnwritableError {
+                } catch is UnwritableIndexError {
                     // The catch-up reconcile covers this root too, once the index can be written.
                     continue
                 }

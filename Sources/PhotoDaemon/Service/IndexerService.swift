@@ -39,7 +39,7 @@ struct IndexerService: Service {
     private func reconcile(reason: String) async throws {
         do {
             _ = try await indexer.reconcile(reason: reason)
-        } catch is IndexUnwritableError {
+        } catch is UnwritableIndexError {
             logger.debug("reconcile (\(reason)) stopped: the index cannot be written")
         }
     }
