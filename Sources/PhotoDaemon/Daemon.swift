@@ -90,7 +90,7 @@ public struct Daemon {
         let authorizationAPI = AuthorizationAPI(authorizer: authorizer, logger: logger)
         let callers = CallerResolver(trusted: config.trusted)
         logger.info("owner: \(callers.ownerClient)\(config.trusted.isEmpty ? "" : ", trusted: " + config.trusted.joined(separator: ", "))")
-        var serverConfiguration = VarlinkService.configure(for: config, logger: logger)
+        var serverConfiguration = VarlinkService.configure(for: config, callers: callers, logger: logger)
         let connectionLogger = logger
         serverConfiguration.attach = { peer in
             let caller = callers.resolve(peer)

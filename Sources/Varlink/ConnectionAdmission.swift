@@ -80,6 +80,17 @@ final class ConnectionAdmission: Sendable {
         }
     }
 
+    /// For a peer that cannot be the owner: the refusal it will get anyway, which also ends its
+    /// identification; nil when it should go on to be identified. Saves identifying (reading
+    /// /proc) each connection of a flood from a user who is already at its share.
+    func refuseNonOwner(uid: UInt32?) -> Refusal? {
+        self.state.withLock { state in
+            guard let refusal = self.appRefusal(uid: uid, state) else { return nil }
+            state.unidentified -= 1
+            return refusal
+        }
+    }
+
     /// Ends a connection's identification and gives it a slot, or says why not.
     func admit(uid: UInt32?, owner: Bool) -> Result<Slot, Refusal> {
         self.state.withLock { state in
@@ -89,19 +100,27 @@ final class ConnectionAdmission: Sendable {
             if owner {
                 state.owner += 1
             } else {
-                guard state.others < self.limits.maxConnections - self.limits.ownerReserved else {
-                    return .failure(.reservedForOwner(reserved: self.limits.ownerReserved))
-                }
-                let held = state.perUID[uid, default: 0]
-                guard held < self.limits.maxPerUID else {
-                    return .failure(.perUID(uid: uid, limit: self.limits.maxPerUID))
-                }
-                state.perUID[uid] = held + 1
+                if let refusal = self.appRefusal(uid: uid, state) { return .failure(refusal) }
+                state.perUID[uid, default: 0] += 1
                 state.others += 1
             }
             state.lastID += 1
             return .success(Slot(id: state.lastID, uid: uid, owner: owner))
         }
+    }
+
+    /// Why a connection that is not the owner's would be refused now, if it would.
+    private func appRefusal(uid: UInt32?, _ state: State) -> Refusal? {
+        guard state.owner + state.others < self.limits.maxConnections else {
+            return .full(limit: self.limits.maxConnections)
+        }
+        guard state.others < self.limits.maxConnections - self.limits.ownerReserved else {
+            return .reservedForOwner(reserved: self.limits.ownerReserved)
+        }
+        guard state.perUID[uid, default: 0] < self.limits.maxPerUID else {
+            return .perUID(uid: uid, limit: self.limits.maxPerUID)
+        }
+        return nil
     }
 
     /// Frees a slot `admit` gave.

@@ -61,6 +61,10 @@ public final class VarlinkServer: Sendable {
         /// Whether what `attach` returned names the owner, who may take the reserved slots and is
         /// not held to `maxConnectionsPerUID`. Without it, nobody is the owner.
         public var isOwner: (@Sendable ((any Sendable)?) -> Bool)?
+        /// The only uid whose processes can be the owner (photod: its own). A peer of another uid
+        /// that would be refused as an app is refused before `attach` runs, so a flood from
+        /// another user costs no identification. Nil: every peer is identified first.
+        public var ownerUID: UInt32?
         /// The user's runtime directory: a socket bound under it needs it and every folder
         /// below it to be private (see `SocketFolder.prepare`). Nil: only the folders created.
         public var runtimeDirectory: String?
@@ -185,6 +189,13 @@ public final class VarlinkServer: Sendable {
     /// Finds out who is connecting, then serves the connection if the admission rules allow.
     private func identifyAndServe(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
         let peer = await Posix.peer(of: connection.channel)
+        if let ownerUID = self.configuration.ownerUID, peer?.uid != ownerUID,
+           let refusal = self.admission.refuseNonOwner(uid: peer?.uid)
+        {
+            self.logRefusal(refusal, peer: peer)
+            await AcceptedConnection.discard(connection)
+            return
+        }
         let attachment = await self.configuration.attach?(peer)
         let owner = self.configuration.isOwner?(attachment) ?? false
         let slot: ConnectionAdmission.Slot

@@ -4,6 +4,7 @@ import Testing
 /// The keys that hold each client to its share of the varlink server.
 @Suite struct ConfigConnectionLimitsTests {
     let config = ConfigText()
+    let callers = CallerResolver(ownerClient: "/usr/bin/photoctl", trusted: [], daemonUID: 1000, procRoot: "/proc")
 
     @Test func theKeysReachTheServerConfiguration() throws {
         let loaded = try config.load("""
@@ -15,16 +16,17 @@ import Testing
             """)
         #expect(loaded.connectionLimits.perUID == 5)
         #expect(loaded.connectionLimits.ownerReserved == 3)
-        let server = VarlinkService.configure(for: loaded, logger: .init(label: "test"))
+        let server = VarlinkService.configure(for: loaded, callers: callers, logger: .init(label: "test"))
         #expect(server.maxConnections == 20)
         #expect(server.maxConnectionsPerUID == 5)
         #expect(server.ownerReservedConnections == 3)
         #expect(server.idleTimeout == .seconds(90))
         #expect(server.maxUnsentBytes == 131_072)
+        #expect(server.ownerUID == 1000)
     }
 
     @Test func theOwnerIsWhomCallerNamesTheOwner() throws {
-        let server = VarlinkService.configure(for: try config.load(""), logger: .init(label: "test"))
+        let server = VarlinkService.configure(for: try config.load(""), callers: callers, logger: .init(label: "test"))
         let isOwner = try #require(server.isOwner)
         let photoctl = AppIdentity(id: "exe:/usr/bin/photoctl", uid: 1000, source: .executable, executable: "/usr/bin/photoctl")
         // Evaluated outside #expect: its expansion of a call with an `(any Sendable)?` argument crashes.

@@ -60,6 +60,20 @@ struct AdmissionTests {
         #expect(rules.beginIdentification() == nil)
     }
 
+    @Test("a peer that cannot be the owner is refused before identification once its uid is at its share")
+    func refusedBeforeIdentification() throws {
+        let rules = admission(max: 6, perUID: 1, reserved: 2, unidentified: 2)
+        #expect(rules.beginIdentification() == nil)
+        #expect(rules.refuseNonOwner(uid: 5) == nil)
+        _ = try rules.admit(uid: 5, owner: false).get()
+        #expect(rules.beginIdentification() == nil)
+        #expect(rules.refuseNonOwner(uid: 5) == .perUID(uid: 5, limit: 1))
+        // The early refusal ended that identification: two more may wait.
+        #expect(rules.beginIdentification() == nil)
+        #expect(rules.beginIdentification() == nil)
+        #expect(rules.served == 1)
+    }
+
     @Test("refusals say what happened")
     func refusalText() {
         #expect("\(ConnectionAdmission.Refusal.perUID(uid: 1000, limit: 16))" == "uid 1000 already holds its 16 connections")

@@ -71,6 +71,29 @@ struct FairnessTests {
         try await server.stop()
     }
 
+    @Test("a user who cannot be the owner is refused past its share without being identified")
+    func refusedWithoutIdentification() async throws {
+        let identified = Mutex(0)
+        var configuration = VarlinkServer.Configuration()
+        configuration.maxConnectionsPerUID = 2
+        configuration.attach = { _ in identified.withLock { $0 += 1 }; return nil }
+        // Some other uid is the owner's, so this process can only ever be an app.
+        configuration.ownerUID = getuid() &+ 1
+        let server = try await RunningServer.start(interfaces: [TestService().interface], configuration: configuration)
+        let first = try await VarlinkClient.connect(unixSocketPath: server.path)
+        let second = try await VarlinkClient.connect(unixSocketPath: server.path)
+        #expect(try await echo(first, "1") == "1")
+        #expect(try await echo(second, "2") == "2")
+        for _ in 0..<5 {
+            #expect(try await isRefused(server.path))
+        }
+        #expect(identified.withLock { $0 } == 2)
+        #expect(server.log.all.contains { $0.metadata["reason"]?.contains("already holds its 2") == true })
+        await first.close()
+        await second.close()
+        try await server.stop()
+    }
+
     @Test("the reserved slots keep the owner in when everyone else has filled the rest")
     func ownerReserve() async throws {
         let (server, owner, apps) = try await serverWithApps(maxConnections: 4, perUID: 100, reserved: 1, apps: 3)

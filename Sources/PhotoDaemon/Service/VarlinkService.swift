@@ -17,8 +17,9 @@ struct VarlinkService: Service {
     ///
     /// Raises the open-file limit to the hard limit first, so a flood of connections runs into
     /// the server's own admission rules, not into EMFILE where the owner would be refused too.
-    /// The owner is who `Caller` says it is, as decided when the connection was attached.
-    static func configure(for config: DaemonConfig, logger: Logger) -> VarlinkServer.Configuration {
+    /// The owner is who `Caller` says it is, as decided when the connection was attached, and
+    /// only ever a process of `callers`' own user, so others past their share are refused unread.
+    static func configure(for config: DaemonConfig, callers: CallerResolver, logger: Logger) -> VarlinkServer.Configuration {
         if let limits = OpenFileLimit.raiseToHardLimit() {
             logger.debug("open-file limit", metadata: ["soft": "\(limits.soft)", "hard": "\(limits.hard)"])
         }
@@ -29,6 +30,7 @@ struct VarlinkService: Service {
         server.idleTimeout = .seconds(config.connectionLimits.idleTimeout)
         server.maxUnsentBytes = config.connectionLimits.maxUnsentBytes
         server.isOwner = { ($0 as? Caller)?.isOwner == true }
+        server.ownerUID = callers.daemonUID
         // The default socket lies in it: the folder must be the user's own, not one another user made first.
         server.runtimeDirectory = DefaultPaths().runtimeDirectory
         return server
