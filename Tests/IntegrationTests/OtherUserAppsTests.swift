@@ -5,27 +5,6 @@ import Testing
 /// photod's grants are kept per user: the same script run by two users is two apps, each with
 /// its own decision (issue 11, item 15). The other user here is `nobody`, run with setpriv.
 @Suite(.serialized) struct OtherUserAppsTests {
-    /// A raw varlink client (system Python, no packages, so `nobody` can run it): `ask` prints
-    /// the first reply to RequestAuthorization, `groups` the reply or error of ListGroups.
-    static let client = #"""
-        import json, socket, sys
-        sock, command = sys.argv[1], sys.argv[2]
-        if command == "ask":
-            call = {"method": "io.photod.Authorization.RequestAuthorization", "parameters": {"reason": "r"}, "more": True}
-        else:
-            call = {"method": "io.photod.Library.ListGroups", "parameters": {}}
-        s = socket.socket(socket.AF_UNIX)
-        s.connect(sock)
-        s.sendall(json.dumps(call).encode() + b"\0")
-        data = b""
-        while b"\0" not in data:
-            chunk = s.recv(65536)
-            if not chunk:
-                break
-            data += chunk
-        print(data.split(b"\0")[0].decode())
-        """#
-
     static let nobody: UInt32 = 65534
 
     @Test(.enabled(if: getuid() == 0, "setpriv needs root to run a client as another user"))
@@ -41,7 +20,7 @@ import Testing
         func open(_ reachable: Bool) {
             for folder in [run, run + "/photod"] { chmod(folder, reachable ? 0o711 : 0o700) }
         }
-        let script = try daemon.dir.write("asker.py", Array(Self.client.utf8))
+        let script = try daemon.dir.write("asker.py", Array(RawVarlinkClient.source.utf8))
         chmod(script, 0o644)
 
         func client(_ command: String, as uid: UInt32?) throws -> [String: Any] {

@@ -113,6 +113,7 @@ import Testing
         let driver = try daemon.dir.write("flood.py", Array(Self.flood.utf8))
         let folder = daemon.dir.file("apps")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try daemon.dir.write("apps/client.py", Array(RawVarlinkClient.source.utf8))
         let result = try ProcessRunner.run("/usr/bin/env", ["python3", driver, daemon.socket, folder, "1001"], timeout: 300)
         let outcomes = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String], "\(result)")
         #expect(outcomes.filter { $0 == "pending" }.count == 1000, "\(Set(outcomes))")
@@ -130,34 +131,20 @@ import Testing
         #expect(retry.stdout.contains("pending"), "\(retry)")
     }
 
-    /// Runs one tiny varlink client per app (a symlink of its own, so a distinct script id),
-    /// each asking once and reporting its first reply; prints the outcomes as a JSON list.
+    /// Runs one `RawVarlinkClient` per app (a symlink of its own, so a distinct script id),
+    /// each asking once; prints the outcomes (`pending` or the error) as a JSON list.
     static let flood = #"""
         import json, os, subprocess, sys
         from concurrent.futures import ThreadPoolExecutor
         sock, folder, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
         first = int(sys.argv[4]) if len(sys.argv) > 4 else 0
-        asker = os.path.join(folder, "asker.py")
-        with open(asker, "w") as f:
-            f.write('''import json, socket, sys
-        s = socket.socket(socket.AF_UNIX)
-        s.connect(sys.argv[1])
-        call = {"method": "io.photod.Authorization.RequestAuthorization", "parameters": {"reason": "r"}, "more": True}
-        s.sendall(json.dumps(call).encode() + b"\\0")
-        data = b""
-        while b"\\0" not in data:
-            chunk = s.recv(65536)
-            if not chunk:
-                break
-            data += chunk
-        reply = json.loads(data.split(b"\\0")[0] or b"{}")
-        print(reply.get("error") or ("pending" if reply.get("parameters", {}).get("pending") else "other"))
-        ''')
         def ask(i):
             link = os.path.join(folder, "app%04d.py" % i)
             if not os.path.exists(link):
-                os.symlink(asker, link)
-            return subprocess.run([sys.executable, link, sock], capture_output=True, text=True).stdout.strip()
+                os.symlink(os.path.join(folder, "client.py"), link)
+            out = subprocess.run([sys.executable, link, sock, "ask"], capture_output=True, text=True).stdout
+            reply = json.loads(out or "{}")
+            return reply.get("error") or ("pending" if reply.get("parameters", {}).get("pending") else "other")
         with ThreadPoolExecutor(4) as pool:
             print(json.dumps(list(pool.map(ask, range(first, count)))))
         """#
