@@ -174,6 +174,22 @@ import Varlink
         #expect(try fixture.store.apps().map(\.uid) == [1000, 1001])
     }
 
+    /// Issue 11, item 3: records stored by 0.1.0 with reasons of 600 KB made ListApps fail
+    /// for good. Loaded now, such a record keeps its decision and loses what the app wrote.
+    @Test func anOversizedStoredRecordIsTrimmedOnLoadAndKeepsItsDecision() async throws {
+        let dir = try TemporaryDirectory()
+        let store = try Store(path: dir.file("index.sqlite"))
+        let old = AppAuthorization(app: "exe:/usr/bin/eog", uid: 1000, label: "Eog", status: .denied,
+                                   reason: "a" + String(repeating: "\u{301}", count: 300_000))
+        try store.saveApp(StoredApp(uid: 1000, id: old.app, record: try JSONEncoder().encode(old)))
+        let authorizer = try Authorizer(store: store, policy: AuthorizationPolicy(), logger: Logger(label: "test")) { _, _ in }
+        let loaded = try #require(await authorizer.allRecords().first)
+        #expect(loaded.status == .denied)
+        #expect(loaded.reason == nil && loaded.label == nil)
+        #expect(AuthorizationLimits.fits(loaded))
+        #expect(try store.apps().first.map { $0.record.count } ?? .max < AuthorizationLimits.maximumRecordBytes)
+    }
+
     @Test func aRequestIsLoggedByItsSizeNotItsText() async throws {
         let fixture = try Fixture()
         let forged = "x\nphotod: owner decided app=exe:/usr/bin/evil status=authorized"
