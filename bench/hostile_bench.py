@@ -14,6 +14,8 @@ Meanwhile the owner runs `photoctl status` every 200 ms (the whole process, star
 photod's resident memory is sampled every 100 ms. Prints status latency (p50, p99, max, before
 and during the attack), peak RSS, and what happened to the hostile connections; exits 1 when a
 status call fails, the status p99 reaches 100 ms or the peak RSS reaches 100 MiB.
+With HOSTILE_UID=N (as root), the hostile side runs as uid N, a user other than photod's: the
+socket and its folder are opened to others for the run, as a system service's socket would be.
 Hostile traffic goes only to the temporary Unix socket.
 """
 import json
@@ -35,6 +37,8 @@ SHARED = os.path.join(os.path.dirname(REPO), "shared")
 BIN = os.path.join(REPO, ".build", os.environ.get("BUILD", "release"))
 HOSTILE = int(os.environ.get("HOSTILE", "1000"))
 ATTACK_SECONDS = float(os.environ.get("ATTACK_SECONDS", "60"))
+# Run the hostile side as this uid (needs root): the system-service case, a client of another user.
+HOSTILE_UID = int(os.environ["HOSTILE_UID"]) if os.environ.get("HOSTILE_UID") else None
 # Connections re-opened per second after the first HOSTILE (0: as fast as this process can).
 REOPEN_RATE = float(os.environ.get("REOPEN_RATE", "500"))
 STATUS_TARGET_MS = 100
@@ -198,6 +202,30 @@ def attack(path, seconds, count):
     return stats
 
 
+def attack_as(uid, sock):
+    """Runs attack() in a child process with `uid`, after opening the socket to other users."""
+    # The temporary folder and the socket's folder (both 0700) are searchable, the socket writable.
+    os.chmod(os.path.dirname(os.path.dirname(sock)), 0o711)
+    os.chmod(os.path.dirname(sock), 0o711)
+    os.chmod(sock, 0o666)
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(reader)
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+            os.write(writer, json.dumps(attack(sock, ATTACK_SECONDS, HOSTILE)).encode())
+        finally:
+            os._exit(0)
+    os.close(writer)
+    with os.fdopen(reader) as result:
+        text = result.read()
+    os.waitpid(pid, 0)
+    return json.loads(text) if text else {"error": "the hostile child failed"}
+
+
 def figures(samples):
     ordered = sorted(samples)
     p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
@@ -248,7 +276,7 @@ def measure(daemon, sock, env, log):
     sampler.start()
     owner.start()
     cpu_before = cpu_seconds(daemon.pid)
-    stats = attack(sock, ATTACK_SECONDS, HOSTILE)
+    stats = attack_as(HOSTILE_UID, sock) if HOSTILE_UID is not None else attack(sock, ATTACK_SECONDS, HOSTILE)
     cpu_during = cpu_seconds(daemon.pid) - cpu_before
     owner.stopped.set()
     owner.join()
@@ -260,6 +288,7 @@ def measure(daemon, sock, env, log):
         "hostile connections": HOSTILE,
         "attack seconds": ATTACK_SECONDS,
         "re-open rate": REOPEN_RATE or "unlimited",
+        "hostile uid": os.getuid() if HOSTILE_UID is None else HOSTILE_UID,
         "photod cpu seconds during": round(cpu_during, 1),
         "photoctl status ms before": figures(before),
         "photoctl status ms during": during,
