@@ -90,17 +90,7 @@ public struct Daemon {
         let authorizationAPI = AuthorizationAPI(authorizer: authorizer, logger: logger)
         let callers = CallerResolver(trusted: config.trusted)
         logger.info("owner: \(callers.ownerClient)\(config.trusted.isEmpty ? "" : ", trusted: " + config.trusted.joined(separator: ", "))")
-        var serverConfiguration = VarlinkService.configure(for: config, callers: callers, logger: logger)
-        let connectionLogger = logger
-        serverConfiguration.attach = { peer in
-            let caller = callers.resolve(peer)
-            if case .unidentified(let reason) = caller {
-                connectionLogger.warning("refusing a client photod cannot identify", metadata: ["reason": "\(reason)"])
-            } else {
-                connectionLogger.debug("client identified", metadata: ["app": "\(caller.appID)", "owner": "\(caller.isOwner)"])
-            }
-            return caller
-        }
+        let serverConfiguration = VarlinkService.configure(for: config, callers: callers, logger: logger)
         // Socket activation: systemd's socket named "varlink" (photod.socket); else bind our own.
         let passed = SystemdSockets.take(named: "varlink")
         let listener: VarlinkServer.Listener = passed.map { .inheritedFileDescriptor($0.descriptor) } ?? .path(config.socket)

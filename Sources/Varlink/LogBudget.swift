@@ -6,7 +6,7 @@ import Synchronization
 /// A client can make the server refuse or close connections as fast as it can connect; without a
 /// budget, each of those lines would cost disk and bury everything else in the journal. The first
 /// line of a window reports how many were held back in the windows before it.
-final class LogBudget: Sendable {
+public final class LogBudget: Sendable {
     /// What the caller should do with one line.
     enum Verdict: Equatable, Sendable {
         /// Log it; `suppressed` lines were held back since the last one logged.
@@ -26,7 +26,7 @@ final class LogBudget: Sendable {
     private let state = Mutex(State())
 
     /// A budget of `linesPerWindow` lines every `window`.
-    init(linesPerWindow: Int = 10, window: Duration = .seconds(10)) {
+    public init(linesPerWindow: Int = 10, window: Duration = .seconds(10)) {
         self.linesPerWindow = linesPerWindow
         self.window = window
     }
@@ -52,7 +52,7 @@ final class LogBudget: Sendable {
 
 extension LogBudget {
     /// Logs `message` if the budget allows, noting how many lines were held back before it.
-    func log(_ logger: Logger, _ level: Logger.Level, _ message: Logger.Message, metadata: Logger.Metadata = [:]) {
+    public func log(_ logger: Logger, _ level: Logger.Level, _ message: Logger.Message, metadata: Logger.Metadata = [:]) {
         guard case .log(let suppressed) = self.spend() else { return }
         var metadata = metadata
         if suppressed > 0 {

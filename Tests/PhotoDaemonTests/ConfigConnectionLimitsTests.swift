@@ -1,4 +1,6 @@
+import Logging
 import Testing
+import Varlink
 @testable import PhotoDaemon
 
 /// The keys that hold each client to its share of the varlink server.
@@ -35,6 +37,20 @@ import Testing
             isOwner(Caller.unidentified(reason: "gone")), isOwner(nil), isOwner("owner"),
         ]
         #expect(answers == [true, false, false, false, false])
+    }
+
+    @Test func aFloodOfClientsThatCannotBeIdentifiedCannotFloodTheLog() async throws {
+        let log = AuthorizerLimitsTests.LogLines()
+        let identify = VarlinkService.identify(with: callers, logger: Logger(label: "test") { _ in
+            AuthorizerLimitsTests.LogLines.Handler(lines: log)
+        })
+        let noPeer: VarlinkPeer? = nil
+        for _ in 0..<30 {
+            let caller = await identify(noPeer) as? Caller
+            #expect(caller == .unidentified(reason: "the kernel gave no peer credentials"))
+        }
+        #expect(log.all.count == 10)
+        #expect(log.all.allSatisfy { $0.hasPrefix("refusing a client photod cannot identify") })
     }
 
     @Test func aReserveThatLeavesAppsNothingIsRefusedAndTheDefaultShrinksToFit() throws {
