@@ -104,7 +104,7 @@ import Testing
         #expect(afterDenial.first { $0["id"] as? String == appID }?["reason"] as? String == "to print a beach calendar")
 
         // Reset: the app may ask again, and the request is pending once more.
-        _ = try daemon.photoctlJSON(["permissions", "reset", "viewer"])
+        _ = try daemon.photoctlJSON(["permissions", "reset", "viewer.py"])
         let third = try app.stream(["request", "once more"], name: "third")
         #expect(third.wait { $0.objects.count >= 1 })
         #expect(third.objects.first?["pending"] as? Bool == true)

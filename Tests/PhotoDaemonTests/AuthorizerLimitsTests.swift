@@ -190,6 +190,22 @@ import Varlink
         #expect(try store.apps().first.map { $0.record.count } ?? .max < AuthorizationLimits.maximumRecordBytes)
     }
 
+    @Test func undecidedRecordsBeyondTheCapAreForgottenOnLoadAndDecisionsKept() async throws {
+        let dir = try TemporaryDirectory()
+        let store = try Store(path: dir.file("index.sqlite"))
+        for (index, status) in [AuthorizationStatus.notDetermined, .denied, .notDetermined, .authorized, .notDetermined]
+            .enumerated() {
+            let record = AppAuthorization(app: "exe:/usr/bin/app\(index)", uid: 1000, status: status,
+                                          requestedAt: Date(timeIntervalSince1970: Double(index)))
+            try store.saveApp(StoredApp(uid: 1000, id: record.app, record: try JSONEncoder().encode(record)))
+        }
+        let authorizer = try Authorizer(store: store, policy: AuthorizationPolicy(), logger: Logger(label: "test"),
+                                        maximumApps: 3) { _, _ in }
+        let kept = await authorizer.allRecords().map(\.app)
+        #expect(kept == ["exe:/usr/bin/app1", "exe:/usr/bin/app3", "exe:/usr/bin/app4"], "the newest undecided stays")
+        #expect(try store.apps().map(\.id) == kept)
+    }
+
     @Test func aRequestIsLoggedByItsSizeNotItsText() async throws {
         let fixture = try Fixture()
         let forged = "x\nphotod: owner decided app=exe:/usr/bin/evil status=authorized"

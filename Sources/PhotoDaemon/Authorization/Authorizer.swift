@@ -52,6 +52,26 @@ actor Authorizer {
             machines[record.key] = machine
             if machine.record != decoded { try Self.save(machine.record, to: store) }
         }
+        machines = try Self.forgetUndecided(in: machines, beyond: maximumApps, store: store, logger: logger)
+    }
+
+    /// Deletes undecided records (notDetermined, nothing chosen) beyond `limit`, oldest request
+    /// first: a version without the cap kept every app that ever connected, and such a record
+    /// says no more than having none. Decisions are never dropped.
+    private static func forgetUndecided(in loaded: [AppKey: AuthorizationMachine], beyond limit: Int, store: Store,
+                                        logger: Logger) throws -> [AppKey: AuthorizationMachine] {
+        var machines = loaded
+        let excess = machines.count - limit
+        guard excess > 0 else { return machines }
+        let undecided = machines.values.map(\.record).filter { $0.status == .notDetermined }
+            .sorted { ($0.requestedAt ?? .distantPast, $0.key) < ($1.requestedAt ?? .distantPast, $1.key) }
+        for record in undecided.prefix(excess) {
+            try store.deleteApp(uid: record.uid, id: record.app)
+            machines[record.key] = nil
+        }
+        logger.warning("forgot undecided app records beyond the cap", metadata: [
+            "forgotten": "\(min(excess, undecided.count))", "kept": "\(machines.count)", "cap": "\(limit)"])
+        return machines
     }
 
     // MARK: What apps see
@@ -182,7 +202,7 @@ actor Authorizer {
             run(app) { $0.apply(policy: policy) }
         }
         logger.notice("permissions policy reloaded", metadata: [
-            "restricted": "\(policy.restricted.count) entries", "request_timeout": "\(Int(policy.requestTimeout))"])
+            "restricted": "\(policy.restricted.joined(separator: ","))", "request_timeout": "\(Int(policy.requestTimeout))"])
     }
 
     // MARK: Watching
