@@ -1,12 +1,6 @@
 import Logging
 import NIOCore
 
-/// Thrown to a handler whose client stopped reading; the connection is already closing.
-struct ClientNotReadingError: Error, CustomStringConvertible {
-    let limit: Int
-    var description: String { "the client left more than \(self.limit) bytes of replies unread" }
-}
-
 /// The write side of one connection, with a bound on the replies that may wait unsent.
 ///
 /// The channel's high write watermark is the bound (the server sets it when it accepts). While the
@@ -24,6 +18,21 @@ struct ConnectionOutput: Sendable {
     let limit: Int
     let logger: Logger
     let budget: LogBudget
+
+    /// Thrown to a handler whose connection is closed or closing: a reply cannot go out.
+    enum Gone: Error, CustomStringConvertible {
+        /// The client left more than `limit` bytes of replies unread; the connection is closing.
+        case notReading(limit: Int)
+        /// The connection was already closed.
+        case closed
+
+        var description: String {
+            switch self {
+            case .notReading(let limit): "the client left more than \(limit) bytes of replies unread"
+            case .closed: "the connection is closed"
+            }
+        }
+    }
 
     private enum Outcome {
         case written
@@ -45,14 +54,14 @@ struct ConnectionOutput: Sendable {
         case .written:
             return
         case .closed:
-            throw ChannelError.ioOnClosedChannel
+            throw Gone.closed
         case .notReading:
             self.budget.log(
                 self.logger, .warning, "varlink client stopped reading its replies, closing the connection",
                 metadata: ["unsent.limit": "\(self.limit)"]
             )
             self.channel.close(promise: nil)
-            throw ClientNotReadingError(limit: self.limit)
+            throw Gone.notReading(limit: self.limit)
         }
     }
 }

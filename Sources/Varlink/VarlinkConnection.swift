@@ -122,7 +122,9 @@ struct VarlinkConnection {
             logger.debug("varlink call failed", metadata: ["error": "\(error)"])
             try? await replier.fail(error)
         } catch {
-            if Task.isCancelled {
+            // The connection closing (the client left, or was dropped for not reading, which is
+            // logged where it is decided) ends the handler; it may not be cancelled quite yet.
+            if Task.isCancelled || error is ConnectionOutput.Gone {
                 logger.debug("varlink handler cancelled", metadata: ["error": "\(error)"])
                 return
             }
