@@ -7,10 +7,10 @@ enum ProcessRole {
     /// Names this process for `role`; throws when it cannot, rather than connecting as a role
     /// photod would not see (a photoctl started through a link named `photoctl-owner` must
     /// not stay the owner while it means to act for its caller).
-    static func declare(_ role: PhotoctlRole, procSelf: String = "/proc/self") throws {
+    static func declare(_ role: PhotoctlRole) throws {
         do {
             // /proc/self is the thread group, so any thread renames the process photod reads.
-            try Data(role.rawValue.utf8).write(to: URL(fileURLWithPath: procSelf + "/comm"))
+            try Data(role.rawValue.utf8).write(to: URL(fileURLWithPath: "/proc/self/comm"))
         } catch {
             throw ProcessRoleError(role: role, reason: error.localizedDescription)
         }
