@@ -49,15 +49,15 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
             guard let reply = await Terminal.ask("[a]llow / [l]imited / [d]eny / [s]kip: ") else { return false }
             switch reply.lowercased() {
             case "a", "allow":
-                report(try await client.decide(app: app.id, status: .authorized))
+                report(try await client.decide(app: app.id, uid: app.uid, status: .authorized))
                 return true
             case "d", "deny":
-                report(try await client.decide(app: app.id, status: .denied))
+                report(try await client.decide(app: app.id, uid: app.uid, status: .denied))
                 return true
             case "l", "limited":
                 guard let groups = try await chooseGroups(using: client) else { return false }
                 if groups.isEmpty { continue }
-                report(try await client.decide(app: app.id, status: .limited, groups: groups))
+                report(try await client.decide(app: app.id, uid: app.uid, status: .limited, groups: groups))
                 return true
             case "s", "skip", "":
                 Output.line("Skipped; the app keeps waiting until its request times out.")

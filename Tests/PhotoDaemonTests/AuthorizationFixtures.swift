@@ -9,6 +9,9 @@ enum AuthorizationFixtures {
     static let t1 = t0.addingTimeInterval(10)
     static let t2 = t0.addingTimeInterval(20)
 
+    /// The uid of the fixtures' app: the test's own, as in the user service.
+    static let uid = getuid()
+
     /// A machine for `app` in `status`, with a selection when limited.
     static func machine(
         _ status: AuthorizationStatus = .notDetermined,
@@ -17,7 +20,7 @@ enum AuthorizationFixtures {
     ) -> AuthorizationMachine {
         let limited = status == .limited
         let record = AppAuthorization(
-            app: app, uid: 1000, status: status, decidedAt: status == .notDetermined ? nil : t0,
+            app: app, uid: uid, status: status, decidedAt: status == .notDetermined ? nil : t0,
             assets: limited ? ["a1"] : [], groups: limited ? ["Beach"] : [])
         return AuthorizationMachine(record: record, policy: policy)
     }

@@ -87,5 +87,7 @@ import Testing
         #expect(script.hasSuffix(#"photoctl permissions reset '/usr/bin/python3 /home/ann/it'\''s.py'"#))
         let plain = AuthorizationMachine.resetHint(for: "/usr/bin/gthumb")
         #expect(plain.hasSuffix("photoctl permissions reset /usr/bin/gthumb"))
+        let otherUser = AuthorizationMachine.resetHint(for: "exe:/usr/bin/gthumb", uid: getuid() &+ 1)
+        #expect(otherUser.hasSuffix("photoctl permissions reset exe:/usr/bin/gthumb --uid \(getuid() &+ 1)"))
     }
 }

@@ -45,7 +45,7 @@ struct AccessGate: Sendable {
     static func hint(for record: AppAuthorization) -> String {
         switch record.status {
         case .denied:
-            return AuthorizationMachine.resetHint(for: record.app)
+            return AuthorizationMachine.resetHint(for: record.app, uid: record.uid)
         case .restricted:
             return "the config's [permissions] restricted list covers this app; only a change to the config "
                 + "file lifts it, no photoctl command does"

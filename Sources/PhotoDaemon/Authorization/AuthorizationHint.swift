@@ -2,8 +2,11 @@ import Foundation
 
 extension AuthorizationMachine {
     /// The hint a denied answer carries: the command with which the owner lets the app ask again.
-    static func resetHint(for app: String) -> String {
-        "the owner denied access; to let the app ask again, run: photoctl permissions reset \(shellQuoted(app))"
+    /// Another user's app is named with its uid too, since grants are kept per (uid, app) and the
+    /// same id of two users would otherwise be ambiguous.
+    static func resetHint(for app: String, uid: UInt32 = getuid()) -> String {
+        let who = uid == getuid() ? shellQuoted(app) : "\(shellQuoted(app)) --uid \(uid)"
+        return "the owner denied access; to let the app ask again, run: photoctl permissions reset \(who)"
     }
 
     /// The app id as one shell word, so the hint can be pasted as it is even when the id is

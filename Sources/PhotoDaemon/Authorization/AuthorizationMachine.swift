@@ -181,7 +181,7 @@ struct AuthorizationMachine: Sendable {
     /// Answers waiters with the current status.
     private func answer(_ waiters: [UInt64]) -> Action {
         .answer(waiters: waiters, status: record.status, pending: record.pending,
-                hint: record.status == .denied ? Self.resetHint(for: record.app) : nil)
+                hint: record.status == .denied ? Self.resetHint(for: record.app, uid: record.uid) : nil)
     }
 
     /// Why a decision cannot be recorded as given, or nil when it can.
