@@ -64,7 +64,18 @@ enum AppsBackup {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = try encoder.encode(File(format: format, version: 1, rows: rows))
+        // Each start brings the backup up to date; when it already is, skip the three fsyncs,
+        // which cost a restart over an unchanged library more than the whole walk's parsing.
+        if current(path(for: index), equals: data) { return }
         try DurableFile.replace(path(for: index), with: data)
+    }
+
+    /// Whether the file at `path` holds exactly `data` (a missing or larger file does not).
+    private static func current(_ path: String, equals data: Data) -> Bool {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              (attributes[.size] as? NSNumber)?.intValue == data.count,
+              let existing = FileManager.default.contents(atPath: path) else { return false }
+        return existing == data
     }
 
     /// Inserts the backed-up app records into a fresh index; returns how many. Columns the

@@ -71,6 +71,22 @@ import Testing
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
     }
 
+    @Test func anUpToDateBackupIsLeftAloneAtOpenAndAStaleOneIsRewritten() throws {
+        let dir = try TemporaryDirectory()
+        let path = try indexWithDecisions(in: dir)
+        let backup = path + ".apps.json"
+        func fileNumber() throws -> Int? {
+            (try FileManager.default.attributesOfItem(atPath: backup)[.systemFileNumber] as? NSNumber)?.intValue
+        }
+        let before = try fileNumber()
+        _ = try Store(path: path)
+        // Replaced atomically means a new inode: the same one means no rewrite (and no fsyncs).
+        #expect(try fileNumber() == before)
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: backup))
+        _ = try Store(path: path)
+        #expect(try String(contentsOfFile: backup, encoding: .utf8).contains("org.example.Viewer"))
+    }
+
     @Test func aHealthyIndexIsOpenedAsItIsWithNothingMovedAside() throws {
         let dir = try TemporaryDirectory()
         let path = try indexWithDecisions(in: dir)
