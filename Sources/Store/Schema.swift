@@ -107,7 +107,7 @@ enum Schema {
         }
         for (index, sql) in migrations.enumerated().dropFirst(version) {
             try db.transaction {
-                if !sql.isEmpty { try db.execute(sql) }
+                try db.execute(sql)
                 try db.execute("PRAGMA user_version = \(index + 1)")
             }
         }
