@@ -72,8 +72,7 @@ enum AppsBackup {
 
     /// Whether the file at `path` holds exactly `data` (a missing or larger file does not).
     private static func current(_ path: String, equals data: Data) -> Bool {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              (attributes[.size] as? NSNumber)?.intValue == data.count,
+        guard DurableFile.size(of: path) == data.count,
               let existing = FileManager.default.contents(atPath: path) else { return false }
         return existing == data
     }

@@ -37,6 +37,12 @@ enum DurableFile {
         close(fd)
     }
 
+    /// The size of the file at `path` in bytes, or nil when it cannot be looked at.
+    static func size(of path: String) -> Int? {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        return (attributes?[.size] as? NSNumber)?.intValue
+    }
+
     private static func failure(_ what: String) -> StoreError {
         .cannotWrite(path: what, reason: String(cString: strerror(errno)))
     }

@@ -38,7 +38,7 @@ struct StoreOpener {
         try Store.prepareFile(at: path)
         // SQLite would take an empty file for a new database, and every permission decision
         // would be lost without a word: an index photod made is never empty.
-        if existed, Self.size(of: path) == 0 {
+        if existed, DurableFile.size(of: path) == 0 {
             try moveAside(because: "it is empty (0 bytes)", into: &report)
         }
         var writer: SQLiteConnection
@@ -107,10 +107,5 @@ struct StoreOpener {
         report.brokenPath = broken
         report.brokenReason = reason
         try Store.prepareFile(at: path)
-    }
-
-    private static func size(of path: String) -> Int? {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        return (attributes?[.size] as? NSNumber)?.intValue
     }
 }
