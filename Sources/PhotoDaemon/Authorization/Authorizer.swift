@@ -80,7 +80,7 @@ actor Authorizer {
     /// being kept, so only asking takes one of the limited record slots.
     func record(for identity: AppIdentity) -> AppAuthorization {
         machines[AppKey(identity)]?.record
-            ?? AuthorizationMachine(record: AppAuthorization(app: identity.id, uid: identity.uid), policy: policy).record
+            ?? newMachine(for: AppKey(identity)).record
     }
 
     /// Every app known, by uid and id.
@@ -103,7 +103,7 @@ actor Authorizer {
         guard AuthorizationLimits.fits(trial) else { throw .tooLarge(parameter: "reason") }
         if machines[key] == nil {
             try makeRoom(for: key)
-            let machine = AuthorizationMachine(record: AppAuthorization(app: identity.id, uid: identity.uid), policy: policy)
+            let machine = newMachine(for: key)
             machines[key] = machine
             persist(machine.record)
             logger.info("new app seen", metadata: ["app": "\(identity.id)", "uid": "\(identity.uid)"])
@@ -144,7 +144,7 @@ actor Authorizer {
         if isNew {
             // The owner decides before the app first asks: the app takes a record slot now.
             try makeRoom(for: key)
-            machines[key] = AuthorizationMachine(record: AppAuthorization(app: key.id, uid: key.uid), policy: policy)
+            machines[key] = newMachine(for: key)
         }
         do {
             try perform(key, failing: true) { $0.decide(status, assets: assets, groups: groups, now: Date()) }
@@ -225,6 +225,11 @@ actor Authorizer {
     private func takeID() -> UInt64 {
         defer { nextID += 1 }
         return nextID
+    }
+
+    /// The machine of an app never seen: notDetermined, or what the policy makes of it.
+    private func newMachine(for key: AppKey) -> AuthorizationMachine {
+        AuthorizationMachine(record: AppAuthorization(app: key.id, uid: key.uid), policy: policy)
     }
 
     /// Refuses a new app when the records are at their cap, telling the owner once.
