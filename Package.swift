@@ -45,7 +45,8 @@ let package = Package(
         // Escaping of untrusted text before a terminal or a log line sees it; used by both sides.
         .target(name: "SafeText"),
         .target(name: "Watcher", dependencies: ["FileSystem"]),
-        .target(name: "Store", dependencies: ["SQLite"]),
+        // The index; owns its threads (NIOThreadPool), so no caller waits on SQLite.
+        .target(name: "Store", dependencies: ["SQLite", .product(name: "NIOPosix", package: "swift-nio")]),
         // sd_notify, socket activation and the journal: the only code that touches libsystemd.
         .target(name: "Systemd", dependencies: [
             "CSystemd", "SafeText",

@@ -33,8 +33,9 @@ public struct Daemon {
     /// Runs the daemon; returns after a graceful shutdown.
     public func run() async throws {
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        // One thread more than cores, so a write transaction overlaps with reading files.
-        let pool = NIOThreadPool(numberOfThreads: cores + 1)
+        // Blocking file work only (walks, reading photos): one thread per core. The store has
+        // threads of its own, so a write transaction overlaps with reading files.
+        let pool = NIOThreadPool(numberOfThreads: cores)
         pool.start()
         do {
             try await serve(pool: pool, cores: cores)
@@ -54,8 +55,8 @@ public struct Daemon {
         let store = try Store(path: config.database, changeRetention: config.changeRetention,
                               changeRetentionBytes: config.changeRetentionBytes, onCommit: { hub.publish($0) })
         IndexOpeningLog.report(store.opening, index: store.path, logger: logger)
-        try store.limitSize(toBytes: config.indexSizeLimit)
-        let regrouper = Regrouper(store: store, rules: config.grouping, sources: config.descriptionSources, pool: pool, logger: logger)
+        try await store.limitSize(toBytes: config.indexSizeLimit)
+        let regrouper = Regrouper(store: store, rules: config.grouping, sources: config.descriptionSources, logger: logger)
         do {
             try await regrouper.rereadIfSourcesChanged()
             try await regrouper.regroupIfRulesChanged()
@@ -81,11 +82,11 @@ public struct Daemon {
         watcher.coverRoots()
         logger.info("watching \(watcher.watches.watchCount) folders (budget \(budget) inotify watches)")
         defer { inotify.close() }
-        let authorizer = try Authorizer(store: store, policy: config.authorization, logger: logger) { app, visibility in
+        let authorizer = try await Authorizer(store: store, policy: config.authorization, logger: logger) { app, visibility in
             hub.publish(visibility: visibility, to: app)
         }
         let gate = AccessGate(authorizer: authorizer, rules: config.grouping)
-        let api = LibraryAPI(store: store, indexer: indexer, state: state, mapper: mapper, pool: pool, hub: hub,
+        let api = LibraryAPI(store: store, indexer: indexer, state: state, mapper: mapper, hub: hub,
                              watches: watcher.watches, gate: gate, logger: logger)
         let authorizationAPI = AuthorizationAPI(authorizer: authorizer, logger: logger)
         let callers = CallerResolver(trusted: config.trusted)
@@ -109,8 +110,7 @@ public struct Daemon {
             """)
 
         let notifier = SystemdNotifier()
-        let systemd = SystemdService(notifier: notifier, state: state, indexer: indexer, store: store, pool: pool,
-                                     logger: logger)
+        let systemd = SystemdService(notifier: notifier, state: state, indexer: indexer, store: store, logger: logger)
         let reloader = ConfigReloader(
             config: config, load: reloadConfig, indexer: indexer, authorizer: authorizer, callers: callers,
             notifier: notifier, statusLine: { await systemd.readyStatusLine() }, logger: logger)
@@ -134,5 +134,6 @@ public struct Daemon {
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         try await group.run()
+        await store.close()
     }
 }

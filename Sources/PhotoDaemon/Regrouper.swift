@@ -1,6 +1,5 @@
 import Logging
 import Metadata
-import NIOPosix
 import Store
 
 /// Re-files every asset when the grouping rules differ from the ones the index was built with,
@@ -9,7 +8,6 @@ struct Regrouper {
     let store: Store
     let rules: GroupingRules
     let sources: [Metadata.DescriptionSource]
-    let pool: NIOThreadPool
     let logger: Logger
 
     private static let settingKey = "grouping"
@@ -17,43 +15,34 @@ struct Regrouper {
 
     /// The stored description may come from another source now: only reading the files again tells.
     func rereadIfSourcesChanged() async throws {
-        let store = self.store
         let fingerprint = DescriptionSources.fingerprint(sources)
-        let changed = try await pool.runIfActive { () throws -> Bool in
-            let previous = try store.setting(Self.sourcesKey)
-            guard previous != fingerprint else { return false }
-            // A new index has nothing to read again; an existing one built before this setting
-            // was already marked by its schema migration.
-            if previous != nil { try store.forgetReadStamps() }
-            try store.setSetting(Self.sourcesKey, to: fingerprint)
-            return previous != nil
-        }
-        if changed {
+        let previous = try await store.setting(Self.sourcesKey)
+        guard previous != fingerprint else { return }
+        // A new index has nothing to read again; an existing one built before this setting
+        // was already marked by its schema migration.
+        if previous != nil { try await store.forgetReadStamps() }
+        try await store.setSetting(Self.sourcesKey, to: fingerprint)
+        if previous != nil {
             logger.notice("description sources changed to \(sources.map(\.rawValue).joined(separator: ", ")): every file will be read again")
         }
     }
 
     func regroupIfRulesChanged() async throws {
-        let store = self.store
-        let rules = self.rules
-        let changed = try await pool.runIfActive { () throws -> Int? in
-            let previous = try store.setting(Self.settingKey)
-            guard previous != rules.fingerprint else { return nil }
-            var batch = WriteBatch()
-            for asset in try store.allAssets() {
-                let group = rules.assign(text: asset.content.description)
-                guard group.key != asset.content.groupKey || group.spelling != asset.content.groupSpelling else { continue }
-                var content = asset.content
-                content.groupKey = group.key
-                content.groupSpelling = group.spelling
-                batch.updates.append(WriteBatch.Update(id: asset.id, path: asset.path, stamp: asset.stamp, content: content))
-            }
-            _ = try store.apply(batch)
-            try store.setSetting(Self.settingKey, to: rules.fingerprint)
-            return previous == nil ? nil : batch.count
+        let previous = try await store.setting(Self.settingKey)
+        guard previous != rules.fingerprint else { return }
+        var batch = WriteBatch()
+        for asset in try await store.allAssets() {
+            let group = rules.assign(text: asset.content.description)
+            guard group.key != asset.content.groupKey || group.spelling != asset.content.groupSpelling else { continue }
+            var content = asset.content
+            content.groupKey = group.key
+            content.groupSpelling = group.spelling
+            batch.updates.append(WriteBatch.Update(id: asset.id, path: asset.path, stamp: asset.stamp, content: content))
         }
-        if let changed {
-            logger.notice("grouping rules changed since the index was built: re-filed \(changed) assets")
+        _ = try await store.apply(batch)
+        try await store.setSetting(Self.settingKey, to: rules.fingerprint)
+        if previous != nil {
+            logger.notice("grouping rules changed since the index was built: re-filed \(batch.count) assets")
         }
     }
 }

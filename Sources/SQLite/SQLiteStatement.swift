@@ -90,6 +90,16 @@ public final class SQLiteStatement {
         sqlite3_column_name(raw, index).map { String(cString: $0) } ?? ""
     }
 
+    /// The position of the result column SQLite calls `name` (the column's own name, or its
+    /// `AS` alias). Resolve it once per query and read rows by position: no lookup per row.
+    public func column(named name: String) throws(SQLiteError) -> Int32 {
+        for index in 0..<sqlite3_column_count(raw) where columnName(index) == name {
+            return index
+        }
+        let sql = sqlite3_sql(raw).map { String(cString: $0) } ?? "?"
+        throw SQLiteError(code: SQLITE_RANGE, message: "the query has no column \(name): \(sql)")
+    }
+
     /// Column `index` as the value SQLite stored, keeping its type (a REAL reads as its text).
     public func value(_ index: Int32) -> SQLiteValue {
         switch sqlite3_column_type(raw, index) {

@@ -16,7 +16,7 @@ public final class IndexLock: Sendable {
     /// 0600), or throws `StoreError.inUse` naming the pid of the process that holds it.
     public init(database: String) throws {
         path = Self.path(for: database)
-        try Store.prepareFolder(of: database)
+        try StoreDatabase.prepareFolder(of: database)
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
             throw StoreError.cannotPrepare(path: path, reason: String(cString: strerror(errno)))

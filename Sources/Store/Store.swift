@@ -1,33 +1,29 @@
-import Foundation
+import NIOPosix
 import SQLite
-import Synchronization
 
-/// The library index: SQLite in WAL mode with one writer connection and one reader connection.
+/// The library index: SQLite in WAL mode, with threads of its own — one writer and a few
+/// readers — the way sqlite-nio owns its thread pool.
 ///
-/// Every write goes through `apply(_:)`, which commits the asset rows, the group counts and
-/// the change-log row in one transaction, so a crash never leaves a change without its token
-/// or a token without its change.
+/// Every method is `async` and runs on those threads, so no caller can block one of Swift's
+/// concurrency threads on SQLite by mistake. Writes run one at a time, in the order they were
+/// called: each method submits its work before its first suspension (`nonisolated(nonsending)`),
+/// so two writes from one actor or task reach the index in program order.
 public final class Store: Sendable {
     /// Where the database lives.
     public let path: String
-    let writer: Mutex<SQLiteConnection>
-    let reader: Mutex<SQLiteConnection>
-    /// Called with every committed change while the writer lock is still held, so observers
-    /// see changes in token order whoever wrote them.
-    let onCommit: @Sendable (CommittedChange) -> Void
-    /// How much of the change log is kept.
-    let changeLogLimits: ChangeLogLimits
-    /// The change log's payload bytes, counted at the first write and kept up to date after;
-    /// nil after a failed write, so it is counted again. Only touched with the writer held.
-    let changeLogBytes = Mutex<Int64?>(nil)
-    /// The writer's page limit when no size limit is set (SQLite's compiled-in maximum).
-    let unlimitedPages: Int64
     /// What opening the index had to do: a damaged file moved aside, app records restored.
     public let opening: OpeningReport
+    let database: StoreDatabase
+    private let writerThread: NIOThreadPool
+    private let readerThreads: NIOThreadPool
+
+    /// The reader threads (and connections): enough that a query never waits behind another
+    /// while the scanner reads; each connection costs its page cache.
+    public static let readerCount = 2
 
     /// Opens or creates the index at `path` (folder 0700, file 0600) and migrates it. The change
     /// log keeps the newest `changeRetention` changes and at most `changeRetentionBytes` of
-    /// payload; `onCommit` hears every committed change, in token order.
+    /// payload; `onCommit` hears every committed change, in token order, on the writer thread.
     ///
     /// An index that is empty or that SQLite cannot read is never silently replaced: it is moved
     /// aside (`index.sqlite.broken-<time>`), a fresh one takes its place, and the app records
@@ -35,107 +31,79 @@ public final class Store: Sendable {
     public init(path: String, changeRetention: Int = ChangeLogLimits.standard.changes,
                 changeRetentionBytes: Int = ChangeLogLimits.standard.bytes,
                 onCommit: @escaping @Sendable (CommittedChange) -> Void = { _ in }) throws {
+        database = try StoreDatabase(
+            path: path, changeRetention: changeRetention, changeRetentionBytes: changeRetentionBytes,
+            readerCount: Self.readerCount, onCommit: onCommit)
         self.path = path
-        changeLogLimits = ChangeLogLimits(changes: changeRetention, bytes: changeRetentionBytes)
-        self.onCommit = onCommit
-        let opened = try StoreOpener(path: path).open()
-        unlimitedPages = opened.unlimitedPages
-        opening = opened.report
-        let readConnection = try SQLiteConnection(path: path, create: false)
-        try readConnection.execute("PRAGMA query_only = 1")
-        writer = Mutex(opened.writer)
-        reader = Mutex(readConnection)
+        opening = database.opening
+        writerThread = NIOThreadPool(numberOfThreads: 1)
+        readerThreads = NIOThreadPool(numberOfThreads: Self.readerCount)
+        writerThread.start()
+        readerThreads.start()
     }
 
-    /// Creates the index's folder (0700) when it does not exist.
-    static func prepareFolder(of path: String) throws {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        do {
-            if !FileManager.default.fileExists(atPath: folder) {
-                try FileManager.default.createDirectory(
-                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    deinit {
+        // Pending work holds the store, so nothing is queued by now; stopping needs no waiting.
+        writerThread.shutdownGracefully { _ in }
+        readerThreads.shutdownGracefully { _ in }
+    }
+
+    /// Stops the store's threads after the work already submitted; later calls throw.
+    public func close() async {
+        try? await writerThread.shutdownGracefully()
+        try? await readerThreads.shutdownGracefully()
+    }
+
+    /// Runs `body` on a reader thread.
+    nonisolated(nonsending) func onReader<T: Sendable>(
+        _ body: @escaping @Sendable (StoreDatabase) throws -> T
+    ) async throws -> T {
+        try await Self.run(body, database: database, on: readerThreads)
+    }
+
+    /// Runs `body` on the writer thread, after every write submitted before it.
+    nonisolated(nonsending) func onWriter<T: Sendable>(
+        _ body: @escaping @Sendable (StoreDatabase) throws -> T
+    ) async throws -> T {
+        try await Self.run(body, database: database, on: writerThread)
+    }
+
+    /// Submits `body` before suspending, so submission order is call order.
+    private nonisolated(nonsending) static func run<T: Sendable>(
+        _ body: @escaping @Sendable (StoreDatabase) throws -> T, database: StoreDatabase, on threads: NIOThreadPool
+    ) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            threads.submit { state in
+                guard case .active = state else {
+                    continuation.resume(throwing: StoreError.closed)
+                    return
+                }
+                continuation.resume(with: Result { try body(database) })
             }
-        } catch {
-            throw StoreError.cannotPrepare(path: path, reason: "cannot create \(folder): \(error.localizedDescription)")
         }
     }
 
-    /// Creates the folder (0700) and an empty file (0600) before SQLite does, so neither the
-    /// database nor its -wal/-shm companions (which copy its mode) are ever readable by others.
-    static func prepareFile(at path: String) throws {
-        try prepareFolder(of: path)
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw StoreError.cannotPrepare(path: path, reason: String(cString: strerror(errno)))
-        }
-        defer { close(fd) }
-        guard fchmod(fd, 0o600) == 0 else {
-            throw StoreError.cannotPrepare(path: path, reason: "chmod 0600: " + String(cString: strerror(errno)))
-        }
-    }
-
-    /// Caps the index file at `bytes` (nil: no cap beyond the disk's). A write that would grow
-    /// it past the cap fails as on a full disk, and the index stays as it was. A cap below the
-    /// current size holds the index at its current size.
-    public func limitSize(toBytes bytes: Int?) throws {
-        try write { db in
-            let pages: Int64
-            if let bytes {
-                let pageSize = try db.integer("PRAGMA page_size") ?? 4096
-                pages = max(1, Int64(bytes) / pageSize)
-            } else {
-                pages = unlimitedPages
+    /// Queues `body` on the writer thread and returns at once; `completion` hears the outcome
+    /// there. For an actor that must keep its writes in program order without suspending.
+    func enqueueWrite(_ body: @escaping @Sendable (StoreDatabase) throws -> Void,
+                      completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        writerThread.submit { [database] state in
+            guard case .active = state else {
+                completion(.failure(StoreError.closed))
+                return
             }
-            try db.execute("PRAGMA max_page_count = \(pages)")
+            completion(Result { try body(database) })
         }
     }
 
-    /// Writes the app records to the backup beside the index; called after every change to
-    /// them, with the writer held. A backup that cannot be written (a full disk) is not an
-    /// error of the change itself, which is committed: the next change or start writes it again.
-    func backUpApps(_ db: SQLiteConnection) {
-        try? AppsBackup.write(db, index: path)
+    /// Returns once every write queued or called before this call has finished.
+    nonisolated(nonsending) public func settled() async throws {
+        try await onWriter { _ in }
     }
 
-    /// Runs `body` on the reader connection, leaving no statement (and no snapshot) open.
-    func read<T: Sendable>(_ body: (inout sending SQLiteConnection) throws -> T) throws -> T {
-        try reader.withLock { db in
-            defer { db.resetStatements() }
-            return try body(&db)
-        }
-    }
-
-    /// Runs `body` on the writer connection, leaving no statement open.
-    func write<T: Sendable>(_ body: (inout sending SQLiteConnection) throws -> T) throws -> T {
-        try writer.withLock { db in
-            defer { db.resetStatements() }
-            return try body(&db)
-        }
-    }
-
-    /// A setting remembered in the index (for example, the grouping rules it was built with).
-    public func setting(_ key: String) throws -> String? {
-        try read { db in
-            let statement = try db.statement("SELECT value FROM settings WHERE key = ?")
-            try statement.bind([.text(key)])
-            return try statement.step() ? statement.text(0) : nil
-        }
-    }
-
-    /// Remembers a setting.
-    public func setSetting(_ key: String, to value: String) throws {
-        try write { db in
-            let statement = try db.statement(
-                "INSERT INTO settings(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
-            try statement.bind([.text(key), .text(value)]).run()
-        }
-    }
-
-    /// Marks every asset's stamp unknown, so the next reconcile reads every file again (ids kept):
-    /// for when what reading a file yields has changed, such as the description sources.
-    public func forgetReadStamps() throws {
-        try write { db in
-            try db.statement("UPDATE assets SET sidecar = -1").run()
-        }
+    /// Runs several reads together on one reader thread, for work that interleaves queries with
+    /// its own blocking steps (checking files on disk) and should not hop for each.
+    public func reading<T: Sendable>(_ body: @escaping @Sendable (StoreQueries) throws -> T) async throws -> T {
+        try await onReader { try body(StoreQueries(database: $0)) }
     }
 }

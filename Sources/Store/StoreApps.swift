@@ -18,15 +18,17 @@ public struct StoredApp: Sendable, Equatable {
     }
 }
 
-extension Store {
+extension StoreDatabase {
     /// Every stored app record, by uid and id.
     public func apps() throws -> [StoredApp] {
         try read { db in
             let statement = try db.statement("SELECT uid, id, record FROM apps ORDER BY uid, id")
+            let (uidColumn, idColumn, recordColumn) = (try statement.column(named: "uid"), try statement.column(named: "id"),
+                                                       try statement.column(named: "record"))
             var apps: [StoredApp] = []
             while try statement.step() {
-                guard let uid = UInt32(exactly: statement.int64(0)) else { continue }
-                apps.append(StoredApp(uid: uid, id: statement.text(1) ?? "", record: Data(statement.blob(2))))
+                guard let uid = UInt32(exactly: statement.int64(uidColumn)) else { continue }
+                apps.append(StoredApp(uid: uid, id: statement.text(idColumn) ?? "", record: Data(statement.blob(recordColumn))))
             }
             return apps
         }

@@ -12,6 +12,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case badBackup(path: String, reason: String)
     /// Another process holds the index's lock.
     case inUse(path: String, pid: Int32?)
+    /// The store was closed (photod is stopping); nothing was read or written.
+    case closed
 
     public var description: String {
         switch self {
@@ -27,6 +29,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
         case .inUse(let path, let pid):
             let holder = pid.map { "photod pid \($0)" } ?? "another photod"
             return "index \(path) is in use by \(holder); stop it first, or give this one another --database"
+        case .closed:
+            return "the index is closed: photod is stopping"
         }
     }
 }

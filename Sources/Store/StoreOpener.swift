@@ -35,7 +35,7 @@ struct StoreOpener {
     func open() throws -> sending Opened {
         var report = OpeningReport()
         let existed = FileManager.default.fileExists(atPath: path)
-        try Store.prepareFile(at: path)
+        try StoreDatabase.prepareFile(at: path)
         // SQLite would take an empty file for a new database, and every permission decision
         // would be lost without a word: an index photod made is never empty.
         if existed, DurableFile.size(of: path) == 0 {
@@ -106,6 +106,6 @@ struct StoreOpener {
         DurableFile.syncFolder(of: path)
         report.brokenPath = broken
         report.brokenReason = reason
-        try Store.prepareFile(at: path)
+        try StoreDatabase.prepareFile(at: path)
     }
 }

@@ -24,19 +24,11 @@ public struct StorePosition: Sendable, Equatable {
     }
 }
 
-extension Store {
+extension StoreDatabase {
     static let assetColumns = "a.id, a.path, a.device, a.inode, a.size, a.mtime_ns, a.sidecar, g.name, "
         + AssetRowDecoder.contentColumns.split(separator: ",").map { "a." + $0.trimmingCharacters(in: .whitespaces) }
         .joined(separator: ", ")
 
-    static func decodeAsset(_ statement: SQLiteStatement) -> StoredAsset {
-        StoredAsset(
-            id: statement.text(0) ?? "",
-            path: statement.blob(1),
-            stamp: AssetRowDecoder.stamp(statement, from: 2),
-            groupName: statement.text(7) ?? "",
-            content: AssetRowDecoder.content(statement, from: 8))
-    }
 
     /// Every indexed file under `root` (a folder path without trailing slash), for reconciling.
     public func indexedFiles(under root: [UInt8]) throws -> [IndexedFile] {
@@ -57,11 +49,12 @@ extension Store {
             let statement = try db.statement(
                 "SELECT id, path, \(AssetRowDecoder.stampColumns) FROM assets WHERE path >= ? AND path < ?")
             try statement.bind([.blob(low), .blob(high)])
+            let (id, path, stamp) = (try statement.column(named: "id"), try statement.column(named: "path"),
+                                     try StampColumns(statement))
             var files: [IndexedFile] = []
             while try statement.step() {
                 files.append(IndexedFile(
-                    id: statement.text(0) ?? "", path: statement.blob(1),
-                    stamp: AssetRowDecoder.stamp(statement, from: 2)))
+                    id: statement.text(id) ?? "", path: statement.blob(path), stamp: stamp.decode(statement)))
             }
             return files
         }
@@ -72,10 +65,9 @@ extension Store {
         try read { db in
             let statement = try db.statement("SELECT id, \(AssetRowDecoder.stampColumns) FROM assets WHERE path = ?")
             try statement.bind([.blob(path)])
+            let (id, stamp) = (try statement.column(named: "id"), try StampColumns(statement))
             guard try statement.step() else { return nil }
-            return IndexedFile(
-                id: statement.text(0) ?? "", path: path,
-                stamp: AssetRowDecoder.stamp(statement, from: 1))
+            return IndexedFile(id: statement.text(id) ?? "", path: path, stamp: stamp.decode(statement))
         }
     }
 
@@ -83,14 +75,14 @@ extension Store {
     public func indexedFiles(device: UInt64, inode: UInt64) throws -> [IndexedFile] {
         try read { db in
             let statement = try db.statement(
-                "SELECT id, path, size, mtime_ns, sidecar FROM assets WHERE device = ? AND inode = ?")
+                "SELECT id, path, \(AssetRowDecoder.stampColumns) FROM assets WHERE device = ? AND inode = ?")
             try statement.bind([.integer(Int64(bitPattern: device)), .integer(Int64(bitPattern: inode))])
+            let (id, path, stamp) = (try statement.column(named: "id"), try statement.column(named: "path"),
+                                     try StampColumns(statement))
             var files: [IndexedFile] = []
             while try statement.step() {
                 files.append(IndexedFile(
-                    id: statement.text(0) ?? "", path: statement.blob(1),
-                    stamp: FileStamp(device: device, inode: inode, size: statement.int64(2), mtimeNs: statement.int64(3),
-                                     sidecar: statement.int64(4))))
+                    id: statement.text(id) ?? "", path: statement.blob(path), stamp: stamp.decode(statement)))
             }
             return files
         }
@@ -129,12 +121,9 @@ extension Store {
         try read { db in
             let statement = try db.statement(
                 "SELECT key, name, count, latest_taken, latest_mtime_ns FROM groups ORDER BY name, key")
+            let columns = try GroupColumns(statement)
             var groups: [StoredGroup] = []
-            while try statement.step() {
-                groups.append(StoredGroup(
-                    key: statement.text(0) ?? "", name: statement.text(1) ?? "", count: Int(statement.int64(2)),
-                    latestTaken: statement.text(3), latestMtimeNs: statement.isNull(4) ? nil : statement.int64(4)))
-            }
+            while try statement.step() { groups.append(columns.decode(statement)) }
             return groups
         }
     }
@@ -153,11 +142,12 @@ extension Store {
         try read { db in
             let statement = try db.statement(
                 "SELECT \(Self.assetColumns) FROM assets a JOIN groups g ON g.key = a.group_key WHERE a.id = ?")
+            let columns = try AssetColumns(statement)
             var found: [StoredAsset] = []
             for id in ids {
                 statement.reset()
                 try statement.bind([.text(id)])
-                if try statement.step() { found.append(Self.decodeAsset(statement)) }
+                if try statement.step() { found.append(columns.decode(statement)) }
             }
             return found
         }
@@ -203,8 +193,9 @@ extension Store {
         return try read { db in
             let statement = try db.statement(sql)
             try statement.bind(values)
+            let columns = try AssetColumns(statement)
             var page: [StoredAsset] = []
-            while try statement.step() { page.append(Self.decodeAsset(statement)) }
+            while try statement.step() { page.append(columns.decode(statement)) }
             return page
         }
     }
@@ -214,8 +205,9 @@ extension Store {
         try read { db in
             let statement = try db.statement(
                 "SELECT \(Self.assetColumns) FROM assets a JOIN groups g ON g.key = a.group_key ORDER BY a.id")
+            let columns = try AssetColumns(statement)
             var all: [StoredAsset] = []
-            while try statement.step() { all.append(Self.decodeAsset(statement)) }
+            while try statement.step() { all.append(columns.decode(statement)) }
             return all
         }
     }

@@ -61,22 +61,19 @@ public struct AssetMembership: Sendable, Equatable {
     }
 }
 
-extension Store {
+extension StoreDatabase {
     /// The groups that hold assets of `selection`, each counting only those assets, by name.
     public func groups(in selection: StoreSelection) throws -> [StoredGroup] {
         try read { db in
             let statement = try db.statement("""
-                SELECT g.key, g.name, count(*), max(a.taken), max(a.mtime_ns)
+                SELECT g.key, g.name, count(*) AS count, max(a.taken) AS latest_taken, max(a.mtime_ns) AS latest_mtime_ns
                 FROM assets a JOIN groups g ON g.key = a.group_key
                 WHERE \(StoreSelection.condition) GROUP BY g.key ORDER BY g.name, g.key
                 """)
             try statement.bind(selection.values)
+            let columns = try GroupColumns(statement)
             var groups: [StoredGroup] = []
-            while try statement.step() {
-                groups.append(StoredGroup(
-                    key: statement.text(0) ?? "", name: statement.text(1) ?? "", count: Int(statement.int64(2)),
-                    latestTaken: statement.text(3), latestMtimeNs: statement.isNull(4) ? nil : statement.int64(4)))
-            }
+            while try statement.step() { groups.append(columns.decode(statement)) }
             return groups
         }
     }
@@ -111,10 +108,12 @@ extension Store {
                 WHERE \(StoreSelection.condition)
                 """)
             try statement.bind(selection.values)
+            let (id, key, name) = (try statement.column(named: "id"), try statement.column(named: "group_key"),
+                                   try statement.column(named: "name"))
             var found: [AssetMembership] = []
             while try statement.step() {
                 found.append(AssetMembership(
-                    id: statement.text(0) ?? "", groupKey: statement.text(1) ?? "", groupName: statement.text(2) ?? ""))
+                    id: statement.text(id) ?? "", groupKey: statement.text(key) ?? "", groupName: statement.text(name) ?? ""))
             }
             return found
         }
@@ -125,12 +124,13 @@ extension Store {
         try read { db in
             let statement = try db.statement(
                 "SELECT a.group_key, g.name FROM assets a JOIN groups g ON g.key = a.group_key WHERE a.id = ?")
+            let (key, name) = (try statement.column(named: "group_key"), try statement.column(named: "name"))
             var found: [AssetMembership] = []
             for id in ids {
                 statement.reset()
                 try statement.bind([.text(id)])
                 if try statement.step() {
-                    found.append(AssetMembership(id: id, groupKey: statement.text(0) ?? "", groupName: statement.text(1) ?? ""))
+                    found.append(AssetMembership(id: id, groupKey: statement.text(key) ?? "", groupName: statement.text(name) ?? ""))
                 }
             }
             return found

@@ -39,7 +39,7 @@ public struct VisibleGroup: Sendable, Equatable {
     }
 }
 
-extension Store {
+extension StoreDatabase {
     /// The ids a selection shows: the assets of its groups and its single assets that exist.
     public func visibleIDs(in selection: StoreSelection) throws -> Set<String> {
         try read { db in
@@ -66,9 +66,10 @@ extension Store {
                 ORDER BY key
                 """)
             try statement.bind(selection.values)
+            let (key, name) = (try statement.column(named: "key"), try statement.column(named: "name"))
             var groups: [VisibleGroup] = []
             while try statement.step() {
-                groups.append(VisibleGroup(key: statement.text(0) ?? "", name: statement.text(1) ?? ""))
+                groups.append(VisibleGroup(key: statement.text(key) ?? "", name: statement.text(name) ?? ""))
             }
             return groups
         }

@@ -1,7 +1,7 @@
 import Foundation
 import SQLite
 
-extension Store {
+extension StoreDatabase {
     /// Commits `batch` in one transaction and records it in the change log; nil when nothing changed.
     public func apply(_ batch: WriteBatch) throws -> CommittedChange? {
         guard !batch.isEmpty else { return nil }
@@ -180,10 +180,12 @@ private struct BatchWriter {
             SELECT path, \(AssetRowDecoder.stampColumns), \(AssetRowDecoder.contentColumns) FROM assets WHERE id = ?
             """)
         try statement.bind([.text(id)])
+        let (path, stampColumns, contentColumns) = (try statement.column(named: "path"), try StampColumns(statement),
+                                                    try ContentColumns(statement))
         guard try statement.step() else { return nil }
-        let stamp = AssetRowDecoder.stamp(statement, from: 1)
-        let content = AssetRowDecoder.content(statement, from: 6)
-        let result = Existing(path: statement.blob(0), stamp: stamp, groupKey: content.groupKey,
+        let stamp = stampColumns.decode(statement)
+        let content = contentColumns.decode(statement)
+        let result = Existing(path: statement.blob(path), stamp: stamp, groupKey: content.groupKey,
                               groupSpelling: content.groupSpelling, content: content)
         statement.reset()
         return result

@@ -19,13 +19,13 @@ import Varlink
         let log = LogLines()
         let visibility = VisibilityLog()
 
-        init(maximumApps: Int = AuthorizationLimits.maximumApps) throws {
+        init(maximumApps: Int = AuthorizationLimits.maximumApps) async throws {
             dir = try TemporaryDirectory()
             store = try Store(path: dir.file("index.sqlite"))
             let log = self.log
             let logger = Logger(label: "test") { _ in LogLines.Handler(lines: log) }
             let visibility = self.visibility
-            authorizer = try Authorizer(store: store, policy: AuthorizationPolicy(), logger: logger,
+            authorizer = try await Authorizer(store: store, policy: AuthorizationPolicy(), logger: logger,
                                         maximumApps: maximumApps) { app, seen in
                 visibility.entries.withLock { $0.append((app, seen)) }
             }
@@ -62,7 +62,7 @@ import Varlink
         AppIdentity(id: "exe:/usr/bin/\(name)", uid: uid, source: .executable, executable: "/usr/bin/\(name)")
     }
 
-    @Test func aReasonOfManyBytesInFewCharactersIsRefused() throws {
+    @Test func aReasonOfManyBytesInFewCharactersIsRefused() async throws {
         // 334 characters, 1,002 bytes: the old character count let it through.
         let accented = String(repeating: "e\u{301}", count: 334)
         #expect(accented.count == 334)
@@ -79,14 +79,14 @@ import Varlink
     }
 
     @Test func anAppThatOnlyLooksCostsNoRecord() async throws {
-        let fixture = try Fixture()
+        let fixture = try await Fixture()
         #expect(await fixture.authorizer.record(for: Self.app("eog")).status == .notDetermined)
         #expect(await fixture.authorizer.allRecords().isEmpty)
-        #expect(try fixture.store.apps().isEmpty)
+        await #expect(try fixture.store.apps().isEmpty)
     }
 
     @Test func aNewAppBeyondTheCapIsRefusedAndTheOwnerToldOnce() async throws {
-        let fixture = try Fixture(maximumApps: 2)
+        let fixture = try await Fixture(maximumApps: 2)
         _ = try await fixture.authorizer.request(Self.app("one"), reason: "r", label: nil)
         _ = try await fixture.authorizer.request(Self.app("two"), reason: "r", label: nil)
         for _ in 0..<3 {
@@ -106,11 +106,11 @@ import Varlink
         let removed = try await fixture.authorizer.remove("one")
         #expect(removed.app == "exe:/usr/bin/one")
         _ = try await fixture.authorizer.request(Self.app("three"), reason: "r", label: nil)
-        #expect(try fixture.store.apps().map(\.id) == ["exe:/usr/bin/three", "exe:/usr/bin/two"])
+        await #expect(try fixture.store.apps().map(\.id) == ["exe:/usr/bin/three", "exe:/usr/bin/two"])
     }
 
     @Test func removingAnAppEndsItsRequestAndWhatItSaw() async throws {
-        let fixture = try Fixture()
+        let fixture = try await Fixture()
         // The daemon's own user: the one the owner's decisions about a new id are for.
         let viewer = Self.app("viewer", uid: getuid())
         _ = try await fixture.authorizer.decide(viewer.id, status: .authorized, assets: [], groups: [])
@@ -124,7 +124,7 @@ import Varlink
 
         _ = try await fixture.authorizer.remove("viewer")
         #expect(await fixture.authorizer.allRecords().isEmpty)
-        #expect(try fixture.store.apps().isEmpty)
+        await #expect(try fixture.store.apps().isEmpty)
         #expect(fixture.visibility.all.last?.0 == AppKey(viewer).text)
         #expect(fixture.visibility.all.last?.1 == Visibility.none)
         var kinds: [AuthorizationEventKind] = []
@@ -140,7 +140,7 @@ import Varlink
     }
 
     @Test func aRecordThatWouldNotFitItsBudgetIsRefusedWhole() async throws {
-        let fixture = try Fixture()
+        let fixture = try await Fixture()
         // Within every byte limit, but JSON spells each control character in six bytes.
         let controls = String(repeating: "\u{1}", count: 1000)
         let label = String(repeating: "\u{1}", count: 200)
@@ -159,7 +159,7 @@ import Varlink
     }
 
     @Test func theSameAppOfTwoUsersHasTwoDecisions() async throws {
-        let fixture = try Fixture()
+        let fixture = try await Fixture()
         let mine = Self.app("eog")
         let theirs = Self.app("eog", uid: 1001)
         _ = try await fixture.authorizer.request(mine, reason: "mine", label: nil)
@@ -171,7 +171,7 @@ import Varlink
         #expect(await fixture.authorizer.record(for: theirs).status == .authorized)
         #expect(await fixture.authorizer.record(for: mine).status == .notDetermined)
         #expect(fixture.visibility.all.map(\.0) == [AppKey(theirs).text])
-        #expect(try fixture.store.apps().map(\.uid) == [1000, 1001])
+        await #expect(try fixture.store.apps().map(\.uid) == [1000, 1001])
     }
 
     /// Issue 11, item 3: records stored by 0.1.0 with reasons of 600 KB made ListApps fail
@@ -181,13 +181,13 @@ import Varlink
         let store = try Store(path: dir.file("index.sqlite"))
         let old = AppAuthorization(app: "exe:/usr/bin/eog", uid: 1000, label: "Eog", status: .denied,
                                    reason: "a" + String(repeating: "\u{301}", count: 300_000))
-        try store.saveApp(StoredApp(uid: 1000, id: old.app, record: try JSONEncoder().encode(old)))
-        let authorizer = try Authorizer(store: store, policy: AuthorizationPolicy(), logger: Logger(label: "test")) { _, _ in }
+        try await store.saveApp(StoredApp(uid: 1000, id: old.app, record: try JSONEncoder().encode(old)))
+        let authorizer = try await Authorizer(store: store, policy: AuthorizationPolicy(), logger: Logger(label: "test")) { _, _ in }
         let loaded = try #require(await authorizer.allRecords().first)
         #expect(loaded.status == .denied)
         #expect(loaded.reason == nil && loaded.label == nil)
         #expect(AuthorizationLimits.fits(loaded))
-        #expect(try store.apps().first.map { $0.record.count } ?? .max < AuthorizationLimits.maximumRecordBytes)
+        await #expect(try store.apps().first.map { $0.record.count } ?? .max < AuthorizationLimits.maximumRecordBytes)
     }
 
     @Test func undecidedRecordsBeyondTheCapAreForgottenOnLoadAndDecisionsKept() async throws {
@@ -197,17 +197,17 @@ import Varlink
             .enumerated() {
             let record = AppAuthorization(app: "exe:/usr/bin/app\(index)", uid: 1000, status: status,
                                           requestedAt: Date(timeIntervalSince1970: Double(index)))
-            try store.saveApp(StoredApp(uid: 1000, id: record.app, record: try JSONEncoder().encode(record)))
+            try await store.saveApp(StoredApp(uid: 1000, id: record.app, record: try JSONEncoder().encode(record)))
         }
-        let authorizer = try Authorizer(store: store, policy: AuthorizationPolicy(), logger: Logger(label: "test"),
+        let authorizer = try await Authorizer(store: store, policy: AuthorizationPolicy(), logger: Logger(label: "test"),
                                         maximumApps: 3) { _, _ in }
         let kept = await authorizer.allRecords().map(\.app)
         #expect(kept == ["exe:/usr/bin/app1", "exe:/usr/bin/app3", "exe:/usr/bin/app4"], "the newest undecided stays")
-        #expect(try store.apps().map(\.id) == kept)
+        await #expect(try store.apps().map(\.id) == kept)
     }
 
     @Test func aRequestIsLoggedByItsSizeNotItsText() async throws {
-        let fixture = try Fixture()
+        let fixture = try await Fixture()
         let forged = "x\nphotod: owner decided app=exe:/usr/bin/evil status=authorized"
         _ = try await fixture.authorizer.request(Self.app("evil"), reason: forged, label: nil)
         let line = try #require(fixture.log.all.first { $0.hasPrefix("authorization requested") })

@@ -12,103 +12,103 @@ import Testing
     ]
 
     /// An index holding two decisions and a photo, closed again; returns its path.
-    private func indexWithDecisions(in dir: TemporaryDirectory) throws -> String {
+    private func indexWithDecisions(in dir: TemporaryDirectory) async throws -> String {
         let path = dir.file("state/index.sqlite")
         let store = try Store(path: path)
-        for app in decisions { try store.saveApp(app) }
+        for app in decisions { try await store.saveApp(app) }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "Beach")]
-        _ = try store.apply(batch)
+        _ = try await store.apply(batch)
         return path
     }
 
-    private func brokenFiles(in dir: TemporaryDirectory) throws -> [String] {
+    private func brokenFiles(in dir: TemporaryDirectory) async throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: dir.file("state")).filter { $0.contains(".broken-") }.sorted()
     }
 
-    @Test func aZeroLengthIndexIsMovedAsideAndTheDecisionsComeBack() throws {
+    @Test func aZeroLengthIndexIsMovedAsideAndTheDecisionsComeBack() async throws {
         let dir = try TemporaryDirectory()
-        let path = try indexWithDecisions(in: dir)
+        let path = try await indexWithDecisions(in: dir)
         #expect(truncate(path, 0) == 0)
         let store = try Store(path: path)
         let broken = try #require(store.opening.brokenPath)
         #expect(broken.hasPrefix(path + ".broken-"))
         #expect(store.opening.brokenReason?.contains("empty") == true)
         #expect(FileManager.default.fileExists(atPath: broken))
-        #expect(try brokenFiles(in: dir) == [URL(fileURLWithPath: broken).lastPathComponent])
+        await #expect(try brokenFiles(in: dir) == [URL(fileURLWithPath: broken).lastPathComponent])
         #expect(store.opening.appsRestored == 2)
-        #expect(try store.apps() == decisions)
-        #expect(try store.totals().assets == 0)
+        await #expect(try store.apps() == decisions)
+        await #expect(try store.totals().assets == 0)
     }
 
-    @Test func aGarbageIndexIsKeptAsideByteForByteAndTheDecisionsComeBack() throws {
+    @Test func aGarbageIndexIsKeptAsideByteForByteAndTheDecisionsComeBack() async throws {
         let dir = try TemporaryDirectory()
-        let path = try indexWithDecisions(in: dir)
+        let path = try await indexWithDecisions(in: dir)
         let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) })
         try garbage.write(to: URL(fileURLWithPath: path))
         let store = try Store(path: path)
         let broken = try #require(store.opening.brokenPath)
         #expect(store.opening.brokenReason?.contains("SQLite cannot read it") == true)
         #expect(try Data(contentsOf: URL(fileURLWithPath: broken)) == garbage)
-        #expect(try store.apps() == decisions)
+        await #expect(try store.apps() == decisions)
         // The fresh index works and is written as usual.
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/b.jpg", 2, "Garden")]
-        #expect(try store.apply(batch)?.token == 1)
+        await #expect(try store.apply(batch)?.token == 1)
     }
 
-    @Test func eachDecisionIsInTheBackupAsSoonAsItIsSaved() throws {
+    @Test func eachDecisionIsInTheBackupAsSoonAsItIsSaved() async throws {
         let dir = try TemporaryDirectory()
         let path = dir.file("state/index.sqlite")
         let store = try Store(path: path)
-        try store.saveApp(decisions[0])
+        try await store.saveApp(decisions[0])
         let backup = try String(contentsOfFile: path + ".apps.json", encoding: .utf8)
         #expect(backup.contains("org.example.Viewer"))
         #expect(!backup.contains("untrusted"))
-        try store.saveApp(decisions[1])
+        try await store.saveApp(decisions[1])
         #expect(try String(contentsOfFile: path + ".apps.json", encoding: .utf8).contains("untrusted"))
         let attributes = try FileManager.default.attributesOfItem(atPath: path + ".apps.json")
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
     }
 
-    @Test func anUpToDateBackupIsLeftAloneAtOpenAndAStaleOneIsRewritten() throws {
+    @Test func anUpToDateBackupIsLeftAloneAtOpenAndAStaleOneIsRewritten() async throws {
         let dir = try TemporaryDirectory()
-        let path = try indexWithDecisions(in: dir)
+        let path = try await indexWithDecisions(in: dir)
         let backup = path + ".apps.json"
-        func fileNumber() throws -> Int? {
+        func fileNumber() async throws -> Int? {
             (try FileManager.default.attributesOfItem(atPath: backup)[.systemFileNumber] as? NSNumber)?.intValue
         }
-        let before = try fileNumber()
+        let before = try await fileNumber()
         _ = try Store(path: path)
         // Replaced atomically means a new inode: the same one means no rewrite (and no fsyncs).
-        #expect(try fileNumber() == before)
+        await #expect(try fileNumber() == before)
         try Data("{}".utf8).write(to: URL(fileURLWithPath: backup))
         _ = try Store(path: path)
         #expect(try String(contentsOfFile: backup, encoding: .utf8).contains("org.example.Viewer"))
     }
 
-    @Test func aHealthyIndexIsOpenedAsItIsWithNothingMovedAside() throws {
+    @Test func aHealthyIndexIsOpenedAsItIsWithNothingMovedAside() async throws {
         let dir = try TemporaryDirectory()
-        let path = try indexWithDecisions(in: dir)
+        let path = try await indexWithDecisions(in: dir)
         let store = try Store(path: path)
         #expect(store.opening.brokenPath == nil)
         #expect(store.opening.appsRestored == 0)
-        #expect(try store.totals().assets == 1)
-        #expect(try brokenFiles(in: dir).isEmpty)
+        await #expect(try store.totals().assets == 1)
+        await #expect(try brokenFiles(in: dir).isEmpty)
     }
 
-    @Test func aDamagedBackupIsReportedAndTheIndexStillOpens() throws {
+    @Test func aDamagedBackupIsReportedAndTheIndexStillOpens() async throws {
         let dir = try TemporaryDirectory()
-        let path = try indexWithDecisions(in: dir)
+        let path = try await indexWithDecisions(in: dir)
         #expect(truncate(path, 0) == 0)
         try Data("{not json".utf8).write(to: URL(fileURLWithPath: path + ".apps.json"))
         let store = try Store(path: path)
         #expect(store.opening.brokenPath != nil)
         #expect(store.opening.backupProblem?.contains("not a photod apps backup") == true)
-        #expect(try store.apps().isEmpty)
+        await #expect(try store.apps().isEmpty)
     }
 
-    @Test func theLockRefusesASecondHolderAndNamesTheFirst() throws {
+    @Test func theLockRefusesASecondHolderAndNamesTheFirst() async throws {
         let dir = try TemporaryDirectory()
         let path = dir.file("state/index.sqlite")
         do {

@@ -4,24 +4,24 @@ import Testing
 @testable import Store
 
 @Suite struct StoreReadTests {
-    @Test func indexedFilesStayInsideTheRootPrefix() throws {
+    @Test func indexedFilesStayInsideTheRootPrefix() async throws {
         let dir = try TemporaryDirectory()
-        let store = try openStore(dir)
+        let store = try await openStore(dir)
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "A"), insert("/lib2/b.jpg", 2, "A"), insert("/li/c.jpg", 3, "A"),
                          insert("/lib/deep/d.jpg", 4, "A")]
-        _ = try store.apply(batch)
-        let paths = try store.indexedFiles(under: Array("/lib".utf8)).map { String(decoding: $0.path, as: UTF8.self) }
+        _ = try await store.apply(batch)
+        let paths = try await store.indexedFiles(under: Array("/lib".utf8)).map { String(decoding: $0.path, as: UTF8.self) }
         #expect(Set(paths) == ["/lib/a.jpg", "/lib/deep/d.jpg"])
-        #expect(try store.assetCount(under: Array("/lib".utf8)) == 2)
-        #expect(try store.assetCount(under: Array("/".utf8)) == 4)
+        await #expect(try store.assetCount(under: Array("/lib".utf8)) == 2)
+        await #expect(try store.assetCount(under: Array("/".utf8)) == 4)
     }
 
     @Test(arguments: StoreSort.allCases, [nil, "B"])
-    func pagesCoverEveryAssetOnceInOrder(sort: StoreSort, group: String?) throws {
+    func pagesCoverEveryAssetOnceInOrder(sort: StoreSort, group: String?) async throws {
         let dir = try TemporaryDirectory()
-        let store = try openStore(dir)
+        let store = try await openStore(dir)
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         for n in 0..<57 {
@@ -29,11 +29,11 @@ import Testing
             batch.inserts.append(insert("/lib/\(String(format: "%03d", (n * 37) % 57)).jpg", Int64(n),
                                         n % 3 == 0 ? "A" : "B", taken: Int64(n % 5)))
         }
-        _ = try store.apply(batch)
+        _ = try await store.apply(batch)
         var seen: [StoredAsset] = []
         var position: StorePosition?
         while true {
-            let page = try store.assets(groupKey: group, sort: sort, after: position, limit: 10)
+            let page = try await store.assets(groupKey: group, sort: sort, after: position, limit: 10)
             if page.isEmpty { break }
             seen += page
             let last = try #require(page.last)
@@ -56,54 +56,54 @@ import Testing
         #expect(keys == keys.sorted())
     }
 
-    @Test func theChangeLogReplaysInTokenOrder() throws {
+    @Test func theChangeLogReplaysInTokenOrder() async throws {
         let dir = try TemporaryDirectory()
-        let store = try openStore(dir)
+        let store = try await openStore(dir)
         defer { withExtendedLifetime(dir) {} }
         for n in 0..<3 {
             var batch = WriteBatch()
             batch.inserts = [insert("/lib/\(n).jpg", Int64(n), "A")]
-            _ = try store.apply(batch)
+            _ = try await store.apply(batch)
         }
-        let changes = try store.changes(after: 1)
+        let changes = try await store.changes(after: 1)
         #expect(changes.map(\.token) == [2, 3])
         #expect(changes.allSatisfy { $0.inserted.count == 1 })
     }
 
-    @Test func theIndexSurvivesReopeningAndTokensKeepGrowing() throws {
+    @Test func theIndexSurvivesReopeningAndTokensKeepGrowing() async throws {
         let dir = try TemporaryDirectory()
         var id = ""
         do {
-            let store = try openStore(dir)
+            let store = try await openStore(dir)
         defer { withExtendedLifetime(dir) {} }
             var batch = WriteBatch()
             batch.inserts = [insert("/lib/a.jpg", 1, "A")]
-            id = try #require(try store.apply(batch)?.inserted.first)
+            id = try await #require(try store.apply(batch)?.inserted.first)
         }
-        let reopened = try openStore(dir)
-        #expect(try reopened.assets(ids: [id]).count == 1)
+        let reopened = try await openStore(dir)
+        await #expect(try reopened.assets(ids: [id]).count == 1)
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/b.jpg", 2, "A")]
-        #expect(try reopened.apply(batch)?.token == 2)
+        await #expect(try reopened.apply(batch)?.token == 2)
     }
 
-    @Test func theDatabaseIsPrivateToItsOwner() throws {
+    @Test func theDatabaseIsPrivateToItsOwner() async throws {
         let dir = try TemporaryDirectory()
-        _ = try openStore(dir)
+        _ = try await openStore(dir)
         let attributes = try FileManager.default.attributesOfItem(atPath: dir.file("state/index.sqlite"))
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         let folder = try FileManager.default.attributesOfItem(atPath: dir.file("state"))
         #expect((folder[.posixPermissions] as? Int) == 0o700)
     }
 
-    @Test func settingsPersist() throws {
+    @Test func settingsPersist() async throws {
         let dir = try TemporaryDirectory()
-        let store = try openStore(dir)
+        let store = try await openStore(dir)
         defer { withExtendedLifetime(dir) {} }
-        #expect(try store.setting("grouping") == nil)
-        try store.setSetting("grouping", to: "v1")
-        try store.setSetting("grouping", to: "v2")
-        #expect(try store.setting("grouping") == "v2")
+        await #expect(try store.setting("grouping") == nil)
+        try await store.setSetting("grouping", to: "v1")
+        try await store.setSetting("grouping", to: "v2")
+        await #expect(try store.setting("grouping") == "v2")
     }
 
     @Test func assetIdsAreDistinctAndUseTheDocumentedAlphabet() {
@@ -115,7 +115,7 @@ import Testing
 }
 
 @Suite struct ChangeLogRetentionTests {
-    @Test func theLogKeepsOnlyTheNewestChangesAndObserversHearEachInOrder() throws {
+    @Test func theLogKeepsOnlyTheNewestChangesAndObserversHearEachInOrder() async throws {
         let dir = try TemporaryDirectory()
         let heard = Mutexed<[Int64]>([])
         let store = try Store(path: dir.file("i.sqlite"), changeRetention: 3, onCommit: { change in
@@ -125,22 +125,22 @@ import Testing
         for n in 0..<6 {
             var batch = WriteBatch()
             batch.inserts = [insert("/lib/\(n).jpg", Int64(n), "A")]
-            _ = try store.apply(batch)
+            _ = try await store.apply(batch)
         }
         #expect(heard.get() == [1, 2, 3, 4, 5, 6])
-        #expect(try store.oldestLoggedToken() == 4)
-        #expect(try store.changes(after: 0).map(\.token) == [4, 5, 6])
-        #expect(try store.currentToken() == 6)
+        await #expect(try store.oldestLoggedToken() == 4)
+        await #expect(try store.changes(after: 0).map(\.token) == [4, 5, 6])
+        await #expect(try store.currentToken() == 6)
     }
 
-    @Test func indexedFileAtPathFindsExactlyThatPath() throws {
+    @Test func indexedFileAtPathFindsExactlyThatPath() async throws {
         let dir = try TemporaryDirectory()
-        let store = try openStore(dir)
+        let store = try await openStore(dir)
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "A")]
-        let id = try #require(try store.apply(batch)?.inserted.first)
-        #expect(try store.indexedFile(at: Array("/lib/a.jpg".utf8))?.id == id)
-        #expect(try store.indexedFile(at: Array("/lib/a.jp".utf8)) == nil)
+        let id = try await #require(try store.apply(batch)?.inserted.first)
+        await #expect(try store.indexedFile(at: Array("/lib/a.jpg".utf8))?.id == id)
+        await #expect(try store.indexedFile(at: Array("/lib/a.jp".utf8)) == nil)
     }
 }

@@ -10,7 +10,7 @@ import Testing
     }
 
     /// beach ×2, hike ×2, secret ×1 under /lib; returns the store and the ids by path.
-    static func store(_ dir: TemporaryDirectory) throws -> (Store, [String: String]) {
+    static func store(_ dir: TemporaryDirectory) async throws -> (Store, [String: String]) {
         let store = try Store(path: dir.file("index.sqlite"))
         var batch = WriteBatch()
         let files = [("b1", "beach"), ("b2", "beach"), ("h1", "hike"), ("h2", "hike"), ("s1", "secret")]
@@ -20,39 +20,39 @@ import Testing
                 stamp: FileStamp(device: 1, inode: UInt64(index + 1), size: 10, mtimeNs: Int64(index)),
                 content: content(key, taken: Int64(index))))
         }
-        _ = try store.apply(batch)
-        let all = try store.assets(groupKey: nil, sort: .path, after: nil, limit: 100)
+        _ = try await store.apply(batch)
+        let all = try await store.assets(groupKey: nil, sort: .path, after: nil, limit: 100)
         let ids = Dictionary(uniqueKeysWithValues: all.map { (String(decoding: $0.path, as: UTF8.self), $0.id) })
         return (store, ids)
     }
 
-    @Test func everyQueryCountsOnlyTheSelection() throws {
+    @Test func everyQueryCountsOnlyTheSelection() async throws {
         let dir = try TemporaryDirectory()
-        let (store, ids) = try Self.store(dir)
+        let (store, ids) = try await Self.store(dir)
         let h1 = try #require(ids["/lib/h1.jpg"])
         let selection = StoreSelection(groupKeys: ["beach"], ids: [h1, "nosuchid"])
-        #expect(try store.groups(in: selection).map { "\($0.key)=\($0.count)" } == ["beach=2", "hike=1"])
-        #expect(try store.totals(in: selection) == (assets: 3, groups: 2))
-        #expect(try store.assetCount(under: Array("/lib".utf8), in: selection) == 3)
-        let listed = try store.assets(groupKey: nil, sort: .taken, after: nil, limit: 100, selection: selection)
+        await #expect(try store.groups(in: selection).map { "\($0.key)=\($0.count)" } == ["beach=2", "hike=1"])
+        await #expect(try store.totals(in: selection) == (assets: 3, groups: 2))
+        await #expect(try store.assetCount(under: Array("/lib".utf8), in: selection) == 3)
+        let listed = try await store.assets(groupKey: nil, sort: .taken, after: nil, limit: 100, selection: selection)
         #expect(listed.map(\.id) == [ids["/lib/b1.jpg"], ids["/lib/b2.jpg"], h1].compactMap { $0 })
-        let hike = try store.assets(groupKey: "hike", sort: .path, after: nil, limit: 100, selection: selection)
+        let hike = try await store.assets(groupKey: "hike", sort: .path, after: nil, limit: 100, selection: selection)
         #expect(hike.map(\.id) == [h1])
-        #expect(Set(try store.memberships(in: selection).map(\.id)) == Set(listed.map(\.id)))
-        #expect(try store.memberships(ids: [h1, "nosuchid"]) == [AssetMembership(id: h1, groupKey: "hike", groupName: "Hike")])
+        await #expect(Set(try store.memberships(in: selection).map(\.id)) == Set(listed.map(\.id)))
+        await #expect(try store.memberships(ids: [h1, "nosuchid"]) == [AssetMembership(id: h1, groupKey: "hike", groupName: "Hike")])
         let empty = StoreSelection(groupKeys: [], ids: [])
-        #expect(try store.totals(in: empty) == (assets: 0, groups: 0))
+        await #expect(try store.totals(in: empty) == (assets: 0, groups: 0))
     }
 
-    @Test func appRecordsAreStoredAndReplaced() throws {
+    @Test func appRecordsAreStoredAndReplaced() async throws {
         let dir = try TemporaryDirectory()
         let store = try Store(path: dir.file("index.sqlite"))
-        #expect(try store.apps().isEmpty)
-        try store.saveApp(StoredApp(uid: 1000, id: "exe:/usr/bin/eog", record: Data("one".utf8)))
-        try store.saveApp(StoredApp(uid: 1000, id: "app:org.gnome.Photos", record: Data("two".utf8)))
-        try store.saveApp(StoredApp(uid: 1000, id: "exe:/usr/bin/eog", record: Data("three".utf8)))
+        await #expect(try store.apps().isEmpty)
+        try await store.saveApp(StoredApp(uid: 1000, id: "exe:/usr/bin/eog", record: Data("one".utf8)))
+        try await store.saveApp(StoredApp(uid: 1000, id: "app:org.gnome.Photos", record: Data("two".utf8)))
+        try await store.saveApp(StoredApp(uid: 1000, id: "exe:/usr/bin/eog", record: Data("three".utf8)))
         let reopened = try Store(path: dir.file("index.sqlite"))
-        #expect(try reopened.apps() == [StoredApp(uid: 1000, id: "app:org.gnome.Photos", record: Data("two".utf8)),
+        await #expect(try reopened.apps() == [StoredApp(uid: 1000, id: "app:org.gnome.Photos", record: Data("two".utf8)),
                                         StoredApp(uid: 1000, id: "exe:/usr/bin/eog", record: Data("three".utf8))])
     }
 }

@@ -5,23 +5,23 @@ import Testing
 
 /// What a selection sees, computed from the selection alone (a limited app cannot time hidden rows).
 @Suite struct StoreVisibilityTests {
-    @Test func theVisibleSetHoldsExactlyWhatTheSelectionShows() throws {
+    @Test func theVisibleSetHoldsExactlyWhatTheSelectionShows() async throws {
         let dir = try TemporaryDirectory()
-        let (store, ids) = try StoreSelectionTests.store(dir)
+        let (store, ids) = try await StoreSelectionTests.store(dir)
         let h1 = try #require(ids["/lib/h1.jpg"])
         let selection = StoreSelection(groupKeys: ["beach", "gone"], ids: [h1, "nosuchid"])
         let expected = Set([ids["/lib/b1.jpg"], ids["/lib/b2.jpg"], h1].compactMap { $0 })
-        #expect(try store.visibleIDs(in: selection) == expected)
-        #expect(try store.visibleGroups(in: selection) == [VisibleGroup(key: "beach", name: "Beach"),
+        await #expect(try store.visibleIDs(in: selection) == expected)
+        await #expect(try store.visibleGroups(in: selection) == [VisibleGroup(key: "beach", name: "Beach"),
                                                             VisibleGroup(key: "hike", name: "Hike")])
     }
 
-    @Test func aHiddenGroupOrIdLooksExactlyLikeOneThatNeverExisted() throws {
+    @Test func aHiddenGroupOrIdLooksExactlyLikeOneThatNeverExisted() async throws {
         let withSecret = try TemporaryDirectory()
-        let (store, ids) = try StoreSelectionTests.store(withSecret)
+        let (store, ids) = try await StoreSelectionTests.store(withSecret)
         let secret = try #require(ids["/lib/s1.jpg"])
         let selection = StoreSelection(groupKeys: ["beach"], ids: [])
-        let visible = VisibleSet(ids: try store.visibleIDs(in: selection), groups: try store.visibleGroups(in: selection))
+        let visible = await VisibleSet(ids: try store.visibleIDs(in: selection), groups: try store.visibleGroups(in: selection))
         #expect(!visible.ids.contains(secret))
         #expect(visible.groupKey(named: "Secret", key: "secret") == nil)
         #expect(visible.groupKey(named: "Nothing", key: "nothing") == nil)
@@ -32,8 +32,8 @@ import Testing
         // so every later step of a limited lookup is the same whether the secret exists or not.
         var batch = WriteBatch()
         batch.removals.append(secret)
-        _ = try store.apply(batch)
-        #expect(try store.visibleIDs(in: selection) == visible.ids)
-        #expect(try store.visibleGroups(in: selection) == visible.groups)
+        _ = try await store.apply(batch)
+        await #expect(try store.visibleIDs(in: selection) == visible.ids)
+        await #expect(try store.visibleGroups(in: selection) == visible.groups)
     }
 }

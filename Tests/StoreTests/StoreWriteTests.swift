@@ -18,136 +18,136 @@ func insert(_ path: String, _ n: Int64, _ group: String, taken: Int64? = nil) ->
 }
 
 /// Opens a store in `dir`; the caller keeps `dir` alive for as long as it uses the store.
-func openStore(_ dir: TemporaryDirectory) throws -> Store {
+func openStore(_ dir: TemporaryDirectory) async throws -> Store {
     try Store(path: dir.file("state/index.sqlite"))
 }
 
 @Suite struct StoreWriteTests {
-    @Test func insertsGetRandomIdsAndTheFirstToken() throws {
+    @Test func insertsGetRandomIdsAndTheFirstToken() async throws {
         let dir = try TemporaryDirectory()
-        let store = try openStore(dir)
+        let store = try await openStore(dir)
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "Beach"), insert("/lib/b.jpg", 2, "Beach")]
-        let change = try #require(try store.apply(batch))
+        let change = try await #require(try store.apply(batch))
         #expect(change.token == 1)
         #expect(change.inserted.count == 2)
         #expect(Set(change.inserted).count == 2)
         #expect(change.inserted.allSatisfy { $0.count == 16 })
         #expect(change.groupsChanged == ["Beach"])
-        #expect(try store.currentToken() == 1)
-        #expect(try store.totals() == (assets: 2, groups: 1))
+        await #expect(try store.currentToken() == 1)
+        await #expect(try store.totals() == (assets: 2, groups: 1))
     }
 
-    @Test func anEmptyBatchCommitsNoChange() throws {
+    @Test func anEmptyBatchCommitsNoChange() async throws {
         let dir = try TemporaryDirectory()
-        let store = try openStore(dir)
+        let store = try await openStore(dir)
         defer { withExtendedLifetime(dir) {} }
-        #expect(try store.apply(WriteBatch()) == nil)
-        #expect(try store.currentToken() == 0)
+        await #expect(try store.apply(WriteBatch()) == nil)
+        await #expect(try store.currentToken() == 0)
     }
 
-    @Test func contentChangeMovesTheAssetBetweenGroupsAndEmptiesTheOld() throws {
+    @Test func contentChangeMovesTheAssetBetweenGroupsAndEmptiesTheOld() async throws {
         let dir = try TemporaryDirectory()
-        let store = try openStore(dir)
+        let store = try await openStore(dir)
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "Beach")]
-        let id = try #require(try store.apply(batch)?.inserted.first)
+        let id = try await #require(try store.apply(batch)?.inserted.first)
         var update = WriteBatch()
         update.updates = [WriteBatch.Update(id: id, path: Array("/lib/a.jpg".utf8), stamp: stamp(2, inode: 1),
                                             content: content("Garden"))]
-        let change = try #require(try store.apply(update))
+        let change = try await #require(try store.apply(update))
         #expect(change.updated == [id])
         #expect(change.moved.isEmpty)
         #expect(change.groupsRemoved == ["Beach"])
         #expect(change.groupsChanged == ["Garden"])
-        #expect(try store.groups().map(\.name) == ["Garden"])
-        #expect(try store.assets(ids: [id]).first?.groupName == "Garden")
+        await #expect(try store.groups().map(\.name) == ["Garden"])
+        await #expect(try store.assets(ids: [id]).first?.groupName == "Garden")
     }
 
-    @Test func aPathChangeKeepsTheIdAndIsReportedAsAMove() throws {
+    @Test func aPathChangeKeepsTheIdAndIsReportedAsAMove() async throws {
         let dir = try TemporaryDirectory()
-        let store = try openStore(dir)
+        let store = try await openStore(dir)
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "Beach")]
-        let id = try #require(try store.apply(batch)?.inserted.first)
+        let id = try await #require(try store.apply(batch)?.inserted.first)
         var move = WriteBatch()
         move.updates = [WriteBatch.Update(id: id, path: Array("/lib/sub/a.jpg".utf8), stamp: stamp(1), content: nil)]
-        let change = try #require(try store.apply(move))
+        let change = try await #require(try store.apply(move))
         #expect(change.moved == [MovedAsset(id: id, from: Array("/lib/a.jpg".utf8), to: Array("/lib/sub/a.jpg".utf8))])
         #expect(change.updated.isEmpty)
         #expect(change.groupsChanged.isEmpty)
-        #expect(try store.assets(ids: [id]).first?.path == Array("/lib/sub/a.jpg".utf8))
+        await #expect(try store.assets(ids: [id]).first?.path == Array("/lib/sub/a.jpg".utf8))
     }
 
-    @Test func swappingTwoNamesInOneBatchDoesNotCollide() throws {
+    @Test func swappingTwoNamesInOneBatchDoesNotCollide() async throws {
         let dir = try TemporaryDirectory()
-        let store = try openStore(dir)
+        let store = try await openStore(dir)
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "A"), insert("/lib/b.jpg", 2, "B")]
-        let ids = try #require(try store.apply(batch)?.inserted)
+        let ids = try await #require(try store.apply(batch)?.inserted)
         var swap = WriteBatch()
         swap.updates = [
             WriteBatch.Update(id: ids[0], path: Array("/lib/b.jpg".utf8), stamp: stamp(1), content: nil),
             WriteBatch.Update(id: ids[1], path: Array("/lib/a.jpg".utf8), stamp: stamp(2), content: nil),
         ]
-        let change = try #require(try store.apply(swap))
+        let change = try await #require(try store.apply(swap))
         #expect(change.moved.count == 2)
         #expect(change.removed.isEmpty)
-        let byID = Dictionary(uniqueKeysWithValues: try store.assets(ids: ids).map { ($0.id, $0.path) })
+        let byID = await Dictionary(uniqueKeysWithValues: try store.assets(ids: ids).map { ($0.id, $0.path) })
         #expect(byID[ids[0]] == Array("/lib/b.jpg".utf8))
         #expect(byID[ids[1]] == Array("/lib/a.jpg".utf8))
     }
 
-    @Test func insertingOverAnIndexedPathReplacesTheOldAsset() throws {
+    @Test func insertingOverAnIndexedPathReplacesTheOldAsset() async throws {
         let dir = try TemporaryDirectory()
-        let store = try openStore(dir)
+        let store = try await openStore(dir)
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "A")]
-        let old = try #require(try store.apply(batch)?.inserted.first)
+        let old = try await #require(try store.apply(batch)?.inserted.first)
         var again = WriteBatch()
         again.inserts = [insert("/lib/a.jpg", 9, "B")]
-        let change = try #require(try store.apply(again))
+        let change = try await #require(try store.apply(again))
         #expect(change.removed == [old])
         #expect(change.inserted.count == 1)
-        #expect(try store.totals() == (assets: 1, groups: 1))
+        await #expect(try store.totals() == (assets: 1, groups: 1))
     }
 
-    @Test func removalEmptiesTheGroup() throws {
+    @Test func removalEmptiesTheGroup() async throws {
         let dir = try TemporaryDirectory()
-        let store = try openStore(dir)
+        let store = try await openStore(dir)
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "Beach")]
-        let id = try #require(try store.apply(batch)?.inserted.first)
+        let id = try await #require(try store.apply(batch)?.inserted.first)
         var removal = WriteBatch()
         removal.removals = [id, "no-such-id"]
-        let change = try #require(try store.apply(removal))
+        let change = try await #require(try store.apply(removal))
         #expect(change.removed == [id])
         #expect(change.groupsRemoved == ["Beach"])
-        #expect(try store.groups().isEmpty)
-        #expect(try store.assets(ids: [id]).isEmpty)
+        await #expect(try store.groups().isEmpty)
+        await #expect(try store.assets(ids: [id]).isEmpty)
     }
 
-    @Test func aPathThatIsNotUTF8RoundTrips() throws {
+    @Test func aPathThatIsNotUTF8RoundTrips() async throws {
         let dir = try TemporaryDirectory()
-        let store = try openStore(dir)
+        let store = try await openStore(dir)
         defer { withExtendedLifetime(dir) {} }
         let path: [UInt8] = Array("/lib/caf".utf8) + [0xE9, 0xFF] + Array(".jpg".utf8)
         var batch = WriteBatch()
         batch.inserts = [WriteBatch.Insert(path: path, stamp: stamp(1), content: content("A"))]
-        let id = try #require(try store.apply(batch)?.inserted.first)
-        #expect(try store.assets(ids: [id]).first?.path == path)
-        #expect(try store.indexedFiles(under: Array("/lib".utf8)).map(\.path) == [path])
+        let id = try await #require(try store.apply(batch)?.inserted.first)
+        await #expect(try store.assets(ids: [id]).first?.path == path)
+        await #expect(try store.indexedFiles(under: Array("/lib".utf8)).map(\.path) == [path])
     }
 
-    @Test func theMostCommonSpellingNamesAGroup() throws {
+    @Test func theMostCommonSpellingNamesAGroup() async throws {
         let dir = try TemporaryDirectory()
-        let store = try openStore(dir)
+        let store = try await openStore(dir)
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         for (index, spelling) in ["beach", "Beach", "Beach"].enumerated() {
@@ -155,18 +155,18 @@ func openStore(_ dir: TemporaryDirectory) throws -> Store {
                 path: Array("/lib/\(index).jpg".utf8), stamp: stamp(Int64(index)),
                 content: content("beach", spelling: spelling)))
         }
-        _ = try store.apply(batch)
-        #expect(try store.groups().map(\.name) == ["Beach"])
+        _ = try await store.apply(batch)
+        await #expect(try store.groups().map(\.name) == ["Beach"])
     }
 
-    @Test func groupLatestIsTheNewestTakenAsset() throws {
+    @Test func groupLatestIsTheNewestTakenAsset() async throws {
         let dir = try TemporaryDirectory()
-        let store = try openStore(dir)
+        let store = try await openStore(dir)
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "A", taken: 50), insert("/lib/b.jpg", 2, "A", taken: 70),
                          insert("/lib/c.jpg", 3, "A", taken: 60)]
-        _ = try store.apply(batch)
-        #expect(try store.groups().first?.latestTaken == "t70")
+        _ = try await store.apply(batch)
+        await #expect(try store.groups().first?.latestTaken == "t70")
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import NIOPosix
 import PhotoAPI
 import Store
 import Varlink
@@ -13,7 +12,6 @@ struct LibraryAPI: Sendable {
     let indexer: Indexer
     let state: LibraryState
     let mapper: AssetMapper
-    let pool: NIOThreadPool
     let hub: ChangeHub
     let watches: WatchSet
     let gate: AccessGate
@@ -47,34 +45,30 @@ struct LibraryAPI: Sendable {
         case "GetAssets":
             try await replier.reply(try await getAssets(call.parameters(GetAssetsParameters.self), access))
         case "Subscribe":
-            let subscription = Subscription(store: store, hub: hub, mapper: mapper, pool: pool, gate: gate)
+            let subscription = Subscription(store: store, hub: hub, mapper: mapper, gate: gate)
             try await subscription.run(call, caller: caller, access: access, replier: replier)
         default:
             throw VarlinkError.methodNotFound(call.method)
         }
     }
 
-    private func onPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await pool.runIfActive(body)
-    }
-
     func status(_ access: LibraryAccess = .everything) async throws -> StatusReply {
         let summary = state.summary
         let roots = indexer.roots
-        let (totals, counts, token) = try await onPool {
-            let counts = try roots.map { root in
-                let path = root.resolve() ?? Array(root.configured.utf8)
-                return switch access {
-                case .everything: try store.assetCount(under: path)
-                case .selection(let selection): try store.assetCount(under: path, in: selection)
-                }
+        var counts: [Int] = []
+        for root in roots {
+            let path = root.resolve() ?? Array(root.configured.utf8)
+            let count = switch access {
+            case .everything: try await store.assetCount(under: path)
+            case .selection(let selection): try await store.assetCount(under: path, in: selection)
             }
-            let totals = switch access {
-            case .everything: try store.totals()
-            case .selection(let selection): try store.totals(in: selection)
-            }
-            return (totals, counts, try store.currentToken())
+            counts.append(count)
         }
+        let totals = switch access {
+        case .everything: try await store.totals()
+        case .selection(let selection): try await store.totals(in: selection)
+        }
+        let token = try await store.currentToken()
         // A limited app gets counts of what it sees; scan progress and watch counts would tell
         // it how big the hidden rest is.
         let limited = access != .everything
@@ -94,11 +88,9 @@ struct LibraryAPI: Sendable {
     }
 
     func listGroups(_ access: LibraryAccess = .everything) async throws -> ListGroupsReply {
-        let groups = try await onPool {
-            switch access {
-            case .everything: try store.groups()
-            case .selection(let selection): try store.groups(in: selection)
-            }
+        let groups = switch access {
+        case .everything: try await store.groups()
+        case .selection(let selection): try await store.groups(in: selection)
         }
         let fallbackKey = mapper.rules.fallbackKey
         // By name, with the fallback group last: it is what is left over, not a topic.
@@ -116,7 +108,7 @@ struct LibraryAPI: Sendable {
         if let name = parameters.group {
             let key = mapper.rules.key(forName: name)
             // A group the app cannot see answers exactly like a group that does not exist.
-            guard let found = try await onPool({ try visibleGroupKey(named: name, key: key, access) }) else {
+            guard let found = try await visibleGroupKey(named: name, key: key, access) else {
                 throw VarlinkError(LibraryInterface.Error.groupNotFound, parameters: GroupNotFoundError(name: name))
             }
             groupKey = found
@@ -132,9 +124,7 @@ struct LibraryAPI: Sendable {
         let start = position
         // One extra row tells whether another page follows, without a count query.
         let selection: StoreSelection? = if case .selection(let selection) = access { selection } else { nil }
-        let rows = try await onPool {
-            try store.assets(groupKey: key, sort: sort, after: start, limit: limit + 1, selection: selection)
-        }
+        let rows = try await store.assets(groupKey: key, sort: sort, after: start, limit: limit + 1, selection: selection)
         let page = Array(rows.prefix(limit))
         var next: String?
         if rows.count > limit, let last = page.last {
@@ -145,12 +135,12 @@ struct LibraryAPI: Sendable {
 
     /// The key of a group the caller can see, or nil. A limited caller's name is matched only
     /// against its own visible groups, so a hidden group costs the same as none (see `VisibleSet`).
-    private func visibleGroupKey(named name: String, key: String, _ access: LibraryAccess) throws -> String? {
+    private func visibleGroupKey(named name: String, key: String, _ access: LibraryAccess) async throws -> String? {
         switch access {
         case .everything:
-            return try store.groupKey(named: name, key: key)
+            return try await store.groupKey(named: name, key: key)
         case .selection(let selection):
-            return VisibleSet(ids: [], groups: try store.visibleGroups(in: selection)).groupKey(named: name, key: key)
+            return VisibleSet(ids: [], groups: try await store.visibleGroups(in: selection)).groupKey(named: name, key: key)
         }
     }
 
@@ -158,16 +148,15 @@ struct LibraryAPI: Sendable {
         guard parameters.ids.count <= Self.maximumLimit else { throw VarlinkError.invalidParameter("ids") }
         try ParameterLimits.check(parameters.ids, atMost: ParameterLimits.assetID, "ids")
         let ids = parameters.ids
-        let found = try await onPool {
-            switch access {
-            case .everything:
-                return try store.assets(ids: ids)
-            case .selection(let selection):
-                // Hidden ids join the missing ones without touching the store: an app can tell
-                // neither from the reply nor from its timing whether a hidden id exists.
-                let visible = try store.visibleIDs(in: selection)
-                return try store.assets(ids: ids.filter(visible.contains))
-            }
+        let found: [StoredAsset]
+        switch access {
+        case .everything:
+            found = try await store.assets(ids: ids)
+        case .selection(let selection):
+            // Hidden ids join the missing ones without touching the store: an app can tell
+            // neither from the reply nor from its timing whether a hidden id exists.
+            let visible = try await store.visibleIDs(in: selection)
+            found = try await store.assets(ids: ids.filter(visible.contains))
         }
         let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var assets: [Asset] = []

@@ -23,14 +23,14 @@ actor Authorizer {
     /// Loads the stored records and holds them to `policy`; `visibilityChanged` is told (with
     /// `AppKey.text`) when what an app sees changes (its subscriptions adjust).
     init(store: Store, policy: AuthorizationPolicy, logger: Logger, maximumApps: Int = AuthorizationLimits.maximumApps,
-         visibilityChanged: @escaping @Sendable (String, Visibility) -> Void) throws {
+         visibilityChanged: @escaping @Sendable (String, Visibility) -> Void) async throws {
         self.store = store
         self.maximumApps = maximumApps
         self.policy = policy
         self.logger = logger
         self.visibilityChanged = visibilityChanged
         let decoder = JSONDecoder()
-        for stored in try store.apps() {
+        for stored in try await store.apps() {
             guard let decoded = try? decoder.decode(AppAuthorization.self, from: stored.record) else {
                 // A record this version cannot read is treated as never decided, never as allowed.
                 logger.warning("ignoring an unreadable authorization record; the app starts notDetermined",
@@ -50,23 +50,23 @@ actor Authorizer {
             }
             let machine = AuthorizationMachine(record: record, policy: policy)
             machines[record.key] = machine
-            if machine.record != decoded { try Self.save(machine.record, to: store) }
+            if machine.record != decoded { try await store.saveApp(try Self.stored(machine.record)) }
         }
-        machines = try Self.forgetUndecided(in: machines, beyond: maximumApps, store: store, logger: logger)
+        machines = try await Self.forgetUndecided(in: machines, beyond: maximumApps, store: store, logger: logger)
     }
 
     /// Deletes undecided records (notDetermined, nothing chosen) beyond `limit`, oldest request
     /// first: a version without the cap kept every app that ever connected, and such a record
     /// says no more than having none. Decisions are never dropped.
     private static func forgetUndecided(in loaded: [AppKey: AuthorizationMachine], beyond limit: Int, store: Store,
-                                        logger: Logger) throws -> [AppKey: AuthorizationMachine] {
+                                        logger: Logger) async throws -> [AppKey: AuthorizationMachine] {
         var machines = loaded
         let excess = machines.count - limit
         guard excess > 0 else { return machines }
         let undecided = machines.values.map(\.record).filter { $0.status == .notDetermined }
             .sorted { ($0.requestedAt ?? .distantPast, $0.key) < ($1.requestedAt ?? .distantPast, $1.key) }
         for record in undecided.prefix(excess) {
-            try store.deleteApp(uid: record.uid, id: record.app)
+            try await store.deleteApp(uid: record.uid, id: record.app)
             machines[record.key] = nil
         }
         logger.warning("forgot undecided app records beyond the cap", metadata: [
@@ -94,7 +94,7 @@ actor Authorizer {
     /// decides) and finishes after the final one. Pass the returned id to `cancel` when the
     /// caller goes away. Refused when a new app finds no record slot free, or when the record
     /// with this reason and label would not fit its budget.
-    func request(_ identity: AppIdentity, reason: String, label: String?) throws(AuthorizationCallError)
+    func request(_ identity: AppIdentity, reason: String, label: String?) async throws(AuthorizationCallError)
         -> (waiter: UInt64, answers: AsyncStream<RequestAuthorizationReply>) {
         let key = AppKey(identity)
         var trial = machines[key]?.record ?? AppAuthorization(app: identity.id, uid: identity.uid)
@@ -116,6 +116,7 @@ actor Authorizer {
         // was, so no app can fill the journal through it.
         logger.notice("authorization requested", metadata: [
             "app": "\(identity.id)", "uid": "\(identity.uid)", "reason_bytes": "\(reason.utf8.count)"])
+        await settle()
         return (id, stream)
     }
 
@@ -129,7 +130,7 @@ actor Authorizer {
 
     /// Records the owner's decision for the app named by `query` (of user `uid` when given).
     func decide(_ query: String, uid: UInt32? = nil, status: AuthorizationStatus, assets: [String], groups: [String])
-        throws(AuthorizationCallError) -> AppAuthorization {
+        async throws(AuthorizationCallError) -> AppAuthorization {
         let key = try find(query, uid: uid, allowNew: true)
         let isNew = machines[key] == nil
         var trial = machines[key]?.record ?? AppAuthorization(app: key.id, uid: key.uid)
@@ -155,29 +156,39 @@ actor Authorizer {
         logger.notice("owner decided", metadata: [
             "app": "\(key.id)", "uid": "\(key.uid)", "status": "\(status.rawValue)",
             "assets": "\(assets.count)", "groups": "\(groups.count)"])
-        return machines[key]?.record ?? AppAuthorization(app: key.id, uid: key.uid)
+        let record = machines[key]?.record ?? AppAuthorization(app: key.id, uid: key.uid)
+        await settle()
+        return record
     }
 
     /// Sends the app named by `query` back to notDetermined.
-    func reset(_ query: String, uid: UInt32? = nil) throws(AuthorizationCallError) -> AppAuthorization {
+    func reset(_ query: String, uid: UInt32? = nil) async throws(AuthorizationCallError) -> AppAuthorization {
         let key = try find(query, uid: uid, allowNew: false)
         try perform(key, failing: true) { $0.reset(now: Date()) }
         logger.notice("owner reset the app; it may ask again", metadata: ["app": "\(key.id)", "uid": "\(key.uid)"])
-        return machines[key]?.record ?? AppAuthorization(app: key.id, uid: key.uid)
+        let record = machines[key]?.record ?? AppAuthorization(app: key.id, uid: key.uid)
+        await settle()
+        return record
     }
 
     /// Forgets the app named by `query` entirely: a waiting request ends notDetermined, its
     /// subscriptions lose what it saw, and its record slot is free. Returns the record as it was.
-    func remove(_ query: String, uid: UInt32? = nil) throws(AuthorizationCallError) -> AppAuthorization {
+    func remove(_ query: String, uid: UInt32? = nil) async throws(AuthorizationCallError) -> AppAuthorization {
         let key = try find(query, uid: uid, allowNew: false)
-        guard let machine = machines[key] else { throw .unknownApp(query) }
+        guard machines[key] != nil else { throw .unknownApp(query) }
         do {
-            try store.deleteApp(uid: key.uid, id: key.id)
+            try await store.deleteApp(uid: key.uid, id: key.id)
         } catch {
             logger.error("cannot delete an app record", metadata: ["app": "\(key.id)", "error": "\(error)"])
             throw .refused(.invalidDecision(reason: "the index could not delete the record: \(error)"))
         }
-        machines[key] = nil
+        // Read again after the wait: a call meanwhile may have changed or saved the record.
+        guard let machine = machines.removeValue(forKey: key) else { throw .unknownApp(query) }
+        store.enqueueDeleteApp(uid: key.uid, id: key.id) { [logger] result in
+            if case .failure(let error) = result {
+                logger.error("cannot delete an app record", metadata: ["app": "\(key.id)", "error": "\(error)"])
+            }
+        }
         for id in machine.waiters {
             waiters.removeValue(forKey: id).map { continuation in
                 continuation.yield(RequestAuthorizationReply(status: .notDetermined, pending: false))
@@ -318,17 +329,30 @@ actor Authorizer {
         }
     }
 
+    /// Queues the record's save without suspending, so saves reach the index in the order the
+    /// machine decided them; the owner's calls wait for them (`settle`) before they answer.
     private func persist(_ record: AppAuthorization) {
+        let logger = self.logger
+        let app = record.app
         do {
-            try Self.save(record, to: store)
+            store.enqueueSaveApp(try Self.stored(record)) { result in
+                if case .failure(let error) = result {
+                    // The decision still holds in memory; it is lost only if photod stops before the next save.
+                    logger.error("cannot store an authorization record", metadata: ["app": "\(app)", "error": "\(error)"])
+                }
+            }
         } catch {
-            // The decision still holds in memory; it is lost only if photod stops before the next save.
-            logger.error("cannot store an authorization record", metadata: ["app": "\(record.app)", "error": "\(error)"])
+            logger.error("cannot encode an authorization record", metadata: ["app": "\(app)", "error": "\(error)"])
         }
     }
 
-    private static func save(_ record: AppAuthorization, to store: Store) throws {
-        try store.saveApp(StoredApp(uid: record.uid, id: record.app, record: try JSONEncoder().encode(record)))
+    /// Waits until every save queued so far is durable (or has failed, which is logged).
+    private func settle() async {
+        try? await store.settled()
+    }
+
+    private static func stored(_ record: AppAuthorization) throws -> StoredApp {
+        StoredApp(uid: record.uid, id: record.app, record: try JSONEncoder().encode(record))
     }
 }
 

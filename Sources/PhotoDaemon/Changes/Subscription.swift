@@ -1,4 +1,3 @@
-import NIOPosix
 import PhotoAPI
 import Store
 import Varlink
@@ -9,7 +8,6 @@ struct Subscription {
     let store: Store
     let hub: ChangeHub
     let mapper: AssetMapper
-    let pool: NIOThreadPool
     let gate: AccessGate
 
     private static let replayPage = 500
@@ -21,8 +19,8 @@ struct Subscription {
         let app: String? = if case .app(let identity) = caller { AppKey(identity).text } else { nil }
         let (id, events) = hub.subscribe(app: app)
         defer { hub.unsubscribe(id) }
-        let store = self.store
-        let (current, oldest) = try await pool.runIfActive { (try store.currentToken(), try store.oldestLoggedToken()) }
+        let current = try await store.currentToken()
+        let oldest = try await store.oldestLoggedToken()
         var filter = try await makeFilter(access)
         try await replier.reply(SubscribeReply(change: Change(token: Int(current))), continues: true)
         var last = current
@@ -70,7 +68,7 @@ struct Subscription {
         var after = from
         while after < current {
             let cursor = after
-            let page = try await pool.runIfActive { try store.changes(after: cursor, limit: Self.replayPage) }
+            let page = try await store.changes(after: cursor, limit: Self.replayPage)
             guard let end = page.last?.token else { break }
             for change in page where change.token <= current {
                 try await replier.reply(SubscribeReply(change: mapper.change(change)), continues: true)
@@ -83,7 +81,7 @@ struct Subscription {
     private func makeFilter(_ access: LibraryAccess) async throws -> VisibleChangeFilter? {
         guard case .selection(let selection) = access else { return nil }
         let store = self.store
-        let visible = try await pool.runIfActive { try store.memberships(in: selection) }
+        let visible = try await store.memberships(in: selection)
         return VisibleChangeFilter(selection: selection, visible: visible)
     }
 
@@ -92,7 +90,7 @@ struct Subscription {
         -> CommittedChange? {
         let store = self.store
         let ids = change.inserted + change.updated
-        let current = ids.isEmpty ? [] : try await pool.runIfActive { try store.memberships(ids: ids) }
+        let current = ids.isEmpty ? [] : try await store.memberships(ids: ids)
         return filter.filter(change, current: Dictionary(current.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }))
     }
 
@@ -114,7 +112,7 @@ struct Subscription {
         case .selection(let assets, let groups):
             let selection = gate.selection(assets: assets, groups: groups)
             let store = self.store
-            let visible = try await pool.runIfActive { try store.memberships(in: selection) }
+            let visible = try await store.memberships(in: selection)
             guard var limited = filter else {
                 // From everything to a part: listing every hidden id as removed would be larger
                 // than the re-fetch, and would name ids the app should forget anyway.

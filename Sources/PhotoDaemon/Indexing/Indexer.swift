@@ -59,14 +59,12 @@ actor Indexer {
             let store = scanner.store
             let gone: Int
             do {
-                gone = try await scanner.pool.runIfActive {
-                    var batch = WriteBatch()
-                    batch.removals = try store.indexedFiles(under: path).filter { file in
-                        !kept.contains { file.path.starts(with: $0 + [UInt8(ascii: "/")]) }
-                    }.map(\.id)
-                    _ = try store.apply(batch)
-                    return batch.removals.count
-                }
+                var batch = WriteBatch()
+                batch.removals = try await store.indexedFiles(under: path).filter { file in
+                    !kept.contains { file.path.starts(with: $0 + [UInt8(ascii: "/")]) }
+                }.map(\.id)
+                _ = try await store.apply(batch)
+                gone = batch.removals.count
             } catch {
                 throw unwritable(error) ?? error
             }
@@ -197,8 +195,8 @@ actor Indexer {
     }
 
     /// Caps the index at `bytes` (nil: none), and tries at once to catch up if it was full.
-    nonisolated func limitIndexSize(toBytes bytes: Int?) throws {
-        try scanner.store.limitSize(toBytes: bytes)
+    nonisolated func limitIndexSize(toBytes bytes: Int?) async throws {
+        try await scanner.store.limitSize(toBytes: bytes)
         catchUp.retryNow()
     }
 
@@ -212,11 +210,11 @@ actor Indexer {
         guard !files.isEmpty else { return }
         let actions = files
         files = []
-        let store = scanner.store
         let reader = scanner.reader
-        _ = try await scanner.pool.runIfActive {
-            try store.apply(LiveUpdater.batch(for: actions, store: store, reader: reader))
+        let batch = try await scanner.store.reading { queries in
+            try LiveUpdater.batch(for: actions, store: queries, reader: reader)
         }
+        _ = try await scanner.store.apply(batch)
     }
 
     private func applyFolder(_ action: WatchAction) async throws {
@@ -258,15 +256,12 @@ actor Indexer {
 
     /// A folder renamed inside the library: every asset below keeps its id.
     private func moveSubtree(from: [UInt8], to: [UInt8]) async throws {
-        let store = scanner.store
-        _ = try await scanner.pool.runIfActive {
-            var batch = WriteBatch()
-            for file in try store.indexedFiles(under: from) {
-                let path = to + file.path.dropFirst(from.count)
-                batch.updates.append(WriteBatch.Update(id: file.id, path: path, stamp: file.stamp, content: nil))
-            }
-            return try store.apply(batch)
+        var batch = WriteBatch()
+        for file in try await scanner.store.indexedFiles(under: from) {
+            let path = to + file.path.dropFirst(from.count)
+            batch.updates.append(WriteBatch.Update(id: file.id, path: path, stamp: file.stamp, content: nil))
         }
+        _ = try await scanner.store.apply(batch)
         // The folder may have changed while it moved; a reconcile of the new place is cheap.
         _ = try await scanner.reconcile(root: to, progress: ScanProgressTracker())
     }

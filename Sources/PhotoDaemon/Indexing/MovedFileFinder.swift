@@ -6,7 +6,7 @@ import Store
 /// not yet watched, or between roots while photod was down — and the asset keeps its id. Other
 /// bytes under the same inode are a new file: file systems reuse a deleted file's inode.
 enum MovedFileFinder {
-    static func asset(for stamp: FileStamp, in store: Store) throws -> IndexedFile? {
+    static func asset(for stamp: FileStamp, in store: StoreQueries) throws -> IndexedFile? {
         for candidate in try store.indexedFiles(device: stamp.device, inode: stamp.inode)
         where candidate.stamp.size == stamp.size && candidate.stamp.mtimeNs == stamp.mtimeNs {
             if case .success(let info) = FileSystem.linkStatus(candidate.path),

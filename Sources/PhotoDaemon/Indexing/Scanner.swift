@@ -45,7 +45,7 @@ struct Scanner: Sendable {
         let clock = ContinuousClock()
         let started = clock.now
         // The walk and the index's list of files are independent: fetch both at once.
-        async let listed = pool.runIfActive { try store.indexedFiles(under: root) }
+        async let listed = store.indexedFiles(under: root)
         let walked = try await pool.runIfActive { [logger] in
             var entries: [DirectoryWalker.Entry] = []
             DirectoryWalker(root: root).walk(
@@ -103,9 +103,8 @@ struct Scanner: Sendable {
     /// New files that are assets moved in from outside this folder while nobody could see the
     /// move keep their ids. Skipped when every asset is inside this folder (a first index).
     private func adoptUnseenMoves(into plan: inout ReconcilePlan, indexedHere: Int) async throws {
-        let store = self.store
         let reads = plan.reads
-        let adopted = try await pool.runIfActive { () throws -> [Int: IndexedFile] in
+        let adopted = try await store.reading { store -> [Int: IndexedFile] in
             guard try store.totals().assets > indexedHere else { return [:] }
             var adopted: [Int: IndexedFile] = [:]
             var taken: Set<String> = []
@@ -228,7 +227,7 @@ struct Scanner: Sendable {
     /// Commits `batch` on the thread pool; the change and the seconds the transaction took.
     private func timedApply(_ batch: WriteBatch) async throws -> (CommittedChange?, Double) {
         let started = ContinuousClock.now
-        let change = try await pool.runIfActive { [store] in try store.apply(batch) }
+        let change = try await store.apply(batch)
         return (change, (ContinuousClock.now - started).seconds)
     }
 

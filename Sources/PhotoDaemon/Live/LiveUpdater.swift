@@ -9,7 +9,7 @@ import Watcher
 /// the asset's id, and a rename over an indexed photo (an atomic replace: write a temporary
 /// file, rename it over the photo) keeps the replaced photo's id and updates it.
 struct LiveUpdater {
-    let store: Store
+    let store: StoreQueries
     let reader: AssetReader
     /// Every stat and open of the batch goes through real folders only, and a run of events in
     /// one folder reuses its handle.
@@ -23,13 +23,15 @@ struct LiveUpdater {
     private var moved: [String: [UInt8]] = [:]
     private var removals: [String] = []
 
-    init(store: Store, reader: AssetReader) {
+    init(store: StoreQueries, reader: AssetReader) {
         self.store = store
         self.reader = reader
     }
 
     /// The batch for `actions` (file actions only; directory actions are handled by the caller).
-    static func batch(for actions: [WatchAction], store: Store, reader: AssetReader) throws -> WriteBatch {
+    /// Runs on one of the store's reader threads (`Store.reading`): it interleaves index lookups
+    /// with stats and reads of the files, all blocking.
+    static func batch(for actions: [WatchAction], store: StoreQueries, reader: AssetReader) throws -> WriteBatch {
         var updater = LiveUpdater(store: store, reader: reader)
         for action in actions { try updater.note(action) }
         return try updater.build()

@@ -50,7 +50,7 @@ final class ConfigReloader: Sendable {
             }
             await authorizer.apply(policy: new.authorization)
             if new.indexSizeLimit != old.indexSizeLimit {
-                try indexer.limitIndexSize(toBytes: new.indexSizeLimit)
+                try await indexer.limitIndexSize(toBytes: new.indexSizeLimit)
                 logger.notice("index_size_limit reloaded: \(new.indexSizeLimit.map { "\($0 >> 20) MiB" } ?? "none")")
             }
             let waiting = Self.restartOnly(old: old, new: new)

@@ -13,7 +13,6 @@ struct SystemdService: Service {
     let state: LibraryState
     let indexer: Indexer
     let store: Store
-    let pool: NIOThreadPool
     let logger: Logger
 
     func run() async throws {
@@ -48,8 +47,7 @@ struct SystemdService: Service {
     /// The status line for the current state.
     func statusLine() async throws -> String {
         await indexer.ping()
-        let store = self.store
-        let totals = try await pool.runIfActive { try store.totals() }
+        let totals = try await store.totals()
         let summary = state.summary
         return Self.statusLine(state: summary.state, progress: summary.progress, assets: totals.assets,
                                groups: totals.groups, problems: summary.problems)

@@ -1,0 +1,193 @@
+import SQLite
+
+// The store's public operations. Each runs the blocking query of the same name in
+// `StoreDatabase` on the store's own threads: reads on a reader, writes on the writer.
+extension Store {
+    // MARK: Writes
+
+    /// Commits `batch` in one transaction and records it in the change log; nil when nothing changed.
+    nonisolated(nonsending) public func apply(_ batch: WriteBatch) async throws -> CommittedChange? {
+        guard !batch.isEmpty else { return nil }
+        return try await onWriter { try $0.apply(batch) }
+    }
+
+    /// Caps the index file at `bytes` (nil: no cap beyond the disk's). A write that would grow
+    /// it past the cap fails as on a full disk, and the index stays as it was. A cap below the
+    /// current size holds the index at its current size.
+    nonisolated(nonsending) public func limitSize(toBytes bytes: Int?) async throws {
+        try await onWriter { try $0.limitSize(toBytes: bytes) }
+    }
+
+    /// Remembers a setting.
+    nonisolated(nonsending) public func setSetting(_ key: String, to value: String) async throws {
+        try await onWriter { try $0.setSetting(key, to: value) }
+    }
+
+    /// Marks every asset's stamp unknown, so the next reconcile reads every file again (ids kept):
+    /// for when what reading a file yields has changed, such as the description sources.
+    nonisolated(nonsending) public func forgetReadStamps() async throws {
+        try await onWriter { try $0.forgetReadStamps() }
+    }
+
+    /// Stores an app record, replacing the one with the same uid and id; durable when this returns.
+    nonisolated(nonsending) public func saveApp(_ app: StoredApp) async throws {
+        try await onWriter { try $0.saveApp(app) }
+    }
+
+    /// Deletes an app record; true when there was one.
+    @discardableResult
+    nonisolated(nonsending) public func deleteApp(uid: UInt32, id: String) async throws -> Bool {
+        try await onWriter { try $0.deleteApp(uid: uid, id: id) }
+    }
+
+    /// Queues an app record's save and returns at once (see `enqueueWrite`); `completion`
+    /// hears whether it is durable.
+    public func enqueueSaveApp(_ app: StoredApp, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        enqueueWrite({ try $0.saveApp(app) }, completion: completion)
+    }
+
+    /// Queues an app record's deletion and returns at once; `completion` hears the outcome.
+    public func enqueueDeleteApp(uid: UInt32, id: String,
+                                 completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        enqueueWrite({ _ = try $0.deleteApp(uid: uid, id: id) }, completion: completion)
+    }
+
+    // MARK: Reads
+
+    /// A setting remembered in the index (for example, the grouping rules it was built with).
+    nonisolated(nonsending) public func setting(_ key: String) async throws -> String? {
+        try await onReader { try $0.setting(key) }
+    }
+
+    /// Every stored app record, by uid and id.
+    nonisolated(nonsending) public func apps() async throws -> [StoredApp] {
+        try await onReader { try $0.apps() }
+    }
+
+    /// Every indexed file under `root` (a folder path without trailing slash), for reconciling.
+    nonisolated(nonsending) public func indexedFiles(under root: [UInt8]) async throws -> [IndexedFile] {
+        try await onReader { try $0.indexedFiles(under: root) }
+    }
+
+    /// The indexed file at exactly `path`, if any.
+    nonisolated(nonsending) public func indexedFile(at path: [UInt8]) async throws -> IndexedFile? {
+        try await onReader { try $0.indexedFile(at: path) }
+    }
+
+    /// Number of assets under `root`.
+    nonisolated(nonsending) public func assetCount(under root: [UInt8]) async throws -> Int {
+        try await onReader { try $0.assetCount(under: root) }
+    }
+
+    /// Number of assets under `root` that `selection` holds.
+    nonisolated(nonsending) public func assetCount(under root: [UInt8], in selection: StoreSelection) async throws -> Int {
+        try await onReader { try $0.assetCount(under: root, in: selection) }
+    }
+
+    /// Total assets and groups.
+    nonisolated(nonsending) public func totals() async throws -> (assets: Int, groups: Int) {
+        try await onReader { try $0.totals() }
+    }
+
+    /// Assets and groups that `selection` holds.
+    nonisolated(nonsending) public func totals(in selection: StoreSelection) async throws -> (assets: Int, groups: Int) {
+        try await onReader { try $0.totals(in: selection) }
+    }
+
+    /// Every group with its count and newest asset.
+    nonisolated(nonsending) public func groups() async throws -> [StoredGroup] {
+        try await onReader { try $0.groups() }
+    }
+
+    /// The groups `selection` holds, counting only its assets.
+    nonisolated(nonsending) public func groups(in selection: StoreSelection) async throws -> [StoredGroup] {
+        try await onReader { try $0.groups(in: selection) }
+    }
+
+    /// The key of the group called `name` (or with key `key`), if it exists.
+    nonisolated(nonsending) public func groupKey(named name: String, key: String) async throws -> String? {
+        try await onReader { try $0.groupKey(named: name, key: key) }
+    }
+
+    /// The assets with these ids (missing ones left out).
+    nonisolated(nonsending) public func assets(ids: [String]) async throws -> [StoredAsset] {
+        try await onReader { try $0.assets(ids: ids) }
+    }
+
+    /// Up to `limit` assets of one group (or all) in `sort` order, after `position`; with a
+    /// selection, only the assets it holds.
+    nonisolated(nonsending) public func assets(
+        groupKey: String?, sort: StoreSort, after position: StorePosition?, limit: Int,
+        selection: StoreSelection? = nil
+    ) async throws -> [StoredAsset] {
+        try await onReader {
+            try $0.assets(groupKey: groupKey, sort: sort, after: position, limit: limit, selection: selection)
+        }
+    }
+
+    /// Every asset (for regrouping).
+    nonisolated(nonsending) public func allAssets() async throws -> [StoredAsset] {
+        try await onReader { try $0.allAssets() }
+    }
+
+    /// The newest change token (0 for an index that never changed).
+    nonisolated(nonsending) public func currentToken() async throws -> Int64 {
+        try await onReader { try $0.currentToken() }
+    }
+
+    /// The oldest token still in the change log, if any.
+    nonisolated(nonsending) public func oldestLoggedToken() async throws -> Int64? {
+        try await onReader { try $0.oldestLoggedToken() }
+    }
+
+    /// Up to `limit` logged changes after `token`, oldest first.
+    nonisolated(nonsending) public func changes(after token: Int64, limit: Int = 1000) async throws -> [CommittedChange] {
+        try await onReader { try $0.changes(after: token, limit: limit) }
+    }
+
+    /// Each asset's id and group key, for the assets `selection` holds.
+    nonisolated(nonsending) public func memberships(in selection: StoreSelection) async throws -> [AssetMembership] {
+        try await onReader { try $0.memberships(in: selection) }
+    }
+
+    /// Each listed asset's id and group key (missing ones left out).
+    nonisolated(nonsending) public func memberships(ids: [String]) async throws -> [AssetMembership] {
+        try await onReader { try $0.memberships(ids: ids) }
+    }
+
+    /// The ids of every asset `selection` holds.
+    nonisolated(nonsending) public func visibleIDs(in selection: StoreSelection) async throws -> Set<String> {
+        try await onReader { try $0.visibleIDs(in: selection) }
+    }
+
+    /// The groups `selection` reaches, with their names.
+    nonisolated(nonsending) public func visibleGroups(in selection: StoreSelection) async throws -> [VisibleGroup] {
+        try await onReader { try $0.visibleGroups(in: selection) }
+    }
+}
+
+/// Blocking reads for work that interleaves them with its own blocking steps (checking files on
+/// disk); handed out only by `Store.reading(_:)`, on one of the store's reader threads.
+public struct StoreQueries: Sendable {
+    let database: StoreDatabase
+
+    /// The indexed file at exactly `path`, if any.
+    public func indexedFile(at path: [UInt8]) throws -> IndexedFile? {
+        try database.indexedFile(at: path)
+    }
+
+    /// Indexed files whose path starts with `prefix` byte for byte (an image's siblings: "dir/name.").
+    public func indexedFiles(withPrefix prefix: [UInt8]) throws -> [IndexedFile] {
+        try database.indexedFiles(withPrefix: prefix)
+    }
+
+    /// Indexed files with this (device, inode): the same file under one or more paths.
+    public func indexedFiles(device: UInt64, inode: UInt64) throws -> [IndexedFile] {
+        try database.indexedFiles(device: device, inode: inode)
+    }
+
+    /// Total assets and groups.
+    public func totals() throws -> (assets: Int, groups: Int) {
+        try database.totals()
+    }
+}

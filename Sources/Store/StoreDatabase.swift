@@ -1,0 +1,165 @@
+import Foundation
+import SQLite
+import Synchronization
+
+/// The index's connections and the blocking operations on them: one writer connection and a
+/// few read-only ones, each behind its own lock. Only `Store` calls it, and only from its own
+/// threads, so no Swift concurrency thread ever waits on SQLite.
+///
+/// Every write goes through `apply(_:)`, which commits the asset rows, the group counts and
+/// the change-log row in one transaction, so a crash never leaves a change without its token
+/// or a token without its change.
+final class StoreDatabase: Sendable {
+    /// Where the database lives.
+    let path: String
+    let writer: Mutex<SQLiteConnection>
+    /// One connection per reader thread; a read takes the first free one.
+    let readers: [ReaderConnection]
+    /// Called with every committed change while the writer lock is still held, so observers
+    /// see changes in token order whoever wrote them.
+    let onCommit: @Sendable (CommittedChange) -> Void
+    /// How much of the change log is kept.
+    let changeLogLimits: ChangeLogLimits
+    /// The change log's payload bytes, counted at the first write and kept up to date after;
+    /// nil after a failed write, so it is counted again. Only touched with the writer held.
+    let changeLogBytes = Mutex<Int64?>(nil)
+    /// The writer's page limit when no size limit is set (SQLite's compiled-in maximum).
+    let unlimitedPages: Int64
+    /// What opening the index had to do: a damaged file moved aside, app records restored.
+    let opening: OpeningReport
+
+    /// Opens or creates the index at `path` (folder 0700, file 0600) and migrates it. The change
+    /// log keeps the newest `changeRetention` changes and at most `changeRetentionBytes` of
+    /// payload; `onCommit` hears every committed change, in token order.
+    ///
+    /// An index that is empty or that SQLite cannot read is never silently replaced: it is moved
+    /// aside (`index.sqlite.broken-<time>`), a fresh one takes its place, and the app records
+    /// (the owner's permission decisions) come back from the backup beside it; `opening` says so.
+    init(path: String, changeRetention: Int, changeRetentionBytes: Int, readerCount: Int,
+         onCommit: @escaping @Sendable (CommittedChange) -> Void) throws {
+        self.path = path
+        changeLogLimits = ChangeLogLimits(changes: changeRetention, bytes: changeRetentionBytes)
+        self.onCommit = onCommit
+        let opened = try StoreOpener(path: path).open()
+        unlimitedPages = opened.unlimitedPages
+        opening = opened.report
+        var readers: [ReaderConnection] = []
+        for _ in 0..<max(1, readerCount) {
+            let connection = try SQLiteConnection(path: path, create: false)
+            try connection.execute("PRAGMA query_only = 1")
+            readers.append(ReaderConnection(connection))
+        }
+        writer = Mutex(opened.writer)
+        self.readers = readers
+    }
+
+    /// Creates the index's folder (0700) when it does not exist.
+    static func prepareFolder(of path: String) throws {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        do {
+            if !FileManager.default.fileExists(atPath: folder) {
+                try FileManager.default.createDirectory(
+                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            }
+        } catch {
+            throw StoreError.cannotPrepare(path: path, reason: "cannot create \(folder): \(error.localizedDescription)")
+        }
+    }
+
+    /// Creates the folder (0700) and an empty file (0600) before SQLite does, so neither the
+    /// database nor its -wal/-shm companions (which copy its mode) are ever readable by others.
+    static func prepareFile(at path: String) throws {
+        try prepareFolder(of: path)
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw StoreError.cannotPrepare(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(fd) }
+        guard fchmod(fd, 0o600) == 0 else {
+            throw StoreError.cannotPrepare(path: path, reason: "chmod 0600: " + String(cString: strerror(errno)))
+        }
+    }
+
+    /// Caps the index file at `bytes` (nil: no cap beyond the disk's). A write that would grow
+    /// it past the cap fails as on a full disk, and the index stays as it was. A cap below the
+    /// current size holds the index at its current size.
+    func limitSize(toBytes bytes: Int?) throws {
+        try write { db in
+            let pages: Int64
+            if let bytes {
+                let pageSize = try db.integer("PRAGMA page_size") ?? 4096
+                pages = max(1, Int64(bytes) / pageSize)
+            } else {
+                pages = unlimitedPages
+            }
+            try db.execute("PRAGMA max_page_count = \(pages)")
+        }
+    }
+
+    /// Writes the app records to the backup beside the index; called after every change to
+    /// them, with the writer held. A backup that cannot be written (a full disk) is not an
+    /// error of the change itself, which is committed: the next change or start writes it again.
+    func backUpApps(_ db: SQLiteConnection) {
+        try? AppsBackup.write(db, index: path)
+    }
+
+    /// Runs `body` on a free reader connection, leaving no statement (and no snapshot) open.
+    /// There are as many connections as reader threads, so one is free unless a read nests
+    /// another; then it waits for the first.
+    func read<T: Sendable>(_ body: (inout sending SQLiteConnection) throws -> T) throws -> T {
+        for reader in readers {
+            let result: Result<T, any Error>? = reader.lock.withLockIfAvailable { db in
+                defer { db.resetStatements() }
+                do { return .success(try body(&db)) } catch { return .failure(error) }
+            }
+            if let result { return try result.get() }
+        }
+        return try readers[0].lock.withLock { db in
+            defer { db.resetStatements() }
+            return try body(&db)
+        }
+    }
+
+    /// Runs `body` on the writer connection, leaving no statement open.
+    func write<T: Sendable>(_ body: (inout sending SQLiteConnection) throws -> T) throws -> T {
+        try writer.withLock { db in
+            defer { db.resetStatements() }
+            return try body(&db)
+        }
+    }
+
+    /// A setting remembered in the index (for example, the grouping rules it was built with).
+    func setting(_ key: String) throws -> String? {
+        try read { db in
+            let statement = try db.statement("SELECT value FROM settings WHERE key = ?")
+            try statement.bind([.text(key)])
+            return try statement.step() ? statement.text(0) : nil
+        }
+    }
+
+    /// Remembers a setting.
+    func setSetting(_ key: String, to value: String) throws {
+        try write { db in
+            let statement = try db.statement(
+                "INSERT INTO settings(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+            try statement.bind([.text(key), .text(value)]).run()
+        }
+    }
+
+    /// Marks every asset's stamp unknown, so the next reconcile reads every file again (ids kept):
+    /// for when what reading a file yields has changed, such as the description sources.
+    func forgetReadStamps() throws {
+        try write { db in
+            try db.statement("UPDATE assets SET sidecar = -1").run()
+        }
+    }
+}
+
+/// One read-only connection behind its own lock (a `Mutex` cannot sit in an array by itself).
+final class ReaderConnection: Sendable {
+    let lock: Mutex<SQLiteConnection>
+
+    init(_ connection: consuming sending SQLiteConnection) {
+        lock = Mutex(connection)
+    }
+}
