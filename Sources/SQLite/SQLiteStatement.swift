@@ -4,6 +4,8 @@ import CSQLite
 public final class SQLiteStatement {
     private let raw: OpaquePointer
     private unowned let connection: SQLiteConnection
+    /// Result column positions by name, read on the first `column(named:)`.
+    private var columnIndices: [String: Int32]?
 
     init(raw: OpaquePointer, connection: SQLiteConnection) {
         self.raw = raw
@@ -91,13 +93,24 @@ public final class SQLiteStatement {
     }
 
     /// The position of the result column SQLite calls `name` (the column's own name, or its
-    /// `AS` alias). Resolve it once per query and read rows by position: no lookup per row.
+    /// `AS` alias; the first, if two share it). The names are read once per prepared statement,
+    /// which the connection caches, so a query pays a dictionary lookup, never a scan per row.
     public func column(named name: String) throws(SQLiteError) -> Int32 {
-        for index in 0..<sqlite3_column_count(raw) where columnName(index) == name {
-            return index
+        let indices = columnIndices ?? readColumnIndices()
+        guard let index = indices[name] else {
+            let sql = sqlite3_sql(raw).map { String(cString: $0) } ?? "?"
+            throw SQLiteError(code: SQLITE_RANGE, message: "the query has no column \(name): \(sql)")
         }
-        let sql = sqlite3_sql(raw).map { String(cString: $0) } ?? "?"
-        throw SQLiteError(code: SQLITE_RANGE, message: "the query has no column \(name): \(sql)")
+        return index
+    }
+
+    private func readColumnIndices() -> [String: Int32] {
+        var indices: [String: Int32] = [:]
+        for index in 0..<sqlite3_column_count(raw) where indices[columnName(index)] == nil {
+            indices[columnName(index)] = index
+        }
+        columnIndices = indices
+        return indices
     }
 
     /// Column `index` as the value SQLite stored, keeping its type (a REAL reads as its text).
