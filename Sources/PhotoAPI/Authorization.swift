@@ -5,16 +5,6 @@ public enum AuthorizationInterface {
     /// The interface name.
     public static let name = "io.photod.Authorization"
 
-    /// Qualified method names.
-    public enum Method {
-        public static let status = "io.photod.Authorization.Status"
-        public static let requestAuthorization = "io.photod.Authorization.RequestAuthorization"
-        public static let listApps = "io.photod.Authorization.ListApps"
-        public static let decide = "io.photod.Authorization.Decide"
-        public static let reset = "io.photod.Authorization.Reset"
-        public static let remove = "io.photod.Authorization.Remove"
-        public static let watch = "io.photod.Authorization.Watch"
-    }
 
     /// Qualified error names.
     public enum Error {

@@ -3,15 +3,6 @@ public enum LibraryInterface {
     /// The interface name.
     public static let name = "io.photod.Library"
 
-    /// Qualified method names.
-    public enum Method {
-        public static let status = "io.photod.Library.Status"
-        public static let listGroups = "io.photod.Library.ListGroups"
-        public static let listAssets = "io.photod.Library.ListAssets"
-        public static let getAssets = "io.photod.Library.GetAssets"
-        public static let subscribe = "io.photod.Library.Subscribe"
-        public static let rescan = "io.photod.Library.Rescan"
-    }
 
     /// Qualified error names.
     public enum Error {

@@ -50,17 +50,17 @@ public final class PhotoClient: Sendable {
 
     /// The daemon's health and counts.
     public func status() async throws(PhotoClientError) -> StatusReply {
-        try await call(LibraryInterface.Method.status, NoParameters(), StatusReply.self)
+        try await call(LibraryMethods.status, NoParameters())
     }
 
     /// Every group visible to this client.
     public func groups() async throws(PhotoClientError) -> [Group] {
-        try await call(LibraryInterface.Method.listGroups, NoParameters(), ListGroupsReply.self).groups
+        try await call(LibraryMethods.listGroups, NoParameters()).groups
     }
 
     /// One page of assets.
     public func listAssets(_ parameters: ListAssetsParameters) async throws(PhotoClientError) -> ListAssetsReply {
-        try await call(LibraryInterface.Method.listAssets, parameters, ListAssetsReply.self)
+        try await call(LibraryMethods.listAssets, parameters)
     }
 
     /// Every asset of a group (or all), following cursors page by page; stops after `limit` when given.
@@ -78,25 +78,25 @@ public final class PhotoClient: Sendable {
 
     /// The assets with these ids; unknown (or hidden) ids come back in `missing`.
     public func getAssets(ids: [String]) async throws(PhotoClientError) -> GetAssetsReply {
-        try await call(LibraryInterface.Method.getAssets, GetAssetsParameters(ids: ids), GetAssetsReply.self)
+        try await call(LibraryMethods.getAssets, GetAssetsParameters(ids: ids))
     }
 
     /// Reconciles one root (or all) with the disk now.
     public func rescan(root: String? = nil) async throws(PhotoClientError) -> RescanReply {
-        try await call(LibraryInterface.Method.rescan, RescanParameters(root: root), RescanReply.self)
+        try await call(LibraryMethods.rescan, RescanParameters(root: root))
     }
 
     /// Committed changes as they happen: first the current token (no changes), then the
     /// changes after `since` when given, then each new change. Ends when the daemon ends it.
     public func subscribe(since: Int? = nil) -> AsyncThrowingStream<Change, Error> {
-        stream(LibraryInterface.Method.subscribe, SubscribeParameters(since: since), SubscribeReply.self) { $0.change }
+        stream(LibraryMethods.subscribe, SubscribeParameters(since: since)) { $0.change }
     }
 
     /// A call with `more`: every reply, made into `T` by `transform`, with failures as `PhotoClientError`.
-    func stream<P: Encodable & Sendable, R: Decodable & Sendable, T: Sendable>(
-        _ method: String, _ parameters: P, _ reply: R.Type, transform: @escaping @Sendable (R) -> T
+    func stream<P, R, T: Sendable>(
+        _ method: VarlinkMethod<P, R>, _ parameters: P, transform: @escaping @Sendable (R) -> T
     ) -> AsyncThrowingStream<T, Error> {
-        let replies = connection.stream(method, parameters, returning: reply)
+        let replies = connection.stream(method.qualifiedName, parameters, returning: R.self)
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
@@ -112,11 +112,9 @@ public final class PhotoClient: Sendable {
         }
     }
 
-    func call<P: Encodable & Sendable, R: Decodable & Sendable>(
-        _ method: String, _ parameters: P, _ reply: R.Type
-    ) async throws(PhotoClientError) -> R {
+    func call<P, R>(_ method: VarlinkMethod<P, R>, _ parameters: P) async throws(PhotoClientError) -> R {
         do {
-            return try await connection.call(method, parameters, returning: reply)
+            return try await connection.call(method.qualifiedName, parameters, returning: R.self)
         } catch let error as VarlinkError {
             throw .daemon(error)
         } catch {

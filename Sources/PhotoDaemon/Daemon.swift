@@ -89,6 +89,11 @@ public struct Daemon {
         let api = LibraryAPI(store: store, indexer: indexer, state: state, mapper: mapper, hub: hub,
                              watches: watcher.watches, gate: gate, logger: logger)
         let authorizationAPI = AuthorizationAPI(authorizer: authorizer, logger: logger)
+        let libraryRoutes = api.routes
+        let authorizationRoutes = authorizationAPI.routes
+        // A handler missing for a method the interfaces promise is a bug: refuse to start.
+        try libraryRoutes.check()
+        try authorizationRoutes.check()
         let callers = CallerResolver(trusted: config.trusted)
         logger.info("owner: \(callers.ownerClient)\(config.trusted.isEmpty ? "" : ", trusted: " + config.trusted.joined(separator: ", "))")
         let serverConfiguration = VarlinkService.configure(for: config, callers: callers, logger: logger)
@@ -97,7 +102,7 @@ public struct Daemon {
         let listener: VarlinkServer.Listener = passed.map { .inheritedFileDescriptor($0.descriptor) } ?? .path(config.socket)
         let server = VarlinkServer(
             listener: listener,
-            interfaces: [api.interface, authorizationAPI.interface],
+            interfaces: [libraryRoutes.varlinkInterface, authorizationRoutes.varlinkInterface],
             info: VarlinkServiceInfo(vendor: "photod", product: "photod", version: PhotodVersion.current,
                                      url: "https://github.com/photod/photod"),
             configuration: serverConfiguration,

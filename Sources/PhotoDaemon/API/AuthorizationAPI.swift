@@ -10,29 +10,26 @@ struct AuthorizationAPI: Sendable {
     let authorizer: Authorizer
     let logger: Logger
 
-    var interface: VarlinkInterface {
-        VarlinkInterface(name: AuthorizationInterface.name, description: InterfaceText.authorization) {
-            call, context, replier in
-            try await handle(call, caller: Caller.of(context), replier: replier)
+    /// The interface's methods; the table refuses the owner-only ones to anyone else.
+    var routes: RouteTable<Void> {
+        var table = RouteTable<Void>(interface: AuthorizationInterface.name,
+                                     description: InterfaceText.authorization) { _, _ in }
+        table.on(AuthorizationMethods.status) { AppReply(app: try await ownApp($0.caller)) }
+        table.stream(AuthorizationMethods.requestAuthorization) {
+            try await request($0.parameters, call: $0.call, caller: $0.caller, replier: $0.replier)
         }
-    }
-
-    func handle(_ call: VarlinkCall, caller: Caller, replier: VarlinkReplier) async throws {
-        switch call.methodName {
-        case "Status":
-            try await replier.reply(AppReply(app: try await ownApp(caller)))
-        case "RequestAuthorization":
-            try await request(call, caller: caller, replier: replier)
-        case "Watch":
-            try await watch(call, caller: caller, replier: replier)
-        case "ListApps", "Decide", "Reset", "Remove":
-            guard case .owner = caller else {
-                throw AccessGate.ownerOnly(call.methodName, interface: AuthorizationInterface.name)
-            }
-            try await ownerCall(call, replier: replier)
-        default:
-            throw VarlinkError.methodNotFound(call.method)
+        table.stream(AuthorizationMethods.watch) { try await watch($0.call, caller: $0.caller, replier: $0.replier) }
+        table.on(AuthorizationMethods.listApps) { _ in ListAppsReply(apps: await authorizer.allRecords().map(\.wire)) }
+        table.on(AuthorizationMethods.decide) { try await decide($0.parameters) }
+        table.on(AuthorizationMethods.reset) { request in
+            let uid = try Self.checkApp(request.parameters.app, uid: request.parameters.uid)
+            return try await Self.answering { AppReply(app: try await authorizer.reset(request.parameters.app, uid: uid).wire) }
         }
+        table.on(AuthorizationMethods.remove) { request in
+            let uid = try Self.checkApp(request.parameters.app, uid: request.parameters.uid)
+            return try await Self.answering { AppReply(app: try await authorizer.remove(request.parameters.app, uid: uid).wire) }
+        }
+        return table
     }
 
     /// The caller's own record; the owner is always authorized.
@@ -47,8 +44,8 @@ struct AuthorizationAPI: Sendable {
         }
     }
 
-    private func request(_ call: VarlinkCall, caller: Caller, replier: VarlinkReplier) async throws {
-        let parameters = try call.parameters(RequestAuthorizationParameters.self)
+    private func request(_ parameters: RequestAuthorizationParameters, call: VarlinkCall, caller: Caller,
+                         replier: VarlinkReplier) async throws {
         let identity: AppIdentity
         switch caller {
         case .owner:
@@ -104,30 +101,22 @@ struct AuthorizationAPI: Sendable {
         await authorizer.unwatch(id)
     }
 
-    private func ownerCall(_ call: VarlinkCall, replier: VarlinkReplier) async throws {
+    private func decide(_ p: DecideParameters) async throws -> AppReply {
+        let uid = try Self.checkApp(p.app, uid: p.uid)
+        try ParameterLimits.check(p.assets, atMost: ParameterLimits.assetID, "assets")
+        try ParameterLimits.check(p.groups, atMost: ParameterLimits.groupName, "groups")
+        return try await Self.answering {
+            AppReply(app: try await authorizer.decide(
+                p.app, uid: uid, status: p.status, assets: p.assets ?? [], groups: p.groups ?? []).wire)
+        }
+    }
+
+    /// Runs one of the owner's calls, answering its refusals with the interface's errors.
+    private static func answering<T>(_ body: () async throws -> T) async throws -> T {
         do {
-            switch call.methodName {
-            case "ListApps":
-                try await replier.reply(ListAppsReply(apps: await authorizer.allRecords().map(\.wire)))
-            case "Decide":
-                let p = try call.parameters(DecideParameters.self)
-                let uid = try Self.checkApp(p.app, uid: p.uid)
-                try ParameterLimits.check(p.assets, atMost: ParameterLimits.assetID, "assets")
-                try ParameterLimits.check(p.groups, atMost: ParameterLimits.groupName, "groups")
-                let record = try await authorizer.decide(
-                    p.app, uid: uid, status: p.status, assets: p.assets ?? [], groups: p.groups ?? [])
-                try await replier.reply(AppReply(app: record.wire))
-            case "Reset":
-                let p = try call.parameters(ResetParameters.self)
-                let uid = try Self.checkApp(p.app, uid: p.uid)
-                try await replier.reply(AppReply(app: try await authorizer.reset(p.app, uid: uid).wire))
-            default:
-                let p = try call.parameters(RemoveParameters.self)
-                let uid = try Self.checkApp(p.app, uid: p.uid)
-                try await replier.reply(AppReply(app: try await authorizer.remove(p.app, uid: uid).wire))
-            }
+            return try await body()
         } catch let error as AuthorizationCallError {
-            throw Self.varlinkError(error)
+            throw varlinkError(error)
         }
     }
 

@@ -21,35 +21,24 @@ struct LibraryAPI: Sendable {
     static let defaultLimit = 1000
     static let maximumLimit = 10_000
 
-    var interface: VarlinkInterface {
-        VarlinkInterface(name: LibraryInterface.name, description: InterfaceText.library) { call, context, replier in
-            try await handle(call, caller: Caller.of(context), replier: replier)
+    /// The interface's methods. Each is admitted with what the caller may see (an owner-only
+    /// one needs no gate: the owner sees everything).
+    var routes: RouteTable<LibraryAccess> {
+        var table = RouteTable<LibraryAccess>(interface: LibraryInterface.name, description: InterfaceText.library) {
+            [gate] caller, method in
+            method.access == .ownerOnly ? .everything : try await gate.access(for: caller)
         }
-    }
-
-    func handle(_ call: VarlinkCall, caller: Caller, replier: VarlinkReplier) async throws {
-        if call.methodName == "Rescan" {
-            guard case .owner = caller else { throw AccessGate.ownerOnly("Rescan", interface: LibraryInterface.name) }
-            try await replier.reply(try await rescan(call.parameters(RescanParameters.self)))
-            return
-        }
-        // Parameters are checked after access, so a refused app learns nothing from their errors.
-        let access = try await gate.access(for: caller)
-        switch call.methodName {
-        case "Status":
-            try await replier.reply(try await status(access))
-        case "ListGroups":
-            try await replier.reply(try await listGroups(access))
-        case "ListAssets":
-            try await replier.reply(try await listAssets(call.parameters(ListAssetsParameters.self), access))
-        case "GetAssets":
-            try await replier.reply(try await getAssets(call.parameters(GetAssetsParameters.self), access))
-        case "Subscribe":
+        table.on(LibraryMethods.status) { try await status($0.admission) }
+        table.on(LibraryMethods.listGroups) { try await listGroups($0.admission) }
+        table.on(LibraryMethods.listAssets) { try await listAssets($0.parameters, $0.admission) }
+        table.on(LibraryMethods.getAssets) { try await getAssets($0.parameters, $0.admission) }
+        table.on(LibraryMethods.rescan) { try await rescan($0.parameters) }
+        table.stream(LibraryMethods.subscribe) { request in
             let subscription = Subscription(store: store, hub: hub, mapper: mapper, gate: gate)
-            try await subscription.run(call, caller: caller, access: access, replier: replier)
-        default:
-            throw VarlinkError.methodNotFound(call.method)
+            try await subscription.run(since: request.parameters.since, call: request.call, caller: request.caller,
+                                       access: request.admission, replier: request.replier)
         }
+        return table
     }
 
     func status(_ access: LibraryAccess = .everything) async throws -> StatusReply {

@@ -12,9 +12,8 @@ struct Subscription {
 
     private static let replayPage = 500
 
-    func run(_ call: VarlinkCall, caller: Caller, access: LibraryAccess, replier: VarlinkReplier) async throws {
+    func run(since: Int?, call: VarlinkCall, caller: Caller, access: LibraryAccess, replier: VarlinkReplier) async throws {
         guard call.more else { throw VarlinkError.expectedMore() }
-        let since = try call.parameters(SubscribeParameters.self).since
         // Subscribe before reading the token, so nothing committed in between is missed.
         let app: String? = if case .app(let identity) = caller { AppKey(identity).text } else { nil }
         let (id, events) = hub.subscribe(app: app)

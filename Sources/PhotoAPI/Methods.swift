@@ -1,0 +1,96 @@
+/// Who may call a method.
+public enum MethodAccess: String, Sendable {
+    /// Any app photod can identify; what it is shown still depends on its authorization.
+    case anyApp
+    /// Only the owner (photod's own user, or a client the config trusts).
+    case ownerOnly
+}
+
+/// What every method declaration says, whatever its types: for the tables that list them.
+public protocol MethodDescribing: Sendable {
+    /// The interface (`io.photod.Library`).
+    var interface: String { get }
+    /// The method's name without the interface (`Status`).
+    var name: String { get }
+    /// Who may call it.
+    var access: MethodAccess { get }
+    /// The parameter type.
+    var parametersType: any Codable.Type { get }
+    /// The reply type.
+    var replyType: any Codable.Type { get }
+}
+
+/// One varlink method, declared once for both sides: its interface and name, its parameter
+/// and reply types, and who may call it. The client calls through it and the server registers
+/// its handler against it, so a method's name is written in one place.
+public struct VarlinkMethod<Parameters: Codable & Sendable, Reply: Codable & Sendable>: MethodDescribing {
+    public let interface: String
+    public let name: String
+    public let access: MethodAccess
+
+    /// Declares a method.
+    public init(_ interface: String, _ name: String, access: MethodAccess, _: Parameters.Type, _: Reply.Type) {
+        self.interface = interface
+        self.name = name
+        self.access = access
+    }
+
+    /// `interface.name`, as it goes on the wire.
+    public var qualifiedName: String { interface + "." + name }
+    public var parametersType: any Codable.Type { Parameters.self }
+    public var replyType: any Codable.Type { Reply.self }
+}
+
+/// The methods of `io.photod.Library`.
+public enum LibraryMethods {
+    /// The daemon's health and counts (as far as the caller may see).
+    public static let status = VarlinkMethod(
+        LibraryInterface.name, "Status", access: .anyApp, NoParameters.self, StatusReply.self)
+    /// Every group the caller may see.
+    public static let listGroups = VarlinkMethod(
+        LibraryInterface.name, "ListGroups", access: .anyApp, NoParameters.self, ListGroupsReply.self)
+    /// One page of assets.
+    public static let listAssets = VarlinkMethod(
+        LibraryInterface.name, "ListAssets", access: .anyApp, ListAssetsParameters.self, ListAssetsReply.self)
+    /// Assets by id.
+    public static let getAssets = VarlinkMethod(
+        LibraryInterface.name, "GetAssets", access: .anyApp, GetAssetsParameters.self, GetAssetsReply.self)
+    /// Committed changes as they happen (a `more` call).
+    public static let subscribe = VarlinkMethod(
+        LibraryInterface.name, "Subscribe", access: .anyApp, SubscribeParameters.self, SubscribeReply.self)
+    /// Reconciles one root (or all) with the disk now.
+    public static let rescan = VarlinkMethod(
+        LibraryInterface.name, "Rescan", access: .ownerOnly, RescanParameters.self, RescanReply.self)
+
+    /// Every method of the interface.
+    public static let all: [any MethodDescribing] = [status, listGroups, listAssets, getAssets, subscribe, rescan]
+}
+
+/// The methods of `io.photod.Authorization`.
+public enum AuthorizationMethods {
+    /// The caller's own record.
+    public static let status = VarlinkMethod(
+        AuthorizationInterface.name, "Status", access: .anyApp, NoParameters.self, AppReply.self)
+    /// An app asks the owner for access (may stream `pending` first).
+    public static let requestAuthorization = VarlinkMethod(
+        AuthorizationInterface.name, "RequestAuthorization", access: .anyApp,
+        RequestAuthorizationParameters.self, RequestAuthorizationReply.self)
+    /// Every app photod knows.
+    public static let listApps = VarlinkMethod(
+        AuthorizationInterface.name, "ListApps", access: .ownerOnly, NoParameters.self, ListAppsReply.self)
+    /// The owner's decision for an app.
+    public static let decide = VarlinkMethod(
+        AuthorizationInterface.name, "Decide", access: .ownerOnly, DecideParameters.self, AppReply.self)
+    /// Sends an app back to notDetermined.
+    public static let reset = VarlinkMethod(
+        AuthorizationInterface.name, "Reset", access: .ownerOnly, ResetParameters.self, AppReply.self)
+    /// Forgets an app entirely.
+    public static let remove = VarlinkMethod(
+        AuthorizationInterface.name, "Remove", access: .ownerOnly, RemoveParameters.self, AppReply.self)
+    /// Authorization events as they happen (a `more` call).
+    public static let watch = VarlinkMethod(
+        AuthorizationInterface.name, "Watch", access: .anyApp, NoParameters.self, AuthorizationEventReply.self)
+
+    /// Every method of the interface.
+    public static let all: [any MethodDescribing] = [status, requestAuthorization, listApps, decide, reset, remove, watch]
+}
