@@ -14,3 +14,14 @@ public struct PathKey: Hashable, Sendable {
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 }
+
+extension Array where Element == UInt8 {
+    /// Whether this path lies inside `folder`, whole component by whole component: `/a/b/c` is
+    /// inside `/a/b` (and `/a/b/`), `/a/bc` is not, and a folder is not inside itself. The one
+    /// place photod asks "is this under that folder" of raw path bytes.
+    public func isPathInside(_ folder: [UInt8]) -> Bool {
+        let slash = UInt8(ascii: "/")
+        let base = folder.last == slash ? folder.dropLast() : folder[...]
+        return count > base.count + 1 && self[base.count] == slash && starts(with: base)
+    }
+}

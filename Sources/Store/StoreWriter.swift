@@ -127,7 +127,7 @@ private struct BatchWriter {
         if existing.path != update.path {
             change.moved.append(MovedAsset(id: update.id, from: existing.path, to: update.path))
         }
-        let fileChanged = existing.stamp.size != update.stamp.size || existing.stamp.mtimeNs != update.stamp.mtimeNs
+        let fileChanged = !update.stamp.hasSameBytes(as: existing.stamp)
         if fileChanged || content != existing.content {
             change.updated.append(update.id)
         }

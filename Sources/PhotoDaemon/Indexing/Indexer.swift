@@ -61,7 +61,7 @@ actor Indexer {
             do {
                 var batch = WriteBatch()
                 batch.removals = try await store.indexedFiles(under: path).filter { file in
-                    !kept.contains { file.path.starts(with: $0 + [UInt8(ascii: "/")]) }
+                    !kept.contains { file.path.isPathInside($0) }
                 }.map(\.id)
                 _ = try await store.apply(batch)
                 gone = batch.removals.count
@@ -76,7 +76,7 @@ actor Indexer {
             // Added roots need watches; so does a kept root inside a removed one, whose watches
             // went with it. Other kept roots are still watched: walking them again is wasted.
             let isAdded = added.contains { $0.configured == root.configured }
-            let wasInsideRemoved = removedPaths.contains { path.starts(with: $0 + [UInt8(ascii: "/")]) }
+            let wasInsideRemoved = removedPaths.contains { path.isPathInside($0) }
             if isAdded || wasInsideRemoved { cover(path) }
         }
         if !added.isEmpty { _ = try await run(roots: added, reason: "roots added to the config") }
@@ -210,10 +210,8 @@ actor Indexer {
         guard !files.isEmpty else { return }
         let actions = files
         files = []
-        let reader = scanner.reader
-        let batch = try await scanner.store.reading { queries in
-            try LiveUpdater.batch(for: actions, store: queries, reader: reader)
-        }
+        let batch = try await LiveUpdater.batch(
+            for: actions, store: scanner.store, reader: scanner.reader, files: scanner.pool)
         _ = try await scanner.store.apply(batch)
     }
 

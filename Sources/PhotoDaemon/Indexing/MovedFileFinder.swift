@@ -5,10 +5,21 @@ import Store
 /// asset's own path no longer holds that file. That is a move nobody could pair — into a folder
 /// not yet watched, or between roots while photod was down — and the asset keeps its id. Other
 /// bytes under the same inode are a new file: file systems reuse a deleted file's inode.
-enum MovedFileFinder {
-    static func asset(for stamp: FileStamp, in store: StoreQueries) throws -> IndexedFile? {
-        for candidate in try store.indexedFiles(device: stamp.device, inode: stamp.inode)
-        where candidate.stamp.size == stamp.size && candidate.stamp.mtimeNs == stamp.mtimeNs {
+///
+/// The candidates are read from the index first (`Store.indexedFiles(sharingInodeWith:)`), so
+/// the finder itself only checks the disk and runs on the file pool with no store call inside.
+struct MovedFileFinder: Sendable {
+    private var candidates: [[UInt64]: [IndexedFile]] = [:]
+
+    /// A finder choosing among `candidates`: the indexed files on the inodes of the files to check.
+    init(candidates: [IndexedFile]) {
+        for file in candidates { self.candidates[[file.stamp.device, file.stamp.inode], default: []].append(file) }
+    }
+
+    /// The asset the file with `stamp` already is, if any. Blocking: stats the candidates' paths.
+    func asset(for stamp: FileStamp) -> IndexedFile? {
+        for candidate in candidates[[stamp.device, stamp.inode]] ?? []
+        where stamp.isSameFile(as: candidate.stamp) {
             if case .success(let info) = FileSystem.linkStatus(candidate.path),
                info.device == stamp.device, info.inode == stamp.inode {
                 continue  // Still there: a hard link, a second name for the same file.

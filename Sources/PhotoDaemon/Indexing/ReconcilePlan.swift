@@ -41,7 +41,7 @@ struct ReconcilePlan: Equatable {
             var stamp = FileStamp(entry.info)
             stamp.sidecar = sidecar(entry.path)
             if let known = byPath.removeValue(forKey: PathKey(entry.path)) {
-                if known.stamp == stamp {
+                if stamp.isUnchanged(since: known.stamp) {
                     plan.unchanged += 1
                 } else {
                     plan.reads.append(Read(path: entry.path, stamp: stamp, id: known.id))
@@ -59,8 +59,7 @@ struct ReconcilePlan: Equatable {
             let identity = FileIdentity(device: file.stamp.device, inode: file.stamp.inode)
             // Same identity and same bytes (mv keeps size and mtime): the same file, moved.
             // Same identity with other bytes is a new file in a reused inode, not an edit.
-            if let old = vanishedByIdentity[identity],
-               old.stamp.size == file.stamp.size && old.stamp.mtimeNs == file.stamp.mtimeNs {
+            if let old = vanishedByIdentity[identity], file.stamp.isSameFile(as: old.stamp) {
                 vanishedByIdentity[identity] = nil
                 byPath.removeValue(forKey: PathKey(old.path))
                 if old.stamp.sidecar == file.stamp.sidecar {

@@ -1,4 +1,5 @@
 import FileSystem
+import NIOPosix
 import Store
 import Watcher
 
@@ -9,13 +10,14 @@ import Watcher
 /// the asset's id, and a rename over an indexed photo (an atomic replace: write a temporary
 /// file, rename it over the photo) keeps the replaced photo's id and updates it.
 struct LiveUpdater {
-    let store: StoreQueries
+    let index: IndexSnapshot
     let reader: AssetReader
     /// Every stat and open of the batch goes through real folders only, and a run of events in
     /// one folder reuses its handle.
     private let opener = SafeOpener()
 
-    /// Where indexed files are after the earlier actions of this run (nil: none there).
+    /// Where indexed files are after the earlier actions of this run (nil: none there); what
+    /// `index` says for any other path.
     private var overlay: [[UInt8]: IndexedFile?] = [:]
     private var refresh: [[UInt8]] = []
     private var refreshing: Set<[UInt8]> = []
@@ -23,30 +25,33 @@ struct LiveUpdater {
     private var moved: [String: [UInt8]] = [:]
     private var removals: [String] = []
 
-    init(store: StoreQueries, reader: AssetReader) {
-        self.store = store
+    init(index: IndexSnapshot, reader: AssetReader) {
+        self.index = index
         self.reader = reader
     }
 
     /// The batch for `actions` (file actions only; directory actions are handled by the caller).
-    /// Runs on one of the store's reader threads (`Store.reading`): it interleaves index lookups
-    /// with stats and reads of the files, all blocking.
-    static func batch(for actions: [WatchAction], store: StoreQueries, reader: AssetReader) throws -> WriteBatch {
-        var updater = LiveUpdater(store: store, reader: reader)
-        for action in actions { try updater.note(action) }
-        return try updater.build()
+    /// What the index holds for the files they name is read first (`IndexSnapshot`); then every
+    /// stat and read of the files runs on `files`, the blocking file pool, with no store call inside.
+    static func batch(for actions: [WatchAction], store: Store, reader: AssetReader,
+                      files: NIOThreadPool) async throws -> WriteBatch {
+        let index = try await IndexSnapshot.read(
+            for: actions, from: store, sidecars: reader.sources.contains(.sidecar), files: files)
+        return try await files.runIfActive {
+            var updater = LiveUpdater(index: index, reader: reader)
+            for action in actions { updater.note(action) }
+            return updater.build()
+        }
     }
 
-    private mutating func indexed(at path: [UInt8]) throws -> IndexedFile? {
+    private func indexed(at path: [UInt8]) -> IndexedFile? {
         if let known = overlay[path] { return known }
-        let file = try store.indexedFile(at: path)
-        overlay[path] = .some(file)
-        return file
+        return index.file(at: path)
     }
 
-    private mutating func touch(_ path: [UInt8]) throws {
+    private mutating func touch(_ path: [UInt8]) {
         if Sidecar.isSidecar(path) {
-            try touchImages(of: path)
+            touchImages(of: path)
             return
         }
         if refreshing.insert(path).inserted { refresh.append(path) }
@@ -54,12 +59,12 @@ struct LiveUpdater {
 
     /// A sidecar changed: the indexed images it may describe are judged again (`name.ext` for
     /// `name.ext.xmp`; every `name.<ext>` for `name.xmp`). Their stamps say whether anything changed.
-    private mutating func touchImages(of sidecar: [UInt8]) throws {
+    private mutating func touchImages(of sidecar: [UInt8]) {
         guard reader.sources.contains(.sidecar) else { return }
         let images = Sidecar.images(of: sidecar)
         var paths: [[UInt8]] = []
-        if try indexed(at: images.exact) != nil { paths.append(images.exact) }
-        for file in try store.indexedFiles(withPrefix: images.stemPrefix) {
+        if indexed(at: images.exact) != nil { paths.append(images.exact) }
+        for file in index.files(withPrefix: images.stemPrefix) {
             let rest = file.path.dropFirst(images.stemPrefix.count)
             if !rest.isEmpty, !rest.contains(UInt8(ascii: "/")), !rest.contains(UInt8(ascii: ".")) {
                 paths.append(file.path)
@@ -68,26 +73,26 @@ struct LiveUpdater {
         for path in paths where refreshing.insert(path).inserted { refresh.append(path) }
     }
 
-    private mutating func note(_ action: WatchAction) throws {
+    private mutating func note(_ action: WatchAction) {
         switch action {
         case .fileWritten(let path), .fileArrived(let path), .fileRemoved(let path):
-            try touch(path)
+            touch(path)
         case .fileLinked(let path):
             // Only a hard link appears without a write; anything else is still being written
             // and will be read on its close, never half-written.
             if case .success(let info) = opener.linkStatus(path), info.kind == .regular, info.linkCount > 1 {
-                try touch(path)
+                touch(path)
             }
         case .fileMoved(let from, let to) where Sidecar.isSidecar(from) || Sidecar.isSidecar(to):
             // A sidecar renamed (or an image renamed to or from a sidecar's name): judge both ends.
-            try touch(from)
-            try touch(to)
+            touch(from)
+            touch(to)
         case .fileMoved(let from, let to):
-            let source = try indexed(at: from)
+            let source = indexed(at: from)
             overlay[from] = .some(nil)
-            try touch(to)
+            touch(to)
             guard var source else { return }
-            if let target = try indexed(at: to), target.id != source.id {
+            if let target = indexed(at: to), target.id != source.id {
                 // Renamed over another photo: that photo keeps its id and takes the new bytes.
                 removals.append(source.id)
                 moved[source.id] = nil
@@ -101,11 +106,11 @@ struct LiveUpdater {
         }
     }
 
-    private mutating func build() throws -> WriteBatch {
+    private mutating func build() -> WriteBatch {
         var batch = WriteBatch()
         var updated: Set<String> = []
         for path in refresh {
-            let known = try indexed(at: path)
+            let known = indexed(at: path)
             guard case .success(let info) = opener.linkStatus(path), info.kind == .regular else {
                 if let known { removals.append(known.id) }
                 continue
@@ -116,9 +121,7 @@ struct LiveUpdater {
             stamp.sidecar = sidecar?.signature ?? 0
             if let known {
                 let renamed = moved[known.id] != nil
-                let changed = known.stamp.size != stamp.size || known.stamp.mtimeNs != stamp.mtimeNs
-                    || known.stamp.inode != stamp.inode || known.stamp.device != stamp.device
-                    || known.stamp.sidecar != stamp.sidecar
+                let changed = !stamp.isUnchanged(since: known.stamp)
                 guard renamed || changed else { continue }
                 updated.insert(known.id)
                 guard changed else {
@@ -136,7 +139,7 @@ struct LiveUpdater {
                     updated.remove(known.id)
                 }
             } else if case .asset(let readStamp, let content) = reader.read(path, sidecar: .known(sidecar), opener: opener) {
-                if let asset = try MovedFileFinder.asset(for: readStamp, in: store), updated.insert(asset.id).inserted {
+                if let asset = index.movedFiles.asset(for: readStamp), updated.insert(asset.id).inserted {
                     // The file came from a path whose rename half was never seen: same asset.
                     overlay[asset.path] = .some(nil)
                     batch.updates.append(WriteBatch.Update(id: asset.id, path: path, stamp: readStamp, content: content))

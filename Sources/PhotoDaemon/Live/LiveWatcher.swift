@@ -52,7 +52,7 @@ final class LiveWatcher: Sendable {
         let unwatched = watches.unwatched
         for root in indexer.roots {
             let path = root.resolve() ?? Array(root.configured.utf8)
-            let polled = unwatched.filter { $0 == path || $0.starts(with: path + [UInt8(ascii: "/")]) }
+            let polled = unwatched.filter { $0 == path || $0.isPathInside(path) }
             if polled.isEmpty {
                 state.setCoverage(root.configured, .watching, problem: nil)
                 continue
