@@ -100,10 +100,4 @@ public final class Store: Sendable {
     nonisolated(nonsending) public func settled() async throws {
         try await onWriter { _ in }
     }
-
-    /// Runs several reads together on one reader thread, for work that interleaves queries with
-    /// its own blocking steps (checking files on disk) and should not hop for each.
-    public func reading<T: Sendable>(_ body: @escaping @Sendable (StoreQueries) throws -> T) async throws -> T {
-        try await onReader { try body(StoreQueries(database: $0)) }
-    }
 }

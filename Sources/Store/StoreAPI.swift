@@ -74,6 +74,27 @@ extension Store {
         try await onReader { try $0.indexedFile(at: path) }
     }
 
+    /// The indexed files at these paths (paths with none left out), in one trip to a reader.
+    nonisolated(nonsending) public func indexedFiles(at paths: [[UInt8]]) async throws -> [IndexedFile] {
+        try await onReader { database in try paths.compactMap { try database.indexedFile(at: $0) } }
+    }
+
+    /// Indexed files whose path starts with `prefix` byte for byte (an image's siblings: "dir/name.").
+    nonisolated(nonsending) public func indexedFiles(withPrefix prefix: [UInt8]) async throws -> [IndexedFile] {
+        try await onReader { try $0.indexedFiles(withPrefix: prefix) }
+    }
+
+    /// Indexed files on the same (device, inode) as any of `stamps`: where a file seen at a new
+    /// path may already be indexed under another. One trip to a reader for the lot.
+    nonisolated(nonsending) public func indexedFiles(sharingInodeWith stamps: [FileStamp]) async throws -> [IndexedFile] {
+        var seen: Set<[UInt64]> = []
+        let inodes = stamps.filter { seen.insert([$0.device, $0.inode]).inserted }
+        guard !inodes.isEmpty else { return [] }
+        return try await onReader { database in
+            try inodes.flatMap { try database.indexedFiles(device: $0.device, inode: $0.inode) }
+        }
+    }
+
     /// Number of assets under `root`.
     nonisolated(nonsending) public func assetCount(under root: [UInt8]) async throws -> Int {
         try await onReader { try $0.assetCount(under: root) }
@@ -163,31 +184,5 @@ extension Store {
     /// The groups `selection` reaches, with their names.
     nonisolated(nonsending) public func visibleGroups(in selection: StoreSelection) async throws -> [VisibleGroup] {
         try await onReader { try $0.visibleGroups(in: selection) }
-    }
-}
-
-/// Blocking reads for work that interleaves them with its own blocking steps (checking files on
-/// disk); handed out only by `Store.reading(_:)`, on one of the store's reader threads.
-public struct StoreQueries: Sendable {
-    let database: StoreDatabase
-
-    /// The indexed file at exactly `path`, if any.
-    public func indexedFile(at path: [UInt8]) throws -> IndexedFile? {
-        try database.indexedFile(at: path)
-    }
-
-    /// Indexed files whose path starts with `prefix` byte for byte (an image's siblings: "dir/name.").
-    public func indexedFiles(withPrefix prefix: [UInt8]) throws -> [IndexedFile] {
-        try database.indexedFiles(withPrefix: prefix)
-    }
-
-    /// Indexed files with this (device, inode): the same file under one or more paths.
-    public func indexedFiles(device: UInt64, inode: UInt64) throws -> [IndexedFile] {
-        try database.indexedFiles(device: device, inode: inode)
-    }
-
-    /// Total assets and groups.
-    public func totals() throws -> (assets: Int, groups: Int) {
-        try database.totals()
     }
 }

@@ -103,13 +103,16 @@ struct Scanner: Sendable {
     /// New files that are assets moved in from outside this folder while nobody could see the
     /// move keep their ids. Skipped when every asset is inside this folder (a first index).
     private func adoptUnseenMoves(into plan: inout ReconcilePlan, indexedHere: Int) async throws {
+        guard try await store.totals().assets > indexedHere else { return }
         let reads = plan.reads
-        let adopted = try await store.reading { store -> [Int: IndexedFile] in
-            guard try store.totals().assets > indexedHere else { return [:] }
+        let candidates = try await store.indexedFiles(sharingInodeWith: reads.filter { $0.id == nil }.map(\.stamp))
+        guard !candidates.isEmpty else { return }
+        let finder = MovedFileFinder(candidates: candidates)
+        let adopted = try await pool.runIfActive { () -> [Int: IndexedFile] in
             var adopted: [Int: IndexedFile] = [:]
             var taken: Set<String> = []
             for (index, read) in reads.enumerated() where read.id == nil {
-                if let asset = try MovedFileFinder.asset(for: read.stamp, in: store), taken.insert(asset.id).inserted {
+                if let asset = finder.asset(for: read.stamp), taken.insert(asset.id).inserted {
                     adopted[index] = asset
                 }
             }

@@ -1,0 +1,64 @@
+import FileSystem
+import NIOPosix
+import Store
+import Watcher
+
+/// What the index holds for the files a run of watcher actions names, read before any of them is
+/// judged, so `LiveUpdater` judges them on the file pool with no store call inside.
+struct IndexSnapshot: Sendable {
+    private var files: [[UInt8]: IndexedFile] = [:]
+    private var prefixed: [[UInt8]: [IndexedFile]] = [:]
+    /// Where a file new to its path may already be indexed: a move whose first half nobody saw.
+    private(set) var movedFiles = MovedFileFinder(candidates: [])
+
+    /// The indexed file at `path`: nil when there is none, or when the actions never named it.
+    func file(at path: [UInt8]) -> IndexedFile? {
+        files[path]
+    }
+
+    /// The indexed files whose path starts with `prefix`, the stem of a sidecar the actions named.
+    func files(withPrefix prefix: [UInt8]) -> [IndexedFile] {
+        prefixed[prefix] ?? []
+    }
+
+    /// Reads all `LiveUpdater` may ask about `actions`: the files at every path they name and,
+    /// when sidecars are read, the images a named sidecar may describe; and the files on the
+    /// inode of any regular file now at a named path. The stats run on `files`.
+    static func read(for actions: [WatchAction], from store: Store, sidecars: Bool,
+                     files: NIOThreadPool) async throws -> IndexSnapshot {
+        let paths = actions.flatMap(Self.paths(named:))
+        var exact = paths
+        var prefixes: Set<[UInt8]> = []
+        if sidecars {
+            for path in paths where Sidecar.isSidecar(path) {
+                let images = Sidecar.images(of: path)
+                exact.append(images.exact)
+                prefixes.insert(images.stemPrefix)
+            }
+        }
+        var snapshot = IndexSnapshot()
+        for file in try await store.indexedFiles(at: exact) { snapshot.files[file.path] = file }
+        for prefix in prefixes {
+            let found = try await store.indexedFiles(withPrefix: prefix)
+            snapshot.prefixed[prefix] = found
+            for file in found { snapshot.files[file.path] = file }
+        }
+        let stamps = try await files.runIfActive {
+            let opener = SafeOpener()
+            return paths.compactMap { path -> FileStamp? in
+                guard case .success(let info) = opener.linkStatus(path), info.kind == .regular else { return nil }
+                return FileStamp(info)
+            }
+        }
+        snapshot.movedFiles = MovedFileFinder(candidates: try await store.indexedFiles(sharingInodeWith: stamps))
+        return snapshot
+    }
+
+    private static func paths(named action: WatchAction) -> [[UInt8]] {
+        switch action {
+        case .fileWritten(let path), .fileArrived(let path), .fileRemoved(let path), .fileLinked(let path): [path]
+        case .fileMoved(let from, let to): [from, to]
+        default: []
+        }
+    }
+}
