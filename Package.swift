@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // Already in the graph through swift-nio; named here for the path-hash benchmark.
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // C libraries, each imported by exactly one small Swift module.
@@ -71,6 +73,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "photoctl", dependencies: ["PhotoCommands"]),
+        // Path hashing, PathKey against swift-system's FilePath (bench/README.md): why paths stay bytes.
+        .executableTarget(name: "path-hash-bench", dependencies: [
+            "FileSystem", .product(name: "SystemPackage", package: "swift-system"),
+        ], path: "bench/PathHash"),
 
         // Test fixtures made by code (JPEGs with EXIF), so a fresh clone needs no shared corpus.
         .target(name: "PhotoTestSupport", dependencies: ["PhotoClient", "PhotoAPI"], path: "Tests/PhotoTestSupport"),
