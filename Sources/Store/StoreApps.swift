@@ -20,7 +20,7 @@ public struct StoredApp: Sendable, Equatable {
 
 extension StoreDatabase {
     /// Every stored app record, by uid and id.
-    public func apps() throws -> [StoredApp] {
+    func apps() throws -> [StoredApp] {
         try read { db in
             let statement = try db.statement("SELECT uid, id, record FROM apps ORDER BY uid, id")
             let (uidColumn, idColumn, recordColumn) = (try statement.column(named: "uid"), try statement.column(named: "id"),
@@ -35,7 +35,7 @@ extension StoreDatabase {
     }
 
     /// Stores an app record, replacing the one with the same uid and id; durable when this returns.
-    public func saveApp(_ app: StoredApp) throws {
+    func saveApp(_ app: StoredApp) throws {
         try write { db in
             let statement = try db.statement("""
                 INSERT INTO apps(uid, id, record) VALUES (?, ?, ?)
@@ -48,7 +48,7 @@ extension StoreDatabase {
 
     /// Deletes an app record; true when there was one.
     @discardableResult
-    public func deleteApp(uid: UInt32, id: String) throws -> Bool {
+    func deleteApp(uid: UInt32, id: String) throws -> Bool {
         try write { db in
             let statement = try db.statement("DELETE FROM apps WHERE uid = ? AND id = ?")
             try statement.bind([.integer(Int64(uid)), .text(id)]).run()

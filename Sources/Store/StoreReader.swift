@@ -31,13 +31,13 @@ extension StoreDatabase {
 
 
     /// Every indexed file under `root` (a folder path without trailing slash), for reconciling.
-    public func indexedFiles(under root: [UInt8]) throws -> [IndexedFile] {
+    func indexedFiles(under root: [UInt8]) throws -> [IndexedFile] {
         let (low, high) = Self.prefixRange(root)
         return try indexedFiles(from: low, below: high)
     }
 
     /// Indexed files whose path starts with `prefix` byte for byte (an image's siblings: "dir/name.").
-    public func indexedFiles(withPrefix prefix: [UInt8]) throws -> [IndexedFile] {
+    func indexedFiles(withPrefix prefix: [UInt8]) throws -> [IndexedFile] {
         guard let last = prefix.last, last < 0xFF else { return [] }
         var high = prefix
         high[high.count - 1] = last + 1
@@ -61,7 +61,7 @@ extension StoreDatabase {
     }
 
     /// The indexed file at exactly `path`, if any.
-    public func indexedFile(at path: [UInt8]) throws -> IndexedFile? {
+    func indexedFile(at path: [UInt8]) throws -> IndexedFile? {
         try read { db in
             let statement = try db.statement("SELECT id, \(AssetRowDecoder.stampColumns) FROM assets WHERE path = ?")
             try statement.bind([.blob(path)])
@@ -72,7 +72,7 @@ extension StoreDatabase {
     }
 
     /// Indexed files with this (device, inode): the same file under one or more paths.
-    public func indexedFiles(device: UInt64, inode: UInt64) throws -> [IndexedFile] {
+    func indexedFiles(device: UInt64, inode: UInt64) throws -> [IndexedFile] {
         try read { db in
             let statement = try db.statement(
                 "SELECT id, path, \(AssetRowDecoder.stampColumns) FROM assets WHERE device = ? AND inode = ?")
@@ -89,7 +89,7 @@ extension StoreDatabase {
     }
 
     /// Number of assets under `root`.
-    public func assetCount(under root: [UInt8]) throws -> Int {
+    func assetCount(under root: [UInt8]) throws -> Int {
         let (low, high) = Self.prefixRange(root)
         return try read { db in
             let statement = try db.statement("SELECT count(*) FROM assets WHERE path >= ? AND path < ?")
@@ -108,7 +108,7 @@ extension StoreDatabase {
     }
 
     /// Total assets and groups.
-    public func totals() throws -> (assets: Int, groups: Int) {
+    func totals() throws -> (assets: Int, groups: Int) {
         try read { db in
             let statement = try db.statement("SELECT coalesce(sum(count), 0), count(*) FROM groups")
             guard try statement.step() else { return (0, 0) }
@@ -117,7 +117,7 @@ extension StoreDatabase {
     }
 
     /// Every group, by name.
-    public func groups() throws -> [StoredGroup] {
+    func groups() throws -> [StoredGroup] {
         try read { db in
             let statement = try db.statement(
                 "SELECT key, name, count, latest_taken, latest_mtime_ns FROM groups ORDER BY name, key")
@@ -129,7 +129,7 @@ extension StoreDatabase {
     }
 
     /// The key of the group whose key or display name is `name`, if there is one.
-    public func groupKey(named name: String, key: String) throws -> String? {
+    func groupKey(named name: String, key: String) throws -> String? {
         try read { db in
             let statement = try db.statement("SELECT key FROM groups WHERE key = ? OR name = ? ORDER BY key = ? DESC LIMIT 1")
             try statement.bind([.text(key), .text(name), .text(key)])
@@ -138,7 +138,7 @@ extension StoreDatabase {
     }
 
     /// The assets with these ids (in no particular order); ids not found are absent.
-    public func assets(ids: [String]) throws -> [StoredAsset] {
+    func assets(ids: [String]) throws -> [StoredAsset] {
         try read { db in
             let statement = try db.statement(
                 "SELECT \(Self.assetColumns) FROM assets a JOIN groups g ON g.key = a.group_key WHERE a.id = ?")
@@ -155,7 +155,7 @@ extension StoreDatabase {
 
     /// Up to `limit` assets of one group (or all) in `sort` order, after `position`; with a
     /// selection, only the assets it holds.
-    public func assets(
+    func assets(
         groupKey: String?, sort: StoreSort, after position: StorePosition?, limit: Int,
         selection: StoreSelection? = nil
     ) throws -> [StoredAsset] {
@@ -201,7 +201,7 @@ extension StoreDatabase {
     }
 
     /// Every asset, for regrouping after the grouping rules changed.
-    public func allAssets() throws -> [StoredAsset] {
+    func allAssets() throws -> [StoredAsset] {
         try read { db in
             let statement = try db.statement(
                 "SELECT \(Self.assetColumns) FROM assets a JOIN groups g ON g.key = a.group_key ORDER BY a.id")
@@ -213,7 +213,7 @@ extension StoreDatabase {
     }
 
     /// The newest token in the change log (0 before the first change).
-    public func currentToken() throws -> Int64 {
+    func currentToken() throws -> Int64 {
         try read { db in
             let statement = try db.statement("SELECT seq FROM sqlite_sequence WHERE name = 'changes'")
             return try statement.step() ? statement.int64(0) : 0
@@ -221,7 +221,7 @@ extension StoreDatabase {
     }
 
     /// The oldest token still in the change log, nil when the log is empty.
-    public func oldestLoggedToken() throws -> Int64? {
+    func oldestLoggedToken() throws -> Int64? {
         try read { db in
             let statement = try db.statement("SELECT min(token) FROM changes")
             return try statement.step() && !statement.isNull(0) ? statement.int64(0) : nil
@@ -229,7 +229,7 @@ extension StoreDatabase {
     }
 
     /// The logged changes after `token`, oldest first.
-    public func changes(after token: Int64, limit: Int = 1000) throws -> [CommittedChange] {
+    func changes(after token: Int64, limit: Int = 1000) throws -> [CommittedChange] {
         try read { db in
             let statement = try db.statement("SELECT token, payload FROM changes WHERE token > ? ORDER BY token LIMIT ?")
             try statement.bind([.integer(token), .integer(Int64(limit))])

@@ -63,7 +63,7 @@ public struct AssetMembership: Sendable, Equatable {
 
 extension StoreDatabase {
     /// The groups that hold assets of `selection`, each counting only those assets, by name.
-    public func groups(in selection: StoreSelection) throws -> [StoredGroup] {
+    func groups(in selection: StoreSelection) throws -> [StoredGroup] {
         try read { db in
             let statement = try db.statement("""
                 SELECT g.key, g.name, count(*) AS count, max(a.taken) AS latest_taken, max(a.mtime_ns) AS latest_mtime_ns
@@ -79,7 +79,7 @@ extension StoreDatabase {
     }
 
     /// Assets and groups of `selection`.
-    public func totals(in selection: StoreSelection) throws -> (assets: Int, groups: Int) {
+    func totals(in selection: StoreSelection) throws -> (assets: Int, groups: Int) {
         try read { db in
             let statement = try db.statement(
                 "SELECT count(*), count(DISTINCT a.group_key) FROM assets a WHERE \(StoreSelection.condition)")
@@ -90,7 +90,7 @@ extension StoreDatabase {
     }
 
     /// Number of assets of `selection` under `root`.
-    public func assetCount(under root: [UInt8], in selection: StoreSelection) throws -> Int {
+    func assetCount(under root: [UInt8], in selection: StoreSelection) throws -> Int {
         let (low, high) = Self.prefixRange(root)
         return try read { db in
             let statement = try db.statement(
@@ -101,7 +101,7 @@ extension StoreDatabase {
     }
 
     /// Every asset of `selection` with its group.
-    public func memberships(in selection: StoreSelection) throws -> [AssetMembership] {
+    func memberships(in selection: StoreSelection) throws -> [AssetMembership] {
         try read { db in
             let statement = try db.statement("""
                 SELECT a.id, a.group_key, g.name FROM assets a JOIN groups g ON g.key = a.group_key
@@ -120,7 +120,7 @@ extension StoreDatabase {
     }
 
     /// The groups of the assets with these ids; ids not found are absent.
-    public func memberships(ids: [String]) throws -> [AssetMembership] {
+    func memberships(ids: [String]) throws -> [AssetMembership] {
         try read { db in
             let statement = try db.statement(
                 "SELECT a.group_key, g.name FROM assets a JOIN groups g ON g.key = a.group_key WHERE a.id = ?")

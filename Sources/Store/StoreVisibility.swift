@@ -41,7 +41,7 @@ public struct VisibleGroup: Sendable, Equatable {
 
 extension StoreDatabase {
     /// The ids a selection shows: the assets of its groups and its single assets that exist.
-    public func visibleIDs(in selection: StoreSelection) throws -> Set<String> {
+    func visibleIDs(in selection: StoreSelection) throws -> Set<String> {
         try read { db in
             // Two indexed branches instead of one OR, which SQLite answers with a full scan.
             let statement = try db.statement("""
@@ -58,7 +58,7 @@ extension StoreDatabase {
     }
 
     /// The groups a selection shows: its groups that exist, and the groups of its single assets.
-    public func visibleGroups(in selection: StoreSelection) throws -> [VisibleGroup] {
+    func visibleGroups(in selection: StoreSelection) throws -> [VisibleGroup] {
         try read { db in
             let statement = try db.statement("""
                 SELECT key, name FROM groups WHERE key IN (SELECT value FROM json_each(?))

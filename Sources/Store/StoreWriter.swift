@@ -3,7 +3,7 @@ import SQLite
 
 extension StoreDatabase {
     /// Commits `batch` in one transaction and records it in the change log; nil when nothing changed.
-    public func apply(_ batch: WriteBatch) throws -> CommittedChange? {
+    func apply(_ batch: WriteBatch) throws -> CommittedChange? {
         guard !batch.isEmpty else { return nil }
         return try write { db in
             // The log's size is counted once per open and then kept up to date, so pruning by

@@ -182,7 +182,8 @@ actor Authorizer {
             logger.error("cannot delete an app record", metadata: ["app": "\(key.id)", "error": "\(error)"])
             throw .refused(.invalidDecision(reason: "the index could not delete the record: \(error)"))
         }
-        // Read again after the wait: a call meanwhile may have changed or saved the record.
+        // A call during the wait may have changed this app and queued its save: read it again,
+        // and delete once more behind that save, so the index agrees with memory.
         guard let machine = machines.removeValue(forKey: key) else { throw .unknownApp(query) }
         store.enqueueDeleteApp(uid: key.uid, id: key.id) { [logger] result in
             if case .failure(let error) = result {
