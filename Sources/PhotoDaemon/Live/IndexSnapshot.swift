@@ -36,13 +36,6 @@ struct IndexSnapshot: Sendable {
                 prefixes.insert(images.stemPrefix)
             }
         }
-        var snapshot = IndexSnapshot()
-        for file in try await store.indexedFiles(at: exact) { snapshot.files[file.path] = file }
-        for prefix in prefixes {
-            let found = try await store.indexedFiles(withPrefix: prefix)
-            snapshot.prefixed[prefix] = found
-            for file in found { snapshot.files[file.path] = file }
-        }
         let stamps = try await files.runIfActive {
             let opener = SafeOpener()
             return paths.compactMap { path -> FileStamp? in
@@ -50,7 +43,16 @@ struct IndexSnapshot: Sendable {
                 return FileStamp(info)
             }
         }
-        snapshot.movedFiles = MovedFileFinder(candidates: try await store.indexedFiles(sharingInodeWith: stamps))
+        // Independent reads, one on each reader thread: a live change waits for the slower only.
+        async let candidates = store.indexedFiles(sharingInodeWith: stamps)
+        var snapshot = IndexSnapshot()
+        for file in try await store.indexedFiles(at: exact) { snapshot.files[file.path] = file }
+        for prefix in prefixes {
+            let found = try await store.indexedFiles(withPrefix: prefix)
+            snapshot.prefixed[prefix] = found
+            for file in found { snapshot.files[file.path] = file }
+        }
+        snapshot.movedFiles = MovedFileFinder(candidates: try await candidates)
         return snapshot
     }
 

@@ -1,5 +1,4 @@
 import Logging
-import NIOPosix
 import PhotoAPI
 import ServiceLifecycle
 import Store
