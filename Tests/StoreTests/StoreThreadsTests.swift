@@ -50,6 +50,23 @@ import Testing
         #expect(failures.count.withLock { $0 } == 0)
     }
 
+    /// A write never runs on its caller's thread, which may be one of Swift's few concurrency
+    /// threads: it runs on the store's writer (where `onCommit` hears it).
+    @Test func aWriteRunsOnTheStoresOwnThreadNotTheCallers() async throws {
+        let dir = try TemporaryDirectory()
+        let committedOn = Mutex<pthread_t?>(nil)
+        let store = try Store(path: dir.file("state/index.sqlite"), onCommit: { _ in
+            committedOn.withLock { $0 = pthread_self() }
+        })
+        defer { withExtendedLifetime(dir) {} }
+        var batch = WriteBatch()
+        batch.inserts = [insert("/lib/a.jpg", 1, "Beach")]
+        let caller = pthread_self()
+        _ = try await store.apply(batch)
+        let writer = try #require(committedOn.withLock { $0 })
+        #expect(pthread_equal(writer, caller) == 0)
+    }
+
     @Test func aClosedStoreRefusesWorkWithAClearError() async throws {
         let dir = try TemporaryDirectory()
         let store = try await openStore(dir)
