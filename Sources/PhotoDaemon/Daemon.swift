@@ -66,28 +66,29 @@ public struct Daemon {
             guard let reason = Store.outOfSpaceReason(error) else { throw error }
             logger.error("the changed grouping rules or description sources wait for the next start: the index cannot be written (\(reason))")
         }
-        let roots = LibraryRoot.distinct(config.roots)
+        let roots = LibraryRoots(LibraryRoot.distinct(config.roots))
         let state = LibraryState()
         let mapper = AssetMapper(rules: config.grouping)
         let scanner = Scanner(
-            store: store, reader: AssetReader(rules: config.grouping, sources: config.descriptionSources), pool: pool, parallelism: cores,
-            batchSize: 1000, logger: logger, publish: { _ in })
-        let indexer = Indexer(roots: roots, scanner: scanner, state: state, logger: logger)
+            store: store, reader: AssetReader(rules: config.grouping, sources: config.descriptionSources), pool: pool,
+            parallelism: cores, batchSize: 1000, logger: logger)
         let inotify = try Inotify()
         let budget = config.maxWatches > 0 ? config.maxWatches : WatchSet.kernelBudget()
-        let watcher = LiveWatcher(inotify: inotify, budget: budget, indexer: indexer, state: state,
+        let coverage = FolderCoverage(watches: WatchSet(inotify: inotify, budget: budget), roots: roots, state: state,
+                                      pollInterval: config.pollInterval, logger: logger)
+        let indexer = Indexer(roots: roots, scanner: scanner, coverage: coverage, state: state, logger: logger)
+        let watcher = LiveWatcher(inotify: inotify, coverage: coverage, indexer: indexer, state: state,
                                   pollInterval: config.pollInterval, logger: logger)
-        await indexer.setCover({ watcher.cover($0) }, uncover: { watcher.uncover($0) })
         // Watch before the first reconcile, so nothing that changes while it runs is missed.
-        watcher.coverRoots()
-        logger.info("watching \(watcher.watches.watchCount) folders (budget \(budget) inotify watches)")
+        coverage.coverRoots()
+        logger.info("watching \(coverage.watches.watchCount) folders (budget \(budget) inotify watches)")
         defer { inotify.close() }
         let authorizer = try await Authorizer(store: store, policy: config.authorization, logger: logger) { app, visibility in
             hub.publish(visibility: visibility, to: app)
         }
         let gate = AccessGate(authorizer: authorizer, rules: config.grouping)
         let api = LibraryAPI(store: store, indexer: indexer, state: state, mapper: mapper, hub: hub,
-                             watches: watcher.watches, gate: gate, logger: logger)
+                             watches: coverage.watches, gate: gate, logger: logger)
         let authorizationAPI = AuthorizationAPI(authorizer: authorizer, logger: logger)
         let libraryRoutes = api.routes
         let authorizationRoutes = authorizationAPI.routes
@@ -111,11 +112,11 @@ public struct Daemon {
         let socketText = passed.map { "the socket systemd passed (fd \($0.descriptor), \($0.name))" } ?? config.socket
         logger.info("""
             photod \(PhotodVersion.current) listening on \(socketText); index \(config.database); \
-            roots \(roots.map(\.configured).joined(separator: ", "))
+            roots \(roots.all.map(\.configured).joined(separator: ", "))
             """)
 
         let notifier = SystemdNotifier()
-        let systemd = SystemdService(notifier: notifier, state: state, indexer: indexer, store: store, logger: logger)
+        let systemd = SystemdService(notifier: notifier, state: state, store: store, logger: logger)
         let reloader = ConfigReloader(
             config: config, load: reloadConfig, indexer: indexer, authorizer: authorizer, callers: callers,
             notifier: notifier, statusLine: { await systemd.readyStatusLine() }, logger: logger)
@@ -124,7 +125,7 @@ public struct Daemon {
             configuration: ServiceGroupConfiguration(
                 services: [
                     .init(service: VarlinkService(server: server)),
-                    .init(service: WatcherService(watcher: watcher, logger: logger)),
+                    .init(service: WatcherService(watcher: watcher)),
                     .init(service: IndexerService(
                         indexer: indexer, interval: config.rescanInterval, logger: logger,
                         onReady: {

@@ -43,7 +43,7 @@ struct LibraryAPI: Sendable {
 
     func status(_ access: LibraryAccess = .everything) async throws -> StatusReply {
         let summary = state.summary
-        let roots = indexer.roots
+        let roots = indexer.roots.all
         var counts: [Int] = []
         for root in roots {
             let path = root.resolve() ?? Array(root.configured.utf8)
@@ -161,7 +161,7 @@ struct LibraryAPI: Sendable {
         if let requested = parameters.root {
             try ParameterLimits.check(requested, atMost: ParameterLimits.root, "root")
             let trimmed = requested.count > 1 && requested.hasSuffix("/") ? String(requested.dropLast()) : requested
-            guard let root = indexer.roots.first(where: {
+            guard let root = indexer.roots.all.first(where: {
                 $0.configured == trimmed || $0.resolve().map { String(decoding: $0, as: UTF8.self) } == trimmed
             }) else {
                 throw VarlinkError.invalidParameter("root")

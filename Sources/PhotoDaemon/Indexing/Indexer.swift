@@ -4,58 +4,107 @@ import Logging
 import NIOPosix
 import PhotoAPI
 import Store
-import Synchronization
 import Watcher
 
-/// Runs every change to the index one at a time: reconciles (start-up, periodic, `Rescan`,
-/// overflow) and batches of live watcher actions, keeping `LibraryState` current.
-actor Indexer {
+/// Every change to the index, one at a time: reconciles (start-up, periodic, `Rescan`,
+/// overflow, catch-up) and batches of live watcher actions, keeping `LibraryState` current.
+///
+/// Askers send commands through `queue` and await the answer; `runCommands()`, run by
+/// `IndexerService` inside its task group, is the one loop that carries them out in order.
+final class Indexer: Sendable {
     /// The configured roots; replaced as a whole when the config is reloaded.
-    nonisolated var roots: [LibraryRoot] { rootList.withLock { $0 } }
-    private nonisolated let rootList: Mutex<[LibraryRoot]>
+    let roots: LibraryRoots
+    let queue = IndexCommandQueue()
     private let scanner: Scanner
+    private let coverage: FolderCoverage
     private let state: LibraryState
     private let logger: Logger
-    private var tail: Task<Void, Never>?
-    /// Called for a folder that appeared and must be watched before it is scanned; returns
-    /// the folders it could not watch.
-    private var cover: @Sendable ([UInt8]) -> Void = { _ in }
-    private var uncover: @Sendable ([UInt8]) -> Void = { _ in }
     /// Retries a reconcile of every root while the index cannot be written.
-    private nonisolated let catchUp: WriteCatchUp
+    private let catchUp: WriteCatchUp
 
-    init(roots: [LibraryRoot], scanner: Scanner, state: LibraryState, logger: Logger) {
-        self.rootList = Mutex(roots)
+    init(roots: LibraryRoots, scanner: Scanner, coverage: FolderCoverage, state: LibraryState, logger: Logger) {
+        self.roots = roots
         self.scanner = scanner
+        self.coverage = coverage
         self.state = state
         self.logger = logger
         catchUp = WriteCatchUp(state: state)
     }
 
-    /// Sets what to call to watch a new folder before scanning it, and to stop watching one.
-    func setCover(_ cover: @escaping @Sendable ([UInt8]) -> Void,
-                  uncover: @escaping @Sendable ([UInt8]) -> Void = { _ in }) {
-        self.cover = cover
-        self.uncover = uncover
+    // MARK: Asking
+
+    /// Reconciles `only` (or every root) after anything already asked for.
+    func reconcile(only: LibraryRoot? = nil, reason: String) async throws -> ScanReport {
+        try await queue.send { .reconcile(only: only, reason: reason, reply: $0) }
+    }
+
+    /// Reconciles folders inotify cannot watch, each with its subtree.
+    func reconcile(folders: [[UInt8]]) async throws {
+        try await queue.send { .reconcileFolders(folders, reply: $0) }
+    }
+
+    /// Applies a batch of watcher actions in order: runs of file actions become one write,
+    /// folder actions rescan or move the folder's subtree.
+    func apply(_ actions: [WatchAction]) async throws {
+        try await queue.send { .apply(actions, reply: $0) }
     }
 
     /// Makes `new` the roots (a config reload): a removed root's photos leave the index, unless
     /// another root still holds them; an added root is watched and scanned. Photos under roots
     /// that stay keep their ids and are not read again.
-    func replaceRoots(_ new: [LibraryRoot]) async throws -> (added: [String], removed: [String]) {
-        try await serialized { try await self.replaceRootsNow(new) }
+    func replaceRoots(_ new: [LibraryRoot]) async throws -> RootChange {
+        try await queue.send { .replaceRoots(new, reply: $0) }
     }
 
-    private func replaceRootsNow(_ new: [LibraryRoot]) async throws -> (added: [String], removed: [String]) {
-        let old = roots
+    /// Caps the index at `bytes` (nil: none), and tries at once to catch up if it was full.
+    func limitIndexSize(toBytes bytes: Int?) async throws {
+        try await scanner.store.limitSize(toBytes: bytes)
+        catchUp.retryNow()
+    }
+
+    // MARK: Running
+
+    /// Carries out the commands in the order they were sent until the queue ends. When its
+    /// task is cancelled (shutdown) the queue ends: what was already sent is still answered,
+    /// quickly, as a reconcile stops between batches.
+    func runCommands() async {
+        for await command in queue.commands {
+            await execute(command)
+        }
+    }
+
+    /// While the index cannot be written, reconciles every root with backoff until it can;
+    /// runs until cancelled.
+    func keepCatchingUp() async throws {
+        try await catchUp.run { _ = try await self.reconcile(reason: "catching up after the index could not be written") }
+    }
+
+    private func execute(_ command: IndexCommand) async {
+        switch command {
+        case .reconcile(let only, let reason, let reply):
+            guard !reply.isAnswered else { return }
+            await reply.complete { try await self.run(roots: only.map { [$0] } ?? self.roots.all, reason: reason) }
+        case .reconcileFolders(let folders, let reply):
+            guard !reply.isAnswered else { return }
+            await reply.complete { try await self.reconcileNow(folders: folders) }
+        case .apply(let actions, let reply):
+            guard !reply.isAnswered else { return }
+            await reply.complete { try await self.applyNow(actions) }
+        case .replaceRoots(let new, let reply):
+            guard !reply.isAnswered else { return }
+            await reply.complete { try await self.replaceRootsNow(new) }
+        }
+    }
+
+    private func replaceRootsNow(_ new: [LibraryRoot]) async throws -> RootChange {
+        let old = roots.replace(with: new)
         let removed = old.filter { root in !new.contains { $0.configured == root.configured } }
         let added = new.filter { root in !old.contains { $0.configured == root.configured } }
-        rootList.withLock { $0 = new }
         let kept = new.map { $0.resolve() ?? Array($0.configured.utf8) }
         for root in removed {
             state.forgetRoot(root.configured)
             let path = root.resolve() ?? Array(root.configured.utf8)
-            uncover(path)
+            coverage.uncover(path)
             let store = scanner.store
             let gone: Int
             do {
@@ -77,38 +126,18 @@ actor Indexer {
             // went with it. Other kept roots are still watched: walking them again is wasted.
             let isAdded = added.contains { $0.configured == root.configured }
             let wasInsideRemoved = removedPaths.contains { path.isPathInside($0) }
-            if isAdded || wasInsideRemoved { cover(path) }
+            if isAdded || wasInsideRemoved { coverage.cover(path) }
         }
         if !added.isEmpty { _ = try await run(roots: added, reason: "roots added to the config") }
-        return (added.map(\.configured), removed.map(\.configured))
+        return RootChange(added: added.map(\.configured), removed: removed.map(\.configured))
     }
 
-    /// Runs `body` after everything queued before it, so writes never interleave.
-    private func serialized<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        let previous = tail
-        let task = Task { () async throws -> T in
-            await previous?.value
-            return try await body()
-        }
-        tail = Task { _ = try? await task.value }
-        return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
-    }
-
-    /// Returns once the actor is free to run something: the watchdog's proof that it is not stuck.
-    func ping() {}
-
-    /// Reconciles `only` (or every root) after anything already queued.
-    func reconcile(only: LibraryRoot? = nil, reason: String) async throws -> ScanReport {
-        let targets = only.map { [$0] } ?? roots
-        return try await serialized { try await self.run(roots: targets, reason: reason) }
-    }
-
-    private func run(roots: [LibraryRoot], reason: String) async throws -> ScanReport {
+    private func run(roots targets: [LibraryRoot], reason: String) async throws -> ScanReport {
         let started = ContinuousClock.now
         state.scanStarted()
         defer { state.scanFinished() }
         var total = ScanReport()
-        for root in roots {
+        for root in targets {
             guard let path = root.resolve() else {
                 // Keep its assets: a folder that is unmounted or briefly gone must not lose ids.
                 state.setRoot(root.configured, .missing,
@@ -125,7 +154,7 @@ actor Indexer {
             }
             state.setRoot(root.configured, state.coverage(of: root.configured))
         }
-        let everyRoot = Set(roots.map(\.configured)) == Set(self.roots.map(\.configured))
+        let everyRoot = Set(targets.map(\.configured)) == Set(roots.all.map(\.configured))
         if everyRoot, state.indexProblem != nil {
             // Every root now matches the disk: nothing that happened meanwhile is missing.
             state.setIndexProblem(nil)
@@ -139,17 +168,11 @@ actor Indexer {
         return total
     }
 
-    /// Applies a batch of watcher actions in order: runs of file actions become one write,
-    /// folder actions rescan or move the folder's subtree.
-    func apply(_ actions: [WatchAction]) async throws {
-        try await serialized { try await self.applyNow(actions) }
-    }
-
     private func applyNow(_ actions: [WatchAction]) async throws {
         guard state.indexProblem == nil else {
             // Nothing can be written: the catch-up reconcile finds these changes on disk. New
             // folders are watched now, so what happens in them later is seen too.
-            for case .directoryCreated(let folder) in actions { cover(folder) }
+            for case .directoryCreated(let folder) in actions { coverage.cover(folder) }
             try await applyRootChanges(actions)
             return
         }
@@ -194,18 +217,6 @@ actor Indexer {
         return UnwritableIndexError(reason: reason)
     }
 
-    /// Caps the index at `bytes` (nil: none), and tries at once to catch up if it was full.
-    nonisolated func limitIndexSize(toBytes bytes: Int?) async throws {
-        try await scanner.store.limitSize(toBytes: bytes)
-        catchUp.retryNow()
-    }
-
-    /// While the index cannot be written, reconciles every root with backoff until it can;
-    /// runs until cancelled.
-    nonisolated func keepCatchingUp() async throws {
-        try await catchUp.run { _ = try await self.reconcile(reason: "catching up after the index could not be written") }
-    }
-
     private func writeFiles(_ files: inout [WatchAction]) async throws {
         guard !files.isEmpty else { return }
         let actions = files
@@ -219,14 +230,14 @@ actor Indexer {
         switch action {
         case .directoryCreated(let folder):
             // Watch first, then scan: files written before the watch existed are found too.
-            cover(folder)
+            coverage.cover(folder)
             _ = try await scanner.reconcile(root: folder, progress: ScanProgressTracker())
         case .directoryRemoved(let folder):
             _ = try await scanner.reconcile(root: folder, progress: ScanProgressTracker())
         case .directoryMoved(let from, let to):
             try await moveSubtree(from: from, to: to)
         case .watchedDirectoryGone(let folder):
-            guard let root = root(at: folder) else { return }
+            guard let root = roots.root(at: folder) else { return }
             state.setRoot(root.configured, .missing,
                           problem: "root \(root.configured) was removed or unmounted; its photos are kept until it returns")
             logger.warning("root \(root.configured) was removed or unmounted: keeping its photos until it returns")
@@ -234,11 +245,6 @@ actor Indexer {
             // Overflows are coalesced and reconciled by the watcher.
             break
         }
-    }
-
-    /// Reconciles folders inotify cannot watch, each with its subtree.
-    func reconcile(folders: [[UInt8]]) async throws {
-        try await serialized { try await self.reconcileNow(folders: folders) }
     }
 
     private func reconcileNow(folders: [[UInt8]]) async throws {
@@ -262,10 +268,6 @@ actor Indexer {
         _ = try await scanner.store.apply(batch)
         // The folder may have changed while it moved; a reconcile of the new place is cheap.
         _ = try await scanner.reconcile(root: to, progress: ScanProgressTracker())
-    }
-
-    private func root(at path: [UInt8]) -> LibraryRoot? {
-        roots.first { $0.resolve() == path || Array($0.configured.utf8) == path }
     }
 }
 

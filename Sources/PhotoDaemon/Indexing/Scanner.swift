@@ -36,8 +36,6 @@ struct Scanner: Sendable {
     /// Files per write transaction.
     let batchSize: Int
     let logger: Logger
-    /// Called with every committed change, in token order.
-    let publish: @Sendable (CommittedChange) -> Void
 
     private static let chunkSize = 128
 
@@ -239,6 +237,5 @@ struct Scanner: Sendable {
         report.updated += change.updated.count
         report.moved += change.moved.count
         report.removed += change.removed.count
-        publish(change)
     }
 }

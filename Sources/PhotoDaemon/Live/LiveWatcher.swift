@@ -1,84 +1,47 @@
 import FileSystem
 import Logging
-import ServiceLifecycle
 import Synchronization
 import Watcher
 
-/// Keeps the index current from inotify: covers every root with watches, hands decoded
-/// actions to the indexer, polls what it cannot watch, and notices missing roots return.
+/// Keeps the index current from inotify: hands decoded actions to the indexer, emits held
+/// rename halves once their grace is over, polls what it cannot watch, and notices missing
+/// roots return. Its loops are children of `run()`, so shutdown ends every one of them.
 final class LiveWatcher: Sendable {
-    let watches: WatchSet
     private let inotify: Inotify
+    private let coverage: FolderCoverage
     private let indexer: Indexer
     private let state: LibraryState
     private let pollInterval: Int
     private let logger: Logger
-    private let expiryScheduled = Mutex(false)
     /// True from an overflow until its reconcile starts: later overflows need no reconcile of their own.
-    private let overflowPending = Mutex(false)
-    private let warnedAboutBudget = Mutex(false)
+    private let overflowPending = Atomic(false)
 
-    init(inotify: Inotify, budget: Int, indexer: Indexer, state: LibraryState, pollInterval: Int, logger: Logger) {
+    init(inotify: Inotify, coverage: FolderCoverage, indexer: Indexer, state: LibraryState, pollInterval: Int,
+         logger: Logger) {
         self.inotify = inotify
-        watches = WatchSet(inotify: inotify, budget: budget)
+        self.coverage = coverage
         self.indexer = indexer
         self.state = state
         self.pollInterval = pollInterval
         self.logger = logger
     }
 
-    /// Watches every root that exists now; called before the start-up reconcile, so nothing
-    /// that changes during it is missed.
-    func coverRoots() {
-        for root in indexer.roots {
-            guard let path = root.resolve() else { continue }
-            cover(path)
-        }
-    }
-
-    /// Watches `folder` and below, then records how each root is covered.
-    func cover(_ folder: [UInt8]) {
-        _ = watches.watchTree(folder)
-        updateCoverage()
-    }
-
-    /// Stops watching `folder` and below (its root left the config).
-    func uncover(_ folder: [UInt8]) {
-        watches.unwatchTree(folder)
-        updateCoverage()
-    }
-
-    private func updateCoverage() {
-        let unwatched = watches.unwatched
-        for root in indexer.roots {
-            let path = root.resolve() ?? Array(root.configured.utf8)
-            let polled = unwatched.filter { $0 == path || $0.isPathInside(path) }
-            if polled.isEmpty {
-                state.setCoverage(root.configured, .watching, problem: nil)
-                continue
-            }
-            let problem = """
-                the inotify watch limit is reached: \(polled.count) folders under \(root.configured) are polled every \
-                \(pollInterval) s instead of watched; raise it with `sysctl fs.inotify.max_user_watches=524288` \
-                (or the config's max_watches)
-                """
-            state.setCoverage(root.configured, .polling, problem: problem)
-            if !warnedAboutBudget.withLock({ warned in defer { warned = true }; return warned }) {
-                logger.warning("\(problem)")
-            }
-        }
-    }
+    private var watches: WatchSet { coverage.watches }
 
     /// Events waiting to be applied; past this many, they are dropped for an overflow (a reconcile).
     static let inboxLimit = 65_536
 
-    /// Consumes inotify events until the task is cancelled. A reader drains the kernel queue
-    /// into an inbox while the previous batch is applied; the applier then takes everything
-    /// waiting at once, so a burst becomes a few large transactions instead of many small ones.
-    func consumeEvents() async {
+    /// Consumes inotify events and polls until the task is cancelled.
+    ///
+    /// A reader drains the kernel queue into an inbox while the previous batch is applied; the
+    /// applier then takes everything waiting at once, so a burst becomes a few large
+    /// transactions instead of many small ones. A timer wakes the applier when a held rename
+    /// half's grace is over, and only then, so nothing polls while nothing is held.
+    func run() async {
         let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let (held, holding) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let inbox = EventInbox()
-        await withTaskGroup(of: Void.self) { group in
+        await withDiscardingTaskGroup { group in
             group.addTask {
                 for await events in self.inotify.events() {
                     inbox.events.withLock { waiting in
@@ -98,11 +61,22 @@ final class LiveWatcher: Sendable {
                         defer { waiting.removeAll(keepingCapacity: true) }
                         return waiting
                     }
-                    guard !events.isEmpty else { continue }
-                    await self.apply(self.watches.decode(events, now: .now))
-                    self.scheduleExpiry()
+                    var actions = events.isEmpty ? [] : self.watches.decode(events, now: .now)
+                    actions += self.watches.expire(now: .now)
+                    await self.apply(actions)
+                    if self.watches.nextDeadline != nil { holding.yield() }
+                }
+                holding.finish()
+            }
+            group.addTask {
+                // Sleeps until the earliest held half is due, then wakes the applier to emit it.
+                for await _ in held {
+                    guard let deadline = self.watches.nextDeadline else { continue }
+                    do { try await Task.sleep(until: deadline, clock: .continuous) } catch { return }
+                    wake.yield()
                 }
             }
+            group.addTask { await self.poll() }
         }
     }
 
@@ -119,53 +93,55 @@ final class LiveWatcher: Sendable {
             guard overflowed else { return }
             state.overflowed()
             // A burst can overflow again and again: one reconcile after the latest covers them all.
-            guard !overflowPending.withLock({ pending in defer { pending = true }; return pending }) else { return }
+            guard !overflowPending.exchange(true, ordering: .acquiringAndReleasing) else { return }
             logger.warning("the inotify queue overflowed, so events were lost: reconciling every root with the disk")
             // The decoder's view of the folders may be stale too: cover everything afresh.
-            watches.reset()
-            coverRoots()
-            overflowPending.withLock { $0 = false }
+            coverage.recoverRoots()
+            overflowPending.store(false, ordering: .releasing)
             _ = try await indexer.reconcile(reason: "inotify overflow")
         } catch is UnwritableIndexError {
             // Recorded by the indexer, which catches up once the index can be written.
             logger.debug("\(actions.count) file-system changes wait for the index to be writable")
+        } catch is CancellationError {
+            logger.debug("\(actions.count) file-system changes not applied: shutting down")
+        } catch is IndexerStoppedError {
+            logger.debug("\(actions.count) file-system changes not applied: shutting down")
         } catch {
             logger.error("could not apply \(actions.count) file-system changes: \(error); the next reconcile catches up")
         }
     }
 
-    /// Emits held rename halves once their grace has passed, without polling when nothing is held.
-    private func scheduleExpiry() {
-        guard let deadline = watches.nextDeadline,
-              !expiryScheduled.withLock({ scheduled in defer { scheduled = true }; return scheduled })
-        else { return }
-        Task {
-            try? await Task.sleep(until: deadline, clock: .continuous)
-            expiryScheduled.withLock { $0 = false }
-            await apply(watches.expire(now: .now))
-            scheduleExpiry()
+    /// Every poll interval: rescans folders without a watch and brings back missing roots;
+    /// until cancelled. A round that fails is logged and the next one tries again.
+    private func poll() async {
+        while (try? await Task.sleep(for: .seconds(pollInterval))) != nil {
+            do {
+                try await pollOnce()
+            } catch is CancellationError {
+                return
+            } catch is IndexerStoppedError {
+                return
+            } catch {
+                logger.error("polling the folders inotify cannot watch failed: \(error); trying again in \(pollInterval) s")
+            }
         }
     }
 
-    /// Every poll interval: rescans folders without a watch and brings back missing roots.
-    func poll() async throws {
-        while true {
-            try await Task.sleep(for: .seconds(pollInterval))
-            for root in indexer.roots where state.rootState(root.configured) == .missing {
-                guard let path = root.resolve() else { continue }
-                logger.notice("root \(root.configured) is back: watching and reconciling it")
-                cover(path)
-                do {
-                    _ = try await indexer.reconcile(only: root, reason: "root returned")
-                } catch is UnwritableIndexError {
-                    // The catch-up reconcile covers this root too, once the index can be written.
-                    continue
-                }
+    private func pollOnce() async throws {
+        for root in indexer.roots.all where state.rootState(root.configured) == .missing {
+            guard let path = root.resolve() else { continue }
+            logger.notice("root \(root.configured) is back: watching and reconciling it")
+            coverage.cover(path)
+            do {
+                _ = try await indexer.reconcile(only: root, reason: "root returned")
+            } catch is UnwritableIndexError {
+                // The catch-up reconcile covers this root too, once the index can be written.
+                continue
             }
-            let unwatched = watches.unwatched
-            if !unwatched.isEmpty {
-                try await indexer.reconcile(folders: unwatched)
-            }
+        }
+        let unwatched = watches.unwatched
+        if !unwatched.isEmpty {
+            try await indexer.reconcile(folders: unwatched)
         }
     }
 }

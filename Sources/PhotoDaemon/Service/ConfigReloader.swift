@@ -39,8 +39,8 @@ final class ConfigReloader: Sendable {
             let new = try load()
             let old = running.withLock { $0 }
             if new.roots != old.roots {
-                let (added, removed) = try await indexer.replaceRoots(LibraryRoot.distinct(new.roots))
-                let parts = [("added", added), ("removed", removed)].filter { !$0.1.isEmpty }
+                let change = try await indexer.replaceRoots(LibraryRoot.distinct(new.roots))
+                let parts = [("added", change.added), ("removed", change.removed)].filter { !$0.1.isEmpty }
                     .map { "\($0.0) \($0.1.joined(separator: ", "))" }
                 logger.notice("roots reloaded: \(parts.isEmpty ? "the same folders" : parts.joined(separator: "; "))")
             }

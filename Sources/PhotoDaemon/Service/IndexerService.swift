@@ -1,9 +1,10 @@
 import Logging
 import ServiceLifecycle
 
-/// The start-up reconcile, then a periodic one; stops between batches on graceful shutdown.
-/// While the index cannot be written (a full disk), it keeps trying to catch up, and the
-/// daemon keeps serving what the index has.
+/// The indexer as a lifecycle service. Its task group holds the one loop that carries out
+/// index commands, the start-up reconcile followed by the periodic one, and the catch-up
+/// retries while the index cannot be written; shutdown cancels them all together, and a
+/// reconcile stops between batches.
 struct IndexerService: Service {
     let indexer: Indexer
     /// Seconds between periodic reconciles; 0 means none.
@@ -15,23 +16,27 @@ struct IndexerService: Service {
     func run() async throws {
         do {
             try await cancelWhenGracefulShutdown {
-                try await withThrowingTaskGroup(of: Void.self) { group in
+                try await withThrowingDiscardingTaskGroup { group in
+                    group.addTask { await indexer.runCommands() }
                     group.addTask { try await indexer.keepCatchingUp() }
-                    try await reconcile(reason: "start-up")
-                    // Ready even when the index could not be written: it serves what it has,
-                    // and Status says why it is degraded.
-                    await onReady()
-                    while interval > 0 {
-                        try await Task.sleep(for: .seconds(interval))
-                        try await reconcile(reason: "periodic, every \(interval) s")
-                    }
-                    // Nothing periodic to do: the catch-up loop runs until shutdown.
-                    try await group.next()
+                    group.addTask { try await reconcileNowAndPeriodically() }
                 }
             }
         } catch where Task.isCancelled || Task.isShuttingDownGracefully {
             // Shutdown interrupted a sleep or a reconcile between batches: that is a clean stop.
             logger.debug("indexer stopped for shutdown: \(error)")
+        }
+    }
+
+    /// The start-up reconcile, readiness, then one reconcile every `interval` seconds.
+    private func reconcileNowAndPeriodically() async throws {
+        try await reconcile(reason: "start-up")
+        // Ready even when the index could not be written: it serves what it has, and Status
+        // says why it is degraded.
+        await onReady()
+        while interval > 0 {
+            try await Task.sleep(for: .seconds(interval))
+            try await reconcile(reason: "periodic, every \(interval) s")
         }
     }
 

@@ -10,7 +10,6 @@ import Systemd
 struct SystemdService: Service {
     let notifier: SystemdNotifier
     let state: LibraryState
-    let indexer: Indexer
     let store: Store
     let logger: Logger
 
@@ -25,8 +24,8 @@ struct SystemdService: Service {
         let tick = min(.seconds(1), (watchdog ?? .seconds(2)) / 2)
         var shown = ""
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            // A keep-alive only after a round trip through the indexer and the index: if either
-            // hangs, the pings stop and systemd restarts the daemon.
+            // A keep-alive only after a round trip through the index: if it hangs, the pings
+            // stop and systemd restarts the daemon.
             guard let line = try? await statusLine() else { break }
             if line != shown {
                 notifier.status(line)
@@ -45,7 +44,6 @@ struct SystemdService: Service {
 
     /// The status line for the current state.
     func statusLine() async throws -> String {
-        await indexer.ping()
         let totals = try await store.totals()
         let summary = state.summary
         return Self.statusLine(state: summary.state, progress: summary.progress, assets: totals.assets,

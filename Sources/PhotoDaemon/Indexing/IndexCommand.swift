@@ -1,0 +1,102 @@
+import Synchronization
+import Watcher
+
+/// One thing the indexer is asked to do. Every change to the index goes through one queue of
+/// these, consumed by one loop (`IndexerService`), so writes never interleave and their order
+/// is the order they were asked for.
+enum IndexCommand: Sendable {
+    /// Reconcile `only` that root, or every root.
+    case reconcile(only: LibraryRoot?, reason: String, reply: IndexReply<ScanReport>)
+    /// Reconcile folders inotify cannot watch, each with its subtree.
+    case reconcileFolders([[UInt8]], reply: IndexReply<Void>)
+    /// Apply a batch of watcher actions in order.
+    case apply([WatchAction], reply: IndexReply<Void>)
+    /// Make these the roots (a config reload).
+    case replaceRoots([LibraryRoot], reply: IndexReply<RootChange>)
+
+    /// Answers the command with `error` without running it.
+    func refuse(_ error: any Error) {
+        switch self {
+        case .reconcile(_, _, let reply): reply.fail(error)
+        case .reconcileFolders(_, let reply): reply.fail(error)
+        case .apply(_, let reply): reply.fail(error)
+        case .replaceRoots(_, let reply): reply.fail(error)
+        }
+    }
+}
+
+/// The roots a reload added and removed, as configured.
+struct RootChange: Sendable, Equatable {
+    var added: [String]
+    var removed: [String]
+}
+
+/// Where a command's answer goes: answered once, by the loop or — when the asker stops
+/// waiting (its client hung up) — by the asker's cancellation, whichever comes first.
+final class IndexReply<Value: Sendable>: Sendable {
+    private let waiter: Mutex<CheckedContinuation<Value, any Error>?>
+
+    fileprivate init(_ continuation: CheckedContinuation<Value, any Error>) {
+        waiter = Mutex(continuation)
+    }
+
+    /// True once the asker has its answer or stopped waiting: the loop skips such a command.
+    var isAnswered: Bool { waiter.withLock { $0 == nil } }
+
+    /// Answers with `value`; nothing when already answered.
+    func succeed(_ value: Value) {
+        waiter.withLock { $0.take() }?.resume(returning: value)
+    }
+
+    /// Answers with `error`; nothing when already answered.
+    func fail(_ error: any Error) {
+        waiter.withLock { $0.take() }?.resume(throwing: error)
+    }
+
+    /// Answers with what `body` returns or throws.
+    func complete(_ body: () async throws -> Value) async {
+        do { succeed(try await body()) } catch { fail(error) }
+    }
+}
+
+/// The indexer has stopped (shutdown): a command sent now is not run.
+struct IndexerStoppedError: Error, CustomStringConvertible {
+    var description: String { "photod is shutting down: the indexer takes no more work" }
+}
+
+/// The queue between everything that asks for index changes and the one loop that makes them.
+final class IndexCommandQueue: Sendable {
+    /// The commands in the order they were sent; read by exactly one loop.
+    let commands: AsyncStream<IndexCommand>
+    private let input: AsyncStream<IndexCommand>.Continuation
+
+    init() {
+        (commands, input) = AsyncStream.makeStream(of: IndexCommand.self)
+    }
+
+    /// Sends the command `make` builds and waits for its answer. An asker that is cancelled
+    /// stops waiting at once with `CancellationError`; the loop then skips the command if it
+    /// has not started it.
+    func send<Value: Sendable>(_ make: (IndexReply<Value>) -> IndexCommand) async throws -> Value {
+        let holder = Mutex<IndexReply<Value>?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let reply = IndexReply(continuation)
+                holder.withLock { $0 = reply }
+                let command = make(reply)
+                if case .terminated = input.yield(command) {
+                    command.refuse(IndexerStoppedError())
+                } else if Task.isCancelled {
+                    reply.fail(CancellationError())
+                }
+            }
+        } onCancel: {
+            holder.withLock { $0 }?.fail(CancellationError())
+        }
+    }
+
+    /// Ends the queue: commands already sent are still handed to the loop, later ones are refused.
+    func finish() {
+        input.finish()
+    }
+}

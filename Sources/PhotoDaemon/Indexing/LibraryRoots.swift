@@ -1,0 +1,29 @@
+import FileSystem
+import Synchronization
+
+/// The configured roots, shared by the indexer (which replaces them on a reload), the watch
+/// coverage and the API; one list, so none of them can disagree about what the library is.
+final class LibraryRoots: Sendable {
+    private let list: Mutex<[LibraryRoot]>
+
+    /// The roots `configured`, in order.
+    init(_ roots: [LibraryRoot]) {
+        list = Mutex(roots)
+    }
+
+    /// The roots now.
+    var all: [LibraryRoot] { list.withLock { $0 } }
+
+    /// Makes `new` the roots; returns the ones it replaced.
+    func replace(with new: [LibraryRoot]) -> [LibraryRoot] {
+        list.withLock { roots in
+            defer { roots = new }
+            return roots
+        }
+    }
+
+    /// The root that is `path`, by its resolved or its configured path.
+    func root(at path: [UInt8]) -> LibraryRoot? {
+        all.first { $0.resolve() == path || Array($0.configured.utf8) == path }
+    }
+}
