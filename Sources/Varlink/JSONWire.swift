@@ -99,13 +99,20 @@ enum JSONWire {
         return message
     }
 
-    /// `{"method":"…","parameters":{…}[,"more":true]}` followed by the NUL terminator.
-    static func call(method: String, parametersJSON: [UInt8], more: Bool) throws -> [UInt8] {
+    /// `{"method":"…","parameters":{…}[,"more":true|,"oneway":true]}` followed by the NUL terminator.
+    /// A server refuses a call with both flags, so callers set at most one.
+    static func call(method: String, parametersJSON: [UInt8], more: Bool, oneway: Bool = false) throws -> [UInt8] {
         var message: [UInt8] = Array(#"{"method":"#.utf8)
         message += try self.encode(method)
         message += Array(#","parameters":"#.utf8)
         message += parametersJSON
-        message += Array((more ? #","more":true}"# : "}").utf8)
+        if more {
+            message += Array(#","more":true"#.utf8)
+        }
+        if oneway {
+            message += Array(#","oneway":true"#.utf8)
+        }
+        message += Array("}".utf8)
         message.append(0)
         return message
     }

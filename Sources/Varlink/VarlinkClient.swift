@@ -44,6 +44,19 @@ public final class VarlinkClient: Sendable {
         return try Self.value(of: reply, as: R.self)
     }
 
+    /// Calls `method` with `oneway: true` and returns once it is sent: the server sends no reply.
+    ///
+    /// The call is only known to be written to the socket, not to have run; a later call on this
+    /// client is answered after it, since a server handles one connection's calls in order.
+    public func callOneway<P: Encodable & Sendable>(_ method: String, _ parameters: P) async throws {
+        let message = try JSONWire.call(
+            method: method, parametersJSON: JSONWire.encodeObject(parameters), more: false, oneway: true
+        )
+        try self.connection.acquire()
+        defer { self.connection.release() }
+        try await self.connection.send(message)
+    }
+
     /// Calls `method` with `more: true`; ends when the server's reply has no continues.
     ///
     /// Replies are read from the socket only as the stream is iterated, so a slow consumer slows

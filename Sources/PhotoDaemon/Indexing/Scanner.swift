@@ -129,13 +129,11 @@ struct Scanner: Sendable {
 
     /// What a child task of `readAll` finished.
     private enum Step: Sendable {
-        case read([(ReconcilePlan.Read, AssetReader.Outcome)])
+        case read(WriteBatch, files: Int)
         case committed(CommittedChange?, seconds: Double)
     }
 
-    /// Reads files on `parallelism` threads while the previous batch commits on another, so
-    /// neither waits for the other. At most one batch commits while one more waits full,
-    /// which bounds memory however large the library.
+    /// Reads and commits `reads` in the order `ScanPipeline` decides.
     private func readAll(
         _ reads: [ReconcilePlan.Read], sidecars: @escaping @Sendable ([UInt8]) -> (path: [UInt8], signature: Int64)?,
         progress: ScanProgressTracker, report: inout ScanReport
@@ -143,57 +141,48 @@ struct Scanner: Sendable {
         let chunks = stride(from: 0, to: reads.count, by: Self.chunkSize).map {
             Array(reads[$0..<min($0 + Self.chunkSize, reads.count)])
         }
+        var pipeline = ScanPipeline(chunkCount: chunks.count, parallelism: parallelism, batchSize: batchSize)
         try await withThrowingTaskGroup(of: Step.self) { group in
-            var next = 0
-            var reading = 0
-            var committing = false
-            var filling = WriteBatch()
-            var full: [WriteBatch] = []
-            func schedule(final: Bool) {
-                if final && !filling.isEmpty {
-                    full.append(filling)
-                    filling = WriteBatch()
-                }
-                if !committing, !full.isEmpty {
-                    let batch = full.removeFirst()
-                    committing = true
-                    group.addTask {
-                        let (change, seconds) = try await timedApply(batch)
-                        return .committed(change, seconds: seconds)
-                    }
-                }
-                while reading < parallelism, next < chunks.count, full.count < 2 {
-                    let chunk = chunks[next]
-                    next += 1
-                    reading += 1
-                    group.addTask { [reader, pool] in
-                        .read(try await pool.runIfActive {
-                            let opener = SafeOpener()
-                            return chunk.map { ($0, reader.read($0.path, sidecar: .known(sidecars($0.path)), opener: opener)) }
-                        })
+            func start(_ actions: [ScanPipeline.Action]) {
+                for action in actions {
+                    switch action {
+                    case .read(let chunk):
+                        group.addTask { .read(try await readChunk(chunks[chunk], sidecars: sidecars), files: chunks[chunk].count) }
+                    case .commit(let batch):
+                        group.addTask {
+                            let (change, seconds) = try await timedApply(batch)
+                            return .committed(change, seconds: seconds)
+                        }
                     }
                 }
             }
-            schedule(final: false)
+            start(pipeline.start())
             while let step = try await group.next() {
                 switch step {
-                case .read(let results):
-                    reading -= 1
-                    for (read, outcome) in results { add(outcome, for: read, to: &filling) }
-                    report.read += results.count
-                    progress.indexed(results.count)
-                    if filling.count >= batchSize {
-                        full.append(filling)
-                        filling = WriteBatch()
-                    }
+                case .read(let writes, let files):
+                    report.read += files
+                    progress.indexed(files)
+                    start(pipeline.read(writes))
                 case .committed(let change, let seconds):
-                    committing = false
                     report.writeSeconds += seconds
                     if let change { record(change, in: &report) }
+                    start(pipeline.committed())
                 }
-                schedule(final: reading == 0 && next == chunks.count)
             }
         }
+    }
+
+    /// Reads one chunk of files on the file pool into the writes they call for.
+    private func readChunk(
+        _ chunk: [ReconcilePlan.Read], sidecars: @escaping @Sendable ([UInt8]) -> (path: [UInt8], signature: Int64)?
+    ) async throws -> WriteBatch {
+        let outcomes = try await pool.runIfActive { [reader] in
+            let opener = SafeOpener()
+            return chunk.map { reader.read($0.path, sidecar: .known(sidecars($0.path)), opener: opener) }
+        }
+        var writes = WriteBatch()
+        for (read, outcome) in zip(chunk, outcomes) { add(outcome, for: read, to: &writes) }
+        return writes
     }
 
     private func add(_ outcome: AssetReader.Outcome, for read: ReconcilePlan.Read, to batch: inout WriteBatch) {
