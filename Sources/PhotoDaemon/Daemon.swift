@@ -9,11 +9,19 @@ import Varlink
 import Watcher
 
 /// Builds photod's pieces from a configuration and runs them until SIGTERM or SIGINT.
-public struct Daemon {
+public struct Daemon: Sendable {
     let config: DaemonConfig
     let logger: Logger
     /// Loads the config again, for a reload on SIGHUP.
     let reloadConfig: @Sendable () throws -> DaemonConfig
+    /// Who a connecting process is. Nil in photod: the kernel's peer credentials and /proc
+    /// decide. The in-process test harness names each connection's caller instead.
+    var identify: (@Sendable (VarlinkPeer?) -> Caller)?
+    /// Whether SIGTERM/SIGINT shut down and SIGHUP reloads. False in the in-process harness,
+    /// whose process has many daemons and stops each by cancelling its task.
+    var handlesSignals = true
+    /// Called once the start-up reconcile has finished, after READY=1.
+    var onReady: @Sendable () async -> Void = {}
 
     /// A daemon for `config`, logging through `logger`; `reloadConfig` reads it again on SIGHUP.
     public init(config: DaemonConfig, logger: Logger,
@@ -97,7 +105,8 @@ public struct Daemon {
         try authorizationRoutes.check()
         let callers = CallerResolver(trusted: config.trusted)
         logger.info("owner: \(callers.ownerClient)\(config.trusted.isEmpty ? "" : ", trusted: " + config.trusted.joined(separator: ", "))")
-        let serverConfiguration = VarlinkService.configure(for: config, callers: callers, logger: logger)
+        var serverConfiguration = VarlinkService.configure(for: config, callers: callers, logger: logger)
+        if let identify { serverConfiguration.attach = { identify($0) } }
         // Socket activation: systemd's socket named "varlink" (photod.socket); else bind our own.
         let passed = SystemdSockets.take(named: "varlink")
         let listener: VarlinkServer.Listener = passed.map { .inheritedFileDescriptor($0.descriptor) } ?? .path(config.socket)
@@ -131,15 +140,21 @@ public struct Daemon {
                         onReady: {
                             readyLogger.notice("ready: the index matches the disk")
                             notifier.ready(status: await systemd.readyStatusLine())
+                            await onReady()
                         }),
                           successTerminationBehavior: .ignore),
-                    .init(service: ReloadService(reloader: reloader)),
+                    .init(service: ReloadService(reloader: reloader, trapsSignal: handlesSignals)),
                     // Last, so that shutdown reaches it first and STOPPING=1 goes out at once.
                     .init(service: systemd),
                 ],
-                gracefulShutdownSignals: [.sigterm, .sigint],
+                gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [],
                 logger: logger))
-        try await group.run()
+        do {
+            try await group.run()
+        } catch {
+            await store.close()
+            throw error
+        }
         await store.close()
     }
 }

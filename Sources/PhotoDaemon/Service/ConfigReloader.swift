@@ -86,8 +86,14 @@ final class ConfigReloader: Sendable {
 /// Runs a reload for every SIGHUP until shutdown.
 struct ReloadService: Service {
     let reloader: ConfigReloader
+    /// False where the process is not photod's own (the in-process test harness): then it only waits for shutdown.
+    var trapsSignal = true
 
     func run() async throws {
+        guard trapsSignal else {
+            try? await gracefulShutdown()
+            return
+        }
         for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
             await reloader.reload()
         }

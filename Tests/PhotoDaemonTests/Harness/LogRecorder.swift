@@ -1,0 +1,41 @@
+import Logging
+import Synchronization
+
+/// Keeps every line a logger writes, for tests that assert what the daemon decided and said.
+final class LogRecorder: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    /// A logger that records here at `level` and above.
+    func logger(level: Logger.Level = .debug) -> Logger {
+        var logger = Logger(label: "photod-test") { _ in Handler(recorder: self) }
+        logger.logLevel = level
+        return logger
+    }
+
+    /// Every line so far, one per message, as "level: message".
+    var text: String { lines.withLock { $0.joined(separator: "\n") } }
+
+    /// True when some line so far contains `fragment`.
+    func contains(_ fragment: String) -> Bool {
+        lines.withLock { $0.contains { $0.contains(fragment) } }
+    }
+
+    fileprivate func append(_ line: String) {
+        lines.withLock { $0.append(line) }
+    }
+
+    private struct Handler: LogHandler {
+        let recorder: LogRecorder
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .debug
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            recorder.append("\(event.level): \(event.message)")
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Logging
+import PhotoAPI
+import PhotoClient
+import PhotoTestSupport
+import Synchronization
+import Varlink
+@testable import PhotoDaemon
+
+/// photod's whole service group in the test process, like HummingbirdTesting's in-process
+/// application: real SQLite, real inotify, a real socket in a temporary folder and
+/// `PhotoClient`, with the caller of each connection named by the test instead of read from
+/// /proc. Many run side by side; each stops when its task is cancelled.
+final class TestDaemon: Sendable {
+    /// The temporary folder holding the library, the index and the socket.
+    let dir: TemporaryDirectory
+    /// The library root.
+    let library: String
+    let socket: String
+    let database: String
+    /// Every line the daemon logged, in order.
+    let log: LogRecorder
+    let config: DaemonConfig
+    private let callers = CallerQueue()
+    private let running = Mutex<Task<Void, any Error>?>(nil)
+
+    /// The owner as photoctl would be identified.
+    static let owner = Caller.owner(AppIdentity(id: "exe:/usr/bin/photoctl", uid: getuid(), source: .executable,
+                                                executable: "/usr/bin/photoctl"))
+
+    /// An app of the test's own user, identified by `id`.
+    static func app(_ id: String) -> Caller {
+        .app(AppIdentity(id: id, uid: getuid(), source: .executable, executable: "/usr/bin/viewer"))
+    }
+
+    /// A daemon over a new, empty library; `configure` adjusts the config before it starts.
+    init(_ configure: (inout DaemonConfig) -> Void = { _ in }) throws {
+        dir = try TemporaryDirectory()
+        library = dir.file("library")
+        socket = dir.file("run/io.photod")
+        database = dir.file("state/index.sqlite")
+        try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+        var config = DaemonConfig.defaults()
+        config.roots = [library]
+        config.database = database
+        config.socket = socket
+        config.rescanInterval = 0
+        config.pollInterval = 1
+        configure(&config)
+        self.config = config
+        log = LogRecorder()
+    }
+
+    /// Writes `bytes` as `relativePath` inside the library; returns its full path.
+    @discardableResult
+    func add(_ relativePath: String, _ bytes: [UInt8]) throws -> String {
+        try dir.write("library/" + relativePath, bytes)
+    }
+
+    /// Starts the daemon and returns once its start-up reconcile is done (it is ready).
+    func start() async throws {
+        let (ready, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        var daemon = Daemon(config: config, logger: log.logger(level: config.logLevel), reloadConfig: { [config] in config })
+        daemon.identify = { [callers] _ in callers.next() }
+        daemon.handlesSignals = false
+        daemon.onReady = { signal.yield() }
+        let task = Task {
+            defer { signal.finish() }
+            try await daemon.run()
+        }
+        running.withLock { $0 = task }
+        var iterator = ready.makeAsyncIterator()
+        guard await iterator.next() != nil else {
+            // It stopped before it was ready: its error says why.
+            try await task.value
+            throw TestDaemonError.stoppedBeforeReady(log: log.text)
+        }
+    }
+
+    /// A client connected as `caller` (the owner unless named).
+    func client(as caller: Caller = TestDaemon.owner) async throws -> PhotoClient {
+        // Connections are accepted in the order they connect: the one made now takes this caller.
+        try await callers.connecting(as: caller) {
+            try await PhotoClient.connect(socketPath: socket, runtimeDirectory: dir.file("no-runtime-dir"))
+        }
+    }
+
+    /// Stops the daemon (as a cancelled service group) and waits until it has.
+    func stop() async {
+        let task = running.withLock { $0.take() }
+        task?.cancel()
+        _ = try? await task?.value
+    }
+
+    /// Runs `body` with a started daemon, stopping it afterwards whatever happens.
+    static func withDaemon<T>(
+        _ configure: (inout DaemonConfig) -> Void = { _ in }, prepare: (TestDaemon) throws -> Void = { _ in },
+        _ body: (TestDaemon) async throws -> T
+    ) async throws -> T {
+        let daemon = try TestDaemon(configure)
+        try prepare(daemon)
+        try await daemon.start()
+        do {
+            let result = try await body(daemon)
+            await daemon.stop()
+            return result
+        } catch {
+            await daemon.stop()
+            throw error
+        }
+    }
+}
+
+/// Why a test daemon did not start.
+enum TestDaemonError: Error, CustomStringConvertible {
+    case stoppedBeforeReady(log: String)
+
+    var description: String {
+        switch self {
+        case .stoppedBeforeReady(let log): "the daemon stopped before it was ready; its log:\n\(log)"
+        }
+    }
+}
+
+/// The callers the next connections are identified as, in connection order; the owner when none is queued.
+private final class CallerQueue: Sendable {
+    private let queued = Mutex<[Caller]>([])
+    /// Held across a connect, so two clients made at once cannot swap identities.
+    private let connects = AsyncSerialGate()
+
+    func next() -> Caller {
+        queued.withLock { $0.isEmpty ? TestDaemon.owner : $0.removeFirst() }
+    }
+
+    func connecting<T: Sendable>(as caller: Caller, _ connect: @Sendable () async throws -> T) async throws -> T {
+        try await connects.run {
+            queued.withLock { $0.append(caller) }
+            return try await connect()
+        }
+    }
+}
+
+/// Runs async bodies one at a time, in the order they arrive.
+private actor AsyncSerialGate {
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        if busy {
+            await withCheckedContinuation { waiting.append($0) }
+        }
+        busy = true
+        defer {
+            if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+        }
+        return try await body()
+    }
+}
