@@ -69,6 +69,7 @@ final class IndexCommandQueue: Sendable {
     /// The commands in the order they were sent; read by exactly one loop.
     let commands: AsyncStream<IndexCommand>
     private let input: AsyncStream<IndexCommand>.Continuation
+    private let sent = Atomic(0)
 
     init() {
         (commands, input) = AsyncStream.makeStream(of: IndexCommand.self)
@@ -84,6 +85,7 @@ final class IndexCommandQueue: Sendable {
                 let reply = IndexReply(continuation)
                 holder.withLock { $0 = reply }
                 let command = make(reply)
+                sent.add(1, ordering: .releasing)
                 if case .terminated = input.yield(command) {
                     command.refuse(IndexerStoppedError())
                 } else if Task.isCancelled {
@@ -94,6 +96,9 @@ final class IndexCommandQueue: Sendable {
             holder.withLock { $0 }?.fail(CancellationError())
         }
     }
+
+    /// How many commands were ever sent (tests wait on it to order their askers).
+    var sentCount: Int { sent.load(ordering: .acquiring) }
 
     /// Ends the queue: commands already sent are still handed to the loop, later ones are refused.
     func finish() {

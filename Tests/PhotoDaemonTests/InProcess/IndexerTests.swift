@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import Watcher
+@testable import PhotoDaemon
+
+/// `Indexer`: commands carried out one at a time, in order, by the one loop.
+@Suite struct IndexerTests {
+    @Test func aCommandSentBeforeTheLoopRunsWaitsAndIsAnsweredOnceItDoes() async throws {
+        try await IndexingRig.with(files: ["a.jpg": TestPhoto.jpeg("Beach")]) { rig in
+            let asked = Task { try await rig.indexer.reconcile(reason: "test") }
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(try await rig.store.totals().assets == 0)
+            let report = try await rig.withCommandLoop { try await asked.value }
+            #expect(report.inserted == 1)
+            #expect(rig.log.contains("reconciled (test)"))
+        }
+    }
+
+    @Test func commandsRunInTheOrderTheyWereSent() async throws {
+        try await IndexingRig.with { rig in
+            try rig.write("a.jpg", TestPhoto.jpeg("Beach"))
+            // Sent in this order before the loop starts: the apply must land before the reconcile
+            // counts it unchanged; the other way round the reconcile would insert it.
+            let apply = Task { try await rig.indexer.apply([.fileWritten(rig.path("a.jpg"))]) }
+            while rig.indexer.queue.sentCount == 0 { await Task.yield() }
+            let reconcile = Task { try await rig.indexer.reconcile(reason: "after the apply") }
+            try await Task.sleep(for: .milliseconds(20))
+            let report = try await rig.withCommandLoop {
+                try await apply.value
+                return try await reconcile.value
+            }
+            #expect(report.inserted == 0)
+            #expect(report.unchanged == 1)
+        }
+    }
+
+    @Test func anAskerThatGivesUpIsAnsweredAtOnceAndItsCommandIsSkipped() async throws {
+        try await IndexingRig.with(files: ["a.jpg": TestPhoto.jpeg("Beach")]) { rig in
+            let asked = Task { try await rig.indexer.reconcile(reason: "abandoned") }
+            try await Task.sleep(for: .milliseconds(20))
+            asked.cancel()
+            await #expect(throws: CancellationError.self) { try await asked.value }
+            // The loop now finds an answered command: it must not run it.
+            let report = try await rig.withCommandLoop { try await rig.indexer.reconcile(reason: "next") }
+            #expect(report.inserted == 1)
+            #expect(!rig.log.contains("reconciled (abandoned)"))
+        }
+    }
+
+    @Test func aStoppedIndexerRefusesNewCommands() async throws {
+        try await IndexingRig.with { rig in
+            let loop = Task { await rig.indexer.runCommands() }
+            loop.cancel()
+            await loop.value
+            await #expect(throws: IndexerStoppedError.self) { try await rig.indexer.reconcile(reason: "too late") }
+        }
+    }
+
+    @Test func replacingTheRootsIndexesAnAddedOneAndEmptiesARemovedOne() async throws {
+        try await IndexingRig.with(files: ["a.jpg": TestPhoto.jpeg("Beach"), "extra/b.jpg": TestPhoto.jpeg("Hike")]) { rig in
+            let extra = LibraryRoot(configured: rig.dir.file("more"))
+            try rig.dir.write("more/c.jpg", TestPhoto.jpeg("Snow"))
+            try await rig.withCommandLoop {
+                _ = try await rig.indexer.reconcile(reason: "start-up")
+                #expect(try await rig.store.totals().assets == 2)
+                let change = try await rig.indexer.replaceRoots([extra])
+                #expect(change == RootChange(added: [extra.configured], removed: [rig.library]))
+                #expect(rig.roots.all == [extra])
+                let groups = try await rig.store.groups().map(\.name)
+                #expect(groups == ["Snow"])
+            }
+        }
+    }
+
+    @Test func aFolderRenamedInsideTheLibraryKeepsEveryId() async throws {
+        try await IndexingRig.with(files: ["trip/a.jpg": TestPhoto.jpeg("Beach"), "trip/deep/b.jpg": TestPhoto.jpeg("Hike")]) { rig in
+            try await rig.withCommandLoop {
+                _ = try await rig.indexer.reconcile(reason: "start-up")
+                let before = try await rig.indexed()
+                try rig.move("trip", "2021-trip")
+                try await rig.indexer.apply([.directoryMoved(from: rig.path("trip"), to: rig.path("2021-trip"))])
+                let after = try await rig.indexed()
+                #expect(after["2021-trip/a.jpg"]?.id == before["trip/a.jpg"]?.id)
+                #expect(after["2021-trip/deep/b.jpg"]?.id == before["trip/deep/b.jpg"]?.id)
+                #expect(after.count == 2)
+            }
+        }
+    }
+
+    @Test func aNewFolderIsWatchedBeforeItIsScanned() async throws {
+        try await IndexingRig.with { rig in
+            try rig.write("new/a.jpg", TestPhoto.jpeg("Beach"))
+            try await rig.withCommandLoop {
+                try await rig.indexer.apply([.directoryCreated(rig.path("new"))])
+            }
+            #expect(rig.coverage.watches.watchCount == 1)
+            #expect(try await rig.indexed()["new/a.jpg"]?.group == "Beach")
+        }
+    }
+}

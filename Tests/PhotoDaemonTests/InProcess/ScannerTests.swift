@@ -1,0 +1,66 @@
+import Foundation
+import Store
+import Testing
+@testable import PhotoDaemon
+
+/// `Scanner.reconcile` over real files and a real index.
+@Suite struct ScannerTests {
+    @Test func aFirstReconcileIndexesEveryImageInBatchesAndNothingElse() async throws {
+        var files: [String: [UInt8]] = ["notes.txt": Array("not a photo".utf8), "a.jpg.xmp": Array("<x/>".utf8)]
+        for index in 0..<7 { files["trip/\(index).jpg"] = TestPhoto.jpeg(index < 4 ? "Beach" : nil) }
+        try await IndexingRig.with(files: files) { rig in
+            let report = try await rig.scanner.reconcile(root: Array(rig.library.utf8), progress: ScanProgressTracker())
+            #expect(report.inserted == 7)
+            #expect(report.read == 8)  // the text file is read and found not to be an image; the sidecar is not read
+            let indexed = try await rig.indexed()
+            #expect(Set(indexed.keys) == Set((0..<7).map { "trip/\($0).jpg" }))
+            #expect(indexed.values.filter { $0.group == "Beach" }.count == 4)
+            #expect(indexed.values.filter { $0.group == "Other" }.count == 3)
+        }
+    }
+
+    @Test func anUnchangedLibraryIsNotReadAgain() async throws {
+        try await IndexingRig.with(files: ["a.jpg": TestPhoto.jpeg("Beach"), "b.jpg": TestPhoto.jpeg("Hike")]) { rig in
+            let root = Array(rig.library.utf8)
+            _ = try await rig.scanner.reconcile(root: root, progress: ScanProgressTracker())
+            let again = try await rig.scanner.reconcile(root: root, progress: ScanProgressTracker())
+            #expect(again.read == 0)
+            #expect(again.unchanged == 2)
+            #expect(again.changed == 0)
+        }
+    }
+
+    @Test func changesMadeWhileNobodyWatchedKeepIdsForMovesAndDropTheRemoved() async throws {
+        try await IndexingRig.with(files: ["a.jpg": TestPhoto.jpeg("Beach"), "b.jpg": TestPhoto.jpeg("Hike"),
+                                           "c.jpg": TestPhoto.jpeg("Snow")]) { rig in
+            let root = Array(rig.library.utf8)
+            _ = try await rig.scanner.reconcile(root: root, progress: ScanProgressTracker())
+            let before = try await rig.indexed()
+            try rig.move("a.jpg", "renamed/a2.jpg")
+            try FileManager.default.removeItem(atPath: rig.library + "/b.jpg")
+            try rig.write("c.jpg", TestPhoto.jpeg("Snowfall"))
+            let report = try await rig.scanner.reconcile(root: root, progress: ScanProgressTracker())
+            #expect(report.moved == 1)
+            #expect(report.removed == 1)
+            #expect(report.updated == 1)
+            let after = try await rig.indexed()
+            #expect(after["renamed/a2.jpg"]?.id == before["a.jpg"]?.id)
+            #expect(after["b.jpg"] == nil)
+            #expect(after["c.jpg"]?.id == before["c.jpg"]?.id)
+            #expect(after["c.jpg"]?.group == "Snowfall")
+        }
+    }
+
+    @Test func aFileMovedInFromAnotherFolderUnseenKeepsItsId() async throws {
+        try await IndexingRig.with(files: ["left/a.jpg": TestPhoto.jpeg("Beach"), "right/keep.jpg": TestPhoto.jpeg(nil)]) { rig in
+            _ = try await rig.scanner.reconcile(root: Array(rig.library.utf8), progress: ScanProgressTracker())
+            let id = try await rig.indexed()["left/a.jpg"]?.id
+            try rig.move("left/a.jpg", "right/a.jpg")
+            // Only the folder it arrived in is reconciled: the id is found by the file's identity.
+            let report = try await rig.scanner.reconcile(root: rig.path("right"), progress: ScanProgressTracker())
+            #expect(report.moved == 1)
+            #expect(report.read == 0)
+            #expect(try await rig.indexed()["right/a.jpg"]?.id == id)
+        }
+    }
+}
