@@ -77,12 +77,16 @@ let package = Package(
         .executableTarget(name: "path-hash-bench", dependencies: [
             "FileSystem", .product(name: "SystemPackage", package: "swift-system"),
         ], path: "bench/PathHash"),
+        // The reference varlink certification (server and client) on the Varlink module; CertificationTests runs it against Python's.
+        .executableTarget(name: "varlink-certification", dependencies: [
+            "Varlink", .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/VarlinkCertification", resources: [.embedInCode("org.varlink.certification.varlink")]),
 
         // Test fixtures made by code (JPEGs with EXIF), so a fresh clone needs no shared corpus.
         .target(name: "PhotoTestSupport", dependencies: ["PhotoClient", "PhotoAPI"], path: "Tests/PhotoTestSupport"),
         .testTarget(name: "MetadataTests", dependencies: ["Metadata", "PhotoTestSupport"]),
         .testTarget(name: "VarlinkTests", dependencies: [
-            "Varlink",
+            "Varlink", "varlink-certification",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
