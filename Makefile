@@ -10,17 +10,14 @@ run:
 	swift build -c release
 	.build/release/photod
 
-# Every test: unit, integration (the real photod + photoctl + the Python varlink client) and,
-# when ../shared/corpus is beside this checkout, corpus conformance. One test at a time: the
-# integration tests wait for real processes on a thread, and two of them side by side occupy
-# both of a 2-core machine's Swift concurrency threads, starving the timing-sensitive async
-# tests (seen in CI). In series the whole run takes under a minute.
+# Every test: unit (in process, in parallel), integration (the real photod + photoctl + the
+# Python varlink client), the varlink certification both ways and, when ../shared/corpus is
+# beside this checkout, corpus conformance; see scripts/run-tests for how they share the cores.
 # The package is then built, checked with lintian, installed with dpkg -i, used and removed
 # (packaging/test-deb; it says SKIPPED without root).
 test:
 	scripts/install-deps --test
-	swift build --build-tests
-	swift test --skip-build --no-parallel
+	scripts/run-tests
 	packaging/test-deb
 
 build:

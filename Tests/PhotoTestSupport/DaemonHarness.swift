@@ -82,6 +82,10 @@ public final class DaemonHarness: @unchecked Sendable {
     public func start(timeout: TimeInterval = 60, inotifyQueueLimit: Int? = nil) throws {
         Self.startLock.lock()
         defer { Self.startLock.unlock() }
+        // Other test processes start daemons too: they share the machine-wide limit, so they
+        // start side by side (shared) while a daemon with a lowered queue starts alone.
+        let machineWide = try StartFileLock(exclusive: inotifyQueueLimit != nil)
+        defer { machineWide.release() }
         var original: String?
         if let limit = inotifyQueueLimit {
             original = try String(contentsOfFile: Self.inotifyQueueLimit, encoding: .utf8)
@@ -179,5 +183,22 @@ public enum HarnessError: Error, CustomStringConvertible {
         case .notReady(let log): return "photod did not become ready:\n\(log)"
         case .commandFailed(let args, let status, let stderr): return "photoctl \(args) exited \(status): \(stderr)"
         }
+    }
+}
+
+/// A lock every test process takes while it starts a daemon: `flock` on a file in /tmp,
+/// shared for an ordinary start, exclusive for one that lowers a machine-wide limit.
+private struct StartFileLock {
+    private let descriptor: Int32
+
+    init(exclusive: Bool) throws {
+        descriptor = open("/tmp/photod-tests-daemon-start.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { throw HarnessError.notReady("cannot open the daemon start lock: errno \(errno)") }
+        while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 && errno == EINTR {}
+    }
+
+    /// Releases the lock (closing the descriptor drops it).
+    func release() {
+        close(descriptor)
     }
 }
