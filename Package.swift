@@ -54,6 +54,9 @@ let package = Package(
             "CSystemd", "SafeText",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The daemon: one ServiceGroup (Daemon.swift) of varlink, watcher, indexer, reload and
+        // systemd services. Every index change goes through the indexer's one command loop; the
+        // method table (PhotoAPI/Methods.swift) is checked against the IDL at start.
         .target(name: "PhotoDaemon", dependencies: [
             "PhotoAPI", "Varlink", "Metadata", "Store", "FileSystem", "Watcher", "Systemd", "SafeText",
             .product(name: "Logging", package: "swift-log"),
@@ -95,7 +98,10 @@ let package = Package(
         .testTarget(name: "WatcherTests", dependencies: ["Watcher", "PhotoTestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "PhotoTestSupport"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")]),
+        // Unit tests, plus the in-process harness (Harness/TestDaemon.swift: the whole service
+        // group over a temporary library, index and socket, callers named by the test).
         .testTarget(name: "PhotoDaemonTests", dependencies: ["PhotoDaemon", "PhotoAPI", "Metadata", "PhotoTestSupport"]),
+        // The real photod and photoctl binaries, driven through photoctl, Python and raw sockets.
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["photod", "photoctl", "PhotoClient", "PhotoTestSupport"]

@@ -7,7 +7,7 @@ import Synchronization
 final class WriteCatchUp: Sendable {
     private let state: LibraryState
     /// Set by `retryNow`: the next tick tries instead of waiting out the backoff.
-    private let retryRequested = Mutex(false)
+    private let retryRequested = Atomic(false)
     /// The longest pause between attempts, in seconds.
     static let maxDelay = 60
 
@@ -17,7 +17,7 @@ final class WriteCatchUp: Sendable {
 
     /// Makes the loop try at its next tick (within a second).
     func retryNow() {
-        retryRequested.withLock { $0 = true }
+        retryRequested.store(true, ordering: .releasing)
     }
 
     /// Ticks every second until cancelled; `attempt` succeeds once the index is caught up.
@@ -32,7 +32,7 @@ final class WriteCatchUp: Sendable {
                 continue
             }
             waited += 1
-            let asked = retryRequested.withLock { requested in defer { requested = false }; return requested }
+            let asked = retryRequested.exchange(false, ordering: .acquiringAndReleasing)
             guard asked || waited >= delay else { continue }
             waited = 0
             do {
