@@ -14,8 +14,12 @@ struct Regrouper {
     private static let sourcesKey = "description_sources"
 
     /// The stored description may come from another source now: only reading the files again tells.
+    ///
+    /// The boilerplate list counts too: it decides whether the first source's description is
+    /// usable or the next one's is taken, and the index keeps only the one chosen, so re-filing
+    /// by the stored description cannot undo that choice.
     func rereadIfSourcesChanged() async throws {
-        let fingerprint = DescriptionSources.fingerprint(sources)
+        let fingerprint = descriptionChoiceFingerprint
         let previous = try await store.setting(Self.sourcesKey)
         guard previous != fingerprint else { return }
         // A new index has nothing to read again; an existing one built before this setting
@@ -23,8 +27,19 @@ struct Regrouper {
         if previous != nil { try await store.forgetReadStamps() }
         try await store.setSetting(Self.sourcesKey, to: fingerprint)
         if previous != nil {
-            logger.notice("description sources changed to \(sources.map(\.rawValue).joined(separator: ", ")): every file will be read again")
+            logger.notice("""
+                description sources or boilerplate changed (sources \(sources.map(\.rawValue).joined(separator: ", "))): \
+                every file will be read again
+                """)
         }
+    }
+
+    /// The sources in order and, when it is not the built-in one, the boilerplate list; the
+    /// built-in list leaves the fingerprint as indexes before it counted have it stored.
+    private var descriptionChoiceFingerprint: String {
+        let sourcesPart = DescriptionSources.fingerprint(sources)
+        guard rules.boilerplateFingerprint != GroupingRules().boilerplateFingerprint else { return sourcesPart }
+        return sourcesPart + "|boilerplate=" + rules.boilerplateFingerprint
     }
 
     func regroupIfRulesChanged() async throws {

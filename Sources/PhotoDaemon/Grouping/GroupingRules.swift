@@ -59,7 +59,12 @@ public struct GroupingRules: Sendable, Equatable {
 
     /// A stable text form of the rules; the index is regrouped when it changes.
     public var fingerprint: String {
-        "v1|fallback=\(fallbackName)|ci=\(caseInsensitive)|boilerplate=\(boilerplateKeys.sorted().joined(separator: "\u{1F}"))"
+        "v1|fallback=\(fallbackName)|ci=\(caseInsensitive)|boilerplate=\(boilerplateFingerprint)"
+    }
+
+    /// A stable text form of the boilerplate list alone, which decides which description is usable.
+    public var boilerplateFingerprint: String {
+        boilerplateKeys.sorted().joined(separator: "\u{1F}")
     }
 
     /// Rules are equal when they file every description the same way.
