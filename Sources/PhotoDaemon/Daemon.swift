@@ -134,6 +134,7 @@ public struct Daemon: Sendable {
             configuration: ServiceGroupConfiguration(
                 services: [
                     .init(service: VarlinkService(server: server)),
+                    .init(service: AuthorizationService(authorizer: authorizer)),
                     .init(service: WatcherService(watcher: watcher)),
                     .init(service: IndexerService(
                         indexer: indexer, interval: config.rescanInterval, logger: logger,

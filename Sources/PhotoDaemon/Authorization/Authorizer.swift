@@ -19,6 +19,8 @@ actor Authorizer {
     private let maximumApps: Int
     /// Set while apps are being turned away for the record cap, so the owner is told once.
     private var capReported = false
+    /// Pending requests' timers; `AuthorizationService` runs them.
+    nonisolated let deadlines = RequestDeadlines()
 
     /// Loads the stored records and holds them to `policy`; `visibilityChanged` is told (with
     /// `AppKey.text`) when what an app sees changes (its subscriptions adjust).
@@ -299,10 +301,7 @@ actor Authorizer {
             case .visibilityChanged(_, let to):
                 visibilityChanged(app.text, to)
             case .scheduleTimeout(let deadline):
-                Task { [weak self] in
-                    try? await Task.sleep(for: .seconds(max(0, deadline.timeIntervalSinceNow)))
-                    await self?.expire(app, deadline: deadline)
-                }
+                deadlines.schedule(app, at: deadline)
             }
         }
     }
@@ -323,7 +322,8 @@ actor Authorizer {
         }
     }
 
-    private func expire(_ app: AppKey, deadline: Date) {
+    /// Ends `app`'s request if it is still pending at `deadline`.
+    func expire(_ app: AppKey, deadline: Date) {
         run(app) { $0.timeout(deadline: deadline) }
         if machines[app]?.record.pending == false {
             logger.info("authorization request ended without an answer", metadata: ["app": "\(app.id)"])

@@ -44,6 +44,9 @@ import Testing
         static func with(policy: AuthorizationPolicy = AuthorizationPolicy(), _ body: (Rig) async throws -> Void)
             async throws {
             let rig = try await Rig(policy: policy)
+            // Request timers run in the authorization service, as in photod's service group.
+            let timers = Task { [authorizer = rig.authorizer] in try await AuthorizationService(authorizer: authorizer).run() }
+            defer { timers.cancel() }
             do {
                 try await body(rig)
             } catch {

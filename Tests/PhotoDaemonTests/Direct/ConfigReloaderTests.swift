@@ -104,6 +104,9 @@ import Watcher
         /// Runs `body` with a new rig and releases the index, threads and inotify afterwards.
         static func with(_ extra: String = "", _ body: (Rig) async throws -> Void) async throws {
             let rig = try await Rig(extra)
+            // Request timers run in the authorization service, as in photod's service group.
+            let timers = Task { [authorizer = rig.authorizer] in try await AuthorizationService(authorizer: authorizer).run() }
+            defer { timers.cancel() }
             do {
                 try await body(rig)
             } catch {
