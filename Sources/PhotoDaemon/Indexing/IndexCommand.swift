@@ -13,6 +13,10 @@ enum IndexCommand: Sendable {
     case apply([WatchAction], reply: IndexReply<Void>)
     /// Make these the roots (a config reload).
     case replaceRoots([LibraryRoot], reply: IndexReply<RootChange>)
+    /// Apply what the watcher has seen since it last sent this: sent, not awaited, so the
+    /// events that arrive while a batch is written become the next batch, with no task between
+    /// the kernel's queue and the index but this loop.
+    case liveEvents(any LiveEventSource)
 
     /// Answers the command with `error` without running it.
     func refuse(_ error: any Error) {
@@ -21,8 +25,15 @@ enum IndexCommand: Sendable {
         case .reconcileFolders(_, let reply): reply.fail(error)
         case .apply(_, let reply): reply.fail(error)
         case .replaceRoots(_, let reply): reply.fail(error)
+        case .liveEvents: break  // nobody waits; a reconcile at the next start finds the changes
         }
     }
+}
+
+/// Where `IndexCommand.liveEvents` takes its actions from (the watcher).
+protocol LiveEventSource: Sendable {
+    /// Everything seen since the last call, decoded into actions in order.
+    func takeActions() -> [WatchAction]
 }
 
 /// The roots a reload added and removed, as configured.
@@ -95,6 +106,14 @@ final class IndexCommandQueue: Sendable {
         } onCancel: {
             holder.withLock { $0 }?.fail(CancellationError())
         }
+    }
+
+    /// Sends `command` without waiting for it; false when the indexer has stopped.
+    @discardableResult
+    func post(_ command: IndexCommand) -> Bool {
+        sent.add(1, ordering: .releasing)
+        if case .terminated = input.yield(command) { return false }
+        return true
     }
 
     /// How many commands were ever sent (tests wait on it to order their askers).

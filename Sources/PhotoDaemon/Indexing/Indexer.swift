@@ -15,10 +15,10 @@ final class Indexer: Sendable {
     /// The configured roots; replaced as a whole when the config is reloaded.
     let roots: LibraryRoots
     let queue = IndexCommandQueue()
-    private let scanner: Scanner
-    private let coverage: FolderCoverage
-    private let state: LibraryState
-    private let logger: Logger
+    let scanner: Scanner
+    let coverage: FolderCoverage
+    let state: LibraryState
+    let logger: Logger
     /// Retries a reconcile of every root while the index cannot be written.
     private let catchUp: WriteCatchUp
 
@@ -93,6 +93,8 @@ final class Indexer: Sendable {
         case .replaceRoots(let new, let reply):
             guard !reply.isAnswered else { return }
             await reply.complete { try await self.replaceRootsNow(new) }
+        case .liveEvents(let source):
+            await applyLive(source.takeActions())
         }
     }
 
@@ -132,7 +134,7 @@ final class Indexer: Sendable {
         return RootChange(added: added.map(\.configured), removed: removed.map(\.configured))
     }
 
-    private func run(roots targets: [LibraryRoot], reason: String) async throws -> ScanReport {
+    func run(roots targets: [LibraryRoot], reason: String) async throws -> ScanReport {
         let started = ContinuousClock.now
         state.scanStarted()
         defer { state.scanFinished() }
@@ -168,85 +170,6 @@ final class Indexer: Sendable {
         return total
     }
 
-    private func applyNow(_ actions: [WatchAction]) async throws {
-        guard state.indexProblem == nil else {
-            // Nothing can be written: the catch-up reconcile finds these changes on disk. New
-            // folders are watched now, so what happens in them later is seen too.
-            for case .directoryCreated(let folder) in actions { coverage.cover(folder) }
-            try await applyRootChanges(actions)
-            return
-        }
-        var files: [WatchAction] = []
-        do {
-            for action in actions {
-                switch action {
-                case .fileWritten, .fileLinked, .fileRemoved, .fileMoved, .fileArrived:
-                    files.append(action)
-                default:
-                    try await writeFiles(&files)
-                    try await applyFolder(action)
-                }
-            }
-            try await writeFiles(&files)
-        } catch {
-            // Not lost: the catch-up reconcile records them once there is room.
-            guard unwritable(error) != nil else { throw error }
-        }
-    }
-
-    /// Notes the roots that went away, which needs no write.
-    private func applyRootChanges(_ actions: [WatchAction]) async throws {
-        for action in actions {
-            if case .watchedDirectoryGone = action { try await applyFolder(action) }
-        }
-    }
-
-    /// When `error` is a write that failed for want of room: records that the index cannot be
-    /// written (logged once, shown in `Status`), so the catch-up loop reconciles every root once
-    /// there is room, and returns the error to report. Nil for any other error.
-    private func unwritable(_ error: any Error) -> UnwritableIndexError? {
-        guard let reason = Store.outOfSpaceReason(error) else { return nil }
-        let problem = """
-            the index cannot be written (\(reason)): photod serves what it has and records what it missed once \
-            there is room (free disk space, or raise index_size_limit)
-            """
-        if state.indexProblem == nil {
-            logger.error("\(problem); index \(scanner.store.path)")
-        }
-        state.setIndexProblem(problem)
-        return UnwritableIndexError(reason: reason)
-    }
-
-    private func writeFiles(_ files: inout [WatchAction]) async throws {
-        guard !files.isEmpty else { return }
-        let actions = files
-        files = []
-        let batch = try await LiveUpdater.batch(
-            for: actions, store: scanner.store, reader: scanner.reader, files: scanner.pool)
-        _ = try await scanner.store.apply(batch)
-    }
-
-    private func applyFolder(_ action: WatchAction) async throws {
-        switch action {
-        case .directoryCreated(let folder):
-            // Watch first, then scan: files written before the watch existed are found too.
-            coverage.cover(folder)
-            _ = try await scanner.reconcile(root: folder, progress: ScanProgressTracker())
-        case .directoryRemoved(let folder):
-            _ = try await scanner.reconcile(root: folder, progress: ScanProgressTracker())
-        case .directoryMoved(let from, let to):
-            try await moveSubtree(from: from, to: to)
-        case .watchedDirectoryGone(let folder):
-            guard let root = roots.root(at: folder) else { return }
-            state.setRoot(root.configured, .missing,
-                          problem: "root \(root.configured) was removed or unmounted; its photos are kept until it returns")
-            logger.warning("root \(root.configured) was removed or unmounted: keeping its photos until it returns")
-        default:
-            // Overflows are coalesced and reconciled by the watcher.
-            break
-        }
-    }
-
     private func reconcileNow(folders: [[UInt8]]) async throws {
         guard state.indexProblem == nil else { return }
         do {
@@ -256,18 +179,6 @@ final class Indexer: Sendable {
         } catch {
             guard unwritable(error) != nil else { throw error }
         }
-    }
-
-    /// A folder renamed inside the library: every asset below keeps its id.
-    private func moveSubtree(from: [UInt8], to: [UInt8]) async throws {
-        var batch = WriteBatch()
-        for file in try await scanner.store.indexedFiles(under: from) {
-            let path = to + file.path.dropFirst(from.count)
-            batch.updates.append(WriteBatch.Update(id: file.id, path: path, stamp: file.stamp, content: nil))
-        }
-        _ = try await scanner.store.apply(batch)
-        // The folder may have changed while it moved; a reconcile of the new place is cheap.
-        _ = try await scanner.reconcile(root: to, progress: ScanProgressTracker())
     }
 }
 

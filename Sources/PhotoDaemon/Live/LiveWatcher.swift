@@ -3,18 +3,24 @@ import Logging
 import Synchronization
 import Watcher
 
-/// Keeps the index current from inotify: hands decoded actions to the indexer, emits held
+/// Keeps the index current from inotify: gathers kernel events for the indexer, emits held
 /// rename halves once their grace is over, polls what it cannot watch, and notices missing
 /// roots return. Its loops are children of `run()`, so shutdown ends every one of them.
-final class LiveWatcher: Sendable {
+final class LiveWatcher: LiveEventSource {
     private let inotify: Inotify
     private let coverage: FolderCoverage
     private let indexer: Indexer
     private let state: LibraryState
     private let pollInterval: Int
     private let logger: Logger
-    /// True from an overflow until its reconcile starts: later overflows need no reconcile of their own.
-    private let overflowPending = Atomic(false)
+    /// Kernel events read but not yet handed to the indexer.
+    private let inbox = Mutex<[WatchEvent]>([])
+    /// True while a `liveEvents` command is queued and has not yet taken the inbox: events that
+    /// arrive meanwhile join it instead of queueing another.
+    private let drainQueued = Atomic(false)
+    /// Wakes the rename-expiry timer when a half is held.
+    private let holding: AsyncStream<Void>.Continuation
+    private let held: AsyncStream<Void>
 
     init(inotify: Inotify, coverage: FolderCoverage, indexer: Indexer, state: LibraryState, pollInterval: Int,
          logger: Logger) {
@@ -24,6 +30,7 @@ final class LiveWatcher: Sendable {
         self.state = state
         self.pollInterval = pollInterval
         self.logger = logger
+        (held, holding) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     private var watches: WatchSet { coverage.watches }
@@ -31,84 +38,62 @@ final class LiveWatcher: Sendable {
     /// Events waiting to be applied; past this many, they are dropped for an overflow (a reconcile).
     static let inboxLimit = 65_536
 
-    /// Consumes inotify events and polls until the task is cancelled.
+    /// Reads inotify events, runs the rename-expiry timer and polls, until the task is cancelled.
     ///
-    /// A reader drains the kernel queue into an inbox while the previous batch is applied; the
-    /// applier then takes everything waiting at once, so a burst becomes a few large
-    /// transactions instead of many small ones. A timer wakes the applier when a held rename
-    /// half's grace is over, and only then, so nothing polls while nothing is held.
+    /// The reader drains the kernel queue into an inbox and asks the indexer, once, to take
+    /// it; while the indexer writes one batch the next gathers, so a burst becomes a few large
+    /// transactions instead of many small ones. The timer sleeps only while a rename half is held.
     func run() async {
-        let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let (held, holding) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let inbox = EventInbox()
         await withDiscardingTaskGroup { group in
             group.addTask {
                 for await events in self.inotify.events() {
-                    inbox.events.withLock { waiting in
+                    self.inbox.withLock { waiting in
                         if waiting.count + events.count > Self.inboxLimit {
                             waiting = [WatchEvent(wd: -1, mask: WatchMask.queueOverflow, cookie: 0, name: [])]
                         } else {
                             waiting.append(contentsOf: events)
                         }
                     }
-                    wake.yield()
+                    self.askIndexerToTake()
                 }
-                wake.finish()
             }
             group.addTask {
-                for await _ in wakeups {
-                    let events = inbox.events.withLock { waiting in
-                        defer { waiting.removeAll(keepingCapacity: true) }
-                        return waiting
-                    }
-                    var actions = events.isEmpty ? [] : self.watches.decode(events, now: .now)
-                    actions += self.watches.expire(now: .now)
-                    await self.apply(actions)
-                    if self.watches.nextDeadline != nil { holding.yield() }
-                }
-                holding.finish()
-            }
-            group.addTask {
-                // Sleeps until the earliest held half is due, then wakes the applier to emit it.
-                for await _ in held {
+                // Sleeps until the earliest held half is due, then has the indexer take it.
+                for await _ in self.held {
                     guard let deadline = self.watches.nextDeadline else { continue }
                     do { try await Task.sleep(until: deadline, clock: .continuous) } catch { return }
-                    wake.yield()
+                    self.askIndexerToTake()
                 }
             }
             group.addTask { await self.poll() }
         }
     }
 
-    private func apply(_ actions: [WatchAction]) async {
-        guard !actions.isEmpty else { return }
+    private func askIndexerToTake() {
+        guard !drainQueued.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        if !indexer.queue.post(.liveEvents(self)) {
+            logger.debug("file-system changes not applied: the indexer has stopped")
+        }
+    }
+
+    /// Everything seen since the last call, as actions: the inbox decoded, then the held rename
+    /// halves whose grace is over. Called by the indexer's loop.
+    func takeActions() -> [WatchAction] {
+        // Cleared before the inbox is taken: an event that lands after it queues a new take.
+        drainQueued.store(false, ordering: .releasing)
+        let events = inbox.withLock { waiting in
+            defer { waiting.removeAll(keepingCapacity: true) }
+            return waiting
+        }
+        var actions = events.isEmpty ? [] : watches.decode(events, now: .now)
+        actions += watches.expire(now: .now)
         for case .watchedDirectoryGone(let folder) in actions {
             // A root moved away takes its watches along: release them, or its new place would
             // keep reporting under the old root's paths.
             watches.unwatchTree(folder)
         }
-        let overflowed = actions.contains(.overflow)
-        do {
-            try await indexer.apply(actions.filter { $0 != .overflow })
-            guard overflowed else { return }
-            state.overflowed()
-            // A burst can overflow again and again: one reconcile after the latest covers them all.
-            guard !overflowPending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-            logger.warning("the inotify queue overflowed, so events were lost: reconciling every root with the disk")
-            // The decoder's view of the folders may be stale too: cover everything afresh.
-            coverage.recoverRoots()
-            overflowPending.store(false, ordering: .releasing)
-            _ = try await indexer.reconcile(reason: "inotify overflow")
-        } catch is UnwritableIndexError {
-            // Recorded by the indexer, which catches up once the index can be written.
-            logger.debug("\(actions.count) file-system changes wait for the index to be writable")
-        } catch is CancellationError {
-            logger.debug("\(actions.count) file-system changes not applied: shutting down")
-        } catch is IndexerStoppedError {
-            logger.debug("\(actions.count) file-system changes not applied: shutting down")
-        } catch {
-            logger.error("could not apply \(actions.count) file-system changes: \(error); the next reconcile catches up")
-        }
+        if watches.nextDeadline != nil { holding.yield() }
+        return actions
     }
 
     /// Every poll interval: rescans folders without a watch and brings back missing roots;
@@ -144,9 +129,4 @@ final class LiveWatcher: Sendable {
             try await indexer.reconcile(folders: unwatched)
         }
     }
-}
-
-/// Kernel events read but not yet applied.
-private final class EventInbox: Sendable {
-    let events = Mutex<[WatchEvent]>([])
 }
