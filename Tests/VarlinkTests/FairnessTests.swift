@@ -134,13 +134,15 @@ struct FairnessTests {
     @Test("a streaming call in flight is not idle")
     func streamIsNotIdle() async throws {
         var configuration = VarlinkServer.Configuration()
-        configuration.idleTimeout = .milliseconds(200)
+        // Long enough that a loaded machine (tests run side by side) cannot close the connection
+        // between connecting and the call; the stream then stays open for well past it.
+        configuration.idleTimeout = .seconds(1)
         let service = TestService()
         let server = try await RunningServer.start(interfaces: [service.interface], configuration: configuration)
         let client = try await VarlinkClient.connect(unixSocketPath: server.path)
         var iterator = client.stream("org.example.test.Forever", Empty(), returning: TestService.Count.self).makeAsyncIterator()
         #expect(try await iterator.next()?.n == 0)
-        try await Task.sleep(for: .seconds(1))
+        try await Task.sleep(for: .seconds(3))
         #expect(server.server.connectionCount == 1)
         #expect(service.foreverCancelled == 0)
         await client.close()
