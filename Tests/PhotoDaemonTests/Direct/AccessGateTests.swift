@@ -28,13 +28,7 @@ import Varlink
         static func with(rules: GroupingRules = GroupingRules(), policy: AuthorizationPolicy = AuthorizationPolicy(),
                          _ body: (Rig) async throws -> Void) async throws {
             let rig = try await Rig(rules: rules, policy: policy)
-            do {
-                try await body(rig)
-            } catch {
-                await rig.store.close()
-                throw error
-            }
-            await rig.store.close()
+            try await withClosing(rig, close: { await $0.store.close() }, body)
         }
 
         /// The refusal the gate gives `caller`, decoded; records an issue and returns nil when it admits it.

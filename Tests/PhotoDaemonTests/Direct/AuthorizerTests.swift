@@ -47,13 +47,7 @@ import Testing
             // Request timers run in the authorization service, as in photod's service group.
             let timers = Task { [authorizer = rig.authorizer] in try await AuthorizationService(authorizer: authorizer).run() }
             defer { timers.cancel() }
-            do {
-                try await body(rig)
-            } catch {
-                await rig.store.close()
-                throw error
-            }
-            await rig.store.close()
+            try await withClosing(rig, close: { await $0.store.close() }, body)
         }
     }
 

@@ -107,13 +107,7 @@ import Watcher
             // Request timers run in the authorization service, as in photod's service group.
             let timers = Task { [authorizer = rig.authorizer] in try await AuthorizationService(authorizer: authorizer).run() }
             defer { timers.cancel() }
-            do {
-                try await body(rig)
-            } catch {
-                await rig.close()
-                throw error
-            }
-            await rig.close()
+            try await withClosing(rig, close: { await $0.close() }, body)
         }
 
         /// Releases the inotify instance, the index and the threads.

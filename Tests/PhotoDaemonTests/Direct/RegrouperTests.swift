@@ -70,13 +70,7 @@ import Testing
         /// Runs `body` with a new rig and releases the index and threads afterwards.
         static func with(_ body: (Rig) async throws -> Void) async throws {
             let rig = try Rig()
-            do {
-                try await body(rig)
-            } catch {
-                await rig.close()
-                throw error
-            }
-            await rig.close()
+            try await withClosing(rig, close: { await $0.close() }, body)
         }
 
         /// Releases the index and the threads.

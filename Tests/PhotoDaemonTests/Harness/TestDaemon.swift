@@ -100,14 +100,7 @@ final class TestDaemon: Sendable {
         let daemon = try TestDaemon(configure)
         try prepare(daemon)
         try await daemon.start()
-        do {
-            let result = try await body(daemon)
-            await daemon.stop()
-            return result
-        } catch {
-            await daemon.stop()
-            throw error
-        }
+        return try await withClosing(daemon, close: { await $0.stop() }, body)
     }
 }
 

@@ -83,14 +83,6 @@ final class IndexingRig: Sendable {
 
     /// Runs `body` with a new rig, closing it afterwards.
     static func with<T>(files: [String: [UInt8]] = [:], _ body: (IndexingRig) async throws -> T) async throws -> T {
-        let rig = try IndexingRig(files: files)
-        do {
-            let result = try await body(rig)
-            await rig.close()
-            return result
-        } catch {
-            await rig.close()
-            throw error
-        }
+        try await withClosing(try IndexingRig(files: files), close: { await $0.close() }, body)
     }
 }
