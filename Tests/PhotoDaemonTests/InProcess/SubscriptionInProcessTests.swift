@@ -1,0 +1,59 @@
+import PhotoAPI
+import PhotoClient
+import Testing
+@testable import PhotoDaemon
+
+/// `Subscription` served in process: replay from a token, then live changes, each filtered to
+/// what the subscriber may see.
+@Suite struct SubscriptionInProcessTests {
+    /// Reads changes until one inserts something; returns every change read.
+    private func changesUntilAnInsert(_ changes: AsyncThrowingStream<Change, Error>) async throws -> [Change] {
+        var seen: [Change] = []
+        for try await change in changes {
+            seen.append(change)
+            if !change.inserted.isEmpty { break }
+        }
+        return seen
+    }
+
+    @Test func aSubscriberFromAnEarlierTokenGetsTheLoggedChangesFirst() async throws {
+        try await TestDaemon.withDaemon(prepare: { try $0.add("a.jpg", TestPhoto.jpeg("Beach")) }) { daemon in
+            let owner = try await daemon.client()
+            let before = try await owner.status().token
+            try daemon.add("b.jpg", TestPhoto.jpeg("Hike"))
+            #expect(try await eventually { try await owner.status().assets == 2 })
+            // Everything after `before` is already committed: it can only come from the log.
+            let subscriber = try await daemon.client()
+            let seen = try await changesUntilAnInsert(subscriber.subscribe(since: before))
+            let inserted = seen.flatMap(\.inserted)
+            let assets = try await owner.getAssets(ids: inserted).assets
+            #expect(assets.map(\.path) == [daemon.library + "/b.jpg"])
+            #expect(seen.allSatisfy { $0.token > before })
+            await owner.close()
+            await subscriber.close()
+        }
+    }
+
+    @Test func aLimitedAppHearsOnlyOfWhatItMaySee() async throws {
+        try await TestDaemon.withDaemon(prepare: { try $0.add("seed.jpg", TestPhoto.jpeg("Hike")) }) { daemon in
+            let owner = try await daemon.client()
+            let viewer = "exe:/usr/bin/viewer"
+            _ = try await owner.decide(app: viewer, status: .limited, groups: ["Hike"])
+            let app = try await daemon.client(as: TestDaemon.app(viewer))
+            let changes = app.subscribe(since: try await owner.status().token)
+            // The hidden photo first, so a leak would arrive before the visible one ends the wait.
+            try daemon.add("hidden.jpg", TestPhoto.jpeg("Beach"))
+            #expect(try await eventually { try await owner.status().assets == 2 })
+            try daemon.add("visible.jpg", TestPhoto.jpeg("Hike"))
+            let seen = try await changesUntilAnInsert(changes)
+            let all = try await owner.allAssets(group: nil)
+            let hidden = try #require(all.first { $0.path.hasSuffix("/hidden.jpg") }).id
+            let visible = try #require(all.first { $0.path.hasSuffix("/visible.jpg") }).id
+            #expect(seen.flatMap(\.inserted) == [visible])
+            #expect(!seen.contains { $0.inserted.contains(hidden) || $0.updated.contains(hidden) })
+            #expect(!seen.contains { $0.groupsChanged.contains("Beach") })
+            await owner.close()
+            await app.close()
+        }
+    }
+}
