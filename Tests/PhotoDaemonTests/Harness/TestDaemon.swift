@@ -79,7 +79,7 @@ final class TestDaemon: Sendable {
 
     /// A client connected as `caller` (the owner unless named).
     func client(as caller: Caller = TestDaemon.owner) async throws -> PhotoClient {
-        // Connections are accepted in the order they connect: the one made now takes this caller.
+        // The connection made now takes this caller (connects are one at a time).
         try await callers.connecting(as: caller) {
             try await PhotoClient.connect(socketPath: socket, runtimeDirectory: dir.file("no-runtime-dir"))
         }
@@ -125,10 +125,17 @@ private final class CallerQueue: Sendable {
         queued.withLock { $0.isEmpty ? TestDaemon.owner : $0.removeFirst() }
     }
 
+    /// Connects with `caller` queued, and returns once the server has taken it: the server
+    /// identifies connections concurrently, so the next connect must wait for this one's.
     func connecting<T: Sendable>(as caller: Caller, _ connect: @Sendable () async throws -> T) async throws -> T {
         try await connects.run {
             queued.withLock { $0.append(caller) }
-            return try await connect()
+            let connection = try await connect()
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !queued.withLock({ $0.isEmpty }), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            return connection
         }
     }
 }
