@@ -9,8 +9,6 @@ enum IndexCommand: Sendable {
     case reconcile(only: LibraryRoot?, reason: String, reply: IndexReply<ScanReport>)
     /// Reconcile folders inotify cannot watch, each with its subtree.
     case reconcileFolders([[UInt8]], reply: IndexReply<Void>)
-    /// Apply a batch of watcher actions in order.
-    case apply([WatchAction], reply: IndexReply<Void>)
     /// Make these the roots (a config reload).
     case replaceRoots([LibraryRoot], reply: IndexReply<RootChange>)
     /// Apply what the watcher has seen since it last sent this: sent, not awaited, so the
@@ -23,7 +21,6 @@ enum IndexCommand: Sendable {
         switch self {
         case .reconcile(_, _, let reply): reply.fail(error)
         case .reconcileFolders(_, let reply): reply.fail(error)
-        case .apply(_, let reply): reply.fail(error)
         case .replaceRoots(_, let reply): reply.fail(error)
         case .liveEvents: break  // nobody waits; a reconcile at the next start finds the changes
         }
@@ -51,8 +48,8 @@ final class IndexReply<Value: Sendable>: Sendable {
         waiter = Mutex(continuation)
     }
 
-    /// True once the asker has its answer or stopped waiting: the loop skips such a command.
-    var isAnswered: Bool { waiter.withLock { $0 == nil } }
+    /// True once the asker has its answer or stopped waiting.
+    private var isAnswered: Bool { waiter.withLock { $0 == nil } }
 
     /// Answers with `value`; nothing when already answered.
     func succeed(_ value: Value) {
@@ -64,8 +61,10 @@ final class IndexReply<Value: Sendable>: Sendable {
         waiter.withLock { $0.take() }?.resume(throwing: error)
     }
 
-    /// Answers with what `body` returns or throws.
+    /// Answers with what `body` returns or throws; runs nothing when the asker has stopped
+    /// waiting (its client hung up before the loop reached the command).
     func complete(_ body: () async throws -> Value) async {
+        guard !isAnswered else { return }
         do { succeed(try await body()) } catch { fail(error) }
     }
 }
@@ -80,7 +79,6 @@ final class IndexCommandQueue: Sendable {
     /// The commands in the order they were sent; read by exactly one loop.
     let commands: AsyncStream<IndexCommand>
     private let input: AsyncStream<IndexCommand>.Continuation
-    private let sent = Atomic(0)
 
     init() {
         (commands, input) = AsyncStream.makeStream(of: IndexCommand.self)
@@ -96,8 +94,7 @@ final class IndexCommandQueue: Sendable {
                 let reply = IndexReply(continuation)
                 holder.withLock { $0 = reply }
                 let command = make(reply)
-                sent.add(1, ordering: .releasing)
-                if case .terminated = input.yield(command) {
+                if !post(command) {
                     command.refuse(IndexerStoppedError())
                 } else if Task.isCancelled {
                     reply.fail(CancellationError())
@@ -111,16 +108,7 @@ final class IndexCommandQueue: Sendable {
     /// Sends `command` without waiting for it; false when the indexer has stopped.
     @discardableResult
     func post(_ command: IndexCommand) -> Bool {
-        sent.add(1, ordering: .releasing)
         if case .terminated = input.yield(command) { return false }
         return true
-    }
-
-    /// How many commands were ever sent (tests wait on it to order their askers).
-    var sentCount: Int { sent.load(ordering: .acquiring) }
-
-    /// Ends the queue: commands already sent are still handed to the loop, later ones are refused.
-    func finish() {
-        input.finish()
     }
 }

@@ -29,7 +29,8 @@ extension Indexer {
         }
     }
 
-    func applyNow(_ actions: [WatchAction]) async throws {
+    /// Runs of file actions become one write, folder actions rescan or move the folder's subtree.
+    private func applyNow(_ actions: [WatchAction]) async throws {
         guard state.indexProblem == nil else {
             // Nothing can be written: the catch-up reconcile finds these changes on disk. New
             // folders are watched now, so what happens in them later is seen too.

@@ -43,12 +43,6 @@ final class Indexer: Sendable {
         try await queue.send { .reconcileFolders(folders, reply: $0) }
     }
 
-    /// Applies a batch of watcher actions in order: runs of file actions become one write,
-    /// folder actions rescan or move the folder's subtree.
-    func apply(_ actions: [WatchAction]) async throws {
-        try await queue.send { .apply(actions, reply: $0) }
-    }
-
     /// Makes `new` the roots (a config reload): a removed root's photos leave the index, unless
     /// another root still holds them; an added root is watched and scanned. Photos under roots
     /// that stay keep their ids and are not read again.
@@ -82,16 +76,10 @@ final class Indexer: Sendable {
     private func execute(_ command: IndexCommand) async {
         switch command {
         case .reconcile(let only, let reason, let reply):
-            guard !reply.isAnswered else { return }
             await reply.complete { try await self.run(roots: only.map { [$0] } ?? self.roots.all, reason: reason) }
         case .reconcileFolders(let folders, let reply):
-            guard !reply.isAnswered else { return }
             await reply.complete { try await self.reconcileNow(folders: folders) }
-        case .apply(let actions, let reply):
-            guard !reply.isAnswered else { return }
-            await reply.complete { try await self.applyNow(actions) }
         case .replaceRoots(let new, let reply):
-            guard !reply.isAnswered else { return }
             await reply.complete { try await self.replaceRootsNow(new) }
         case .liveEvents(let source):
             await applyLive(source.takeActions())

@@ -19,16 +19,12 @@ import Watcher
     @Test func commandsRunInTheOrderTheyWereSent() async throws {
         try await IndexingRig.with { rig in
             try rig.write("a.jpg", TestPhoto.jpeg("Beach"))
-            // Sent in this order before the loop starts: the apply must land before the reconcile
-            // counts it unchanged; the other way round the reconcile would insert it.
-            let apply = Task { try await rig.indexer.apply([.fileWritten(rig.path("a.jpg"))]) }
-            while rig.indexer.queue.sentCount == 0 { await Task.yield() }
-            let reconcile = Task { try await rig.indexer.reconcile(reason: "after the apply") }
+            // Sent in this order before the loop starts: the live write must land before the
+            // reconcile counts it unchanged; the other way round the reconcile would insert it.
+            rig.post([.fileWritten(rig.path("a.jpg"))])
+            let reconcile = Task { try await rig.indexer.reconcile(reason: "after the live write") }
             try await Task.sleep(for: .milliseconds(20))
-            let report = try await rig.withCommandLoop {
-                try await apply.value
-                return try await reconcile.value
-            }
+            let report = try await rig.withCommandLoop { try await reconcile.value }
             #expect(report.inserted == 0)
             #expect(report.unchanged == 1)
         }
@@ -78,7 +74,7 @@ import Watcher
                 _ = try await rig.indexer.reconcile(reason: "start-up")
                 let before = try await rig.indexed()
                 try rig.move("trip", "2021-trip")
-                try await rig.indexer.apply([.directoryMoved(from: rig.path("trip"), to: rig.path("2021-trip"))])
+                try await rig.apply([.directoryMoved(from: rig.path("trip"), to: rig.path("2021-trip"))])
                 let after = try await rig.indexed()
                 #expect(after["2021-trip/a.jpg"]?.id == before["trip/a.jpg"]?.id)
                 #expect(after["2021-trip/deep/b.jpg"]?.id == before["trip/deep/b.jpg"]?.id)
@@ -91,7 +87,7 @@ import Watcher
         try await IndexingRig.with { rig in
             try rig.write("new/a.jpg", TestPhoto.jpeg("Beach"))
             try await rig.withCommandLoop {
-                try await rig.indexer.apply([.directoryCreated(rig.path("new"))])
+                try await rig.apply([.directoryCreated(rig.path("new"))])
             }
             #expect(rig.coverage.watches.watchCount == 1)
             #expect(try await rig.indexed()["new/a.jpg"]?.group == "Beach")

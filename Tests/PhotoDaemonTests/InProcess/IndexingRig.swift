@@ -67,6 +67,18 @@ final class IndexingRig: Sendable {
         return result
     }
 
+    /// Sends `actions` to the indexer the way the watcher does (a `liveEvents` command), without waiting.
+    func post(_ actions: [WatchAction]) {
+        _ = indexer.queue.post(.liveEvents(FixedActions(actions: actions)))
+    }
+
+    /// Sends `actions` as the watcher does and returns once the loop has applied them: a
+    /// command sent after them is answered after them. Needs the command loop running.
+    func apply(_ actions: [WatchAction]) async throws {
+        post(actions)
+        try await indexer.reconcile(folders: [])
+    }
+
     /// Runs `body` while the indexer's command loop runs, as `IndexerService` runs it; stops the loop after.
     func withCommandLoop<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         let loop = Task { await indexer.runCommands() }
@@ -85,4 +97,11 @@ final class IndexingRig: Sendable {
     static func with<T>(files: [String: [UInt8]] = [:], _ body: (IndexingRig) async throws -> T) async throws -> T {
         try await withClosing(try IndexingRig(files: files), close: { await $0.close() }, body)
     }
+}
+
+/// A live-event source that hands over the same actions once.
+private struct FixedActions: LiveEventSource {
+    let actions: [WatchAction]
+
+    func takeActions() -> [WatchAction] { actions }
 }
