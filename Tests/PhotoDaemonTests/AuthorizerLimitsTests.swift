@@ -16,14 +16,13 @@ import Varlink
         let dir: TemporaryDirectory
         let store: Store
         let authorizer: Authorizer
-        let log = LogLines()
+        let log = LogRecorder()
         let visibility = VisibilityLog()
 
         init(maximumApps: Int = AuthorizationLimits.maximumApps) async throws {
             dir = try TemporaryDirectory()
             store = try Store(path: dir.file("index.sqlite"))
-            let log = self.log
-            let logger = Logger(label: "test") { _ in LogLines.Handler(lines: log) }
+            let logger = log.logger(level: .trace)
             let visibility = self.visibility
             authorizer = try await Authorizer(store: store, policy: AuthorizationPolicy(), logger: logger,
                                         maximumApps: maximumApps) { app, seen in
@@ -36,26 +35,6 @@ import Varlink
     final class VisibilityLog: Sendable {
         let entries = Mutex<[(String, Visibility)]>([])
         var all: [(String, Visibility)] { entries.withLock { $0 } }
-    }
-
-    /// Log entries as text: the message and each metadata value.
-    final class LogLines: Sendable {
-        let lines = Mutex<[String]>([])
-        var all: [String] { lines.withLock { $0 } }
-
-        struct Handler: LogHandler {
-            let lines: LogLines
-            var metadata: Logger.Metadata = [:]
-            var logLevel: Logger.Level = .trace
-            subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-                get { metadata[key] }
-                set { metadata[key] = newValue }
-            }
-            func log(event: LogEvent) {
-                let fields = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-                lines.lines.withLock { $0.append(([event.message.description] + fields).joined(separator: " ")) }
-            }
-        }
     }
 
     static func app(_ name: String, uid: UInt32 = 1000) -> AppIdentity {

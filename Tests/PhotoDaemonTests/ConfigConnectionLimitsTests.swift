@@ -40,10 +40,8 @@ import Varlink
     }
 
     @Test func aFloodOfClientsThatCannotBeIdentifiedCannotFloodTheLog() async throws {
-        let log = AuthorizerLimitsTests.LogLines()
-        let identify = VarlinkService.identify(with: callers, logger: Logger(label: "test") { _ in
-            AuthorizerLimitsTests.LogLines.Handler(lines: log)
-        })
+        let log = LogRecorder()
+        let identify = VarlinkService.identify(with: callers, logger: log.logger(level: .trace))
         let noPeer: VarlinkPeer? = nil
         for _ in 0..<30 {
             let caller = await identify(noPeer) as? Caller

@@ -12,8 +12,11 @@ final class LogRecorder: Sendable {
         return logger
     }
 
-    /// Every line so far, one per message, as "level: message".
-    var text: String { lines.withLock { $0.joined(separator: "\n") } }
+    /// Every line so far, one per message: the message, then each metadata field as `key=value`.
+    var all: [String] { lines.withLock { $0 } }
+
+    /// Every line so far, joined by newlines.
+    var text: String { all.joined(separator: "\n") }
 
     /// True when some line so far contains `fragment`.
     func contains(_ fragment: String) -> Bool {
@@ -35,7 +38,8 @@ final class LogRecorder: Sendable {
         }
 
         func log(event: LogEvent) {
-            recorder.append("\(event.level): \(event.message)")
+            let fields = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            recorder.append(([event.message.description] + fields).joined(separator: " "))
         }
     }
 }
