@@ -1,75 +1,59 @@
 import FileSystem
 import Foundation
-import Logging
-import NIOPosix
 import PhotoAPI
 import PhotoTestSupport
 import Store
 import Synchronization
 import Systemd
 import Testing
-import Watcher
 @testable import PhotoDaemon
 
 /// A SIGHUP's reload, in-process over pieces built as `Daemon` builds them: the config file is
 /// really re-read, and what can change while running is applied to the real indexer, authorizer
 /// and caller resolver.
 @Suite struct ConfigReloaderTests {
-    /// A config file in a temporary folder and the daemon pieces a reloader drives, built from it.
+    /// A config file beside an indexing rig, and the pieces a reloader drives besides the indexer.
     final class Rig: Sendable {
-        let dir: TemporaryDirectory
-        /// The first library root, canonical.
-        let library: String
+        /// The index, the library and the indexer, built as `Daemon` builds them.
+        let indexing: IndexingRig
         let file: String
         let config: DaemonConfig
-        let store: Store
-        let pool: NIOThreadPool
-        let inotify: Inotify
-        let indexer: Indexer
         let authorizer: Authorizer
         let callers: CallerResolver
         let reloader: ConfigReloader
-        let log = LogRecorder()
         /// How many times the authorizer told subscriptions that an app now sees nothing.
         let seen = Count()
         /// How many times the reloader asked for the status line it sends with READY=1.
         let readies = Count()
 
+        var dir: TemporaryDirectory { indexing.dir }
+        /// The library root, canonical.
+        var library: String { indexing.library }
+        var store: Store { indexing.store }
+        var indexer: Indexer { indexing.indexer }
+        var log: LogRecorder { indexing.log }
+
         /// Pieces built from a config of `extra` keys (TOML) besides roots, index and socket.
         init(_ extra: String = "") async throws {
-            dir = try TemporaryDirectory()
-            try FileManager.default.createDirectory(atPath: dir.file("library"), withIntermediateDirectories: true)
-            library = String(decoding: FileSystem.canonicalPath(Array(dir.file("library").utf8)) ?? [], as: UTF8.self)
-            file = dir.file("photod.toml")
+            indexing = try IndexingRig()
+            file = indexing.dir.file("photod.toml")
             let file = self.file
             let load: @Sendable () throws -> DaemonConfig = {
                 try ConfigLoader(paths: DefaultPaths(environment: ["HOME": "/nonexistent"]))
                     .load(DaemonOverrides(configFile: file))
             }
-            try dir.write("photod.toml", Array(Self.text([library], extra, in: dir).utf8))
+            try indexing.dir.write("photod.toml", Array(Self.text([indexing.library], extra, in: indexing.dir).utf8))
             config = try load()
-            let logger = log.logger()
-            store = try Store(path: config.database)
-            pool = NIOThreadPool(numberOfThreads: 2)
-            pool.start()
-            inotify = try Inotify()
-            let roots = LibraryRoots(LibraryRoot.distinct(config.roots))
-            let state = LibraryState()
-            let scanner = PhotoDaemon.Scanner(
-                store: store, reader: AssetReader(rules: config.grouping, sources: config.descriptionSources),
-                pool: pool, parallelism: 2, batchSize: 100, logger: logger)
-            let coverage = FolderCoverage(watches: WatchSet(inotify: inotify, budget: 1000), roots: roots, state: state,
-                                          pollInterval: config.pollInterval, logger: logger)
-            indexer = Indexer(roots: roots, scanner: scanner, coverage: coverage, state: state, logger: logger)
+            let logger = indexing.log.logger()
             let seen = self.seen
-            authorizer = try await Authorizer(store: store, policy: config.authorization, logger: logger) { app, to in
+            authorizer = try await Authorizer(store: indexing.store, policy: config.authorization, logger: logger) { app, to in
                 seen.count.withLock { $0 += to == .none ? 1 : 0 }
             }
             callers = CallerResolver(ownerClient: "/usr/bin/photoctl", trusted: config.trusted, daemonUID: getuid(),
                                      procRoot: "/proc")
             let readies = self.readies
             reloader = ConfigReloader(
-                config: config, load: load, indexer: indexer, authorizer: authorizer, callers: callers,
+                config: config, load: load, indexer: indexing.indexer, authorizer: authorizer, callers: callers,
                 notifier: SystemdNotifier(environment: [:]),
                 statusLine: {
                     readies.count.withLock { $0 += 1 }
@@ -77,12 +61,11 @@ import Watcher
                 }, logger: logger)
         }
 
-
         /// The config text: `roots`, the index and socket in `dir`, the periodic rescan off, then `extra`.
         static func text(_ roots: [String], _ extra: String, in dir: TemporaryDirectory) -> String {
             """
             roots = [\(roots.map { "\"\($0)\"" }.joined(separator: ", "))]
-            database = "\(dir.file("state/index.sqlite"))"
+            database = "\(dir.file("index.sqlite"))"
             socket = "\(dir.file("run/io.photod"))"
             rescan_interval = 0
             \(extra)
@@ -94,27 +77,13 @@ import Watcher
             try dir.write("photod.toml", Array(Self.text(roots ?? [library], extra, in: dir).utf8))
         }
 
-        /// Runs `body` while the indexer's command loop runs, as `IndexerService` runs it.
-        func withCommandLoop<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-            let loop = Task { [indexer] in await indexer.runCommands() }
-            defer { loop.cancel() }
-            return try await body()
-        }
-
         /// Runs `body` with a new rig and releases the index, threads and inotify afterwards.
         static func with(_ extra: String = "", _ body: (Rig) async throws -> Void) async throws {
             let rig = try await Rig(extra)
             // Request timers run in the authorization service, as in photod's service group.
             let timers = Task { [authorizer = rig.authorizer] in try await AuthorizationService(authorizer: authorizer).run() }
             defer { timers.cancel() }
-            try await withClosing(rig, close: { await $0.close() }, body)
-        }
-
-        /// Releases the inotify instance, the index and the threads.
-        private func close() async {
-            inotify.close()
-            await store.close()
-            try? await pool.shutdownGracefully()
+            try await withClosing(rig, close: { await $0.indexing.close() }, body)
         }
     }
 
@@ -300,7 +269,7 @@ import Watcher
             try rig.dir.write("library/kept.jpg", JPEGFixture.make(exif: ExifFixture(description: "Beach")))
             try rig.dir.write("more/added.jpg", JPEGFixture.make(exif: ExifFixture(description: "Garden")))
             let more = String(decoding: FileSystem.canonicalPath(Array(rig.dir.file("more").utf8)) ?? [], as: UTF8.self)
-            try await rig.withCommandLoop {
+            try await rig.indexing.withCommandLoop {
                 _ = try await rig.indexer.reconcile(reason: "start")
                 let names = { (assets: [StoredAsset]) in
                     assets.map { String(decoding: $0.path, as: UTF8.self) }.sorted()
