@@ -123,17 +123,30 @@ struct InotifyTests {
             return ContinuousClock.now
         }
         try await Task.sleep(for: .milliseconds(50))
-        let closedAt = ContinuousClock.now
-        inotify.close()
-        let endedAt = await reader.value
-        #expect(endedAt - closedAt < .seconds(1))
-        // The reader thread leaves and closes the descriptors.
-        let deadline = ContinuousClock.now + .seconds(1)
-        while inotify.descriptorsOpen, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        // Timed on a thread of its own: the reader thread finishes the stream, then closes the
+        // descriptors, and neither waits for Swift's concurrency threads, which other tests
+        // running side by side can keep busy for seconds.
+        let readerLeft = await Self.timeUntil { !inotify.descriptorsOpen } after: { inotify.close() }
+        #expect(readerLeft < .seconds(1))
         #expect(!inotify.descriptorsOpen)
+        _ = await reader.value  // and the consumer sees the stream end
         #expect(throws: WatcherError.self) { try inotify.addWatch(Array("/tmp".utf8), mask: WatchMask.directory) }
         var again = inotify.events().makeAsyncIterator()
         #expect(await again.next() == nil)
+    }
+
+    /// Runs `action`, then polls `condition` every millisecond on a new thread (for at most
+    /// 10 s); how long after `action` it first held.
+    static func timeUntil(_ condition: @escaping @Sendable () -> Bool,
+                          after action: @escaping @Sendable () -> Void) async -> Duration {
+        await withCheckedContinuation { continuation in
+            Thread {
+                let start = ContinuousClock.now
+                action()
+                while !condition(), ContinuousClock.now - start < .seconds(10) { usleep(1000) }
+                continuation.resume(returning: ContinuousClock.now - start)
+            }.start()
+        }
     }
 
     @Test func aFifoNobodyOpenedIsNotTouched() async throws {
