@@ -106,7 +106,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: ["photod", "photoctl", "PhotoClient", "PhotoTestSupport"]
         ),
-        .testTarget(name: "ConformanceTests", dependencies: ["photod", "PhotoClient", "PhotoTestSupport"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["photod", "PhotoClient", "Metadata", "PhotoTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

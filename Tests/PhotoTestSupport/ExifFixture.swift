@@ -23,6 +23,8 @@ public struct ExifFixture: Sendable {
     public var pixelYDimension: UInt32?
     /// "II" or "MM" for the whole block.
     public var byteOrder: TIFFByteOrder
+    /// A JPEG stored as the IFD1 thumbnail (JPEGInterchangeFormat), after the other IFDs.
+    public var thumbnail: [UInt8]?
 
     /// Creates a fixture with the description given as raw bytes; every tag left nil is omitted.
     public init(
@@ -34,8 +36,10 @@ public struct ExifFixture: Sendable {
         model: String? = nil,
         pixelXDimension: UInt32? = nil,
         pixelYDimension: UInt32? = nil,
-        byteOrder: TIFFByteOrder = .littleEndian
+        byteOrder: TIFFByteOrder = .littleEndian,
+        thumbnail: [UInt8]? = nil
     ) {
+        self.thumbnail = thumbnail
         self.description = description
         self.dateTimeOriginal = dateTimeOriginal
         self.offsetTimeOriginal = offsetTimeOriginal
@@ -59,7 +63,8 @@ public struct ExifFixture: Sendable {
         model: String? = nil,
         pixelXDimension: UInt32? = nil,
         pixelYDimension: UInt32? = nil,
-        byteOrder: TIFFByteOrder = .littleEndian
+        byteOrder: TIFFByteOrder = .littleEndian,
+        thumbnail: [UInt8]? = nil
     ) {
         self.init(
             description: description.map { Array($0.utf8) },
@@ -70,7 +75,8 @@ public struct ExifFixture: Sendable {
             model: model,
             pixelXDimension: pixelXDimension,
             pixelYDimension: pixelYDimension,
-            byteOrder: byteOrder
+            byteOrder: byteOrder,
+            thumbnail: thumbnail
         )
     }
 
@@ -82,16 +88,22 @@ public struct ExifFixture: Sendable {
 
         let ifd0Offset = 8
         var block = writer.header(firstIFDOffset: UInt32(ifd0Offset))
-        if exifIFD.isEmpty {
-            block += writer.ifd(ifd0, at: ifd0Offset)
-            return block
-        }
-        // The pointer's value does not change IFD0's size, so measure with a placeholder first.
-        let placeholder = writer.long(0x8769, 0)
-        let ifd0Size = writer.ifd(ifd0 + [placeholder], at: ifd0Offset).count
+        // Pointer values do not change a directory's size, so measure with placeholders first.
+        let exifPointer = exifIFD.isEmpty ? [] : [writer.long(0x8769, 0)]
+        let ifd0Size = writer.ifd(ifd0 + exifPointer, at: ifd0Offset).count
         let exifOffset = ifd0Offset + ifd0Size
-        block += writer.ifd(ifd0 + [writer.long(0x8769, UInt32(exifOffset))], at: ifd0Offset)
-        block += writer.ifd(exifIFD, at: exifOffset)
+        let exifSize = exifIFD.isEmpty ? 0 : writer.ifd(exifIFD, at: exifOffset).count
+        let ifd1Offset = exifOffset + exifSize
+        let pointer = exifIFD.isEmpty ? [] : [writer.long(0x8769, UInt32(exifOffset))]
+        block += writer.ifd(ifd0 + pointer, at: ifd0Offset, next: thumbnail == nil ? 0 : UInt64(ifd1Offset))
+        if !exifIFD.isEmpty { block += writer.ifd(exifIFD, at: exifOffset) }
+        if let thumbnail {
+            let ifd1 = [writer.short(0x0103, 6), writer.long(0x0201, 0), writer.long(0x0202, UInt32(thumbnail.count))]
+            let thumbnailOffset = ifd1Offset + writer.ifd(ifd1, at: ifd1Offset).count
+            block += writer.ifd([writer.short(0x0103, 6), writer.long(0x0201, UInt32(thumbnailOffset)),
+                                 writer.long(0x0202, UInt32(thumbnail.count))], at: ifd1Offset)
+            block += thumbnail
+        }
         return block
     }
 
