@@ -66,6 +66,8 @@ let package = Package(
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         .target(name: "PhotoClient", dependencies: ["PhotoAPI", "Varlink"]),
+        // The photod <-> photod-thumbnailer frames and the SCM_RIGHTS helpers; Glibc only, so both sides can link it.
+        .target(name: "ThumbnailProtocol"),
         .target(name: "PhotoCommands", dependencies: [
             "PhotoClient", "SafeText",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -95,6 +97,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
+        .testTarget(name: "ThumbnailProtocolTests", dependencies: ["ThumbnailProtocol"]),
         .testTarget(name: "WatcherTests", dependencies: ["Watcher", "PhotoTestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "PhotoTestSupport"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")]),
