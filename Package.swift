@@ -47,6 +47,8 @@ let package = Package(
         // Escaping of untrusted text before a terminal or a log line sees it; used by both sides.
         .target(name: "SafeText"),
         .target(name: "Watcher", dependencies: ["FileSystem"]),
+        // The freedesktop.org thumbnail cache (~/.cache/thumbnails); Glibc only, no Foundation.
+        .target(name: "ThumbnailCache"),
         // The index; owns its threads (NIOThreadPool), so no caller waits on SQLite.
         .target(name: "Store", dependencies: ["SQLite", .product(name: "NIOPosix", package: "swift-nio")]),
         // sd_notify, socket activation and the journal: the only code that touches libsystemd.
@@ -100,6 +102,7 @@ let package = Package(
         .testTarget(name: "ThumbnailProtocolTests", dependencies: ["ThumbnailProtocol"]),
         .testTarget(name: "WatcherTests", dependencies: ["Watcher", "PhotoTestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "PhotoTestSupport"]),
+        .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "PhotoTestSupport"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")]),
         // Unit tests, plus the in-process harness (Harness/TestDaemon.swift: the whole service
         // group over a temporary library, index and socket, callers named by the test).
