@@ -37,24 +37,12 @@ public enum VarlinkClientError: Error, Equatable, Sendable, CustomStringConverti
     }
 }
 
-/// One reply as read from the wire.
-struct ReplyFrame: Sendable {
-    let bytes: [UInt8]
-    let error: VarlinkError?
-    let continues: Bool
-    /// Some servers leave out empty parameters; they read as `{}`.
-    let hasParameters: Bool
-}
-
 /// The socket and the read side of a client; one call or stream owns it at a time.
 actor ClientConnection {
-    /// Replies may be larger than calls (a page of assets); this bounds a broken server's damage.
-    static let maxReplyBytes = 16 << 20
-
     nonisolated let channel: any Channel
     private let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     private var iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
-    private var decoder = VarlinkFrameDecoder(maxMessageBytes: ClientConnection.maxReplyBytes)
+    private var decoder = VarlinkFrameDecoder(maxMessageBytes: ReplyFrame.maxBytes)
     private nonisolated let lifecycle = Mutex(Lifecycle())
 
     private struct Lifecycle {
@@ -148,7 +136,7 @@ actor ClientConnection {
     func nextReply() async throws -> ReplyFrame {
         do {
             let frame = try await self.nextFrame()
-            return try Self.parseReply(frame)
+            return try ReplyFrame.parse(frame)
         } catch {
             self.close()
             throw error
@@ -172,43 +160,6 @@ actor ClientConnection {
             }
             self.decoder.append(buffer.readableBytesView)
         }
-    }
-
-    /// The envelope of a reply; the parameters themselves are decoded later, straight into the
-    /// caller's type, except an error's, which are kept as JSON.
-    private struct ReplyHeader: Decodable {
-        let error: String?
-        let errorParameters: JSONValue?
-        let continues: Bool
-        let hasParameters: Bool
-
-        private enum Key: String, CodingKey {
-            case error, parameters, continues
-        }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: Key.self)
-            self.error = try container.decodeIfPresent(String.self, forKey: .error)
-            self.continues = try container.decodeIfPresent(Bool.self, forKey: .continues) ?? false
-            self.hasParameters = try container.contains(.parameters) && !container.decodeNil(forKey: .parameters)
-            self.errorParameters = self.error == nil ? nil : try container.decodeIfPresent(JSONValue.self, forKey: .parameters)
-        }
-    }
-
-    private static func parseReply(_ frame: [UInt8]) throws -> ReplyFrame {
-        let header: ReplyHeader
-        do {
-            header = try JSONWire.decode(ReplyHeader.self, from: frame)
-        } catch {
-            throw VarlinkClientError.invalidReply("not a JSON object with the reply fields")
-        }
-        let error = try header.error.map { name in
-            guard let parameters = header.errorParameters, case .object = parameters else {
-                return VarlinkError(name)
-            }
-            return VarlinkError(name: name, parametersJSON: try JSONWire.encode(parameters))
-        }
-        return ReplyFrame(bytes: frame, error: error, continues: header.continues, hasParameters: header.hasParameters)
     }
 }
 

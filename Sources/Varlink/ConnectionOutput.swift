@@ -56,12 +56,17 @@ struct ConnectionOutput: Sendable {
         case .closed:
             throw Gone.closed
         case .notReading:
-            self.budget.log(
-                self.logger, .warning, "varlink client stopped reading its replies, closing the connection",
-                metadata: ["unsent.limit": "\(self.limit)"]
-            )
-            self.channel.close(promise: nil)
-            throw Gone.notReading(limit: self.limit)
+            throw self.dropNotReading()
         }
+    }
+
+    /// Closes the connection of a client that left its replies unread; the error for the handler.
+    func dropNotReading() -> Gone {
+        self.budget.log(
+            self.logger, .warning, "varlink client stopped reading its replies, closing the connection",
+            metadata: ["unsent.limit": "\(self.limit)"]
+        )
+        self.channel.close(promise: nil)
+        return Gone.notReading(limit: self.limit)
     }
 }

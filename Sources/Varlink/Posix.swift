@@ -1,4 +1,5 @@
-// The module's direct POSIX calls: the socket file's life cycle, SO_PEERCRED and user names.
+// The module's direct POSIX calls: the socket file's life cycle, SO_PEERCRED and user names
+// (descriptor passing and the blocking client's socket have files of their own).
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -23,6 +24,18 @@ enum Posix {
             name: NIOBSDSocket.Option(rawValue: SO_PEERCRED)
         ).get()
         return credentials.map { VarlinkPeer(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
+        #else
+        return nil
+        #endif
+    }
+
+    /// The credentials the kernel recorded at connect() for the peer of a socket we hold directly.
+    static func peer(ofSocket descriptor: Int32) -> VarlinkPeer? {
+        #if os(Linux)
+        var credentials = UnixCredentials()
+        var length = socklen_t(MemoryLayout<UnixCredentials>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
+        return VarlinkPeer(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
         #else
         return nil
         #endif

@@ -41,7 +41,7 @@ public final class VarlinkClient: Sendable {
             self.connection.close()
             throw VarlinkClientError.invalidReply("continues set on a call without more")
         }
-        return try Self.value(of: reply, as: R.self)
+        return try reply.value(as: R.self)
     }
 
     /// Calls `method` with `oneway: true` and returns once it is sent: the server sends no reply.
@@ -82,20 +82,6 @@ public final class VarlinkClient: Sendable {
         self.connection.close()
         try? await self.connection.channel.closeFuture.get()
     }
-
-    static func value<R: Decodable>(of reply: ReplyFrame, as type: R.Type) throws -> R {
-        if let error = reply.error {
-            throw error
-        }
-        guard reply.hasParameters else {
-            return try JSONWire.decode(R.self, from: JSONWire.emptyObject)
-        }
-        return try JSONWire.decode(ReplyEnvelope<R>.self, from: reply.bytes).parameters
-    }
-}
-
-private struct ReplyEnvelope<R: Decodable>: Decodable {
-    let parameters: R
 }
 
 /// Drives one streaming call, one reply per pull.
@@ -151,7 +137,7 @@ private final class StreamCursor<R: Decodable & Sendable>: Sendable {
             self.end(closing: false)
         }
         do {
-            return try VarlinkClient.value(of: reply, as: R.self)
+            return try reply.value(as: R.self)
         } catch let error as VarlinkError {
             throw error
         } catch {

@@ -23,15 +23,55 @@ public struct VarlinkReplier: Sendable {
     /// Throws `VarlinkError.expectedMore()` for `continues` on a call without `more`; a streaming
     /// handler that lets it propagate answers such a call with the standard ExpectedMore error.
     public func reply<P: Encodable & Sendable>(_ parameters: P, continues: Bool = false) async throws {
+        guard let message = try self.claimReply(parameters, continues: continues) else { return }
+        try await self.write(message)
+    }
+
+    /// Sends one reply with `fileDescriptors` attached (SCM_RIGHTS); its parameters name them by
+    /// index, e.g. `"fileDescriptor": 0` for the first.
+    ///
+    /// The descriptors stay the caller's: the kernel takes its own references as the message is
+    /// queued, so the caller may (and should) close them once this returns. At most 16 per reply;
+    /// more throws `VarlinkFileDescriptorError.tooMany` and sends nothing. A oneway call's reply is
+    /// dropped like any other. When the descriptors cannot be sent at all (not a Unix socket, or
+    /// sendmsg refuses them), nothing was sent, this throws VarlinkFileDescriptorError, and the
+    /// call can still be answered. While earlier replies are still unsent this waits for them (the
+    /// descriptors must ride on this reply's first byte); a client that does not read them within
+    /// a few seconds is disconnected, as one that leaves too many replies unread always is.
+    public func reply<P: Encodable & Sendable>(
+        _ parameters: P,
+        fileDescriptors: [Int32],
+        continues: Bool = false
+    ) async throws {
+        guard !fileDescriptors.isEmpty else {
+            return try await self.reply(parameters, continues: continues)
+        }
+        guard fileDescriptors.count <= DescriptorPassing.maxPerMessage else {
+            throw VarlinkFileDescriptorError.tooMany(count: fileDescriptors.count, limit: DescriptorPassing.maxPerMessage)
+        }
+        guard let message = try self.claimReply(parameters, continues: continues) else { return }
+        do {
+            try await self.output.write(message, fileDescriptors: fileDescriptors)
+        } catch let error as VarlinkFileDescriptorError {
+            // Nothing went out, so the call is still owed an answer (an error, say).
+            if !continues {
+                self.state.reopen()
+            }
+            throw error
+        }
+    }
+
+    /// The reply message, once this reply is allowed; nil for a oneway call, whose replies are dropped.
+    private func claimReply<P: Encodable>(_ parameters: P, continues: Bool) throws -> [UInt8]? {
         if continues && !self.more && !self.oneway {
             throw VarlinkError.expectedMore()
         }
         let parametersJSON = try JSONWire.encodeObject(parameters)
         try self.state.claim(final: !continues)
         if self.oneway {
-            return
+            return nil
         }
-        try await self.write(JSONWire.reply(parametersJSON: parametersJSON, continues: continues))
+        return JSONWire.reply(parametersJSON: parametersJSON, continues: continues)
     }
 
     /// Answers with an error unless the call already had its final reply.
@@ -87,5 +127,14 @@ private final class ReplyState: Sendable {
 
     func seal() {
         self.phase.withLock { $0 = .sealed }
+    }
+
+    /// Undoes a final claim whose reply never went out; a sealed call stays sealed.
+    func reopen() {
+        self.phase.withLock { phase in
+            if phase == .finished {
+                phase = .open
+            }
+        }
     }
 }

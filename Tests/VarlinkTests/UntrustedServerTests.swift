@@ -20,13 +20,14 @@ import Varlink
         let process = Process()
         let output = Pipe()
 
-        init() throws {
+        /// `reply`: the parameters (JSON) the server answers the one call with.
+        init(reply: String? = nil) throws {
             folder = "/tmp/us-\(getpid())-\(UUID().uuidString.prefix(8))"
             socket = folder + "/io.photod"
             guard mkdir(folder, 0o755) == 0, chown(folder, 65534, 65534) == 0 else { throw POSIXError(.EPERM) }
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
             process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
-                                 UntrustedServerTests.server, socket]
+                                 UntrustedServerTests.server, socket] + (reply.map { [$0] } ?? [])
             process.standardOutput = output
             try process.run()
         }
@@ -59,6 +60,28 @@ import Varlink
         #expect(error?.description.contains(server.socket) == true, "\(String(describing: error))")
         #expect(error?.description.contains("uid 65534") == true)
         #expect(server.line() == "0")
+    }
+
+    @Test(.enabled(if: canRunAsNobody)) func theDescriptorClientRefusesAServerOfAnotherUserBeforeSending() async throws {
+        let server = try ForeignServer()
+        #expect(server.line() == "listening")
+        let error = #expect(throws: VarlinkUntrustedServerError.self) {
+            _ = try VarlinkDescriptorClient.connect(unixSocketPath: server.socket)
+        }
+        #expect(error?.serverUserID == 65534)
+        #expect(error?.trusted == [geteuid()])
+        #expect(server.line() == "0")
+    }
+
+    @Test(.enabled(if: canRunAsNobody)) func theDescriptorClientAcceptsTheNamedServiceUser() async throws {
+        let server = try ForeignServer(reply: #"{"answer":42}"#)
+        #expect(server.line() == "listening")
+        let nobody = try #require(TrustedServer.userID(named: "nobody"))
+        let client = try VarlinkDescriptorClient.connect(unixSocketPath: server.socket, trusted: .sameUser(or: nobody))
+        let (reply, descriptors) = try client.call("org.example.Ask", [String: String](), returning: [String: Int].self)
+        #expect(reply == ["answer": 42])
+        #expect(descriptors.count == 0)
+        #expect(Int(server.line()) ?? 0 > 0)
     }
 
     @Test(.enabled(if: canRunAsNobody)) func theNamedServiceUserIsAccepted() async throws {

@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A connected, blocking Unix stream socket: the transport of VarlinkDescriptorClient, which
+/// must call recvmsg itself. The owner calls `release()` exactly once.
+struct BlockingUnixSocket {
+    let descriptor: Int32
+    /// The most any send or receive waits (SO_SNDTIMEO, SO_RCVTIMEO).
+    let timeout: Duration
+
+    /// Connects to `path`, with `timeout` set on both directions.
+    static func open(path: String, timeout: Duration) throws(VarlinkConnectError) -> BlockingUnixSocket {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let pathBytes = Array(path.utf8)
+        // sun_path keeps room for the NUL that ends the path.
+        guard pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw Self.connectError(path: path, code: ENAMETOOLONG)
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: pathBytes) }
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw Self.connectError(path: path, code: errno) }
+        let connection = BlockingUnixSocket(descriptor: descriptor, timeout: timeout)
+        let connected = withUnsafePointer(to: &address) { address in
+            address.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0, connection.setTimeout(SO_RCVTIMEO), connection.setTimeout(SO_SNDTIMEO) else {
+            let code = errno
+            connection.release()
+            throw Self.connectError(path: path, code: code)
+        }
+        return connection
+    }
+
+    /// Writes all of `bytes`; a peer gone away is an error, not SIGPIPE.
+    func sendAll(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                send(self.descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if written >= 0 {
+                offset += written
+                continue
+            }
+            let code = errno
+            if code != EINTR {
+                throw self.failure(code)
+            }
+        }
+    }
+
+    /// One recvmsg, with the descriptors that came with the bytes.
+    func receive(into buffer: UnsafeMutableRawBufferPointer) throws -> DescriptorPassing.Received {
+        switch DescriptorPassing.receive(into: buffer, on: self.descriptor) {
+        case .success(let received): return received
+        case .failure(let error): throw self.failure(error.code)
+        }
+    }
+
+    /// Closes the socket.
+    func release() {
+        _ = close(self.descriptor)
+    }
+
+    /// SO_RCVTIMEO and SO_SNDTIMEO expire as EAGAIN.
+    private func failure(_ code: Int32) -> VarlinkFileDescriptorError {
+        if code == EAGAIN || code == EWOULDBLOCK {
+            let (seconds, attoseconds) = self.timeout.components
+            return .timedOut(seconds: Double(seconds) + Double(attoseconds) / 1e18)
+        }
+        return .socketFailed(errno: code, reason: Posix.describe(errno: code))
+    }
+
+    private func setTimeout(_ option: Int32) -> Bool {
+        let (seconds, attoseconds) = self.timeout.components
+        var limit = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+        if limit.tv_sec <= 0 && limit.tv_usec <= 0 {
+            // Zero would mean no limit at all.
+            limit = timeval(tv_sec: 0, tv_usec: 1)
+        }
+        return setsockopt(self.descriptor, SOL_SOCKET, option, &limit, socklen_t(MemoryLayout<timeval>.size)) == 0
+    }
+
+    private static func connectError(path: String, code: Int32) -> VarlinkConnectError {
+        VarlinkConnectError(path: path, errno: code, reason: Posix.describe(errno: code))
+    }
+}

@@ -1,0 +1,103 @@
+/// A blocking varlink client that also receives the file descriptors a reply carries (SCM_RIGHTS).
+///
+/// NIO reads without a control buffer, so the kernel drops descriptors sent to a VarlinkClient;
+/// this client calls recvmsg itself. Its calls block the calling thread (each send or receive
+/// for at most `receiveTimeout`), so run it on a thread of its own rather than on one of the
+/// concurrency pool's few threads. It serves one caller at a time, hence not Sendable. Any
+/// failure other than an error reply or a reply that does not decode closes the connection: a
+/// reply read late would be taken as the next call's.
+public final class VarlinkDescriptorClient {
+    private var socket: BlockingUnixSocket?
+    private var decoder = VarlinkFrameDecoder(maxMessageBytes: ReplyFrame.maxBytes)
+    private var pending = PendingDescriptors()
+    private var readBuffer = [UInt8](repeating: 0, count: 64 << 10)
+
+    private init(socket: BlockingUnixSocket) {
+        self.socket = socket
+    }
+
+    deinit {
+        self.close()
+    }
+
+    /// Connects to a server; throws VarlinkConnectError when nothing listens, and
+    /// VarlinkUntrustedServerError, having sent nothing, when the kernel says the server runs as
+    /// a user outside `trusted` (by default only this process's own).
+    public static func connect(
+        unixSocketPath path: String,
+        trusted: TrustedServer = .sameUser,
+        receiveTimeout: Duration = .seconds(30)
+    ) throws -> VarlinkDescriptorClient {
+        let socket = try BlockingUnixSocket.open(path: path, timeout: receiveTimeout)
+        // Before the first byte: a call may carry what the user would not tell a stranger.
+        let server = Posix.peer(ofSocket: socket.descriptor)
+        guard let server, trusted.userIDs.contains(server.uid) else {
+            socket.release()
+            throw VarlinkUntrustedServerError(path: path, serverUserID: server?.uid, trusted: trusted.userIDs)
+        }
+        return VarlinkDescriptorClient(socket: socket)
+    }
+
+    /// Calls `method` and decodes its reply, with the descriptors that came with it; an error
+    /// reply throws VarlinkError (and closes any descriptors it carried).
+    public func call<P: Encodable, R: Decodable>(
+        _ method: String,
+        _ parameters: P,
+        returning: R.Type
+    ) throws -> (reply: R, fileDescriptors: ReceivedFileDescriptors) {
+        let message = try JSONWire.call(method: method, parametersJSON: JSONWire.encodeObject(parameters), more: false)
+        let (reply, descriptors) = try self.exchange(message)
+        return (try reply.value(as: R.self), descriptors)
+    }
+
+    /// Closes the connection and any descriptors received ahead of their reply; later calls
+    /// throw `VarlinkClientError.closed`.
+    public func close() {
+        self.socket?.release()
+        self.socket = nil
+        self.pending.closeAll()
+    }
+
+    /// Sends one call and reads its reply; a failure closes the connection, since the
+    /// conversation cannot be picked up again mid-message.
+    private func exchange(_ message: [UInt8]) throws -> (ReplyFrame, ReceivedFileDescriptors) {
+        guard let socket = self.socket else { throw VarlinkClientError.closed }
+        do {
+            try socket.sendAll(message)
+            let (frame, descriptors) = try self.nextFrame(from: socket)
+            let reply = try ReplyFrame.parse(frame)
+            if reply.continues {
+                throw VarlinkClientError.invalidReply("continues set on a call without more")
+            }
+            return (reply, descriptors)
+        } catch {
+            self.close()
+            throw error
+        }
+    }
+
+    private func nextFrame(from socket: BlockingUnixSocket) throws -> ([UInt8], ReceivedFileDescriptors) {
+        while true {
+            if let frame = try self.decoder.nextFrame() {
+                return (frame, self.pending.takeNext())
+            }
+            let received = try self.readBuffer.withUnsafeMutableBytes { try socket.receive(into: $0) }
+            // Owned from here on, so that every way out below closes or keeps them.
+            let arrived = ReceivedFileDescriptors(received.descriptors)
+            if received.truncated {
+                throw VarlinkFileDescriptorError.truncated(limit: DescriptorPassing.maxPerMessage)
+            }
+            guard received.count > 0 else { throw VarlinkClientError.disconnected }
+            let chunk = self.readBuffer[..<received.count]
+            if arrived.count > 0 {
+                // The descriptors came with the chunk's last bytes (DescriptorPassing), so they
+                // belong to the message that holds its last byte; no frame was pending before it.
+                try self.pending.add(arrived, toMessage: chunk.dropLast().count { $0 == 0 })
+            }
+            self.decoder.append(chunk)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension VarlinkDescriptorClient: Sendable {}
