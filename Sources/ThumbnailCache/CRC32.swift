@@ -3,11 +3,19 @@
 enum CRC32 {
     /// The CRC-32 of `bytes`.
     static func checksum<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+        // Arrays and their slices take the buffer path: a 1024×1024 thumbnail is megabytes of IDAT.
+        if let crc = bytes.withContiguousStorageIfAvailable(checksum) { return crc }
+        return Array(bytes).withUnsafeBufferPointer(checksum)
+    }
+
+    private static func checksum(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        table.withUnsafeBufferPointer { table in
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+            }
+            return crc ^ 0xFFFF_FFFF
         }
-        return crc ^ 0xFFFF_FFFF
     }
 
     /// One entry per byte value, so the loop above does a lookup per byte instead of eight shifts.

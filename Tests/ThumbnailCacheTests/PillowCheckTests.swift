@@ -1,0 +1,50 @@
+import Foundation
+import PhotoTestSupport
+import Testing
+import ThumbnailCache
+
+/// An independent reader's view of what the cache writes: Python's Pillow (python3-pil, in
+/// `scripts/install-deps --test`) decodes the whole image and lists its text chunks.
+@Suite struct PillowCheckTests {
+    private static let script = """
+        import json, sys
+        from PIL import Image
+        im = Image.open(sys.argv[1])
+        im.load()
+        print(json.dumps({"format": im.format, "size": list(im.size), "text": im.text}))
+        """
+
+    private func pillow(_ path: String) throws -> [String: Any] {
+        let result = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", Self.script, path])
+        #expect(result.status == 0, "python3 failed: \(result.stderr)")
+        return try result.json()
+    }
+
+    @Test func storedThumbnailPassesTheStandard() throws {
+        let fixture = try CacheFixture()
+        let source = "/home/jens/photos/été 1#.png"
+        try fixture.cache.store(png: CacheFixture.thumbnail(width: 256, height: 170), pathBytes: Array(source.utf8),
+                                mtime: 1_712_345_678, fileSize: 4_567_890, size: .large)
+        let seen = try pillow(fixture.thumbnailPath(source, .large))
+        #expect(seen["format"] as? String == "PNG")
+        #expect(seen["size"] as? [Int] == [256, 170])
+        let text = try #require(seen["text"] as? [String: String])
+        #expect(text["Thumb::URI"] == "file:///home/jens/photos/%C3%A9t%C3%A9%201%23.png")
+        #expect(text["Thumb::MTime"] == "1712345678")
+        #expect(text["Thumb::Size"] == "4567890")
+        #expect(text["Software"] == "photod 1.2")
+    }
+
+    @Test func failureMarkerDecodes() throws {
+        let fixture = try CacheFixture()
+        let source = Array("/photos/broken.cr3".utf8)
+        try fixture.cache.markFailed(pathBytes: source, mtime: 42, fileSize: 9)
+        let marker = String(decoding: try #require(fixture.cache.failureMarkerPath(pathBytes: source)), as: UTF8.self)
+        let seen = try pillow(marker)
+        #expect(seen["size"] as? [Int] == [1, 1])
+        let text = try #require(seen["text"] as? [String: String])
+        #expect(text["Thumb::URI"] == "file:///photos/broken.cr3")
+        #expect(text["Thumb::MTime"] == "42")
+        #expect(text["Thumb::Size"] == "9")
+    }
+}
