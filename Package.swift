@@ -61,6 +61,7 @@ let package = Package(
         // method table (PhotoAPI/Methods.swift) is checked against the IDL at start.
         .target(name: "PhotoDaemon", dependencies: [
             "PhotoAPI", "Varlink", "Metadata", "Store", "FileSystem", "Watcher", "Systemd", "SafeText",
+            "ThumbnailCache", "ThumbnailProtocol",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -59,4 +59,7 @@ public struct FileSystemError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         "\(operation) \(String(decoding: path, as: UTF8.self)): \(String(cString: strerror(errno)))"
     }
+
+    /// What failed and why, without the path: for a reply to a caller that need not see it.
+    public var reason: String { "\(operation): \(String(cString: strerror(errno)))" }
 }

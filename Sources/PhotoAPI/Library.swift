@@ -12,6 +12,9 @@ public enum LibraryInterface {
         public static let invalidCursor = "io.photod.Library.InvalidCursor"
         public static let ownerOnly = "io.photod.Library.OwnerOnly"
         public static let indexUnwritable = "io.photod.Library.IndexUnwritable"
+        public static let imageTooLarge = "io.photod.Library.ImageTooLarge"
+        public static let imageUnavailable = "io.photod.Library.ImageUnavailable"
+        public static let fileDescriptorsRequired = "io.photod.Library.FileDescriptorsRequired"
     }
 }
 

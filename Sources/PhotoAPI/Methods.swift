@@ -62,8 +62,17 @@ public enum LibraryMethods {
     public static let rescan = VarlinkMethod(
         LibraryInterface.name, "Rescan", access: .ownerOnly, RescanParameters.self, RescanReply.self)
 
+    /// A small image of one asset (`more` for opportunistic delivery: interim, then final).
+    public static let requestImage = VarlinkMethod(
+        LibraryInterface.name, "RequestImage", access: .anyApp, RequestImageParameters.self, RequestImageReply.self)
+    /// The original file as a read-only descriptor passed with the reply.
+    public static let openOriginal = VarlinkMethod(
+        LibraryInterface.name, "OpenOriginal", access: .anyApp, OpenOriginalParameters.self, OpenOriginalReply.self)
+
     /// Every method of the interface.
-    public static let all: [any MethodDescribing] = [status, listGroups, listAssets, getAssets, subscribe, rescan]
+    public static let all: [any MethodDescribing] = [
+        status, listGroups, listAssets, getAssets, subscribe, rescan, requestImage, openOriginal,
+    ]
 }
 
 /// The methods of `io.photod.Authorization`.

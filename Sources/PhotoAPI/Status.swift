@@ -52,11 +52,14 @@ public struct StatusReply: Codable, Sendable, Equatable {
     public var progress: ScanProgress?
     /// inotify queue overflows since start (each one triggered a reconcile).
     public var overflows: Int?
+    /// The image workers and the thumbnail cache; nil for a limited app.
+    public var thumbnails: ThumbnailStatus?
 
     /// Creates a status reply.
     public init(
         version: String, state: DaemonState, roots: [Root], assets: Int, groups: Int, token: Int,
-        watches: Int, problems: [String], progress: ScanProgress?, overflows: Int? = nil
+        watches: Int, problems: [String], progress: ScanProgress?, overflows: Int? = nil,
+        thumbnails: ThumbnailStatus? = nil
     ) {
         self.version = version
         self.state = state
@@ -68,5 +71,6 @@ public struct StatusReply: Codable, Sendable, Equatable {
         self.problems = problems
         self.progress = progress
         self.overflows = overflows
+        self.thumbnails = thumbnails
     }
 }

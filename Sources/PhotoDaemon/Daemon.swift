@@ -57,11 +57,15 @@ public struct Daemon: Sendable {
 
     private func serve(pool: NIOThreadPool, cores: Int) async throws {
         let hub = ChangeHub(queueLimit: config.subscriberQueue)
+        let images = ImageSide(config: config, cores: cores, logger: logger)
         // First of all: one photod per index. Held until this function returns.
         let lock = try IndexLock(database: config.database)
         defer { withExtendedLifetime(lock) {} }
         let store = try Store(path: config.database, changeRetention: config.changeRetention,
-                              changeRetentionBytes: config.changeRetentionBytes, onCommit: { hub.publish($0) })
+                              changeRetentionBytes: config.changeRetentionBytes, onCommit: {
+            hub.publish($0)
+            images.janitor.forget($0)
+        })
         IndexOpeningLog.report(store.opening, index: store.path, logger: logger)
         try await store.limitSize(toBytes: config.indexSizeLimit)
         let regrouper = Regrouper(store: store, rules: config.grouping, sources: config.descriptionSources, logger: logger)
@@ -96,7 +100,8 @@ public struct Daemon: Sendable {
         }
         let gate = AccessGate(authorizer: authorizer, rules: config.grouping)
         let api = LibraryAPI(store: store, indexer: indexer, state: state, mapper: mapper, hub: hub,
-                             watches: coverage.watches, gate: gate, logger: logger)
+                             watches: coverage.watches, gate: gate, images: images,
+                             delivery: images.delivery(store: store, logger: logger), logger: logger)
         let authorizationAPI = AuthorizationAPI(authorizer: authorizer, logger: logger)
         let libraryRoutes = api.routes
         let authorizationRoutes = authorizationAPI.routes
@@ -145,6 +150,12 @@ public struct Daemon: Sendable {
                         }),
                           successTerminationBehavior: .ignore),
                     .init(service: ReloadService(reloader: reloader, trapsSignal: handlesSignals)),
+                    .init(service: ImageService(
+                        side: images,
+                        prefiller: config.thumbnails.prefill ? CachePrefiller(
+                            store: store, side: images, delivery: images.delivery(store: store, logger: logger, background: true),
+                            state: state, logger: logger) : nil,
+                        logger: logger)),
                     // Last, so that shutdown reaches it first and STOPPING=1 goes out at once.
                     .init(service: systemd),
                 ],

@@ -117,6 +117,13 @@ public struct CommittedChange: Codable, Sendable, Equatable {
     public var groupsChanged: [String] = []
     /// Display names of groups that became empty.
     public var groupsRemoved: [String] = []
+    /// The paths the removed assets had, for whoever keeps files about them (the thumbnail
+    /// cache). Only the live change carries them: the log keeps ids, as clients see them.
+    public var removedPaths: [[UInt8]] = []
+
+    private enum CodingKeys: String, CodingKey {
+        case token, inserted, removed, updated, moved, groupsChanged, groupsRemoved
+    }
 
     /// Creates a change record.
     public init(token: Int64, inserted: [String] = [], removed: [String] = [], updated: [String] = [],

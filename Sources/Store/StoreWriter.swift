@@ -92,6 +92,7 @@ private struct BatchWriter {
         try db.statement("DELETE FROM assets WHERE id = ?").bind([.text(id)]).run()
         count(existing.groupKey, existing.groupSpelling, by: -1)
         change.removed.append(id)
+        change.removedPaths.append(existing.path)
     }
 
     /// The id of the asset at `path`, if any.

@@ -52,6 +52,8 @@ import Varlink
         table.on(LibraryMethods.listAssets) { _ in ListAssetsReply(assets: [], cursor: nil) }
         table.on(LibraryMethods.getAssets) { _ in GetAssetsReply(assets: [], missing: []) }
         table.stream(LibraryMethods.subscribe) { _ in }
+        table.stream(LibraryMethods.requestImage) { _ in }
+        table.stream(LibraryMethods.openOriginal) { _ in }
         #expect(throws: RouteTableError(interface: LibraryInterface.name, problem: "no handler for Rescan")) {
             try table.check()
         }

@@ -47,6 +47,12 @@ struct AssetMapper: Sendable {
             groupsRemoved: committed.groupsRemoved)
     }
 
+    /// A path's last component as UTF-8, invalid bytes as U+FFFD.
+    static func displayName(lastComponentOf path: [UInt8]) -> String {
+        let name = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).last ?? path[...]
+        return String(decoding: name, as: UTF8.self)
+    }
+
     static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
         String(validating: bytes, as: UTF8.self) != nil
     }

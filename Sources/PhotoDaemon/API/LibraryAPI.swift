@@ -15,6 +15,8 @@ struct LibraryAPI: Sendable {
     let hub: ChangeHub
     let watches: WatchSet
     let gate: AccessGate
+    let images: ImageSide
+    let delivery: ImageDelivery
     let logger: Logger
 
     /// Page size when the caller names none, and the largest page served.
@@ -33,6 +35,13 @@ struct LibraryAPI: Sendable {
         table.on(LibraryMethods.listAssets) { try await listAssets($0.parameters, $0.admission) }
         table.on(LibraryMethods.getAssets) { try await getAssets($0.parameters, $0.admission) }
         table.on(LibraryMethods.rescan) { try await rescan($0.parameters) }
+        table.stream(LibraryMethods.requestImage) { request in
+            try await delivery.request(request.parameters, access: request.admission, more: request.call.more,
+                                       replier: request.replier)
+        }
+        table.stream(LibraryMethods.openOriginal) { [opener = images.opener(store: store)] request in
+            try await opener.open(request.parameters, access: request.admission, replier: request.replier)
+        }
         table.stream(LibraryMethods.subscribe) { request in
             let subscription = Subscription(store: store, hub: hub, mapper: mapper, gate: gate)
             try await subscription.run(since: request.parameters.since, call: request.call, caller: request.caller,
@@ -73,7 +82,8 @@ struct LibraryAPI: Sendable {
             watches: limited ? 0 : watches.watchCount,
             problems: limited ? [] : summary.problems,
             progress: limited ? nil : summary.progress,
-            overflows: limited ? nil : state.overflows)
+            overflows: limited ? nil : state.overflows,
+            thumbnails: limited ? nil : await images.status())
     }
 
     func listGroups(_ access: LibraryAccess = .everything) async throws -> ListGroupsReply {

@@ -125,7 +125,28 @@ public struct ConfigLoader {
             }
             try permissions.rejectUnknownKeys()
         }
+        if var thumbnails = try reader.table("thumbnails") {
+            try readThumbnails(&thumbnails, into: &config.thumbnails)
+        }
         try reader.rejectUnknownKeys()
+    }
+
+    /// The `[thumbnails]` table: workers, time limit, cache folder, prefill.
+    private func readThumbnails(_ table: inout TableReader, into thumbnails: inout ThumbnailConfig) throws(ConfigError) {
+        if let workers = try table.int("workers", in: 0...64) { thumbnails.workers = workers }
+        if let timeout = try table.int("timeout", in: 1...3600) { thumbnails.timeout = timeout }
+        if let prefill = try table.bool("prefill") { thumbnails.prefill = prefill }
+        if let folder = try table.string("cache_folder") {
+            let expanded = paths.expandingTilde(folder)
+            guard expanded.hasPrefix("/") else { throw table.error("cache_folder", "must be an absolute path") }
+            thumbnails.cacheFolder = expanded
+        }
+        if let worker = try table.string("worker") {
+            let expanded = paths.expandingTilde(worker)
+            guard expanded.hasPrefix("/") else { throw table.error("worker", "must be an absolute path") }
+            thumbnails.worker = expanded
+        }
+        try table.rejectUnknownKeys()
     }
 
     /// The keys that bound each client; the owner's reserve must leave slots for everyone else.

@@ -37,6 +37,8 @@ public struct DaemonConfig: Sendable, Equatable {
     public var trusted: [String]
     /// Restricted apps and how long a request waits for the owner.
     public var authorization: AuthorizationPolicy
+    /// The image workers and the thumbnail cache.
+    public var thumbnails = ThumbnailConfig()
 
     /// The built-in defaults for `paths` (the values `config/photod.toml` documents).
     public static func defaults(paths: DefaultPaths = DefaultPaths()) -> DaemonConfig {
@@ -56,6 +58,26 @@ public struct DaemonConfig: Sendable, Equatable {
             trusted: [],
             authorization: AuthorizationPolicy())
     }
+}
+
+/// How photod makes images: its sandboxed workers and the freedesktop.org thumbnail cache.
+public struct ThumbnailConfig: Sendable, Equatable {
+    /// Workers running at once; 0: one per core (at most 4).
+    public var workers = 0
+    /// Seconds one image may take in a worker before the worker is killed and the request fails.
+    public var timeout = 10
+    /// Fill the cache ahead of time while the machine is idle, at the lowest CPU and I/O priority.
+    public var prefill = false
+    /// The cache folder; nil: `$XDG_CACHE_HOME/thumbnails` as the standard says.
+    public var cacheFolder: String?
+    /// The worker executable; nil: `photod-thumbnailer` beside photod, else in /usr/libexec/photod.
+    public var worker: String?
+
+    /// The defaults `config/photod.toml` documents.
+    public init() {}
+
+    /// Workers to run at most on a machine with `cores` cores.
+    public func maxWorkers(cores: Int) -> Int { workers > 0 ? workers : min(max(cores, 1), 4) }
 }
 
 /// The per-client bounds on the varlink server, besides `max_connections`.

@@ -1,0 +1,51 @@
+import FileSystem
+import Logging
+import PhotoAPI
+import Store
+import ThumbnailCache
+
+/// Fills the cache's large (256 px) thumbnails ahead of time while photod is idle, through a
+/// worker of its own that runs at the lowest CPU and I/O priority (`--background`).
+struct CachePrefiller: Sendable {
+    let store: Store
+    let side: ImageSide
+    let delivery: ImageDelivery
+    let state: LibraryState
+    let logger: Logger
+    /// Seconds between passes; a pass skips what is already cached.
+    var interval: Duration = .seconds(60)
+
+    /// Passes until cancelled: each waits for the index to be ready, then makes every missing thumbnail.
+    func run() async throws {
+        logger.info("prefilling the thumbnail cache while idle (thumbnails.prefill), at the lowest CPU and I/O priority")
+        while true {
+            if state.summary.state == .ready || state.summary.state == .degraded {
+                try await pass()
+            } else {
+                side.prefill.set(.idle, done: nil)
+            }
+            try await Task.sleep(for: interval)
+        }
+    }
+
+    /// One pass over every asset in path order.
+    private func pass() async throws {
+        var after: StorePosition?
+        var done = 0
+        var made = 0
+        side.prefill.set(.filling, done: nil)
+        while true {
+            let page = try await store.assets(groupKey: nil, sort: .path, after: after, limit: 200, selection: nil)
+            for asset in page {
+                try Task.checkCancellation()
+                if await delivery.fillCache(for: asset, size: .large) { made += 1 }
+                done += 1
+                side.prefill.set(.filling, done: done)
+            }
+            guard let last = page.last else { break }
+            after = StorePosition(value: .bytes(last.path), id: last.id)
+        }
+        side.prefill.set(.done, done: done)
+        if made > 0 { logger.info("prefilled \(made) thumbnails; \(done) assets have one") }
+    }
+}

@@ -1,0 +1,203 @@
+import FileSystem
+import Foundation
+import Logging
+import Metadata
+import PhotoAPI
+import Store
+import ThumbnailCache
+import Varlink
+
+/// `RequestImage`: PhotoKit's three delivery modes over the file's embedded preview, the
+/// freedesktop.org thumbnail cache and the sandboxed workers.
+struct ImageDelivery: Sendable {
+    let assets: VisibleAsset
+    let cache: ThumbnailCache
+    let maker: any ImageMaking
+    let counters: ImageCounters
+    let logger: Logger
+
+    /// Answers one request: one reply, or for `opportunistic` an interim one first.
+    func request(_ parameters: RequestImageParameters, access: LibraryAccess, more: Bool,
+                 replier: VarlinkReplier) async throws {
+        let box = try Self.box(of: parameters)
+        let mode = parameters.deliveryMode ?? .highQuality
+        if mode == .opportunistic, !more { throw VarlinkError.expectedMore() }
+        let asset = try await assets.find(parameters.id, access)
+        let file: OpenFile
+        switch SafeOpener().openRegularFile(asset.path) {
+        case .success(let opened): file = opened
+        case .failure(let error):
+            throw unavailable(parameters.id, "the file cannot be opened (\(error.reason))")
+        }
+        let request = Request(parameters: parameters, asset: asset, box: box, file: file.info,
+                              fileDescriptor: file.fileDescriptor)
+        switch mode {
+        case .fast:
+            try await replier.reply(try await fast(request))
+        case .highQuality:
+            try await replier.reply(try await highQuality(request))
+        case .opportunistic:
+            if let interim = existing(request), interim.degraded {
+                try await replier.reply(interim, continues: true)
+            }
+            try await replier.reply(try await highQuality(request))
+        }
+        withExtendedLifetime(file) {}
+    }
+
+    /// One request's facts, gathered once.
+    struct Request {
+        let parameters: RequestImageParameters
+        let asset: StoredAsset
+        let box: ImageGeometry
+        let file: FileInfo
+        let fileDescriptor: Int32
+
+        var fill: Bool { parameters.contentMode == .fill }
+        /// Thumb::MTime: whole seconds of the file's modification time.
+        var mtime: Int64 { file.mtimeNs / 1_000_000_000 }
+        var orientation: Int { asset.content.orientation ?? 1 }
+        var expected: ImageGeometry {
+            ImageGeometry.expected(box: box, fill: fill, original: ImageGeometry.displayed(
+                width: asset.content.width, height: asset.content.height, orientation: asset.content.orientation))
+        }
+        /// The standard cache size this box is, when it is one (a square fit box of 128...1024).
+        var standardSize: ThumbnailSize? { fill ? nil : ThumbnailSize.exact(width: box.width, height: box.height) }
+    }
+
+    /// The box, or the error naming what is wrong with it.
+    static func box(of parameters: RequestImageParameters) throws -> ImageGeometry {
+        guard parameters.width >= 1 else { throw VarlinkError.invalidParameter("width") }
+        guard parameters.height >= 1 else { throw VarlinkError.invalidParameter("height") }
+        let maximum = RequestImageParameters.maximumSide
+        guard parameters.width <= maximum, parameters.height <= maximum else {
+            throw VarlinkError(LibraryInterface.Error.imageTooLarge, parameters: ImageTooLargeError(
+                maximum: maximum, hint: "RequestImage makes display images of at most \(maximum)x\(maximum) pixels; "
+                    + "for the full image read the original with io.photod.Library.OpenOriginal"))
+        }
+        return ImageGeometry(width: parameters.width, height: parameters.height)
+    }
+
+    /// `fast`: what is already there, else whatever a worker makes quickest.
+    func fast(_ request: Request) async throws -> RequestImageReply {
+        if let existing = existing(request) { return existing }
+        let made = try await make(request, mode: .embedded, format: request.parameters.format ?? .jpeg)
+        let geometry = ImageGeometry(width: made.width, height: made.height)
+        return reply(made, degraded: made.usedEmbedded && geometry.isSmaller(than: request.expected))
+    }
+
+    /// `highQuality`: the cached thumbnail when the box is a standard size and PNG will do,
+    /// else a worker's decode, stored in the cache when the box is a standard size.
+    func highQuality(_ request: Request) async throws -> RequestImageReply {
+        let format = request.parameters.format
+        if let size = request.standardSize, format != .jpeg,
+            let cached = cache.lookup(pathBytes: request.asset.path, mtime: request.mtime, size: size) {
+            counters.countCacheHit()
+            return reply(cached, request)
+        }
+        let made = try await make(request, mode: .full, format: format ?? .jpeg)
+        if let size = request.standardSize, let png = made.format == .png ? made.bytes : made.cachePNG {
+            do {
+                try cache.store(png: png, pathBytes: request.asset.path, mtime: request.mtime,
+                                fileSize: request.file.size, size: size)
+            } catch {
+                logger.warning("could not store a thumbnail in the cache", metadata: ["error": "\(error)"])
+            }
+        }
+        return reply(made, degraded: false)
+    }
+
+    /// Makes `asset`'s thumbnail of `size` for the cache unless it is there (or the file has a
+    /// fail/ marker); true when one was made.
+    func fillCache(for asset: StoredAsset, size: ThumbnailSize) async -> Bool {
+        let file: OpenFile
+        switch SafeOpener().openRegularFile(asset.path) {
+        case .success(let opened): file = opened
+        case .failure: return false
+        }
+        let mtime = file.info.mtimeNs / 1_000_000_000
+        if cache.lookup(pathBytes: asset.path, mtime: mtime, size: size) != nil
+            || cache.isMarkedFailed(pathBytes: asset.path, mtime: mtime) {
+            return false
+        }
+        let request = Request(
+            parameters: RequestImageParameters(id: asset.id, width: size.pixels, height: size.pixels, format: .png),
+            asset: asset, box: ImageGeometry(width: size.pixels, height: size.pixels), file: file.info,
+            fileDescriptor: file.fileDescriptor)
+        let made = (try? await highQuality(request)) != nil
+        withExtendedLifetime(file) {}
+        return made
+    }
+
+    /// The best image already made: a cached thumbnail or the file's embedded preview, the
+    /// smallest that covers the box, else the largest there is (degraded).
+    func existing(_ request: Request) -> RequestImageReply? {
+        let side = max(request.box.width, request.box.height)
+        var candidates: [RequestImageReply] = []
+        let sizes = ThumbnailSize.allCases
+        let covering = sizes.filter { $0.pixels >= side }
+        for size in covering + sizes.filter({ $0.pixels < side }).reversed() {
+            if let cached = cache.lookup(pathBytes: request.asset.path, mtime: request.mtime, size: size) {
+                candidates.append(reply(cached, request))
+                break
+            }
+        }
+        if candidates.first?.degraded ?? true,
+            let preview = EmbeddedPreviewReader.read(fileDescriptor: request.fileDescriptor,
+                                                     fileSize: Int(request.file.size), covering: side) {
+            let shown = ImageGeometry(width: preview.width, height: preview.height).oriented(request.orientation)
+            candidates.append(RequestImageReply(
+                format: .jpeg, width: preview.width, height: preview.height,
+                degraded: shown.isSmaller(than: request.expected), source: .embedded,
+                orientation: request.orientation, data: Data(preview.bytes).base64EncodedString()))
+        }
+        guard let best = candidates.first(where: { !$0.degraded }) ?? candidates.max(by: { $0.width < $1.width })
+        else { return nil }
+        if best.source == .cache { counters.countCacheHit() }
+        return best
+    }
+
+    /// A worker's image for `request`, remembering a file no worker can make an image of.
+    private func make(_ request: Request, mode: ImageJob.Mode, format: PhotoAPI.ImageFormat) async throws -> MadeImage {
+        let id = request.parameters.id
+        if cache.isMarkedFailed(pathBytes: request.asset.path, mtime: request.mtime) {
+            throw unavailable(id, "photod could not make an image of this file before (a fail/ marker in the "
+                              + "thumbnail cache); it tries again once the file changes")
+        }
+        let job = ImageJob(mode: mode, width: request.box.width, height: request.box.height, fill: request.fill,
+                           format: format, cacheCopy: request.standardSize != nil && format != .png)
+        do throws(ImageMakingError) {
+            let made = try await maker.make(job, fileDescriptor: request.fileDescriptor)
+            counters.countDecoded()
+            return made
+        } catch {
+            if error.marksFile {
+                counters.countFailed()
+                do {
+                    try cache.markFailed(pathBytes: request.asset.path, mtime: request.mtime, fileSize: request.file.size)
+                } catch let markError {
+                    logger.warning("could not write a fail/ marker", metadata: ["error": "\(markError)"])
+                }
+            }
+            logger.notice("no image for an asset", metadata: ["asset": "\(id)", "reason": "\(error)"])
+            throw unavailable(id, error.description)
+        }
+    }
+
+    private func reply(_ made: MadeImage, degraded: Bool) -> RequestImageReply {
+        RequestImageReply(format: made.format, width: made.width, height: made.height, degraded: degraded,
+                          source: made.usedEmbedded ? .embedded : .decoded, orientation: 1,
+                          data: Data(made.bytes).base64EncodedString())
+    }
+
+    private func reply(_ cached: CachedThumbnail, _ request: Request) -> RequestImageReply {
+        let geometry = ImageGeometry(width: cached.width, height: cached.height)
+        return RequestImageReply(format: .png, width: cached.width, height: cached.height,
+                                 degraded: geometry.isSmaller(than: request.expected), source: .cache,
+                                 orientation: 1, data: Data(cached.png).base64EncodedString())
+    }
+
+    private func unavailable(_ id: String, _ reason: String) -> VarlinkError {
+        VarlinkError(LibraryInterface.Error.imageUnavailable, parameters: ImageUnavailableError(id: id, reason: reason))
+    }
+}

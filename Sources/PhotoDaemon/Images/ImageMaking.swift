@@ -1,0 +1,58 @@
+import PhotoAPI
+
+/// One image to make from an open file: what a worker is asked.
+struct ImageJob: Sendable, Equatable {
+    /// `full` decodes the image; `embedded` prefers an image already in the file (a HEIF thumbnail item).
+    enum Mode: Sendable, Equatable { case full, embedded }
+
+    var mode: Mode
+    var width: Int
+    var height: Int
+    /// Cover the box and centre-crop to it, instead of fitting inside it.
+    var fill: Bool
+    var format: PhotoAPI.ImageFormat
+    /// Also return a PNG copy of the same pixels, for the thumbnail cache.
+    var cacheCopy: Bool
+}
+
+/// An image a worker made.
+struct MadeImage: Sendable, Equatable {
+    var bytes: [UInt8]
+    var format: PhotoAPI.ImageFormat
+    var width: Int
+    var height: Int
+    /// The worker used an image embedded in the file (not a full decode).
+    var usedEmbedded: Bool
+    /// The PNG copy for the cache, when the job asked for one.
+    var cachePNG: [UInt8]?
+}
+
+/// Why no image was made.
+enum ImageMakingError: Error, Equatable, CustomStringConvertible {
+    /// The file is not an image the worker can decode: worth a fail/ marker.
+    case undecodable(String)
+    /// The worker crashed or passed the time limit on this file: also worth a fail/ marker.
+    case workerFailed(String)
+    /// No worker could run (not installed, cannot start): says nothing about the file.
+    case unavailable(String)
+
+    var description: String {
+        switch self {
+        case .undecodable(let reason), .workerFailed(let reason), .unavailable(let reason): reason
+        }
+    }
+
+    /// Whether the failure is the file's doing, so the cache should remember it.
+    var marksFile: Bool {
+        if case .unavailable = self { return false }
+        return true
+    }
+}
+
+/// Makes images from open files: the seam between the handlers and the worker processes, so
+/// the handlers are tested with the real workers and the pool without varlink.
+protocol ImageMaking: Sendable {
+    /// Makes the image `job` asks for from the regular file open at `fileDescriptor` (read-only;
+    /// the caller keeps it open until this returns).
+    func make(_ job: ImageJob, fileDescriptor: Int32) async throws(ImageMakingError) -> MadeImage
+}
