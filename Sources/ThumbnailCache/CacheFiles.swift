@@ -75,7 +75,13 @@ enum CacheFiles {
             if end == path.count || path[end] == UInt8(ascii: "/") {
                 let prefix = Array(path[..<end])
                 if withCString(prefix, { mkdir($0, folderMode) }) != 0 && errno != EEXIST {
-                    throw .system("mkdir", prefix)
+                    // Some file systems (read-only, automounted) report other errors for a
+                    // folder that is there: only a missing one is a failure.
+                    let code = errno
+                    var st = stat()
+                    guard withCString(prefix, { stat($0, &st) }) == 0, st.st_mode & S_IFMT == S_IFDIR else {
+                        throw .system("mkdir", prefix, errno: code)
+                    }
                 }
             }
             end += 1

@@ -71,7 +71,14 @@ public enum PNGChunks {
 
     /// Width, height and text of a valid PNG; nil for anything that is not one.
     public static func read(_ png: [UInt8]) -> PNGInfo? {
-        guard let chunks = try? walk(png), let header = chunks.first else { return nil }
+        try? parse(png)
+    }
+
+    /// Width, height and text of a valid PNG; the error says what is wrong with anything else.
+    public static func parse(_ png: [UInt8]) throws(PNGError) -> PNGInfo {
+        let chunks = try walk(png)
+        // walk() returns at least IHDR, checked, or throws.
+        guard let header = chunks.first else { throw .malformed("no chunks") }
         let width = Int(uint32(png, at: header.data.lowerBound))
         let height = Int(uint32(png, at: header.data.lowerBound + 4))
         var text: [PNGText] = []

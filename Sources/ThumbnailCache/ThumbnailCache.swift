@@ -85,10 +85,9 @@ public struct ThumbnailCache: Sendable {
         guard let uri = FileURI.make(pathBytes: pathBytes), let name = Self.fileName(pathBytes) else {
             throw ThumbnailCacheError(path: pathBytes, reason: .notAbsolute)
         }
-        guard let info = PNGChunks.read(png) else {
-            let reason: PNGError
-            do { _ = try PNGChunks.walk(png); reason = .malformed("unreadable") } catch { reason = error }
-            throw ThumbnailCacheError(path: pathBytes, reason: .invalidPNG(reason))
+        let info: PNGInfo
+        do { info = try PNGChunks.parse(png) } catch {
+            throw ThumbnailCacheError(path: pathBytes, reason: .invalidPNG(error))
         }
         guard info.width <= size.pixels, info.height <= size.pixels else {
             throw ThumbnailCacheError(path: pathBytes, reason: .tooLarge(width: info.width, height: info.height, box: size.pixels))

@@ -114,7 +114,7 @@ import Testing
 
     /// Random byte changes never crash the reader, and whatever it accepts has a valid header.
     @Test func randomCorruptionNeverCrashes() throws {
-        var generator = SplitMix(seed: 0x7468_756D)
+        var generator = SplitMix64(seed: 0x7468_756D)
         let tagged = try PNGChunks.insertingText([PNGText(keyword: "Thumb::URI", text: "file:///x")], into: png)
         var refused = 0
         for _ in 0..<3000 {
@@ -132,18 +132,5 @@ import Testing
 
     private func bigEndian(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-    }
-}
-
-/// A small seeded generator, so a failing corruption run can be replayed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
