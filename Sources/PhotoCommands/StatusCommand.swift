@@ -23,8 +23,23 @@ struct StatusCommand: AsyncParsableCommand {
             let total = progress.total.map { " of \($0)" } ?? ""
             Output.line("Indexing: \(progress.indexed)\(total) files read, \(progress.found) found so far")
         }
+        if let thumbnails = status.thumbnails { Output.line(Self.describe(thumbnails)) }
         for problem in status.problems { Output.line("Problem: \(problem)") }
         Output.line("")
         Output.table(["ROOT", "STATE", "PHOTOS"], status.roots.map { [$0.path, $0.state.rawValue, String($0.assets)] })
+    }
+
+    /// One line on the image workers and the thumbnail cache.
+    static func describe(_ thumbnails: ThumbnailStatus) -> String {
+        var line = "Images: \(thumbnails.workers) of \(thumbnails.maxWorkers) workers running, \(thumbnails.decoded) decoded, "
+            + "\(thumbnails.cacheHits) from the cache, \(thumbnails.failed) failed"
+        if thumbnails.restarts > 0 { line += ", \(thumbnails.restarts) workers replaced" }
+        switch thumbnails.prefill {
+        case .off: break
+        case .idle: line += "; prefill waiting for idle"
+        case .filling: line += "; prefilling (\(thumbnails.prefilled ?? 0) done)"
+        case .done: line += "; prefill done (\(thumbnails.prefilled ?? 0) photos)"
+        }
+        return line + "; cache \(thumbnails.cache)"
     }
 }

@@ -60,18 +60,17 @@ public enum WorkerSpawn {
         return SpawnedWorker(pid: pid, socket: parent)
     }
 
-    /// Waits for `pid` to end and says how it ended ("exited with status 1", "killed by signal 9").
-    public static func wait(_ pid: Int32) -> String {
+    /// Waits for `pid` to end and says how it ended.
+    public static func wait(_ pid: Int32) -> WorkerExit {
         var status: Int32 = 0
         var result: pid_t
         repeat {
             result = waitpid(pid, &status, 0)
         } while result < 0 && errno == EINTR
-        guard result == pid else { return "ended (waitpid: \(String(cString: strerror(errno))))" }
+        guard result == pid else { return WorkerExit(signal: nil, status: nil) }
         // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift cannot import.
         let signal = status & 0x7F
-        if signal == 0 { return "exited with status \((status >> 8) & 0xFF)" }
-        return "killed by signal \(signal)" + (signal == SIGKILL ? " (SIGKILL)" : signal == SIGSEGV ? " (SIGSEGV)" : "")
+        return signal == 0 ? WorkerExit(signal: nil, status: (status >> 8) & 0xFF) : WorkerExit(signal: signal, status: nil)
     }
 
     /// NULL-terminated C string arrays for posix_spawn, valid inside `body`.
@@ -81,5 +80,30 @@ public enum WorkerSpawn {
         pointers.append(nil)
         defer { pointers.forEach { free($0) } }
         return body(pointers)
+    }
+}
+
+/// How a worker process ended.
+public struct WorkerExit: Sendable, Equatable, CustomStringConvertible {
+    /// The signal that ended it, if one did.
+    public var signal: Int32?
+    /// Its exit status, if it exited.
+    public var status: Int32?
+
+    /// Ended by a signal it raised itself by failing (a crash, an abort, its seccomp filter, its
+    /// CPU limit), rather than one sent from outside (SIGKILL, SIGTERM).
+    public var crashed: Bool {
+        guard let signal else { return false }
+        return [SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGSYS, SIGXCPU, SIGXFSZ, SIGTRAP].contains(signal)
+    }
+
+    public var description: String {
+        if let signal {
+            let names: [Int32: String] = [SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS",
+                                          SIGSYS: "SIGSYS", SIGXCPU: "SIGXCPU", SIGTERM: "SIGTERM"]
+            return "killed by signal \(signal)" + (names[signal].map { " (\($0))" } ?? "")
+        }
+        if let status { return "exited with status \(status)" }
+        return "ended (waitpid failed)"
     }
 }

@@ -86,6 +86,29 @@ import Testing
         #expect(try error(for: "roots = [1]").key == "roots")
     }
 
+    @Test func theThumbnailsTableSetsWorkersTimeLimitCacheAndPrefill() throws {
+        let dir = try TemporaryDirectory()
+        let file = try dir.write("photod.toml", Array("""
+            [thumbnails]
+            workers = 3
+            timeout = 5
+            prefill = true
+            cache_folder = "~/thumbs"
+            worker = "/opt/photod/photod-thumbnailer"
+            """.utf8))
+        let loaded = try ConfigLoader(paths: paths).load(DaemonOverrides(configFile: file))
+        #expect(loaded.thumbnails.workers == 3 && loaded.thumbnails.maxWorkers(cores: 2) == 3)
+        #expect(loaded.thumbnails.timeout == 5 && loaded.thumbnails.prefill)
+        #expect(loaded.thumbnails.cacheFolder == "/home/ann/thumbs")
+        #expect(loaded.thumbnails.worker == "/opt/photod/photod-thumbnailer")
+        // By default: one worker per core, at most 4.
+        #expect(DaemonConfig.defaults(paths: paths).thumbnails.maxWorkers(cores: 2) == 2)
+        #expect(DaemonConfig.defaults(paths: paths).thumbnails.maxWorkers(cores: 16) == 4)
+        #expect(try error(for: "[thumbnails]\ntimeout = 0").key == "thumbnails.timeout")
+        #expect(try error(for: "[thumbnails]\ncache_folder = \"relative\"").key == "thumbnails.cache_folder")
+        #expect(try error(for: "[thumbnails]\nworkres = 2").key == "thumbnails.workres")
+    }
+
     @Test func brokenTOMLGivesTheLine() throws {
         let problem = try error(for: "log_level = \"info\"\nmax_connections = = 3\n")
         #expect(problem.key == nil)

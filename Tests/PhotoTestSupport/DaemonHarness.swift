@@ -59,6 +59,7 @@ public final class DaemonHarness: @unchecked Sendable {
     /// Environment that keeps photod and photoctl away from the real user's config and socket.
     public var environment: [String: String] {
         ["XDG_CONFIG_HOME": dir.file("config"), "XDG_STATE_HOME": dir.file("state"),
+         "XDG_CACHE_HOME": dir.file("cache"),
          "XDG_RUNTIME_DIR": dir.file("run"), "PHOTOD_SOCKET": socket, "HOME": dir.path]
     }
 

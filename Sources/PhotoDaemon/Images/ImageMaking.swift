@@ -33,19 +33,33 @@ enum ImageMakingError: Error, Equatable, CustomStringConvertible {
     case undecodable(String)
     /// The worker crashed or passed the time limit on this file: also worth a fail/ marker.
     case workerFailed(String)
+    /// The worker was killed from outside (SIGKILL from the OOM killer or a person) or broke
+    /// down in a way that says nothing about the file: the next request tries again.
+    case workerLost(String)
     /// No worker could run (not installed, cannot start): says nothing about the file.
     case unavailable(String)
 
     var description: String {
         switch self {
-        case .undecodable(let reason), .workerFailed(let reason), .unavailable(let reason): reason
+        case .undecodable(let reason), .workerFailed(let reason), .workerLost(let reason), .unavailable(let reason):
+            reason
         }
     }
 
     /// Whether the failure is the file's doing, so the cache should remember it.
     var marksFile: Bool {
-        if case .unavailable = self { return false }
-        return true
+        switch self {
+        case .undecodable, .workerFailed: true
+        case .workerLost, .unavailable: false
+        }
+    }
+
+    /// Whether the worker process is gone and was replaced.
+    var lostWorker: Bool {
+        switch self {
+        case .workerFailed, .workerLost: true
+        case .undecodable, .unavailable: false
+        }
     }
 }
 

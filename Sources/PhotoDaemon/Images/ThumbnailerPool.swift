@@ -124,7 +124,7 @@ actor ThumbnailerPool: ImageMaking {
 
     private func giveBack(_ process: ThumbnailerProcess?, after outcome: Result<ThumbnailResponse, ImageMakingError>) {
         busy -= 1
-        if case .failure(let error) = outcome, case .workerFailed = error { countRestart(error) }
+        if case .failure(let error) = outcome, error.lostWorker { countRestart(error) }
         if let process {
             if process.isAlive, !stopped {
                 idle.append((process, .now))

@@ -12,7 +12,7 @@ final class ThumbnailerProcess: Sendable {
     let hello: String
     private let socket: Int32
     private let decoder: Mutex<ThumbnailFrameDecoder<ThumbnailResponse>>
-    private let ended = Mutex<String?>(nil)
+    private let ended = Mutex<(text: String, exit: WorkerExit?)?>(nil)
 
     private init(pid: Int32, socket: Int32, hello: String, decoder: ThumbnailFrameDecoder<ThumbnailResponse>) {
         self.pid = pid
@@ -39,8 +39,8 @@ final class ThumbnailerProcess: Sendable {
         } catch {
             kill(spawned.pid, SIGKILL)
             close(spawned.socket)
-            let how = WorkerSpawn.wait(spawned.pid)
-            throw .unavailable("the image worker \(executable) did not start (\(how)): \(error)")
+            let exit = WorkerSpawn.wait(spawned.pid)
+            throw .unavailable("the image worker \(executable) did not start (\(exit)): \(error)")
         }
     }
 
@@ -51,7 +51,7 @@ final class ThumbnailerProcess: Sendable {
         do {
             try FrameSocket.send(request.encode(), on: socket, passing: fileDescriptor)
         } catch {
-            throw .workerFailed(stop(because: "the image worker could not be sent the request (\(error))"))
+            throw .workerLost(stop(because: "the image worker could not be sent the request (\(error))").text)
         }
         do throws(ReceiveError) {
             let response = try decoder.withLock { decoder throws(ReceiveError) in
@@ -62,26 +62,29 @@ final class ThumbnailerProcess: Sendable {
             }
             return response
         } catch .timedOut {
-            throw .workerFailed(stop(because: "the image took longer than \(timeout) s to decode; its worker was stopped"))
+            throw .workerFailed(stop(because: "the image took longer than \(timeout) s to decode; its worker was stopped").text)
         } catch let error {
-            throw .workerFailed(stop(because: "the image worker failed on this file: \(error)"))
+            let ending = stop(because: "the image worker failed on this file: \(error)")
+            // A crash while decoding is the file's doing; a kill from outside is not.
+            throw ending.exit?.crashed == true ? .workerFailed(ending.text) : .workerLost(ending.text)
         }
     }
 
     /// False once the process was stopped or found dead.
     var isAlive: Bool { ended.withLock { $0 == nil } }
 
-    /// Ends the worker: closing its socket makes a healthy one exit, and SIGKILL ends one that
-    /// hangs. Returns `reason` with how the process ended.
+    /// Ends the worker and reaps it: SIGKILL, so a hanging one ends too; a process that had
+    /// already died keeps the signal it died of. Returns `reason` with how the process ended.
     @discardableResult
-    func stop(because reason: String = "stopped") -> String {
+    func stop(because reason: String = "stopped") -> (text: String, exit: WorkerExit?) {
         ended.withLock { ended in
             if let ended { return ended }
             kill(pid, SIGKILL)
             close(socket)
-            let how = WorkerSpawn.wait(pid)
-            ended = "\(reason) (worker \(how))"
-            return ended ?? reason
+            let exit = WorkerSpawn.wait(pid)
+            let result = (text: "\(reason) (worker \(exit))", exit: Optional(exit))
+            ended = result
+            return result
         }
     }
 

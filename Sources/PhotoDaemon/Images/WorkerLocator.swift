@@ -1,7 +1,8 @@
 import Glibc
 
-/// Where `photod-thumbnailer` is: the configured path, else beside photod (a build folder, or
-/// /usr/bin next to /usr/bin/photod), else /usr/libexec/photod where the package puts it.
+/// Where `photod-thumbnailer` is: the configured path, else beside photod (a build folder),
+/// else PREFIX/libexec/photod for photod in PREFIX/bin (packaging/install), else
+/// /usr/libexec/photod where the package puts it.
 enum WorkerLocator {
     static let name = "photod-thumbnailer"
     static let libexec = "/usr/libexec/photod/" + name
@@ -14,9 +15,11 @@ enum WorkerLocator {
         }
         var candidates: [String] = []
         if let own = ownExecutable(), let slash = own.lastIndex(of: "/") {
-            candidates.append(String(own[..<slash]) + "/" + name)
+            let folder = String(own[..<slash])
+            candidates.append(folder + "/" + name)
+            if folder.hasSuffix("/bin") { candidates.append(folder.dropLast(4) + "/libexec/photod/" + name) }
         }
-        candidates.append(libexec)
+        if !candidates.contains(libexec) { candidates.append(libexec) }
         if let found = candidates.first(where: isExecutable) { return .success(found) }
         return .failure(.unavailable("the image worker \(name) is not installed (looked for "
                                      + candidates.joined(separator: " and ") + ")"))

@@ -46,6 +46,8 @@ final class TestDaemon: Sendable {
         config.socket = socket
         config.rescanInterval = 0
         config.pollInterval = 1
+        // Never the user's own thumbnail cache.
+        config.thumbnails.cacheFolder = dir.file("cache/thumbnails")
         configure(&config)
         self.config = config
         log = LogRecorder()
