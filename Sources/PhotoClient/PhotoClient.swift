@@ -24,19 +24,23 @@ public final class PhotoClient: Sendable {
         socketPath: String = DefaultPaths().socket, serviceUser: UInt32? = nil,
         runtimeDirectory: String = DefaultPaths().runtimeDirectory
     ) async throws(PhotoClientError) -> PhotoClient {
-        do {
-            try SocketFolder.verify(socket: socketPath, runtimeDirectory: runtimeDirectory)
-        } catch {
-            throw .untrustedSocket(socket: socketPath, reason: error.description)
-        }
+        try verifyFolder(of: socketPath, runtimeDirectory: runtimeDirectory)
         do {
             let connection = try await VarlinkClient.connect(
                 unixSocketPath: socketPath, trusted: .sameUser(or: serviceUser))
             return PhotoClient(connection: connection, socketPath: socketPath)
-        } catch let error as VarlinkUntrustedServerError {
-            throw .untrustedSocket(socket: socketPath, reason: error.description)
         } catch {
-            throw .unreachable(socket: socketPath, reason: "\(error)")
+            throw .connecting(socketPath, failedWith: error)
+        }
+    }
+
+    /// Refuses a socket whose runtime folders another user controls or could control; shared
+    /// with `OriginalsClient`, which must trust the same sockets and no others.
+    static func verifyFolder(of socketPath: String, runtimeDirectory: String) throws(PhotoClientError) {
+        do {
+            try SocketFolder.verify(socket: socketPath, runtimeDirectory: runtimeDirectory)
+        } catch {
+            throw .untrustedSocket(socket: socketPath, reason: error.description)
         }
     }
 
@@ -102,10 +106,8 @@ public final class PhotoClient: Sendable {
                 do {
                     for try await reply in replies { continuation.yield(transform(reply)) }
                     continuation.finish()
-                } catch let error as VarlinkError {
-                    continuation.finish(throwing: PhotoClientError.daemon(error))
                 } catch {
-                    continuation.finish(throwing: PhotoClientError.protocolFailure("\(error)"))
+                    continuation.finish(throwing: PhotoClientError.calling(failedWith: error))
                 }
             }
             continuation.onTermination = { _ in task.cancel() }
@@ -115,10 +117,8 @@ public final class PhotoClient: Sendable {
     func call<P, R>(_ method: VarlinkMethod<P, R>, _ parameters: P) async throws(PhotoClientError) -> R {
         do {
             return try await connection.call(method.qualifiedName, parameters, returning: R.self)
-        } catch let error as VarlinkError {
-            throw .daemon(error)
         } catch {
-            throw .protocolFailure("\(error)")
+            throw .calling(failedWith: error)
         }
     }
 }

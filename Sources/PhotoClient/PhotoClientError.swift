@@ -34,6 +34,21 @@ public enum PhotoClientError: Error, CustomStringConvertible, Sendable {
         }
     }
 
+    /// A failed connect: a server the kernel says is not trusted, else nothing to reach.
+    static func connecting(_ socket: String, failedWith error: any Error) -> PhotoClientError {
+        if let error = error as? VarlinkUntrustedServerError {
+            return .untrustedSocket(socket: socket, reason: error.description)
+        }
+        return .unreachable(socket: socket, reason: "\(error)")
+    }
+
+    /// A failed call: the daemon's error reply, else a broken or garbled conversation.
+    static func calling(failedWith error: any Error) -> PhotoClientError {
+        if let error = error as? PhotoClientError { return error }
+        if let error = error as? VarlinkError { return .daemon(error) }
+        return .protocolFailure("\(error)")
+    }
+
     private static func explain(_ error: VarlinkError) -> String {
         switch error.name {
         case LibraryInterface.Error.groupNotFound:
@@ -54,6 +69,13 @@ public enum PhotoClientError: Error, CustomStringConvertible, Sendable {
                 + "[permissions] restricted list; only a change to photod.toml lifts it"
         case AuthorizationInterface.Error.invalidDecision:
             return "decision refused: \(error.parameters(InvalidDecisionError.self)?.reason ?? "?")"
+        case LibraryInterface.Error.imageTooLarge:
+            return "image too large: \(error.parameters(ImageTooLargeError.self)?.hint ?? "?")"
+        case LibraryInterface.Error.imageUnavailable:
+            let details = error.parameters(ImageUnavailableError.self)
+            return "no image of \(details?.id ?? "?"): \(details?.reason ?? "?")"
+        case LibraryInterface.Error.fileDescriptorsRequired:
+            return "photod must pass a file descriptor: \(error.parameters(FileDescriptorsRequiredError.self)?.hint ?? "")"
         case LibraryInterface.Error.indexUnwritable:
             return error.parameters(IndexUnwritableError.self)?.reason ?? "the index cannot be written now"
         case "org.varlink.service.InvalidParameter":

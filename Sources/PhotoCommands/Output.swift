@@ -83,10 +83,26 @@ enum Output {
         write(lines.joined(separator: "\n") + "\n", to: .standardError)
     }
 
+    /// Writes a remark for people to standard error, escaped, when standard output carries data
+    /// (an image) that the remark must not mix with.
+    static func note(_ message: String) {
+        error(message)
+    }
+
+    /// Writes binary data (an image) to standard output as it is; callers make sure standard
+    /// output is not a terminal.
+    static func bytes(_ data: Data) {
+        write(data, to: .standardOutput)
+    }
+
     /// Writes `text` whole; a closed pipe ends photoctl quietly, any other failure with a message.
     private static func write(_ text: String, to handle: FileHandle) {
+        write(Data(text.utf8), to: handle)
+    }
+
+    private static func write(_ data: Data, to handle: FileHandle) {
         do {
-            try handle.write(contentsOf: Data(text.utf8))
+            try handle.write(contentsOf: data)
         } catch {
             let cause = posixError(of: error)
             if cause?.code == Int(EPIPE) { exit(closedPipeStatus) }

@@ -13,7 +13,8 @@ struct Photoctl: AsyncParsableCommand {
             2 a usage error, 3 photod cannot be reached (or not safely), 141 the output pipe closed.
             """,
         subcommands: [StatusCommand.self, GroupsCommand.self, ListCommand.self, ShowCommand.self, RescanCommand.self,
-                      WatchCommand.self, PermissionsCommand.self, RequestCommand.self])
+                      WatchCommand.self, PermissionsCommand.self, RequestCommand.self, ThumbnailCommand.self,
+                      ExportCommand.self, OpenCommand.self])
 }
 
 /// Options every subcommand takes.
@@ -40,6 +41,13 @@ struct GlobalOptions: ParsableArguments {
     func connect(forCaller: Bool = false) async throws -> PhotoClient {
         try ProcessRole.declare(asApp || forCaller ? .app : .owner)
         return try await PhotoClient.connect(socketPath: socket ?? DefaultPaths().socket, serviceUser: serviceUserID())
+    }
+
+    /// Connects a client for originals (file descriptors) to the same daemon, trusted and
+    /// declared the same way as `connect`.
+    func originals(forCaller: Bool = false) throws -> OriginalsClient {
+        try ProcessRole.declare(asApp || forCaller ? .app : .owner)
+        return try OriginalsClient.connect(socketPath: socket ?? DefaultPaths().socket, serviceUser: serviceUserID())
     }
 
     /// The uid of `--service-user` (else `$PHOTOD_SERVICE_USER`), nil when neither is given.

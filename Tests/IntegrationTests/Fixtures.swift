@@ -42,3 +42,20 @@ extension Dictionary where Key == String, Value == Any {
         try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any] ?? [:]
     }
 }
+
+/// A 640×480 JPEG whose EXIF carries a 160×120 thumbnail: photod answers `fast` image
+/// requests for it from the file itself, without a worker.
+enum ThumbnailedPhoto {
+    /// The embedded thumbnail, byte for byte.
+    static let thumbnail = JPEGFixture.make(exif: nil, width: 160, height: 120)
+
+    /// The whole photo; `description` picks its group.
+    static func jpeg(_ description: String = "x") -> [UInt8] {
+        JPEGFixture.make(exif: ExifFixture(description: description, thumbnail: thumbnail), width: 640, height: 480)
+    }
+}
+
+/// Reads a whole file as bytes (test files are small).
+func fileBytes(_ path: String) throws -> [UInt8] {
+    Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+}

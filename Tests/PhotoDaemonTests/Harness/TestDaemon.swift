@@ -87,6 +87,13 @@ final class TestDaemon: Sendable {
         }
     }
 
+    /// A client for originals (file descriptors) connected as `caller` (the owner unless named).
+    func originals(as caller: Caller = TestDaemon.owner) async throws -> OriginalsClient {
+        try await callers.connecting(as: caller) {
+            try OriginalsClient.connect(socketPath: socket, runtimeDirectory: dir.file("no-runtime-dir"))
+        }
+    }
+
     /// Stops the daemon (as a cancelled service group) and waits until it has.
     func stop() async {
         let task = running.withLock { $0.take() }

@@ -1,0 +1,80 @@
+import PhotoAPI
+import Synchronization
+import Varlink
+
+/// A blocking client for `io.photod.Library.OpenOriginal`, which answers with a file
+/// descriptor the NIO-based `PhotoClient` cannot receive.
+///
+/// One connection serves many calls (an export of many ids); calls block the calling thread and
+/// run one at a time. The connection is trusted exactly as `PhotoClient.connect` trusts one.
+public final class OriginalsClient: Sendable {
+    private let connection: Mutex<VarlinkDescriptorClient?>
+    /// The socket this client talks to.
+    public let socketPath: String
+
+    private init(connection: consuming sending VarlinkDescriptorClient, socketPath: String) {
+        self.connection = Mutex(connection)
+        self.socketPath = socketPath
+    }
+
+    /// Connects to photod at `socketPath` after the same checks as `PhotoClient.connect`: the
+    /// runtime folders must be private, and the kernel must say the server runs as this user or
+    /// as `serviceUser`, before anything is sent.
+    public static func connect(
+        socketPath: String = DefaultPaths().socket, serviceUser: UInt32? = nil,
+        runtimeDirectory: String = DefaultPaths().runtimeDirectory, receiveTimeout: Duration = .seconds(30)
+    ) throws(PhotoClientError) -> OriginalsClient {
+        try PhotoClient.verifyFolder(of: socketPath, runtimeDirectory: runtimeDirectory)
+        do {
+            let connection = try VarlinkDescriptorClient.connect(
+                unixSocketPath: socketPath, trusted: .sameUser(or: serviceUser), receiveTimeout: receiveTimeout)
+            return OriginalsClient(connection: connection, socketPath: socketPath)
+        } catch {
+            throw .connecting(socketPath, failedWith: error)
+        }
+    }
+
+    /// Connects, opens one original, and closes the connection.
+    public static func openOriginal(
+        id: String, socketPath: String = DefaultPaths().socket, serviceUser: UInt32? = nil,
+        runtimeDirectory: String = DefaultPaths().runtimeDirectory
+    ) throws(PhotoClientError) -> OpenedOriginal {
+        let client = try connect(socketPath: socketPath, serviceUser: serviceUser, runtimeDirectory: runtimeDirectory)
+        defer { client.close() }
+        return try client.open(id: id)
+    }
+
+    /// Opens the original of `id`: its facts and its read-only descriptor. An id unknown or
+    /// hidden from this client is `AssetNotFound`, alike.
+    public func open(id: String) throws(PhotoClientError) -> OpenedOriginal {
+        try call(OpenOriginalParameters(id: id, acceptFileDescriptors: true))
+    }
+
+    /// Sends OpenOriginal with exactly these parameters; a reply without its descriptor is a
+    /// protocol failure.
+    public func call(_ parameters: OpenOriginalParameters) throws(PhotoClientError) -> OpenedOriginal {
+        let result: Result<OpenedOriginal, PhotoClientError> = connection.withLock { connection in
+            guard let connection else { return .failure(.protocolFailure("the connection is closed")) }
+            do {
+                let (reply, descriptors) = try connection.call(
+                    LibraryMethods.openOriginal.qualifiedName, parameters, returning: OpenOriginalReply.self)
+                guard let descriptor = descriptors.take(reply.fileDescriptor) else {
+                    return .failure(.protocolFailure("OpenOriginal's reply came without file descriptor "
+                                                     + "\(reply.fileDescriptor)"))
+                }
+                return .success(OpenedOriginal(reply: reply, fileDescriptor: descriptor))
+            } catch {
+                return .failure(.calling(failedWith: error))
+            }
+        }
+        return try result.get()
+    }
+
+    /// Closes the connection; later calls fail.
+    public func close() {
+        connection.withLock { connection in
+            connection?.close()
+            connection = nil
+        }
+    }
+}

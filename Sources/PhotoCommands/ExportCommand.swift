@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import PhotoClient
+
+/// `photoctl export ID… DIR`: byte-exact copies of originals, read through the descriptors
+/// photod passes (OpenOriginal), so it works for an app that cannot see the library's folders.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Copy photos' original files into a folder.",
+        discussion: """
+            Each copy is named as the original, keeps its modification time, and appears only \
+            when complete; an existing file is never replaced without --force. An id that fails \
+            is reported and the others are still exported; the exit status is then 1.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("Asset ids, as printed by `photoctl list`, then the folder to copy into.",
+                                 valueName: "id… dir"))
+    var arguments: [String] = []
+
+    @Flag(name: .long, help: "Replace files of the same name in the folder.")
+    var force = false
+
+    private var ids: [String] { Array(arguments.dropLast()) }
+    private var folder: String {
+        let folder = arguments.last ?? "."
+        return folder.count > 1 && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+    }
+
+    func validate() throws {
+        guard arguments.count >= 2 else { throw ValidationError("name at least one asset id, then the folder") }
+        var status = stat()
+        guard stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+            throw ValidationError("\(folder) is not a folder")
+        }
+    }
+
+    func run() throws {
+        let client = try global.originals()
+        defer { client.close() }
+        var failed = false
+        var names: Set<String> = []
+        for id in ids {
+            do {
+                let original = try client.open(id: id)
+                let name = original.reply.name
+                guard Self.isPlainName(name) else {
+                    Output.error("photoctl: \(id): photod names its file \"\(name)\", not a plain file name; skipped")
+                    failed = true
+                    continue
+                }
+                guard names.insert(name).inserted else {
+                    Output.error("photoctl: \(id): another photo of this export is named \"\(name)\"; skipped")
+                    failed = true
+                    continue
+                }
+                let path = try Self.copy(original, to: folder + "/" + name, replacing: force)
+                Output.line("\(id) \(path)")
+            } catch let error as PhotoClientError {
+                // Only an error reply leaves the connection usable for the next id.
+                guard case .daemon = error else { throw error }
+                Output.error("photoctl: \(error)")
+                failed = true
+            } catch let error as NewFileError {
+                Output.error("photoctl: \(id): \(error)")
+                failed = true
+            }
+        }
+        if failed { throw ExitCode.failure }
+    }
+
+    /// False for a name that would leave the folder or hide in it ("..", "a/b", ".profile").
+    static func isPlainName(_ name: String) -> Bool {
+        !name.isEmpty && !name.hasPrefix(".") && !name.contains("/") && !name.utf8.contains(0)
+    }
+
+    private static func copy(_ original: OpenedOriginal, to path: String, replacing: Bool) throws -> String {
+        guard let source = original.fileDescriptor else { throw PhotoClientError.protocolFailure("no descriptor") }
+        let file = try NewFile.create(at: path, replacing: replacing)
+        try file.copy(from: source)
+        try file.copyTimes(from: source)
+        try file.commit()
+        return path
+    }
+}

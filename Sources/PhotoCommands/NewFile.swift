@@ -1,0 +1,131 @@
+import Foundation
+
+/// A file photoctl creates (an image, an exported original): written under a temporary name in
+/// the same folder and given its real name only when complete, so a half-written file never
+/// appears under it, and an existing file is replaced only when the user said so.
+final class NewFile {
+    /// Where the file ends up.
+    let path: String
+    private let temporary: String
+    private let descriptor: Int32
+    private let replacing: Bool
+    private var finished = false
+
+    private init(path: String, temporary: String, descriptor: Int32, replacing: Bool) {
+        self.path = path
+        self.temporary = temporary
+        self.descriptor = descriptor
+        self.replacing = replacing
+    }
+
+    deinit {
+        if !finished { discard() }
+    }
+
+    /// Starts `path`; unless `replacing`, refuses at once when something is there already (the
+    /// final `commit` checks again, atomically).
+    static func create(at path: String, replacing: Bool) throws(NewFileError) -> NewFile {
+        var status = stat()
+        if !replacing, lstat(path, &status) == 0 { throw .exists(path) }
+        let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = path.split(separator: "/").last.map(String.init) ?? "file"
+        for _ in 0..<8 {
+            let temporary = folder + "/." + name + ".photoctl-" + String(UInt32.random(in: .min ... .max), radix: 16)
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+            if descriptor >= 0 {
+                return NewFile(path: path, temporary: temporary, descriptor: descriptor, replacing: replacing)
+            }
+            if errno != EEXIST { throw .failed(path, "cannot create a file in its folder", errno) }
+        }
+        throw .failed(path, "cannot find a free temporary name in its folder", EEXIST)
+    }
+
+    /// Appends `data`.
+    func write(_ data: Data) throws(NewFileError) {
+        let result: Result<Void, NewFileError> = data.withUnsafeBytes { write($0) }
+        try result.get()
+    }
+
+    /// Appends everything `source` has left to read, a bounded buffer at a time.
+    func copy(from source: Int32) throws(NewFileError) {
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
+            if count == 0 { return }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .failed(path, "cannot read the original", errno)
+            }
+            let result: Result<Void, NewFileError> = buffer.withUnsafeBytes { write(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            try result.get()
+        }
+    }
+
+    /// Gives the file the access and modification times of the file open as `source`, to the
+    /// nanosecond (the kernel's own, not a rounded text form).
+    func copyTimes(from source: Int32) throws(NewFileError) {
+        var status = stat()
+        guard fstat(source, &status) == 0 else { throw .failed(path, "cannot read the original's times", errno) }
+        let times = [status.st_atim, status.st_mtim]
+        guard futimens(descriptor, times) == 0 else { throw .failed(path, "cannot set its modification time", errno) }
+    }
+
+    /// Puts the complete file in place: replacing what is there when allowed, else only when
+    /// nothing is (a hard link fails rather than replace; where links are not supported, the
+    /// name is claimed with O_EXCL first).
+    func commit() throws(NewFileError) {
+        finished = true
+        defer { _ = unlink(temporary) }
+        let synced = fsync(descriptor) == 0 ? 0 : errno
+        let closed = close(descriptor) == 0 ? 0 : errno
+        if synced != 0 || closed != 0 { throw .failed(path, "cannot write it", synced != 0 ? synced : closed) }
+        if replacing {
+            guard rename(temporary, path) == 0 else { throw .failed(path, "cannot put it in place", errno) }
+            return
+        }
+        if link(temporary, path) == 0 { return }
+        if errno == EEXIST { throw .exists(path) }
+        let claim = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard claim >= 0 else { throw errno == EEXIST ? .exists(path) : .failed(path, "cannot create it", errno) }
+        close(claim)
+        guard rename(temporary, path) == 0 else { throw .failed(path, "cannot put it in place", errno) }
+    }
+
+    /// Drops the temporary file; the real name is untouched.
+    func discard() {
+        finished = true
+        close(descriptor)
+        unlink(temporary)
+    }
+
+    private func write(_ bytes: UnsafeRawBufferPointer) -> Result<Void, NewFileError> {
+        guard let base = bytes.baseAddress else { return .success(()) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = Foundation.write(descriptor, base + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return .failure(.failed(path, "cannot write it", errno))
+            }
+            offset += written
+        }
+        return .success(())
+    }
+}
+
+/// Why photoctl did not create a file.
+enum NewFileError: Error, CustomStringConvertible {
+    /// Something is already there and the user did not say `--force`.
+    case exists(String)
+    /// A system call failed with this errno.
+    case failed(String, String, Int32)
+
+    var description: String {
+        switch self {
+        case .exists(let path):
+            "\(path) already exists; add --force to replace it"
+        case .failed(let path, let what, let code):
+            "\(path): \(what) (\(String(cString: strerror(code))))"
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import PhotoAPI
+
+/// `photoctl open ID`: shows a photo in the desktop's default viewer (xdg-open).
+struct OpenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "open",
+        abstract: "Open a photo in the desktop's default viewer.",
+        discussion: """
+            Runs xdg-open (from xdg-utils) on the photo's file, its exact path even when that is \
+            not UTF-8. Exit status 1 when the id is not in the library, xdg-open is not \
+            installed, or it fails.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "An asset id, as printed by `photoctl list`.")
+    var id: String
+
+    func run() async throws {
+        let client = try await global.connect()
+        let reply = try await client.getAssets(ids: [id])
+        await client.close()
+        guard let asset = reply.assets.first else {
+            Output.error("photoctl: not in the library: \(id)")
+            throw ExitCode.failure
+        }
+        guard let viewer = ProgramRunner.find("xdg-open") else {
+            Output.error("photoctl: xdg-open is not installed (not found on PATH); install xdg-utils "
+                         + "(apt install xdg-utils) to open photos in the desktop's viewer")
+            throw ExitCode.failure
+        }
+        // Absolute, so xdg-open cannot take it for an option; bytes, so a non-UTF-8 name survives.
+        let path = asset.pathBytes.flatMap { Data(base64Encoded: $0) }.map(Array.init) ?? Array(asset.path.utf8)
+        do {
+            if let failure = ProgramRunner.describe(waitStatus: try ProgramRunner.run(viewer, [path])) {
+                Output.error("photoctl: \(viewer) \(failure)")
+                throw ExitCode.failure
+            }
+        } catch let error as ProgramRunError {
+            Output.error("photoctl: \(error)")
+            throw ExitCode.failure
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import PhotoAPI
+
+/// `photoctl thumbnail ID`: a display-sized image of one photo, into a file or a pipe.
+struct ThumbnailCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thumbnail",
+        abstract: "Write a display-sized image of a photo to a file or a pipe.",
+        discussion: """
+            photod scales the photo into a SIZE×SIZE box (RequestImage). The image goes to FILE \
+            (-o), which is never replaced without --force and never seen half-written; without -o \
+            it goes to standard output, but only into a pipe or a file, never onto a terminal. \
+            --fast takes what is already there (the photo's embedded thumbnail or the cache) \
+            instead of decoding the photo. With --json and -o, the image's facts are printed as JSON.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "An asset id, as printed by `photoctl list`.")
+    var id: String
+
+    @Option(name: .long, help: ArgumentHelp("The box's side in pixels, 1 to 2048.", valueName: "n"))
+    var size = 256
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write the image to this file.", valueName: "file"))
+    var output: String?
+
+    @Option(name: .long, help: "The image's encoding: jpeg or png (default: what photod has, else jpeg).")
+    var format: ImageFormat?
+
+    @Flag(name: .long, help: "Take the image already there (embedded or cached) rather than decode the photo.")
+    var fast = false
+
+    @Flag(name: .long, help: "Replace FILE when it exists.")
+    var force = false
+
+    func validate() throws {
+        guard (1...RequestImageParameters.maximumSide).contains(size) else {
+            throw ValidationError("--size must be 1 to \(RequestImageParameters.maximumSide), not \(size)")
+        }
+        if output == nil {
+            if isatty(STDOUT_FILENO) != 0 {
+                throw ValidationError("not writing an image onto the terminal; name a file with -o FILE, or pipe the output")
+            }
+            if global.json { throw ValidationError("--json needs -o FILE: standard output carries the image") }
+        }
+    }
+
+    func run() async throws {
+        do {
+            try await deliver()
+        } catch let error as NewFileError {
+            Output.error("photoctl: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    private func deliver() async throws {
+        // An existing file is refused before photod does any work; the temporary file goes
+        // away with `file` when anything below fails.
+        let file = try output.map { path throws(NewFileError) in try NewFile.create(at: path, replacing: force) }
+        let client = try await global.connect()
+        let reply = try await client.requestImage(RequestImageParameters(
+            id: id, width: size, height: size, contentMode: .fit, deliveryMode: fast ? .fast : .highQuality,
+            format: format))
+        await client.close()
+        guard let image = Data(base64Encoded: reply.data) else {
+            file?.discard()
+            Output.error("photoctl: photod's image of \(id) is not valid base64")
+            throw ExitCode.failure
+        }
+        let facts = ImageFacts(reply, bytes: image.count, file: file?.path)
+        guard let file else {
+            Output.bytes(image)
+            Output.note(facts.summary)
+            return
+        }
+        try file.write(image)
+        try file.commit()
+        if global.json { try Output.json(facts) } else { Output.line("\(file.path): \(facts.summary)") }
+    }
+}
+
+/// What `photoctl thumbnail` says about the image it wrote (RequestImage's reply without the data).
+struct ImageFacts: Encodable {
+    let format: ImageFormat
+    let width: Int
+    let height: Int
+    let degraded: Bool
+    let source: ImageSource
+    let orientation: Int
+    let bytes: Int
+    let file: String?
+
+    init(_ reply: RequestImageReply, bytes: Int, file: String?) {
+        format = reply.format
+        width = reply.width
+        height = reply.height
+        degraded = reply.degraded
+        source = reply.source
+        orientation = reply.orientation
+        self.bytes = bytes
+        self.file = file
+    }
+
+    /// "160×120 jpeg, 5120 bytes (embedded)" for people.
+    var summary: String {
+        "\(width)×\(height) \(format.rawValue), \(bytes) bytes (\(source.rawValue)\(degraded ? ", degraded" : ""))"
+    }
+}
+
+extension ImageFormat: ExpressibleByArgument {}

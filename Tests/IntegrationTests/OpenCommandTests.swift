@@ -1,0 +1,64 @@
+import Foundation
+import PhotoTestSupport
+import Testing
+
+/// `photoctl open` runs xdg-open found on PATH; here a fake one that records its arguments.
+@Suite(.serialized) struct OpenCommandTests {
+    /// A folder holding an `xdg-open` that writes its argument count and arguments, one a line,
+    /// to `record`, and exits with `status`.
+    private func fakeXDGOpen(in dir: TemporaryDirectory, record: String, status: Int = 0) throws -> String {
+        let script = "#!/bin/sh\nprintf '%s\\n' \"$#\" \"$@\" > '\(record)'\nexit \(status)\n"
+        let program = try dir.write("bin/xdg-open", Array(script.utf8))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program)
+        return dir.file("bin")
+    }
+
+    private func daemonWithPhoto() throws -> (DaemonHarness, String, String) {
+        let daemon = try DaemonHarness()
+        let path = try daemon.add("album/a photo.jpg", ThumbnailedPhoto.jpeg())
+        try daemon.start()
+        let id = try #require(try daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)["album/a photo.jpg"])
+        return (daemon, id, path)
+    }
+
+    private func photoctl(_ daemon: DaemonHarness, _ arguments: [String], path: String) throws -> ProcessResult {
+        var environment = daemon.environment
+        environment["PATH"] = path
+        return try ProcessRunner.run(Binaries.photoctl, arguments, environment: environment)
+    }
+
+    @Test func xdgOpenGetsExactlyTheAssetsPath() throws {
+        let (daemon, id, path) = try daemonWithPhoto()
+        let record = daemon.dir.file("argv.txt")
+        let bin = try fakeXDGOpen(in: daemon.dir, record: record)
+        let result = try photoctl(daemon, ["open", id], path: bin + ":/usr/bin:/bin")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try String(contentsOfFile: record, encoding: .utf8) == "1\n\(path)\n")
+    }
+
+    @Test func aFailingXDGOpenIsAnError() throws {
+        let (daemon, id, _) = try daemonWithPhoto()
+        let bin = try fakeXDGOpen(in: daemon.dir, record: daemon.dir.file("argv.txt"), status: 4)
+        let result = try photoctl(daemon, ["open", id], path: bin + ":/usr/bin:/bin")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("exited with status 4"))
+    }
+
+    @Test func withoutXDGOpenItSaysToInstallXDGUtils() throws {
+        let (daemon, id, _) = try daemonWithPhoto()
+        let empty = daemon.dir.file("empty-bin")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
+        let result = try photoctl(daemon, ["open", id], path: empty)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("xdg-utils"))
+    }
+
+    @Test func anUnknownIdExits1NamingIt() throws {
+        let (daemon, _, _) = try daemonWithPhoto()
+        let bin = try fakeXDGOpen(in: daemon.dir, record: daemon.dir.file("argv.txt"))
+        let result = try photoctl(daemon, ["open", "00000000deadbeef"], path: bin)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("00000000deadbeef"))
+        #expect(!FileManager.default.fileExists(atPath: daemon.dir.file("argv.txt")))
+    }
+}
