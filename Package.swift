@@ -108,6 +108,8 @@ let package = Package(
         ]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
         .testTarget(name: "ThumbnailProtocolTests", dependencies: ["ThumbnailProtocol"]),
+        // The built photod-thumbnailer over a socketpair, on images Pillow makes.
+        .testTarget(name: "ThumbnailerTests", dependencies: ["photod-thumbnailer", "ThumbnailProtocol", "PhotoTestSupport"]),
         .testTarget(name: "WatcherTests", dependencies: ["Watcher", "PhotoTestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "PhotoTestSupport"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")]),

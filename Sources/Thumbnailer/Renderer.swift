@@ -16,6 +16,7 @@ struct Rendering {
 /// Turns one request and its open file into encoded thumbnails with libvips.
 enum Renderer {
     static func render(_ request: ThumbnailRequest, file descriptor: Int32) throws(RenderError) -> Rendering {
+        try checkRegularFile(descriptor)
         // The source dup()s the descriptor; the caller still closes its own.
         guard let source = vips_source_new_from_descriptor(descriptor) else { throw RenderError(VipsRuntime.takeError()) }
         defer { g_object_unref(source) }
@@ -39,6 +40,14 @@ enum Renderer {
         let cache = request.wantsCacheCopy ? try encode(decoded, as: .png, quality: 0) : []
         return Rendering(image: image, cache: cache, width: decoded.width, height: decoded.height,
                          sourceWidth: sourceWidth, sourceHeight: sourceHeight, usedEmbedded: usedEmbedded)
+    }
+
+    /// libvips treats what it cannot seek or size as a pipe, and 8.14 asserts (aborts) on an empty one.
+    private static func checkRegularFile(_ descriptor: Int32) throws(RenderError) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw RenderError("fstat: \(String(cString: strerror(errno)))") }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw RenderError("not a regular file") }
+        guard status.st_size > 0 else { throw RenderError("empty file") }
     }
 
     /// The original's size as shown (orientation applied) and whether it is HEIF/AVIF, from the header alone.

@@ -6,6 +6,9 @@ public enum ThumbnailWorker {
     /// The socket photod hands over; everything else but stdio is closed at start.
     public static let socket: Int32 = 3
 
+    /// The exit status after answering a request that ran out of memory: start a fresh worker.
+    public static let exhaustedStatus: Int32 = 75
+
     /// Runs the worker and returns its exit status: 0 when photod closed the socket.
     public static func main(program: String) -> Int32 {
         var status = stat()
@@ -62,6 +65,9 @@ public enum ThumbnailWorker {
                     close(file)
                 }
                 try FrameSocket.send(response.encode(), on: socket)
+                // After hitting RLIMIT_AS, libvips' threads and malloc arenas stay half-built (a next
+                // request fails to start a thread): a fresh process is the reliable recovery.
+                if response.status == .undecodable, RenderError.isExhaustion(response.message) { return exhaustedStatus }
             }
         }
     }

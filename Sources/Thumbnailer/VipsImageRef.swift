@@ -47,4 +47,9 @@ struct RenderError: Error {
     let message: String
 
     init(_ message: String) { self.message = message }
+
+    /// Whether libvips or GLib ran out of memory (vips_tracked's "out of memory", a thread it could not create).
+    static func isExhaustion(_ message: String) -> Bool {
+        message.contains("out of memory") || message.contains("Error creating thread")
+    }
 }
