@@ -21,7 +21,7 @@ import ThumbnailProtocol
         let good = folder.file("good.jpg")
         try Pillow.gradient(good, width: 640, height: 480, format: "JPEG")
         let jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: good)))
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let corrupt = [
             try folder.write("truncated.jpg", Array(jpeg.prefix(40))),
             try folder.write("random.bin", (0..<4096).map { _ in UInt8(truncatingIfNeeded: generator.next()) }),
@@ -75,18 +75,5 @@ import ThumbnailProtocol
         #expect((answer.id, answer.status) == (5, .badRequest))
         let next = try worker.thumbnail(ThumbnailRequest(id: 6, width: 10, height: 10), file: good)
         #expect((next.id, next.status, next.width, next.height) == (6, .ok, 10, 5))
-    }
-}
-
-/// A small deterministic generator, so the random-bytes fixture is the same on every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
