@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "photod", targets: ["photod"]),
         .executable(name: "photoctl", targets: ["photoctl"]),
+        .executable(name: "photod-thumbnailer", targets: ["photod-thumbnailer"]),
         .library(name: "PhotoClient", targets: ["PhotoClient"]),
     ],
     dependencies: [
@@ -26,6 +27,11 @@ let package = Package(
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // Only photod-thumbnailer links these two: image decoding stays out of photod's process.
+        // pkgConfig names gobject-2.0, not vips: vips.pc pulls in -pthread (refused by SwiftPM, with a
+        // warning) through its private requirements; the headers need only GLib's, and the module map links vips.
+        .systemLibrary(name: "CVips", pkgConfig: "gobject-2.0", providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Wire types and the varlink interface text (the single source of truth).
@@ -71,6 +77,8 @@ let package = Package(
         .target(name: "PhotoClient", dependencies: ["PhotoAPI", "Varlink"]),
         // The photod <-> photod-thumbnailer frames and the SCM_RIGHTS helpers; Glibc only, so both sides can link it.
         .target(name: "ThumbnailProtocol"),
+        // The worker's logic (sandbox, libvips, request loop), a library so tests can reach it.
+        .target(name: "Thumbnailer", dependencies: ["ThumbnailProtocol", "CVips", "CSeccomp"]),
         .target(name: "PhotoCommands", dependencies: [
             "PhotoClient", "SafeText",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -81,6 +89,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "photoctl", dependencies: ["PhotoCommands"]),
+        // The one executable that links libvips: photod sends it an open file, it answers with a thumbnail.
+        .executableTarget(name: "photod-thumbnailer", dependencies: ["Thumbnailer"]),
         // Path hashing, PathKey against swift-system's FilePath (bench/README.md): why paths stay bytes.
         .executableTarget(name: "path-hash-bench", dependencies: [
             "FileSystem", .product(name: "SystemPackage", package: "swift-system"),
@@ -101,6 +111,8 @@ let package = Package(
         ]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
         .testTarget(name: "ThumbnailProtocolTests", dependencies: ["ThumbnailProtocol"]),
+        // The built photod-thumbnailer over a socketpair, on images Pillow makes.
+        .testTarget(name: "ThumbnailerTests", dependencies: ["photod-thumbnailer", "ThumbnailProtocol", "PhotoTestSupport"]),
         .testTarget(name: "WatcherTests", dependencies: ["Watcher", "PhotoTestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "PhotoTestSupport"]),
         .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "PhotoTestSupport"]),

@@ -36,16 +36,10 @@ public enum FrameSocket {
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { raw in
                 withControl(descriptor: pending) { control, controlLength in
-                    var iov = iovec(iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress?.advanced(by: offset)),
-                                    iov_len: raw.count - offset)
-                    return withUnsafeMutablePointer(to: &iov) { iovPointer in
-                        var message = msghdr()
-                        message.msg_iov = iovPointer
-                        message.msg_iovlen = 1
-                        message.msg_control = control
-                        message.msg_controllen = controlLength
+                    let base = UnsafeMutableRawPointer(mutating: raw.baseAddress?.advanced(by: offset))
+                    return withMessage(base, raw.count - offset, control, controlLength) { message in
                         // MSG_NOSIGNAL: a dead peer is an error to report, not a SIGPIPE.
-                        return sendmsg(socket, &message, Int32(MSG_NOSIGNAL))
+                        sendmsg(socket, &message, Int32(MSG_NOSIGNAL))
                     }
                 }
             }
@@ -70,13 +64,7 @@ public enum FrameSocket {
         var bytes = [UInt8](repeating: 0, count: capacity)
         var flags: Int32 = 0
         let count = bytes.withUnsafeMutableBytes { raw in
-            var iov = iovec(iov_base: raw.baseAddress, iov_len: raw.count)
-            return withUnsafeMutablePointer(to: &iov) { iovPointer in
-                var message = msghdr()
-                message.msg_iov = iovPointer
-                message.msg_iovlen = 1
-                message.msg_control = control
-                message.msg_controllen = controlLength
+            withMessage(raw.baseAddress, raw.count, control, controlLength) { message in
                 var result: Int
                 repeat {
                     result = recvmsg(socket, &message, Int32(MSG_CMSG_CLOEXEC))
@@ -94,6 +82,21 @@ public enum FrameSocket {
         descriptors.dropFirst(maxDescriptors).forEach { close($0) }
         bytes.removeSubrange(count...)
         return ReceivedChunk(bytes: bytes, descriptors: Array(descriptors.prefix(maxDescriptors)))
+    }
+
+    /// A msghdr over one buffer and a control area, valid only inside `body`.
+    private static func withMessage<R>(_ base: UnsafeMutableRawPointer?, _ length: Int,
+                                       _ control: UnsafeMutableRawPointer?, _ controlLength: Int,
+                                       _ body: (inout msghdr) -> R) -> R {
+        var iov = iovec(iov_base: base, iov_len: length)
+        return withUnsafeMutablePointer(to: &iov) { iovPointer in
+            var message = msghdr()
+            message.msg_iov = iovPointer
+            message.msg_iovlen = 1
+            message.msg_control = control
+            message.msg_controllen = controlLength
+            return body(&message)
+        }
     }
 
     // CMSG_ALIGN / CMSG_SPACE / CMSG_LEN are C macros Swift cannot import; glibc aligns to size_t.

@@ -1,8 +1,10 @@
+// Shared by the fuzz tests and ThumbnailerTests' random-bytes fixture.
+
 /// Deterministic generator so fuzz failures can be reproduced from the seed.
 public struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
-    /// A generator that always gives the same sequence for `seed`.
+    /// Starts the sequence at `seed`.
     public init(seed: UInt64) {
         state = seed
     }

@@ -1,0 +1,89 @@
+// Non-variadic wrappers: Swift cannot call libvips' NULL-terminated option-list functions.
+// Only photod-thumbnailer links this module.
+#ifndef PHOTOD_CVIPS_SHIM_H
+#define PHOTOD_CVIPS_SHIM_H
+
+#include <string.h>
+#include <vips/vips.h>
+
+static inline int photod_vips_init(const char *argv0) { return VIPS_INIT(argv0); }
+
+/// Opens the image's header only (pixels stay undecoded): its size and orientation.
+static inline VipsImage *photod_vips_header(VipsSource *source) {
+    return vips_image_new_from_source(source, "", NULL);
+}
+
+/// Thumbnail straight from the source so loaders can shrink on load; never upscales; autorotates.
+static inline int photod_vips_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height, int fill) {
+    return vips_thumbnail_source(source, out, width, "height", height, "size", VIPS_SIZE_DOWN,
+                                 "crop", fill ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE,
+                                 "no_rotate", FALSE, NULL);
+}
+
+/// The same for an already loaded image (the HEIF thumbnail item).
+static inline int photod_vips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height, int fill) {
+    return vips_thumbnail_image(in, out, width, "height", height, "size", VIPS_SIZE_DOWN,
+                                "crop", fill ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE,
+                                "no_rotate", FALSE, NULL);
+}
+
+/// Loads a HEIF/AVIF file's primary image, or with `thumbnail` its thumbnail item when it has one.
+static inline int photod_vips_heifload(VipsSource *source, VipsImage **out, int thumbnail) {
+    return vips_heifload_source(source, out, "thumbnail", thumbnail ? TRUE : FALSE, NULL);
+}
+
+/// JPEG cannot hold alpha: flatten onto white rather than the saver's black.
+static inline int photod_vips_flatten_white(VipsImage *in, VipsImage **out) {
+    double white[3] = {255, 255, 255};
+    VipsArrayDouble *background = vips_array_double_new(white, 3);
+    int result = vips_flatten(in, out, "background", background, NULL);
+    vips_area_unref(VIPS_AREA(background));
+    return result;
+}
+
+static inline int photod_vips_jpegsave(VipsImage *in, void **buffer, size_t *length, int quality) {
+    return vips_jpegsave_buffer(in, buffer, length, "Q", quality, "strip", TRUE, "interlace", FALSE,
+                                "optimize_coding", TRUE, NULL);
+}
+
+/// Compression 3: the cache wants speed more than the last few percent of size.
+static inline int photod_vips_pngsave(VipsImage *in, void **buffer, size_t *length) {
+    return vips_pngsave_buffer(in, buffer, length, "compression", 3, "strip", TRUE, NULL);
+}
+
+static inline int photod_vips_orientation(VipsImage *image) {
+    int orientation = 1;
+    if (!vips_image_get_typeof(image, VIPS_META_ORIENTATION) ||
+        vips_image_get_int(image, VIPS_META_ORIENTATION, &orientation)) return 1;
+    return orientation;
+}
+
+static void *photod_vips_append_loader(void *item, void *a, void *b) {
+    VipsObjectClass *object = VIPS_OBJECT_CLASS(item);
+    VipsOperationClass *operation = VIPS_OPERATION_CLASS(item);
+    const char *suffix = "load_source";
+    size_t length = strlen(object->nickname), suffixLength = strlen(suffix);
+    if (length <= suffixLength || strcmp(object->nickname + length - suffixLength, suffix) != 0) return NULL;
+    if (operation->flags & (VIPS_OPERATION_BLOCKED | VIPS_OPERATION_DEPRECATED)) return NULL;
+    char *buffer = a;
+    size_t size = *(size_t *)b, used = strlen(buffer);
+    if (used + length - suffixLength + 2 > size) return NULL;
+    if (used) strcat(buffer, " ");
+    strncat(buffer, object->nickname, length - suffixLength);
+    return NULL;
+}
+
+/// Space-separated nicknames of the source loaders left after blocking (jpeg png webp ...).
+static inline void photod_vips_loaders(char *buffer, size_t size) {
+    buffer[0] = 0;
+    vips_foreign_map("VipsForeignLoad", photod_vips_append_loader, buffer, &size);
+}
+
+static void photod_glib_discard(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void)domain; (void)level; (void)message; (void)data;
+}
+
+/// Library chatter (libjpeg's "premature end", GLib warnings) would reach photod's journal: drop it.
+static inline void photod_glib_quiet(void) { g_log_set_default_handler(photod_glib_discard, NULL); }
+
+#endif

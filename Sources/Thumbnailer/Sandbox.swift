@@ -1,0 +1,46 @@
+import CSeccomp
+import Glibc
+
+/// Why the worker could not put its sandbox in place; it refuses to serve without one.
+public struct SandboxError: Error, CustomStringConvertible {
+    /// What failed, with errno's text.
+    public let description: String
+
+    init(_ step: String, errno code: Int32) {
+        description = "\(step): \(String(cString: strerror(code)))"
+    }
+}
+
+/// The process-level half of the sandbox, applied before libvips starts: parent death, descriptors, limits.
+public enum ProcessLimits {
+    /// The default address-space limit; decoding a bomb fails an allocation instead of swapping the host.
+    public static let defaultMemoryMiB = 1024
+
+    /// Dies with photod, keeps only stdio and the socket (fd 3), and lowers the resource limits.
+    public static func apply(memoryMiB: Int) throws(SandboxError) {
+        // SIGKILL when the parent goes: an orphaned worker has nothing to answer to.
+        guard photod_prctl(PR_SET_PDEATHSIG, UInt(SIGKILL)) == 0 else { throw SandboxError("PR_SET_PDEATHSIG", errno: errno) }
+        try closeInheritedDescriptors()
+        let limits: [(String, Int32, UInt64)] = [
+            ("RLIMIT_AS", Int32(RLIMIT_AS.rawValue), UInt64(memoryMiB) << 20),
+            // The worker never writes a file; a write that slips through gets SIGXFSZ.
+            ("RLIMIT_FSIZE", Int32(RLIMIT_FSIZE.rawValue), 0),
+            ("RLIMIT_NOFILE", Int32(RLIMIT_NOFILE.rawValue), 64),
+            ("RLIMIT_CORE", Int32(RLIMIT_CORE.rawValue), 0),
+            // RLIMIT_NPROC is left alone: it counts every thread of the user, photod's included.
+        ]
+        for (name, resource, value) in limits {
+            var limit = rlimit(rlim_cur: rlim_t(value), rlim_max: rlim_t(value))
+            guard setrlimit(resource, &limit) == 0 else { throw SandboxError(name, errno: errno) }
+        }
+    }
+
+    private static func closeInheritedDescriptors() throws(SandboxError) {
+        if photod_close_from(4) == 0 { return }
+        guard errno == ENOSYS else { throw SandboxError("close_range", errno: errno) }
+        // Kernels before 5.9: close one by one up to the soft limit (capped, it may be huge).
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        for descriptor in 4..<Int32(clamping: min(limit.rlim_cur, 1 << 20)) { close(descriptor) }
+    }
+}

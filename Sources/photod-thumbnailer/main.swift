@@ -1,0 +1,5 @@
+// photod-thumbnailer: decodes untrusted images for photod in a sandboxed process; see Thumbnailer.
+import Glibc
+import Thumbnailer
+
+exit(ThumbnailWorker.main(program: CommandLine.arguments.first ?? "photod-thumbnailer"))
