@@ -14,4 +14,7 @@ static inline int photod_prctl(int option, unsigned long argument) { return prct
 /// close_range(first, ~0U, 0); glibc 2.36 has no wrapper visible to Swift.
 static inline long photod_close_from(unsigned int first) { return syscall(SYS_close_range, first, ~0U, 0); }
 
+/// ioprio_set(IOPRIO_WHO_PROCESS, self, IOPRIO_CLASS_IDLE): disk reads only when nobody else wants the disk.
+static inline long photod_ioprio_idle(void) { return syscall(SYS_ioprio_set, 1, 0, 3 << 13); }
+
 #endif

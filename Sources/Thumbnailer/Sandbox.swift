@@ -35,6 +35,15 @@ public enum ProcessLimits {
         }
     }
 
+    /// The lowest CPU priority (nice 19) and the idle I/O class: for the worker that fills the
+    /// cache ahead of time (`--background`), which must never slow the machine's owner down.
+    public static func lowerPriority() throws(SandboxError) {
+        guard setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19) == 0 else {
+            throw SandboxError("setpriority", errno: errno)
+        }
+        guard photod_ioprio_idle() == 0 else { throw SandboxError("ioprio_set", errno: errno) }
+    }
+
     private static func closeInheritedDescriptors() throws(SandboxError) {
         if photod_close_from(4) == 0 { return }
         guard errno == ENOSYS else { throw SandboxError("close_range", errno: errno) }

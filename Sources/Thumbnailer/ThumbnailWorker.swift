@@ -10,7 +10,8 @@ public enum ThumbnailWorker {
     public static let exhaustedStatus: Int32 = 75
 
     /// Runs the worker and returns its exit status: 0 when photod closed the socket.
-    public static func main(program: String) -> Int32 {
+    /// `--background`: at the lowest CPU and I/O priority (photod's cache prefill).
+    public static func main(program: String, arguments: [String] = []) -> Int32 {
         var status = stat()
         guard fstat(socket, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else {
             return fail("fd 3 must be the socket photod passes", status: 64)
@@ -18,6 +19,7 @@ public enum ThumbnailWorker {
         do {
             try ProcessLimits.apply(memoryMiB: environmentInt("PHOTOD_THUMBNAILER_MEMORY_MB")
                 ?? ProcessLimits.defaultMemoryMiB)
+            if arguments.contains("--background") { try ProcessLimits.lowerPriority() }
             try VipsRuntime.start(program: program)
             try SeccompFilter.install()
         } catch {

@@ -18,6 +18,10 @@ public enum VipsRuntime {
         vips_block_untrusted_set(1)
         // Not flagged untrusted in 8.14, but a text matrix is no photo and its parser no help to anyone.
         vips_operation_block_set("VipsForeignLoadMatrix", 1)
+        // 8.14 flags these untrusted too, but JPEG XL and JPEG 2000 are photo formats people keep,
+        // and libjxl and OpenJPEG decode them here inside the seccomp filter and memory limit.
+        vips_operation_block_set("VipsForeignLoadJxl", 0)
+        vips_operation_block_set("VipsForeignLoadJp2k", 0)
     }
 
     /// The libvips version, e.g. "8.14.1".

@@ -2,4 +2,5 @@
 import Glibc
 import Thumbnailer
 
-exit(ThumbnailWorker.main(program: CommandLine.arguments.first ?? "photod-thumbnailer"))
+exit(ThumbnailWorker.main(program: CommandLine.arguments.first ?? "photod-thumbnailer",
+                          arguments: Array(CommandLine.arguments.dropFirst())))

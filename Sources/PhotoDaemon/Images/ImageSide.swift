@@ -38,8 +38,10 @@ struct ImageSide: Sendable {
     /// The worker's environment: nothing of photod's but the locale and the test knobs.
     /// VIPS_NOVECTOR: no run-time code generation (ORC) in a process that decodes hostile
     /// files, which also keeps it working under the unit's MemoryDenyWriteExecute.
+    /// MALLOC_ARENA_MAX: each decoder thread's malloc arena reserves 64 MiB of address space,
+    /// which the worker's 1 GiB limit counts though little of it is ever touched.
     static func workerEnvironment(_ environment: [String: String]) -> [String] {
-        var result = ["LANG=C.UTF-8", "VIPS_NOVECTOR=1"]
+        var result = ["LANG=C.UTF-8", "VIPS_NOVECTOR=1", "MALLOC_ARENA_MAX=2"]
         for key in ["PHOTOD_THUMBNAILER_MEMORY_MB", "PHOTOD_THUMBNAILER_SELFTEST"] {
             if let value = environment[key] { result.append("\(key)=\(value)") }
         }

@@ -101,7 +101,12 @@ actor ThumbnailerPool: ImageMaking {
 
     private func acquireProcess() async throws(ImageMakingError) -> ThumbnailerProcess {
         if stopped { throw .unavailable("photod is stopping") }
-        if let entry = idle.popLast() { return entry.process }
+        while let entry = idle.popLast() {
+            if entry.process.isReady { return entry.process }
+            let ending = entry.process.stop(because: "an idle image worker ended")
+            alive -= 1
+            logger.debug("replacing an image worker that ended while idle", metadata: ["reason": "\(ending.text)"])
+        }
         let launch = self.launch
         let executable = try launch.executable.get()
         alive += 1

@@ -70,6 +70,15 @@ final class ThumbnailerProcess: Sendable {
         }
     }
 
+    /// Whether an idle worker can take a request: nothing may be waiting on its socket, since
+    /// a worker says nothing between requests. End of file there means it exited (after an
+    /// out-of-memory answer it exits on purpose, to be replaced by a fresh process).
+    var isReady: Bool {
+        guard isAlive else { return false }
+        var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return poll(&poller, 1, 0) == 0
+    }
+
     /// False once the process was stopped or found dead.
     var isAlive: Bool { ended.withLock { $0 == nil } }
 
