@@ -1,0 +1,80 @@
+import Foundation
+import PhotoAPI
+import PhotoClient
+import PhotoTestSupport
+import Testing
+
+/// The real photod and its sandboxed workers over every corpus file, against an independent
+/// oracle: the vips command line (`vipsthumbnail -s '256x256>'`, libvips-tools, unsandboxed).
+/// Every file it thumbnails with a loader photod allows (JPEG, PNG, TIFF, WebP, GIF, HEIF/AVIF,
+/// JPEG XL, JPEG 2000) photod thumbnails too, at exactly the same size; every other file gets a
+/// clear ImageUnavailable; no file takes a worker's failure further than its own request.
+@Suite(.serialized)
+struct ImageConformanceTests {
+    /// The loaders photod's worker keeps (ImageMagick, PDF, SVG and the like are blocked).
+    static let allowedLoaders = ["jpegload", "pngload", "webpload", "tiffload", "gifload", "heifload", "jxlload", "jp2kload"]
+
+    /// What the vips command line makes of `path`: its size, or nil when it cannot (or only
+    /// with a loader photod blocks).
+    static func oracle(_ path: String, scratch: String) throws -> (width: Int, height: Int)? {
+        let loader = try ProcessRunner.run("/usr/bin/vipsheader", ["-f", "vips-loader", path])
+        let name = loader.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard loader.status == 0, allowedLoaders.contains(where: name.hasPrefix) else { return nil }
+        let output = scratch + "/oracle.png"
+        try? FileManager.default.removeItem(atPath: output)
+        guard try ProcessRunner.run("/usr/bin/vipsthumbnail", [path, "-s", "256x256>", "-o", output]).status == 0,
+            let width = Int(try ProcessRunner.run("/usr/bin/vipsheader", ["-f", "width", output]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)),
+            let height = Int(try ProcessRunner.run("/usr/bin/vipsheader", ["-f", "height", output]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return nil }
+        return (width, height)
+    }
+
+    @Test(.enabled(if: Corpus.available, "../shared/corpus is not beside this checkout; conformance skipped"))
+    func photodThumbnailsEveryFileTheVipsCommandLineCanAtTheSameSize() async throws {
+        let daemon = try DaemonHarness()
+        let images = Corpus.folder.appendingPathComponent("images").path
+        for name in try FileManager.default.contentsOfDirectory(atPath: images) {
+            try FileManager.default.copyItem(atPath: images + "/" + name, toPath: daemon.library + "/" + name)
+        }
+        try daemon.start(timeout: 120)
+        defer { _ = daemon.stop() }
+        let client = try await PhotoClient.connect(socketPath: daemon.socket)
+        let assets = try await client.allAssets(group: nil)
+        #expect(assets.count == (try Corpus.manifest()).count)
+        var problems: [String] = []
+        var madeByFormat: [String: Int] = [:]
+        var refused = 0
+        for asset in assets.sorted(by: { $0.path < $1.path }) {
+            let name = (asset.path as NSString).lastPathComponent
+            let expected = try Self.oracle(asset.path, scratch: daemon.dir.path)
+            do {
+                let reply = try await client.requestImage(RequestImageParameters(id: asset.id, width: 256, height: 256))
+                madeByFormat[asset.format, default: 0] += 1
+                let probe = try PillowFixture.probe(Array(Data(base64Encoded: reply.data) ?? Data()), points: [])
+                if probe.width != reply.width || probe.height != reply.height {
+                    problems.append("\(name): the reply says \(reply.width)x\(reply.height), the image is \(probe.width)x\(probe.height)")
+                }
+                if let expected, (expected.width, expected.height) != (reply.width, reply.height) {
+                    problems.append("\(name): \(reply.width)x\(reply.height), vipsthumbnail \(expected.width)x\(expected.height)")
+                }
+            } catch PhotoClientError.daemon(let error) where error.name == LibraryInterface.Error.imageUnavailable {
+                refused += 1
+                if let expected {
+                    problems.append("\(name): refused (\(error.parameters(ImageUnavailableError.self)?.reason ?? "?")), "
+                                    + "vipsthumbnail made \(expected.width)x\(expected.height)")
+                }
+            }
+        }
+        await client.close()
+        #expect(daemon.isRunning, "no file may take photod down")
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+        for format in ["jpeg", "png", "tiff", "webp", "gif", "heif", "avif", "jxl", "jp2"] {
+            #expect(madeByFormat[format, default: 0] > 0, "no \(format) thumbnail made: \(madeByFormat)")
+        }
+        let status = try daemon.photoctlJSON(["status"])
+        #expect(((status["thumbnails"] as? [String: Any])?["failed"] as? Int) == refused)
+        print("image conformance: made \(madeByFormat), refused \(refused)")
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import PhotoAPI
+import PhotoClient
+import PhotoTestSupport
+import Testing
+import ThumbnailCache
+import Varlink
+@testable import PhotoDaemon
+
+/// RequestImage served in process with the real sandboxed workers and a real thumbnail cache.
+@Suite(.timeLimit(.minutes(2)))
+struct ImageRequestTests {
+    static let embedded = JPEGFixture.make(exif: nil, width: 160, height: 120)
+
+    /// A file's only asset id.
+    static func id(of daemon: TestDaemon, _ client: PhotoClient, _ name: String) async throws -> String {
+        let assets = try await client.allAssets(group: nil)
+        return try #require(assets.first { $0.path.hasSuffix("/" + name) }?.id)
+    }
+
+    static func errorName(_ body: () async throws -> Void) async -> (name: String, parameters: [UInt8])? {
+        do {
+            try await body()
+        } catch PhotoClientError.daemon(let error) {
+            return (error.name, error.parametersJSON)
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+        return nil
+    }
+
+    @Test func fastServesTheEmbeddedThumbnailAsItIsWithTheOrientationStillToApply() async throws {
+        try await TestDaemon.withDaemon(prepare: { daemon in
+            try daemon.add("sideways.jpg", JPEGFixture.make(
+                exif: ExifFixture(description: "Beach", orientation: 6, thumbnail: Self.embedded), width: 640, height: 480))
+        }) { daemon in
+            let client = try await daemon.client()
+            let id = try await Self.id(of: daemon, client, "sideways.jpg")
+            let reply = try await client.requestImage(RequestImageParameters(id: id, width: 256, height: 256,
+                                                                             deliveryMode: .fast))
+            #expect(reply.source == .embedded)
+            #expect(Array(Data(base64Encoded: reply.data) ?? Data()) == Self.embedded)
+            #expect(reply.format == .jpeg && reply.width == 160 && reply.height == 120)
+            #expect(reply.orientation == 6)
+            // 160 px where 256 was asked: an interim image.
+            #expect(reply.degraded)
+            await client.close()
+        }
+    }
+
+    @Test func aStandardSizeIsDecodedUprightOnceThenServedFromACacheFileThatPassesTheStandard() async throws {
+        try await TestDaemon.withDaemon(prepare: { daemon in
+            try PillowFixture.write(daemon.dir.file("library/turned.jpg"), width: 600, height: 400, orientation: 6)
+        }) { daemon in
+            let client = try await daemon.client()
+            let id = try await Self.id(of: daemon, client, "turned.jpg")
+            let first = try await client.requestImage(RequestImageParameters(id: id, width: 256, height: 256))
+            #expect(first.source == .decoded && first.format == .jpeg && !first.degraded)
+            let probe = try PillowFixture.probe(Array(try #require(Data(base64Encoded: first.data))))
+            #expect(probe.width == 256 && probe.height == 171)
+            #expect(probe.colours == PillowFixture.uprightCorners)
+
+            let path = daemon.library + "/turned.jpg"
+            let cache = ThumbnailCache(rootPath: daemon.dir.file("cache/thumbnails"), appVersion: PhotodVersion.current)
+            let file = try #require(cache.thumbnailPath(pathBytes: Array(path.utf8), size: .large))
+            let png = Array(try Data(contentsOf: URL(fileURLWithPath: String(decoding: file, as: UTF8.self))))
+            let info = try #require(PNGChunks.read(png))
+            let attributes = try FileManager.default.attributesOfItem(atPath: String(decoding: file, as: UTF8.self))
+            let mtime = Int64(((attributes[.modificationDate] as? Date) ?? .distantPast).timeIntervalSince1970)
+            let source = try FileManager.default.attributesOfItem(atPath: path)
+            #expect(info.text(for: "Thumb::URI") == "file://" + path)
+            #expect(info.text(for: "Thumb::MTime") == "\(Int64(((source[.modificationDate] as? Date) ?? .distantPast).timeIntervalSince1970))")
+            #expect(info.text(for: "Thumb::Size") == "\((source[.size] as? Int) ?? -1)")
+            #expect((attributes[.posixPermissions] as? Int) == 0o600)
+            #expect(mtime > 0 && info.width == 256 && info.height == 171)
+
+            // A request that takes any format now gets the cached PNG without a worker.
+            let second = try await client.requestImage(RequestImageParameters(id: id, width: 256, height: 256))
+            #expect(second.source == .cache && second.format == .png)
+            #expect(Array(Data(base64Encoded: second.data) ?? Data()) == png)
+            let status = try await client.status()
+            #expect(status.thumbnails?.cacheHits == 1 && status.thumbnails?.decoded == 1)
+            await client.close()
+        }
+    }
+
+    @Test func aCorruptFileFailsWithAClearErrorAndAFailMarkerAndIsNotRetried() async throws {
+        try await TestDaemon.withDaemon(prepare: { daemon in
+            try daemon.add("broken.jpg", [0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0x41, count: 2000))
+        }) { daemon in
+            let client = try await daemon.client()
+            let id = try await Self.id(of: daemon, client, "broken.jpg")
+            let refusal = await Self.errorName { _ = try await client.requestImage(RequestImageParameters(id: id, width: 128, height: 128)) }
+            #expect(refusal?.name == LibraryInterface.Error.imageUnavailable)
+            let reason = refusal.flatMap { try? JSONDecoder().decode(ImageUnavailableError.self, from: Data($0.parameters)) }?.reason
+            #expect(reason?.contains("could not be decoded") == true, "\(reason ?? "")")
+            let cache = ThumbnailCache(rootPath: daemon.dir.file("cache/thumbnails"), appVersion: PhotodVersion.current)
+            let path = Array((daemon.library + "/broken.jpg").utf8)
+            let marker = try #require(cache.failureMarkerPath(pathBytes: path))
+            #expect(FileManager.default.fileExists(atPath: String(decoding: marker, as: UTF8.self)))
+
+            let again = await Self.errorName { _ = try await client.requestImage(RequestImageParameters(id: id, width: 128, height: 128)) }
+            let againReason = again.flatMap { try? JSONDecoder().decode(ImageUnavailableError.self, from: Data($0.parameters)) }?.reason
+            #expect(againReason?.contains("fail/ marker") == true)
+            #expect(try await client.status().thumbnails?.failed == 1)
+            await client.close()
+        }
+    }
+
+    @Test func aBoxOver2048IsRefusedNamingOpenOriginal() async throws {
+        try await TestDaemon.withDaemon(prepare: { try $0.add("a.jpg", TestPhoto.jpeg("A")) }) { daemon in
+            let client = try await daemon.client()
+            let id = try await Self.id(of: daemon, client, "a.jpg")
+            let refusal = await Self.errorName { _ = try await client.requestImage(RequestImageParameters(id: id, width: 4096, height: 100)) }
+            #expect(refusal?.name == LibraryInterface.Error.imageTooLarge)
+            let hint = refusal.flatMap { try? JSONDecoder().decode(ImageTooLargeError.self, from: Data($0.parameters)) }
+            #expect(hint?.maximum == 2048 && hint?.hint.contains("OpenOriginal") == true)
+            let zero = await Self.errorName { _ = try await client.requestImage(RequestImageParameters(id: id, width: 0, height: 100)) }
+            #expect(zero?.name == "org.varlink.service.InvalidParameter")
+            await client.close()
+        }
+    }
+
+    @Test func thumbnailsOfAFileThatLeavesTheLibraryAreSwept() async throws {
+        try await TestDaemon.withDaemon(prepare: { daemon in
+            try PillowFixture.write(daemon.dir.file("library/gone.jpg"), width: 300, height: 200)
+        }) { daemon in
+            let client = try await daemon.client()
+            let id = try await Self.id(of: daemon, client, "gone.jpg")
+            _ = try await client.requestImage(RequestImageParameters(id: id, width: 128, height: 128))
+            let cache = ThumbnailCache(rootPath: daemon.dir.file("cache/thumbnails"), appVersion: PhotodVersion.current)
+            let path = Array((daemon.library + "/gone.jpg").utf8)
+            let file = String(decoding: try #require(cache.thumbnailPath(pathBytes: path, size: .normal)), as: UTF8.self)
+            #expect(FileManager.default.fileExists(atPath: file))
+            try FileManager.default.removeItem(atPath: daemon.library + "/gone.jpg")
+            #expect(await eventually { !FileManager.default.fileExists(atPath: file) })
+            await client.close()
+        }
+    }
+}
