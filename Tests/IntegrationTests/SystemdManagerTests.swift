@@ -38,6 +38,8 @@ import Testing
         echo "status_text=$(show StatusText)"
         systemctl --user status --no-pager photod.service > "$dir/status.txt"
         "$photoctl" --json list --sort path > "$dir/ids1.json"
+        id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["assets"][0]["id"])' "$dir/ids1.json")
+        "$photoctl" thumbnail "$id" --size 64 -o "$dir/thumb.jpg" 2> "$dir/thumb.err"; echo "thumbnail_rc=$?"
         printf 'roots = ["%s", "%s"]\\n' "$dir/lib1" "$dir/lib2" > "$XDG_CONFIG_HOME/photod/photod.toml"
         systemctl --user reload photod.service; echo "reload_rc=$?"
         until_true 'show StatusText | grep -q "^Watching 3 photos"'
@@ -57,7 +59,9 @@ import Testing
     @Test(.enabled(if: canRunManager, "a systemd user manager needs root here (a private mount namespace on /run/systemd)"))
     func theUnitsStartOnTheFirstCallReloadRestartAndStop() throws {
         let dir = try TemporaryDirectory()
-        try dir.write("lib1/a.jpg", Photo.jpeg("Beach"))
+        // A real JPEG: the unit's sandbox must leave the image worker room to sandbox itself.
+        try FileManager.default.createDirectory(atPath: dir.file("lib1"), withIntermediateDirectories: true)
+        try PillowFixture.write(dir.file("lib1/a.jpg"), width: 300, height: 200, description: "Beach")
         try dir.write("lib1/b.jpg", Photo.jpeg("Hike"))
         try dir.write("lib2/c.jpg", Photo.jpeg("Snow"))
         let script = try dir.write("manager.sh", Array(Self.script.utf8))
@@ -79,6 +83,9 @@ import Testing
         let status = (try? String(contentsOfFile: dir.file("status.txt"), encoding: .utf8)) ?? ""
         #expect(status.contains("Status: \"Watching 2 photos in 2 groups\""), "\(status)")
         #expect(status.contains("TriggeredBy:") && status.contains("photod.socket"), "\(status)")
+        let thumbnailError = (try? String(contentsOfFile: dir.file("thumb.err"), encoding: .utf8)) ?? ""
+        #expect(values["thumbnail_rc"] == "0", "under the unit's system-call filter: \(thumbnailError) \(context)")
+        #expect(try PillowFixture.probe(Array(Data(contentsOf: URL(fileURLWithPath: dir.file("thumb.jpg")))), points: []).width == 64)
         #expect(values["reload_rc"] == "0")
         #expect(values["reloaded_text"] == "Watching 3 photos in 3 groups", "\(context)")
         #expect(values["restarts"] == "1" && values["new_pid"] == "yes", "kill -9 restarts it: \(context)")
