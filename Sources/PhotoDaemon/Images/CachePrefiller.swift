@@ -19,11 +19,12 @@ struct CachePrefiller: Sendable {
     func run() async throws {
         logger.info("prefilling the thumbnail cache while idle (thumbnails.prefill), at the lowest CPU and I/O priority")
         while true {
-            if state.summary.state == .ready || state.summary.state == .degraded {
-                try await pass()
-            } else {
+            // Idle: the index is not being reconciled (a scan has the disk and the cores first).
+            while state.summary.state != .ready && state.summary.state != .degraded {
                 side.prefill.set(.idle, done: nil)
+                try await Task.sleep(for: .seconds(1))
             }
+            try await pass()
             try await Task.sleep(for: interval)
         }
     }

@@ -80,6 +80,14 @@ struct ImageRequestTests {
             #expect(Array(Data(base64Encoded: second.data) ?? Data()) == png)
             let status = try await client.status()
             #expect(status.thumbnails?.cacheHits == 1 && status.thumbnails?.decoded == 1)
+
+            // The file changes (a new mtime): the cached thumbnail no longer counts and is replaced.
+            let later = Date(timeIntervalSince1970: TimeInterval(try ImageWorkerFailureTests.mtime(path) + 100))
+            try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: path)
+            let third = try await client.requestImage(RequestImageParameters(id: id, width: 256, height: 256))
+            #expect(third.source == .decoded)
+            let replaced = Array(try Data(contentsOf: URL(fileURLWithPath: String(decoding: file, as: UTF8.self))))
+            #expect(PNGChunks.read(replaced)?.text(for: "Thumb::MTime") == "\(Int64(later.timeIntervalSince1970))")
             await client.close()
         }
     }
@@ -134,6 +142,37 @@ struct ImageRequestTests {
             #expect(FileManager.default.fileExists(atPath: file))
             try FileManager.default.removeItem(atPath: daemon.library + "/gone.jpg")
             #expect(await eventually { !FileManager.default.fileExists(atPath: file) })
+            await client.close()
+        }
+    }
+}
+
+/// `[thumbnails] prefill`: the large thumbnails made ahead of time, through the background worker.
+@Suite(.timeLimit(.minutes(2)))
+struct CachePrefillTests {
+    @Test func prefillMakesEveryLargeThumbnailAndSaysSoInStatus() async throws {
+        try await TestDaemon.withDaemon({ $0.thumbnails.prefill = true }, prepare: { daemon in
+            try PillowFixture.write(daemon.dir.file("library/one.jpg"), width: 600, height: 400)
+            try PillowFixture.write(daemon.dir.file("library/two.png"), width: 200, height: 300, format: "PNG")
+            try daemon.add("broken.jpg", [0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0x41, count: 500))
+        }) { daemon in
+            let client = try await daemon.client()
+            #expect(await eventually { (try? await client.status().thumbnails?.prefill) == .done })
+            let thumbnails = try #require(try await client.status().thumbnails)
+            #expect(thumbnails.prefilled == 3)
+            let cache = ThumbnailCache(rootPath: daemon.dir.file("cache/thumbnails"), appVersion: PhotodVersion.current)
+            for (name, width, height) in [("one.jpg", 256, 171), ("two.png", 171, 256)] {
+                let path = daemon.library + "/" + name
+                let found = cache.lookup(pathBytes: Array(path.utf8), mtime: try ImageWorkerFailureTests.mtime(path), size: .large)
+                #expect(found?.width == width && found?.height == height, "\(name)")
+            }
+            // The file no worker can decode got its fail/ marker instead, once.
+            let broken = daemon.library + "/broken.jpg"
+            #expect(cache.isMarkedFailed(pathBytes: Array(broken.utf8), mtime: try ImageWorkerFailureTests.mtime(broken)))
+            // Requests are then answered from the cache.
+            let id = try await ImageRequestTests.id(of: daemon, client, "one.jpg")
+            let reply = try await client.requestImage(RequestImageParameters(id: id, width: 256, height: 256))
+            #expect(reply.source == .cache)
             await client.close()
         }
     }
