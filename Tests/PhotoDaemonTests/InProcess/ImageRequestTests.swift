@@ -141,7 +141,7 @@ struct ImageRequestTests {
             let file = String(decoding: try #require(cache.thumbnailPath(pathBytes: path, size: .normal)), as: UTF8.self)
             #expect(FileManager.default.fileExists(atPath: file))
             try FileManager.default.removeItem(atPath: daemon.library + "/gone.jpg")
-            #expect(await eventually { !FileManager.default.fileExists(atPath: file) })
+            #expect(await eventually(within: 60) { !FileManager.default.fileExists(atPath: file) })
             await client.close()
         }
     }
@@ -157,7 +157,7 @@ struct CachePrefillTests {
             try daemon.add("broken.jpg", [0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0x41, count: 500))
         }) { daemon in
             let client = try await daemon.client()
-            #expect(await eventually { (try? await client.status().thumbnails?.prefill) == .done })
+            #expect(await eventually(within: 60) { (try? await client.status().thumbnails?.prefill) == .done })
             let thumbnails = try #require(try await client.status().thumbnails)
             #expect(thumbnails.prefilled == 3)
             let cache = ThumbnailCache(rootPath: daemon.dir.file("cache/thumbnails"), appVersion: PhotodVersion.current)
