@@ -77,4 +77,29 @@ struct ImageConformanceTests {
         #expect(((status["thumbnails"] as? [String: Any])?["failed"] as? Int) == refused)
         print("image conformance: made \(madeByFormat), refused \(refused)")
     }
+
+    /// `fast` on a HEIC that carries a thumbnail item (as iPhones write them) scales that item,
+    /// not the full picture: `source` says embedded.
+    @Test(.enabled(if: Corpus.available, "../shared/corpus is not beside this checkout; conformance skipped"))
+    func fastUsesAHEICsThumbnailItem() async throws {
+        let daemon = try DaemonHarness()
+        let images = Corpus.folder.appendingPathComponent("images").path
+        for name in ["ep_heic_spring_1440x960.heic", "me_heic_cheers_1440x960.heic"] {
+            try FileManager.default.copyItem(atPath: images + "/" + name, toPath: daemon.library + "/" + name)
+        }
+        try daemon.start()
+        defer { _ = daemon.stop() }
+        let client = try await PhotoClient.connect(socketPath: daemon.socket)
+        let assets = try await client.allAssets(group: nil)
+        #expect(assets.count == 2)
+        for asset in assets {
+            let fast = try await client.requestImage(RequestImageParameters(id: asset.id, width: 128, height: 128,
+                                                                            deliveryMode: .fast))
+            #expect(fast.source == .embedded && fast.width == 128 && fast.height == 85, "\(asset.path): \(fast.source)")
+            let full = try await client.requestImage(RequestImageParameters(id: asset.id, width: 128, height: 128,
+                                                                            format: .jpeg))
+            #expect(full.source == .decoded && full.width == 128)
+        }
+        await client.close()
+    }
 }
