@@ -13,6 +13,9 @@ public enum AuthorizationInterface {
         public static let restricted = "io.photod.Authorization.Restricted"
         public static let invalidDecision = "io.photod.Authorization.InvalidDecision"
         public static let tooManyApps = "io.photod.Authorization.TooManyApps"
+        public static let confirmationRequired = "io.photod.Authorization.ConfirmationRequired"
+        public static let noSuchGroup = "io.photod.Authorization.NoSuchGroup"
+        public static let noSuchAsset = "io.photod.Authorization.NoSuchAsset"
     }
 }
 
@@ -49,11 +52,16 @@ public struct App: Codable, Sendable, Equatable {
     /// For limited: the group names the app may see.
     public var groups: [String]
     public var pending: Bool
+    /// The app id of the owner's client that made the last decision or reset.
+    public var decidedBy: String?
+    /// Plain words the owner reads before allowing, when a decision about this id reaches
+    /// further than one program (an interpreter without a script); allowing needs `confirmed`.
+    public var warning: String?
 
     /// Creates an app value.
     public init(id: String, uid: Int, label: String? = nil, status: AuthorizationStatus, reason: String? = nil,
                 requestedAt: String? = nil, decidedAt: String? = nil, assets: [String] = [], groups: [String] = [],
-                pending: Bool = false) {
+                pending: Bool = false, decidedBy: String? = nil, warning: String? = nil) {
         self.id = id
         self.uid = uid
         self.label = label
@@ -64,6 +72,8 @@ public struct App: Codable, Sendable, Equatable {
         self.assets = assets
         self.groups = groups
         self.pending = pending
+        self.decidedBy = decidedBy
+        self.warning = warning
     }
 }
 
@@ -145,15 +155,18 @@ public struct DecideParameters: Codable, Sendable, Equatable {
     public var status: AuthorizationStatus
     public var assets: [String]?
     public var groups: [String]?
+    /// The owner was shown the app's `warning` and agreed to allow it anyway.
+    public var confirmed: Bool?
 
     /// Creates the parameters.
     public init(app: String, uid: Int? = nil, status: AuthorizationStatus, assets: [String]? = nil,
-                groups: [String]? = nil) {
+                groups: [String]? = nil, confirmed: Bool? = nil) {
         self.app = app
         self.uid = uid
         self.status = status
         self.assets = assets
         self.groups = groups
+        self.confirmed = confirmed
     }
 }
 
@@ -173,6 +186,51 @@ public struct ResetParameters: Codable, Sendable, Equatable {
 
 /// Parameters of `Remove`: the same as `Reset`'s.
 public typealias RemoveParameters = ResetParameters
+
+/// Parameters of `GetApp`: the same as `Reset`'s.
+public typealias GetAppParameters = ResetParameters
+
+/// Parameters of `io.photod.Authorization.ConfirmationRequired`.
+public struct ConfirmationRequiredError: Codable, Sendable, Equatable {
+    /// The app's full id.
+    public var app: String
+    /// What allowing it would allow, in plain words.
+    public var warning: String
+
+    /// Creates the error parameters.
+    public init(app: String, warning: String) {
+        self.app = app
+        self.warning = warning
+    }
+}
+
+/// Parameters of `io.photod.Authorization.NoSuchGroup`.
+public struct NoSuchGroupError: Codable, Sendable, Equatable {
+    /// The group name as the owner gave it.
+    public var group: String
+    /// Up to five group names near it, nearest first.
+    public var closest: [String]
+
+    /// Creates the error parameters.
+    public init(group: String, closest: [String]) {
+        self.group = group
+        self.closest = closest
+    }
+}
+
+/// Parameters of `io.photod.Authorization.NoSuchAsset`.
+public struct NoSuchAssetError: Codable, Sendable, Equatable {
+    /// The asset id as the owner gave it.
+    public var asset: String
+    /// Up to five ids sharing its longest prefix.
+    public var closest: [String]
+
+    /// Creates the error parameters.
+    public init(asset: String, closest: [String]) {
+        self.asset = asset
+        self.closest = closest
+    }
+}
 
 /// Parameters of `io.photod.Authorization.TooManyApps`.
 public struct TooManyAppsError: Codable, Sendable, Equatable {

@@ -87,6 +87,9 @@ public enum AuthorizationMethods {
     /// Every app photod knows.
     public static let listApps = VarlinkMethod(
         AuthorizationInterface.name, "ListApps", access: .ownerOnly, NoParameters.self, ListAppsReply.self)
+    /// One app's record.
+    public static let getApp = VarlinkMethod(
+        AuthorizationInterface.name, "GetApp", access: .ownerOnly, GetAppParameters.self, AppReply.self)
     /// The owner's decision for an app.
     public static let decide = VarlinkMethod(
         AuthorizationInterface.name, "Decide", access: .ownerOnly, DecideParameters.self, AppReply.self)
@@ -101,5 +104,6 @@ public enum AuthorizationMethods {
         AuthorizationInterface.name, "Watch", access: .anyApp, NoParameters.self, AuthorizationEventReply.self)
 
     /// Every method of the interface.
-    public static let all: [any MethodDescribing] = [status, requestAuthorization, listApps, decide, reset, remove, watch]
+    public static let all: [any MethodDescribing] = [status, requestAuthorization, listApps, getApp, decide, reset, remove,
+                                                      watch]
 }

@@ -20,12 +20,17 @@ extension PhotoClient {
         try await call(AuthorizationMethods.listApps, NoParameters()).apps
     }
 
+    /// Owner only: one app's record, named as for `decide`.
+    public func app(_ app: String, uid: Int? = nil) async throws(PhotoClientError) -> App {
+        try await call(AuthorizationMethods.getApp, GetAppParameters(app: app, uid: uid)).app
+    }
+
     /// Owner only: answers a request or changes a decision. `uid` picks the user when apps
-    /// of several users share the id.
+    /// of several users share the id; `confirmed` says the owner agreed to the app's warning.
     public func decide(app: String, uid: Int? = nil, status: AuthorizationStatus, assets: [String]? = nil,
-                       groups: [String]? = nil) async throws(PhotoClientError) -> App {
-        try await call(AuthorizationMethods.decide,
-                       DecideParameters(app: app, uid: uid, status: status, assets: assets, groups: groups)).app
+                       groups: [String]? = nil, confirmed: Bool? = nil) async throws(PhotoClientError) -> App {
+        try await call(AuthorizationMethods.decide, DecideParameters(
+            app: app, uid: uid, status: status, assets: assets, groups: groups, confirmed: confirmed)).app
     }
 
     /// Owner only: sends an app back to notDetermined so that it may ask again.

@@ -69,6 +69,15 @@ public enum PhotoClientError: Error, CustomStringConvertible, Sendable {
                 + "[permissions] restricted list; only a change to photod.toml lifts it"
         case AuthorizationInterface.Error.invalidDecision:
             return "decision refused: \(error.parameters(InvalidDecisionError.self)?.reason ?? "?")"
+        case AuthorizationInterface.Error.confirmationRequired:
+            let details = error.parameters(ConfirmationRequiredError.self)
+            return "allowing \(details?.app ?? "the app") needs confirmation: \(details?.warning ?? "")"
+        case AuthorizationInterface.Error.noSuchGroup:
+            let details = error.parameters(NoSuchGroupError.self)
+            return "no group named \"\(details?.group ?? "?")\"" + closest(details?.closest ?? [], or: "photoctl groups")
+        case AuthorizationInterface.Error.noSuchAsset:
+            let details = error.parameters(NoSuchAssetError.self)
+            return "no asset with id \(details?.asset ?? "?")" + closest(details?.closest ?? [], or: "photoctl list")
         case LibraryInterface.Error.imageTooLarge:
             return "image too large: \(error.parameters(ImageTooLargeError.self)?.hint ?? "?")"
         case LibraryInterface.Error.imageUnavailable:
@@ -83,5 +92,11 @@ public enum PhotoClientError: Error, CustomStringConvertible, Sendable {
         default:
             return "photod answered \(error.name) \(String(decoding: error.parametersJSON, as: UTF8.self))"
         }
+    }
+
+    /// "; closest: A, B", or where to look when nothing is near.
+    private static func closest(_ names: [String], or command: String) -> String {
+        names.isEmpty ? " and none is near it (see `\(command)`)"
+            : "; closest: " + names.map { "\"\($0)\"" }.joined(separator: ", ")
     }
 }

@@ -102,7 +102,8 @@ public struct Daemon: Sendable {
         let api = LibraryAPI(store: store, indexer: indexer, state: state, mapper: mapper, hub: hub,
                              watches: coverage.watches, gate: gate, images: images,
                              delivery: images.delivery(store: store, logger: logger), logger: logger)
-        let authorizationAPI = AuthorizationAPI(authorizer: authorizer, logger: logger)
+        let authorizationAPI = AuthorizationAPI(
+            authorizer: authorizer, catalog: SelectionCatalog(store: store, rules: config.grouping), logger: logger)
         let libraryRoutes = api.routes
         let authorizationRoutes = authorizationAPI.routes
         // A handler missing for a method the interfaces promise is a bug: refuse to start.

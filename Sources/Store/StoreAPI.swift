@@ -130,6 +130,11 @@ extension Store {
         try await onReader { try $0.groupKey(named: name, key: key) }
     }
 
+    /// Up to `limit` asset ids starting with `prefix`, in order.
+    nonisolated(nonsending) public func assetIDs(withPrefix prefix: String, limit: Int) async throws -> [String] {
+        try await onReader { try $0.assetIDs(withPrefix: prefix, limit: limit) }
+    }
+
     /// The assets with these ids (missing ones left out).
     nonisolated(nonsending) public func assets(ids: [String]) async throws -> [StoredAsset] {
         try await onReader { try $0.assets(ids: ids) }

@@ -137,6 +137,18 @@ extension StoreDatabase {
         }
     }
 
+    /// Up to `limit` asset ids starting with `prefix`, in order (the id's unique index answers it).
+    func assetIDs(withPrefix prefix: String, limit: Int) throws -> [String] {
+        try read { db in
+            // ids are lowercase base32, so every id with the prefix sorts between it and prefix + "~".
+            let statement = try db.statement("SELECT id FROM assets WHERE id >= ? AND id < ? ORDER BY id LIMIT ?")
+            try statement.bind([.text(prefix), .text(prefix + "~"), .integer(Int64(limit))])
+            var ids: [String] = []
+            while try statement.step() { ids.append(statement.text(0) ?? "") }
+            return ids
+        }
+    }
+
     /// The assets with these ids (in no particular order); ids not found are absent.
     func assets(ids: [String]) throws -> [StoredAsset] {
         try read { db in

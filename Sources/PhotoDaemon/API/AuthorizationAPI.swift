@@ -8,6 +8,8 @@ import Varlink
 /// and watches.
 struct AuthorizationAPI: Sendable {
     let authorizer: Authorizer
+    /// Checks that a limited selection names groups and assets the library has.
+    let catalog: SelectionCatalog
     let logger: Logger
 
     /// The interface's methods; the table refuses the owner-only ones to anyone else.
@@ -20,10 +22,16 @@ struct AuthorizationAPI: Sendable {
         }
         table.stream(AuthorizationMethods.watch) { try await watch($0.call, caller: $0.caller, replier: $0.replier) }
         table.on(AuthorizationMethods.listApps) { _ in ListAppsReply(apps: await authorizer.allRecords().map(\.wire)) }
-        table.on(AuthorizationMethods.decide) { try await decide($0.parameters) }
+        table.on(AuthorizationMethods.getApp) { request in
+            let uid = try Self.checkApp(request.parameters.app, uid: request.parameters.uid)
+            return try await Self.answering { AppReply(app: try await authorizer.app(request.parameters.app, uid: uid).wire) }
+        }
+        table.on(AuthorizationMethods.decide) { try await decide($0.parameters, by: $0.caller.appID) }
         table.on(AuthorizationMethods.reset) { request in
             let uid = try Self.checkApp(request.parameters.app, uid: request.parameters.uid)
-            return try await Self.answering { AppReply(app: try await authorizer.reset(request.parameters.app, uid: uid).wire) }
+            return try await Self.answering {
+                AppReply(app: try await authorizer.reset(request.parameters.app, uid: uid, by: request.caller.appID).wire)
+            }
         }
         table.on(AuthorizationMethods.remove) { request in
             let uid = try Self.checkApp(request.parameters.app, uid: request.parameters.uid)
@@ -101,13 +109,27 @@ struct AuthorizationAPI: Sendable {
         await authorizer.unwatch(id)
     }
 
-    private func decide(_ p: DecideParameters) async throws -> AppReply {
+    private func decide(_ p: DecideParameters, by owner: String?) async throws -> AppReply {
         let uid = try Self.checkApp(p.app, uid: p.uid)
         try ParameterLimits.check(p.assets, atMost: ParameterLimits.assetID, "assets")
         try ParameterLimits.check(p.groups, atMost: ParameterLimits.groupName, "groups")
+        if p.status == .limited {
+            // A name that matches nothing would be a selection that shows nothing, decided in silence.
+            switch try await catalog.problem(groups: p.groups ?? [], assets: p.assets ?? []) {
+            case .noSuchGroup(let group, let closest):
+                throw VarlinkError(AuthorizationInterface.Error.noSuchGroup,
+                                   parameters: NoSuchGroupError(group: group, closest: closest))
+            case .noSuchAsset(let asset, let closest):
+                throw VarlinkError(AuthorizationInterface.Error.noSuchAsset,
+                                   parameters: NoSuchAssetError(asset: asset, closest: closest))
+            case nil:
+                break
+            }
+        }
         return try await Self.answering {
             AppReply(app: try await authorizer.decide(
-                p.app, uid: uid, status: p.status, assets: p.assets ?? [], groups: p.groups ?? []).wire)
+                p.app, uid: uid, status: p.status, assets: p.assets ?? [], groups: p.groups ?? [],
+                confirmed: p.confirmed ?? false, by: owner).wire)
         }
     }
 
@@ -145,6 +167,9 @@ struct AuthorizationAPI: Sendable {
                     + "photoctl permissions remove APP"))
         case .tooLarge(let parameter):
             return VarlinkError.invalidParameter(parameter)
+        case .confirmationRequired(let app, let warning):
+            return VarlinkError(AuthorizationInterface.Error.confirmationRequired,
+                                parameters: ConfirmationRequiredError(app: app, warning: warning))
         case .refused(.restricted(let app)):
             return VarlinkError(AuthorizationInterface.Error.restricted, parameters: UnknownAppError(app: app))
         case .refused(.invalidDecision(let reason)):

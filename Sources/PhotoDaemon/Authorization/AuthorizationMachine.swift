@@ -76,8 +76,9 @@ struct AuthorizationMachine: Sendable {
     }
 
     /// The owner answers a request or changes a decision (`Decide`); a limited selection
-    /// replaces the old one.
-    mutating func decide(_ status: AuthorizationStatus, assets: [String], groups: [String], now: Date) -> [Action] {
+    /// replaces the old one. `by` is the deciding client's app id.
+    mutating func decide(_ status: AuthorizationStatus, assets: [String], groups: [String], by: String? = nil,
+                         now: Date) -> [Action] {
         guard record.status != .restricted else { return [.fail(.restricted(app: record.app))] }
         if let reason = Self.problem(deciding: status, assets: assets, groups: groups) {
             return [.fail(.invalidDecision(reason: reason))]
@@ -87,19 +88,21 @@ struct AuthorizationMachine: Sendable {
         record.assets = Self.unique(assets)
         record.groups = Self.unique(groups)
         record.decidedAt = now
+        record.decidedBy = by
         let released = endRequest()
         let kind: AuthorizationEventKind = before.status == .limited && status == .limited ? .selectionChanged : .decided
         return outcome(since: before, answering: released, event: kind)
     }
 
     /// The owner sends the app back to notDetermined (`Reset`), so that it may ask again.
-    mutating func reset(now: Date) -> [Action] {
+    mutating func reset(by: String? = nil, now: Date) -> [Action] {
         guard record.status != .restricted else { return [.fail(.restricted(app: record.app))] }
         let before = record
         record.status = .notDetermined
         record.assets = []
         record.groups = []
         record.decidedAt = now
+        record.decidedBy = by
         let released = endRequest()
         return outcome(since: before, answering: released, event: .reset)
     }

@@ -23,6 +23,8 @@ struct AppAuthorization: Sendable, Equatable, Codable {
     var pending: Bool
     /// While restricted: the status the policy overrode, restored when the policy lets go.
     var statusBeforeRestriction: AuthorizationStatus?
+    /// The app id of the owner's client that made the last decision or reset.
+    var decidedBy: String?
 
     /// Creates a record; a new app starts notDetermined with nothing asked and nothing chosen.
     init(
@@ -36,7 +38,8 @@ struct AppAuthorization: Sendable, Equatable, Codable {
         assets: [String] = [],
         groups: [String] = [],
         pending: Bool = false,
-        statusBeforeRestriction: AuthorizationStatus? = nil
+        statusBeforeRestriction: AuthorizationStatus? = nil,
+        decidedBy: String? = nil
     ) {
         self.app = app
         self.uid = uid
@@ -49,6 +52,7 @@ struct AppAuthorization: Sendable, Equatable, Codable {
         self.groups = groups
         self.pending = pending
         self.statusBeforeRestriction = statusBeforeRestriction
+        self.decidedBy = decidedBy
     }
 
     /// What the app may see now, derived from its status and selection.
@@ -66,7 +70,7 @@ extension AppAuthorization {
     var wire: App {
         App(id: app, uid: Int(uid), label: label, status: status, reason: reason,
             requestedAt: requestedAt.map(Self.isoTime), decidedAt: decidedAt.map(Self.isoTime),
-            assets: assets, groups: groups, pending: pending)
+            assets: assets, groups: groups, pending: pending, decidedBy: decidedBy, warning: AppWarning.text(for: app))
     }
 
     /// The key the record is kept under.

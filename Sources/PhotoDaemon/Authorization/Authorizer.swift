@@ -130,14 +130,27 @@ actor Authorizer {
 
     // MARK: The owner's calls
 
-    /// Records the owner's decision for the app named by `query` (of user `uid` when given).
-    func decide(_ query: String, uid: UInt32? = nil, status: AuthorizationStatus, assets: [String], groups: [String])
-        async throws(AuthorizationCallError) -> AppAuthorization {
+    /// The record of the app named by `query` (of user `uid` when given).
+    func app(_ query: String, uid: UInt32? = nil) throws(AuthorizationCallError) -> AppAuthorization {
+        let key = try find(query, uid: uid, allowNew: false)
+        guard let record = machines[key]?.record else { throw .unknownApp(query) }
+        return record
+    }
+
+    /// Records the owner's decision for the app named by `query` (of user `uid` when given),
+    /// made through the owner's client `by`. Allowing an app with a warning (`AppWarning`)
+    /// needs `confirmed`.
+    func decide(_ query: String, uid: UInt32? = nil, status: AuthorizationStatus, assets: [String], groups: [String],
+                confirmed: Bool = false, by: String? = nil) async throws(AuthorizationCallError) -> AppAuthorization {
         let key = try find(query, uid: uid, allowNew: true)
+        if status.grantsAccess && !confirmed, let warning = AppWarning.text(for: key.id) {
+            throw .confirmationRequired(app: key.id, warning: warning)
+        }
         let isNew = machines[key] == nil
         var trial = machines[key]?.record ?? AppAuthorization(app: key.id, uid: key.uid)
         trial.assets = assets
         trial.groups = groups
+        trial.decidedBy = by
         guard AuthorizationLimits.fits(trial) else {
             throw .refused(.invalidDecision(reason: """
                 the selection is too large to keep (\(AuthorizationLimits.wireBytes(trial)) bytes; a record holds \
@@ -150,24 +163,27 @@ actor Authorizer {
             machines[key] = newMachine(for: key)
         }
         do {
-            try perform(key, failing: true) { $0.decide(status, assets: assets, groups: groups, now: Date()) }
+            try perform(key, failing: true) { $0.decide(status, assets: assets, groups: groups, by: by, now: Date()) }
         } catch {
             if isNew { machines[key] = nil }
             throw error
         }
         logger.notice("owner decided", metadata: [
             "app": "\(key.id)", "uid": "\(key.uid)", "status": "\(status.rawValue)",
-            "assets": "\(assets.count)", "groups": "\(groups.count)"])
+            "assets": "\(assets.count)", "groups": "\(groups.count)", "by": "\(by ?? "-")",
+            "confirmed": "\(confirmed)"])
         let record = machines[key]?.record ?? AppAuthorization(app: key.id, uid: key.uid)
         await settle()
         return record
     }
 
-    /// Sends the app named by `query` back to notDetermined.
-    func reset(_ query: String, uid: UInt32? = nil) async throws(AuthorizationCallError) -> AppAuthorization {
+    /// Sends the app named by `query` back to notDetermined, through the owner's client `by`.
+    func reset(_ query: String, uid: UInt32? = nil, by: String? = nil) async throws(AuthorizationCallError)
+        -> AppAuthorization {
         let key = try find(query, uid: uid, allowNew: false)
-        try perform(key, failing: true) { $0.reset(now: Date()) }
-        logger.notice("owner reset the app; it may ask again", metadata: ["app": "\(key.id)", "uid": "\(key.uid)"])
+        try perform(key, failing: true) { $0.reset(by: by, now: Date()) }
+        logger.notice("owner reset the app; it may ask again", metadata: [
+            "app": "\(key.id)", "uid": "\(key.uid)", "by": "\(by ?? "-")"])
         let record = machines[key]?.record ?? AppAuthorization(app: key.id, uid: key.uid)
         await settle()
         return record
@@ -366,4 +382,6 @@ enum AuthorizationCallError: Error, Sendable, Equatable {
     case tooManyApps(limit: Int)
     /// The record with this parameter would not fit its budget.
     case tooLarge(parameter: String)
+    /// Allowing the app allows more than one program; the owner must confirm the warning.
+    case confirmationRequired(app: String, warning: String)
 }

@@ -36,6 +36,9 @@ enum Caller: Sendable, Equatable {
 final class CallerResolver: Sendable {
     /// The photoctl that counts as the owner: the one installed next to this photod.
     let ownerClient: String
+    /// The photod-notify executables that count as the owner (desktop alerts): beside this
+    /// photod, or in its `../libexec/photod`. It never acts for another program.
+    let notifiers: [String]
     /// Trusted app ids or executable paths (`*` matches any run of characters).
     var trusted: [String] {
         get { trustedList.withLock { $0 } }
@@ -51,12 +54,16 @@ final class CallerResolver: Sendable {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: procRoot + "/self/exe"))
             ?? CommandLine.arguments.first ?? "photod"
         let folder = (AppIdentityPath.strippingDeleted(executable).path as NSString).deletingLastPathComponent
-        self.init(ownerClient: folder + "/photoctl", trusted: trusted, daemonUID: getuid(), procRoot: procRoot)
+        let prefix = (folder as NSString).deletingLastPathComponent
+        self.init(ownerClient: folder + "/photoctl",
+                  notifiers: [folder + "/photod-notify", prefix + "/libexec/photod/photod-notify"],
+                  trusted: trusted, daemonUID: getuid(), procRoot: procRoot)
     }
 
     /// A resolver with everything given (for tests).
-    init(ownerClient: String, trusted: [String], daemonUID: UInt32, procRoot: String) {
+    init(ownerClient: String, notifiers: [String] = [], trusted: [String], daemonUID: UInt32, procRoot: String) {
         self.ownerClient = ownerClient
+        self.notifiers = notifiers
         self.trustedList = Mutex(trusted)
         self.daemonUID = daemonUID
         self.procRoot = procRoot
@@ -81,6 +88,7 @@ final class CallerResolver: Sendable {
             if identity.executable == ownerClient && !identity.executableDeleted {
                 return actsForParent(pid: peer.pid) ? parent(of: peer) : .owner(identity)
             }
+            if notifiers.contains(identity.executable) && !identity.executableDeleted { return .owner(identity) }
             return isTrusted(identity) ? .owner(identity) : .app(identity)
         }
     }

@@ -1,0 +1,88 @@
+import PhotoAPI
+import Store
+
+/// Checks a limited selection against the library before the owner's decision is kept: a
+/// group or asset id that matches nothing would be a selection that silently shows nothing.
+struct SelectionCatalog: Sendable {
+    /// Why a selection was refused: the first name or id not in the library, and the nearest ones.
+    enum Problem: Sendable, Equatable {
+        case noSuchGroup(String, closest: [String])
+        case noSuchAsset(String, closest: [String])
+    }
+
+    /// How many near names or ids a refusal lists at most.
+    static let maximumSuggestions = 5
+
+    let store: Store
+    let rules: GroupingRules
+
+    /// The first group or asset of the selection the library does not have, or nil.
+    func problem(groups: [String], assets: [String]) async throws -> Problem? {
+        for name in groups where try await store.groupKey(named: name, key: rules.key(forName: name)) == nil {
+            let all = try await store.groups()
+            return .noSuchGroup(name, closest: Self.closest(to: name, among: all.map(\.name)))
+        }
+        let found = Set(try await store.assets(ids: assets).map(\.id))
+        for id in assets where !found.contains(id) {
+            return .noSuchAsset(id, closest: try await closestIDs(to: id))
+        }
+        return nil
+    }
+
+    /// Ids sharing the longest prefix with `id` (at least four characters: less is chance).
+    private func closestIDs(to id: String) async throws -> [String] {
+        let characters = Array(id.lowercased().prefix(64))
+        var length = characters.count
+        while length >= 4 {
+            let ids = try await store.assetIDs(withPrefix: String(characters.prefix(length)), limit: Self.maximumSuggestions)
+            if !ids.isEmpty { return ids }
+            length -= 1
+        }
+        return []
+    }
+
+    /// Names near `name`, nearest first: the same but for case, one inside the other, or a few
+    /// letters apart (at most a third of the name; only for names of at most 200 characters,
+    /// as the distance costs the product of the lengths).
+    static func closest(to name: String, among names: [String]) -> [String] {
+        let wanted = name.lowercased()
+        let letters = Array(wanted)
+        let allowed = max(2, letters.count / 3)
+        var scored: [(distance: Int, name: String)] = []
+        for candidate in names {
+            let other = candidate.lowercased()
+            let distance: Int
+            if other == wanted {
+                distance = 0
+            } else if !wanted.isEmpty && !other.isEmpty && (other.contains(wanted) || wanted.contains(other)) {
+                distance = 1
+            } else {
+                let otherLetters = Array(other)
+                guard letters.count <= 200, otherLetters.count <= 200,
+                      abs(otherLetters.count - letters.count) <= allowed else { continue }
+                distance = editDistance(letters, otherLetters)
+                guard distance <= allowed else { continue }
+            }
+            scored.append((distance, candidate))
+        }
+        return scored.sorted { ($0.distance, $0.name) < ($1.distance, $1.name) }
+            .prefix(maximumSuggestions).map(\.name)
+    }
+
+    /// Levenshtein distance, two rows at a time.
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}
