@@ -14,9 +14,9 @@ struct PermissionsCommand: AsyncParsableCommand {
             next to photod, or a program trusted in photod.toml) may list, allow, deny, reset or \
             remove.
             """,
-        subcommands: [PermissionsListCommand.self, PermissionsAllowCommand.self, PermissionsDenyCommand.self,
-                      PermissionsResetCommand.self, PermissionsRemoveCommand.self, PermissionsWatchCommand.self,
-                      PermissionsPromptCommand.self],
+        subcommands: [PermissionsListCommand.self, PermissionsShowCommand.self, PermissionsAllowCommand.self,
+                      PermissionsDenyCommand.self, PermissionsResetCommand.self, PermissionsRemoveCommand.self,
+                      PermissionsWatchCommand.self, PermissionsPromptCommand.self],
         defaultSubcommand: PermissionsListCommand.self)
 }
 
@@ -71,37 +71,6 @@ struct PermissionsListCommand: AsyncParsableCommand {
     }
 }
 
-/// `photoctl permissions allow APP`: everything, or a limited selection.
-struct PermissionsAllowCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "allow", abstract: "Let an app see the library, or with --limited only some groups or photos.")
-
-    @OptionGroup var global: GlobalOptions
-    @OptionGroup var target: AppArgument
-    @Flag(name: .long, help: "Only the groups and assets given.") var limited = false
-    @Option(name: .customLong("group"), help: "A group the app may see (repeat for more); implies --limited.")
-    var groups: [String] = []
-    @Option(name: .customLong("asset"), help: "An asset id the app may see (repeat for more); implies --limited.")
-    var assets: [String] = []
-
-    func validate() throws {
-        if limited && groups.isEmpty && assets.isEmpty {
-            throw ValidationError("--limited needs at least one --group or --asset")
-        }
-    }
-
-    func run() async throws {
-        let client = try await global.connect()
-        let selective = limited || !groups.isEmpty || !assets.isEmpty
-        let decided = try await client.decide(
-            app: target.app, uid: target.uid, status: selective ? .limited : .authorized,
-            assets: selective ? assets : nil, groups: selective ? groups : nil)
-        await client.close()
-        if global.json { return try Output.json(decided) }
-        Output.line("\(AppText.id(decided)): \(AppText.access(decided))")
-    }
-}
-
 /// `photoctl permissions deny APP`.
 struct PermissionsDenyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -116,23 +85,6 @@ struct PermissionsDenyCommand: AsyncParsableCommand {
         await client.close()
         if global.json { return try Output.json(decided) }
         Output.line("\(AppText.id(decided)): denied")
-    }
-}
-
-/// `photoctl permissions reset APP`.
-struct PermissionsResetCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "reset", abstract: "Forget the decision about an app, so that it may ask again.")
-
-    @OptionGroup var global: GlobalOptions
-    @OptionGroup var target: AppArgument
-
-    func run() async throws {
-        let client = try await global.connect()
-        let reset = try await client.reset(app: target.app, uid: target.uid)
-        await client.close()
-        if global.json { return try Output.json(reset) }
-        Output.line("\(AppText.id(reset)): \(reset.status.rawValue); it may ask again")
     }
 }
 

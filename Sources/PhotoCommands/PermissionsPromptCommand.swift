@@ -9,10 +9,21 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prompt",
         abstract: "Wait for apps to ask, and answer each request in this terminal.",
-        discussion: "Requests already waiting are asked first. Ctrl-D or Ctrl-C stops.")
+        discussion: """
+            Requests already waiting are asked first. Ctrl-D or Ctrl-C stops. With --app, only \
+            that app's request is asked about, once (photod-notify's Choose… opens this).
+            """)
 
     @OptionGroup var global: GlobalOptions
     @Flag(name: .long, help: "Stop after answering one request.") var once = false
+    @Option(name: .long, help: "Ask only about this app (its id, or a whole component of it), then stop.")
+    var app: String?
+    @Option(name: .long, help: "With --app: whose app, when apps of several users share the id.")
+    var uid: Int?
+
+    func validate() throws {
+        if uid != nil && app == nil { throw ValidationError("--uid goes with --app") }
+    }
 
     func run() async throws {
         guard isatty(STDIN_FILENO) == 1 else {
@@ -22,8 +33,18 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
         let events = try await global.connect()
         let calls = try await global.connect()
         let stream = events.watchAuthorization()
+        var only: App?
+        if let app {
+            let named = try await calls.app(app, uid: uid)
+            guard named.pending else {
+                Output.line("\(AppText.name(named)) is not waiting for an answer (it is \(AppText.access(named))).")
+                return
+            }
+            only = named
+        }
+        let once = self.once || only != nil
         // Watch first, then list: a request arriving in between is in the stream, not lost.
-        let waiting = try await calls.listApps().filter(\.pending)
+        let waiting = try await calls.listApps().filter { $0.pending && Self.isAbout($0, only) }
         var asked = Set<String>()
         Output.line("Waiting for apps to ask for your photo library. Ctrl-D stops.")
         for app in waiting {
@@ -31,7 +52,7 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
             asked.insert(app.id)
             if once { return }
         }
-        for try await event in stream where event.kind == .requested {
+        for try await event in stream where event.kind == .requested && Self.isAbout(event.app, only) {
             // A request listed above also arrives as an event when it came in meanwhile.
             if asked.remove(event.app.id) != nil && !event.app.pending { continue }
             guard try await answer(event.app, using: calls) else { return }
@@ -39,17 +60,26 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
         }
     }
 
+    /// Whether `app` is the one app asked about (any app when `only` is nil).
+    private static func isAbout(_ app: App, _ only: App?) -> Bool {
+        guard let only else { return true }
+        return app.id == only.id && app.uid == only.uid
+    }
+
     /// Asks about one app and records the answer; false when the terminal closed.
     private func answer(_ app: App, using client: PhotoClient) async throws -> Bool {
         Output.line("")
         Output.line("Allow \(AppText.name(app)) to see your photo library?")
         Output.line("Reason: \(app.reason ?? "(none given)")")
+        if let warning = app.warning { Output.line("Careful: \(warning).") }
         Terminal.discardTypedAhead()
         while true {
             guard let reply = await Terminal.ask("[a]llow / [l]imited / [d]eny / [s]kip: ") else { return false }
             switch reply.lowercased() {
             case "a", "allow":
-                report(try await client.decide(app: app.id, uid: app.uid, status: .authorized))
+                guard try await confirmed(app) else { continue }
+                report(try await client.decide(app: app.id, uid: app.uid, status: .authorized,
+                                               confirmed: app.warning == nil ? nil : true))
                 return true
             case "d", "deny":
                 report(try await client.decide(app: app.id, uid: app.uid, status: .denied))
@@ -57,7 +87,9 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
             case "l", "limited":
                 guard let groups = try await chooseGroups(using: client) else { return false }
                 if groups.isEmpty { continue }
-                report(try await client.decide(app: app.id, uid: app.uid, status: .limited, groups: groups))
+                guard try await confirmed(app) else { continue }
+                report(try await client.decide(app: app.id, uid: app.uid, status: .limited, groups: groups,
+                                               confirmed: app.warning == nil ? nil : true))
                 return true
             case "s", "skip", "":
                 Output.line("Skipped; the app keeps waiting until its request times out.")
@@ -93,6 +125,17 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
             if unknown.isEmpty { return chosen }
             Output.line("No group \(unknown.joined(separator: ", ")); pick from the list.")
         }
+    }
+
+    /// True when the app has no warning, or the owner typed yes to it.
+    private func confirmed(_ app: App) async throws -> Bool {
+        guard app.warning != nil else { return true }
+        guard let answer = await Terminal.ask("This allows all of them. Type yes to confirm: ") else {
+            throw ExitCode.success
+        }
+        if answer.lowercased() == "yes" { return true }
+        Output.line("Not allowed.")
+        return false
     }
 
     private func report(_ app: App) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PhotoAPI
+import PhotoClient
 
 /// `photoctl request`: a shell script asks for access as itself (photod identifies the program
 /// that ran photoctl, not photoctl).
@@ -10,22 +11,45 @@ struct RequestCommand: AsyncParsableCommand {
         discussion: """
             photod identifies the program that ran photoctl (the script), so the answer is about \
             that script; its later `photoctl --as-app …` calls see what the owner allowed. Exit \
-            status 0 when allowed (authorized or limited), 1 otherwise.
+            status 0 when allowed (authorized or limited), 1 otherwise. Without --timeout it waits \
+            as long as photod keeps the request open ([permissions] request_timeout).
             """)
 
     @OptionGroup var global: GlobalOptions
     @Option(name: .long, help: "Why the script wants to see the photos; the owner reads it.") var reason: String
     @Option(name: .long, help: "A name for the script, shown to the owner next to its id.") var label: String?
+    @Option(name: .long, help: ArgumentHelp("Give up after this many seconds without an answer (exit status 1).",
+                                            valueName: "seconds"))
+    var timeout: Double?
+
+    /// The longest --timeout: a day, far beyond any request photod keeps open.
+    static let maximumTimeout = 86_400.0
+
+    func validate() throws {
+        if let timeout, !(timeout > 0 && timeout <= Self.maximumTimeout) {
+            throw ValidationError("--timeout is a number of seconds above 0 and at most \(Int(Self.maximumTimeout))")
+        }
+    }
 
     func run() async throws {
         let client = try await global.connect(forCaller: true)
-        var final: RequestAuthorizationReply?
-        for try await reply in client.requestAuthorization(reason: reason, label: label) {
-            if reply.pending {
-                Output.error("Waiting for the owner to answer (photoctl permissions prompt)…")
-            } else {
-                final = reply
+        let answer = try await withThrowingTaskGroup(of: Answer.self) { group in
+            group.addTask { .final(try await Self.waitForAnswer(client, reason: reason, label: label)) }
+            if let timeout {
+                group.addTask {
+                    try await Task.sleep(for: .milliseconds(Int(timeout * 1000)))
+                    return .timedOut
+                }
             }
+            let first = try await group.next() ?? .final(nil)
+            group.cancelAll()
+            return first
+        }
+        guard case .final(let final) = answer else {
+            // Closing the connection ends the request: the owner is no longer asked about it.
+            await client.close()
+            Output.error("photoctl: no answer within \(Self.seconds(timeout ?? 0)); the request was withdrawn")
+            throw ExitCode(1)
         }
         let me = try await client.authorizationStatus()
         await client.close()
@@ -47,5 +71,31 @@ struct RequestCommand: AsyncParsableCommand {
             Output.error("photoctl: the owner did not answer; ask again later")
         }
         throw ExitCode(1)
+    }
+
+    /// How the wait ended.
+    private enum Answer: Sendable {
+        /// The owner answered (or the request ended without an answer: nil).
+        case final(RequestAuthorizationReply?)
+        case timedOut
+    }
+
+    /// Asks, and waits for the final reply.
+    private static func waitForAnswer(_ client: PhotoClient, reason: String, label: String?) async throws
+        -> RequestAuthorizationReply? {
+        var final: RequestAuthorizationReply?
+        for try await reply in client.requestAuthorization(reason: reason, label: label) {
+            if reply.pending {
+                Output.error("Waiting for the owner to answer (photoctl permissions prompt)…")
+            } else {
+                final = reply
+            }
+        }
+        return final
+    }
+
+    /// "30 s", "1.5 s".
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 }

@@ -5,21 +5,25 @@ import Testing
 /// The owner's side in a terminal (`permissions prompt` on a pseudo-terminal), and a shell
 /// script acting as an app through `photoctl request` and `--as-app`.
 @Suite(.serialized) struct PermissionsPromptTests {
-    /// Runs `photoctl permissions prompt --once` on a pty and answers like a person would.
-    /// With `TYPE_AHEAD` set, types it as soon as the prompt waits, before anything is asked,
-    /// and prints "typed ahead". Prints what the terminal showed, with plain newlines.
+    /// Runs `photoctl permissions prompt --once` (or the arguments in `PROMPT_ARGS`, one per
+    /// line) on a pty and answers like a person would: each answer once its text appears after
+    /// the previous one. With `TYPE_AHEAD` set, types it as soon as the prompt waits, before
+    /// anything is asked, and prints "typed ahead". Prints what the terminal showed, with plain
+    /// newlines.
     static let terminal = """
         import os, pty, select, sys, time
         photoctl, answers = sys.argv[1], sys.argv[2:]
         ahead = os.environ.get("TYPE_AHEAD")
+        arguments = os.environ.get("PROMPT_ARGS", "permissions\\nprompt\\n--once").split("\\n")
         pid, fd = pty.fork()
         if pid == 0:
-            os.execv(photoctl, [photoctl, "permissions", "prompt", "--once"])
+            os.execv(photoctl, [photoctl] + arguments)
         seen = b""
+        start = 0
         def until(text):
-            global seen
+            global seen, start
             deadline = time.time() + 15
-            while text.encode() not in seen:
+            while text.encode() not in seen[start:]:
                 ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.time()))
                 if not ready:
                     sys.exit("no %r on the terminal; it shows: %r" % (text, seen))
@@ -30,6 +34,7 @@ import Testing
                 if not data:
                     sys.exit("the terminal closed before %r; it shows: %r" % (text, seen))
                 seen += data
+            start = seen.index(text.encode(), start) + len(text.encode())
         if ahead:
             until("Waiting for apps")
             os.write(fd, ahead.encode() + b"\\n")

@@ -38,7 +38,8 @@ import Varlink
         }
 
         func resolver(trusted: [String] = []) -> CallerResolver {
-            CallerResolver(ownerClient: "/usr/bin/photoctl", trusted: trusted, daemonUID: 1000, procRoot: root)
+            CallerResolver(ownerClient: "/usr/bin/photoctl", notifiers: ["/usr/libexec/photod/photod-notify"],
+                           trusted: trusted, daemonUID: 1000, procRoot: root)
         }
     }
 
@@ -61,6 +62,27 @@ import Varlink
         #expect(resolver.resolve(Self.peer(11)).appID == "exe:/tmp/photoctl")
         #expect(!resolver.resolve(Self.peer(11)).isOwner)
         #expect(!resolver.resolve(Self.peer(12)).isOwner)
+    }
+
+    @Test func photodNotifyInPhotodsLibexecIsTheOwnerWhateverItsNameButNotACopyOrAnotherUsers() throws {
+        let proc = FakeProc()
+        // It never acts for another program, so its process name does not matter.
+        try proc.add(pid: 10, exe: "/usr/libexec/photod/photod-notify", arguments: ["photod-notify"], comm: "photod-notify")
+        try proc.add(pid: 11, exe: "/tmp/photod-notify", arguments: ["photod-notify"], comm: "photod-notify")
+        try proc.add(pid: 12, exe: "/usr/libexec/photod/photod-notify (deleted)", arguments: ["photod-notify"])
+        try proc.add(pid: 13, exe: "/usr/libexec/photod/photod-notify", arguments: ["photod-notify"], uid: 1001)
+        let resolver = proc.resolver()
+        #expect(resolver.resolve(Self.peer(10)).isOwner)
+        #expect(!resolver.resolve(Self.peer(11)).isOwner)
+        #expect(!resolver.resolve(Self.peer(12)).isOwner)
+        #expect(!resolver.resolve(Self.peer(13, uid: 1001)).isOwner)
+    }
+
+    @Test func theRealResolverLooksForPhotodNotifyBesidePhotodAndInLibexec() {
+        let resolver = CallerResolver(trusted: [])
+        let folder = (resolver.ownerClient as NSString).deletingLastPathComponent
+        #expect(resolver.notifiers == [folder + "/photod-notify",
+                                       (folder as NSString).deletingLastPathComponent + "/libexec/photod/photod-notify"])
     }
 
     private static let owner = PhotoctlRole.owner.rawValue

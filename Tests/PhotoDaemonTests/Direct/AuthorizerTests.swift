@@ -296,7 +296,8 @@ import Testing
     @Test func decisionsOutliveTheAuthorizerAndAWaitingRequestDoesNot() async throws {
         try await Rig.with { rig async throws in
             _ = try await rig.authorizer.decide("exe:/usr/bin/viewer", status: .limited, assets: ["a1"], groups: ["Sea"])
-            _ = try await rig.authorizer.decide("exe:/usr/bin/editor", status: .denied, assets: [], groups: [])
+            _ = try await rig.authorizer.decide("exe:/usr/bin/editor", status: .denied, assets: [], groups: [],
+                                                by: "exe:/usr/libexec/photod/photod-notify")
             _ = try await rig.authorizer.decide("exe:/usr/bin/gone", status: .authorized, assets: [], groups: [])
             _ = try await rig.authorizer.remove("gone")
             _ = try await rig.authorizer.request(Self.app("asker"), reason: "to print", label: "Printer")
@@ -314,6 +315,7 @@ import Testing
             #expect(try await rig.stored().allSatisfy { !$0.pending }, "the index agrees")
             #expect(await restarted.record(for: Self.app("viewer")).visibility
                 == .selection(assets: ["a1"], groups: ["Sea"]))
+            #expect(await restarted.record(for: Self.app("editor")).decidedBy == "exe:/usr/libexec/photod/photod-notify")
         }
     }
 

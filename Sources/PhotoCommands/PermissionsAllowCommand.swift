@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import PhotoAPI
+import PhotoClient
+
+/// `photoctl permissions allow APP`: everything, or a limited selection.
+struct PermissionsAllowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "allow",
+        abstract: "Let an app see the library, or with --limited only some groups or photos.",
+        discussion: """
+            Each --group and --asset must be in the library now; one that is not is an error that \
+            names the closest ones. An app id that stands for more than one program (a shell or an \
+            interpreter without a script, such as exe:/usr/bin/bash or exe:/usr/bin/python3) is \
+            allowed only after you confirm the warning photoctl shows; --yes confirms it in scripts.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var target: AppArgument
+    @Flag(name: .long, help: "Only the groups and assets given.") var limited = false
+    @Option(name: .customLong("group"), help: "A group the app may see (repeat for more); implies --limited.")
+    var groups: [String] = []
+    @Option(name: .customLong("asset"), help: "An asset id the app may see (repeat for more); implies --limited.")
+    var assets: [String] = []
+    @Flag(name: .long, help: "Allow without asking, even an id that covers many programs (for scripts).")
+    var yes = false
+
+    func validate() throws {
+        if limited && groups.isEmpty && assets.isEmpty {
+            throw ValidationError("--limited needs at least one --group or --asset")
+        }
+    }
+
+    func run() async throws {
+        let client = try await global.connect()
+        let selective = limited || !groups.isEmpty || !assets.isEmpty
+        let decide = { (confirmed: Bool) async throws(PhotoClientError) -> App in
+            try await client.decide(
+                app: target.app, uid: target.uid, status: selective ? .limited : .authorized,
+                assets: selective ? assets : nil, groups: selective ? groups : nil, confirmed: confirmed ? true : nil)
+        }
+        let decided: App
+        do {
+            decided = try await decide(yes)
+        } catch let error {
+            guard let warning = WarningConfirmation.warning(in: error) else { throw error }
+            guard await WarningConfirmation.confirm(app: warning.app, warning: warning.warning) else {
+                await client.close()
+                Output.error("photoctl: \(warning.app) was not allowed")
+                throw ExitCode.failure
+            }
+            decided = try await decide(true)
+        }
+        await client.close()
+        if global.json { return try Output.json(decided) }
+        Output.line("\(AppText.id(decided)): \(AppText.access(decided))")
+    }
+}
+
+/// Asking the owner to confirm before allowing an app id that covers many programs.
+enum WarningConfirmation {
+    /// The daemon's `ConfirmationRequired` details, when `error` is that refusal.
+    static func warning(in error: PhotoClientError) -> ConfirmationRequiredError? {
+        guard case .daemon(let reply) = error, reply.name == AuthorizationInterface.Error.confirmationRequired else {
+            return nil
+        }
+        return reply.parameters(ConfirmationRequiredError.self)
+    }
+
+    /// Shows the warning and asks for "yes" in the terminal; false without a terminal (the
+    /// message then names --yes) or for any other answer.
+    static func confirm(app: String, warning: String) async -> Bool {
+        guard isatty(STDIN_FILENO) == 1 else {
+            Output.error("photoctl: careful: \(app): \(warning).\nConfirm with --yes if that is what you want.")
+            return false
+        }
+        Output.line("Careful: \(app): \(warning).")
+        Terminal.discardTypedAhead()
+        let answer = await Terminal.ask("Allow it anyway? Type yes to confirm: ")
+        return answer?.lowercased() == "yes"
+    }
+}
