@@ -75,6 +75,9 @@ let package = Package(
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         .target(name: "PhotoClient", dependencies: ["PhotoAPI", "Varlink"]),
+        // The session bus through sd-bus, as a client of the desktop's notification server: the
+        // only code of photod-notify that touches libsystemd's bus or an unsafe pointer.
+        .target(name: "SessionBus", dependencies: ["CSystemd"]),
         // The photod <-> photod-thumbnailer frames and the SCM_RIGHTS helpers; Glibc only, so both sides can link it.
         .target(name: "ThumbnailProtocol"),
         // The worker's logic (sandbox, libvips, request loop), a library so tests can reach it.
