@@ -78,6 +78,13 @@ let package = Package(
         // The session bus through sd-bus, as a client of the desktop's notification server: the
         // only code of photod-notify that touches libsystemd's bus or an unsafe pointer.
         .target(name: "SessionBus", dependencies: ["CSystemd"]),
+        // photod-notify's logic: a state machine (events in, actions out, tested without D-Bus),
+        // the notification text, and the runtime joining photod's Watch to the session bus.
+        .target(name: "PhotoNotify", dependencies: [
+            "PhotoAPI", "PhotoClient", "Varlink", "SessionBus", "SafeText",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+        ]),
         // The photod <-> photod-thumbnailer frames and the SCM_RIGHTS helpers; Glibc only, so both sides can link it.
         .target(name: "ThumbnailProtocol"),
         // The worker's logic (sandbox, libvips, request loop), a library so tests can reach it.
@@ -113,6 +120,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
+        .testTarget(name: "PhotoNotifyTests", dependencies: ["PhotoNotify", "PhotoAPI"]),
         .testTarget(name: "ThumbnailProtocolTests", dependencies: ["ThumbnailProtocol"]),
         // The built photod-thumbnailer over a socketpair, on images Pillow makes.
         .testTarget(name: "ThumbnailerTests", dependencies: ["photod-thumbnailer", "ThumbnailProtocol", "PhotoTestSupport"]),
