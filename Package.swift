@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "photod", targets: ["photod"]),
         .executable(name: "photoctl", targets: ["photoctl"]),
         .executable(name: "photod-thumbnailer", targets: ["photod-thumbnailer"]),
+        .executable(name: "photod-notify", targets: ["photod-notify"]),
         .library(name: "PhotoClient", targets: ["PhotoClient"]),
     ],
     dependencies: [
@@ -99,6 +100,12 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "photoctl", dependencies: ["PhotoCommands"]),
+        // Desktop alerts for permission requests: an owner client of photod, installed in /usr/libexec/photod.
+        .executableTarget(name: "photod-notify", dependencies: [
+            "PhotoNotify", "Systemd",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // The one executable that links libvips: photod sends it an open file, it answers with a thumbnail.
         .executableTarget(name: "photod-thumbnailer", dependencies: ["Thumbnailer"]),
         // Path hashing, PathKey against swift-system's FilePath (bench/README.md): why paths stay bytes.
@@ -134,7 +141,7 @@ let package = Package(
         // The real photod and photoctl binaries, driven through photoctl, Python and raw sockets.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["photod", "photoctl", "PhotoClient", "PhotoTestSupport"]
+            dependencies: ["photod", "photoctl", "photod-notify", "PhotoClient", "PhotoTestSupport"]
         ),
         .testTarget(name: "ConformanceTests", dependencies: ["photod", "PhotoClient", "Metadata", "PhotoTestSupport"]),
     ],
