@@ -16,6 +16,7 @@ public struct AppKey: Hashable, Sendable, CustomStringConvertible {
         self.init(id: app.id, uid: app.uid)
     }
 
+    /// The id and uid, for a log line.
     public var description: String { "\(id) (uid \(uid))" }
 }
 

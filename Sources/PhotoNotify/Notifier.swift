@@ -82,7 +82,8 @@ public struct Notifier: Sendable {
             }
         }
         for task in tasks { task.cancel() }
-        bus.close()
+        // Wait for the bus thread: CloseNotification must leave before the process does.
+        await bus.close()
         return 0
     }
 }

@@ -16,13 +16,24 @@ final class BusConnection {
     private var calls: [PendingCall] = []
     /// Set by `SessionBus.close()`: the loop ends after the current commands.
     var stopRequested = false
+    private var closed = false
 
+    /// Wraps an opened bus, whose events go to `events`.
     private init(bus: OpaquePointer, events: AsyncStream<BusEvent>.Continuation) {
         self.bus = bus
         self.events = events
     }
 
-    deinit { sd_bus_flush_close_unref(bus) }
+    deinit { close() }
+
+    /// Fails the calls still waiting, sends what is queued and closes the connection; once.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        for call in calls { call.fail(.closed) }
+        calls.removeAll()
+        sd_bus_flush_close_unref(bus)
+    }
 
     /// Connects to the user's session bus (`DBUS_SESSION_BUS_ADDRESS`, else
     /// `$XDG_RUNTIME_DIR/bus`), waits until the bus has accepted it, and listens for the
@@ -122,18 +133,13 @@ final class BusConnection {
         let left = deadline > nowMicroseconds ? (deadline - nowMicroseconds + 999) / 1000 : 0
         return (descriptor, Int16(truncatingIfNeeded: wanted), Int32(min(left, UInt64(Int32.max))))
     }
-
-    /// Fails every call still waiting for a reply (the connection is going away).
-    func failPendingCalls() {
-        for call in calls { call.fail(.closed) }
-        calls.removeAll()
-    }
 }
 
 /// One call waiting for its reply; the completion runs once, with the reply or a failure.
 private final class PendingCall {
     private var completion: ((Result<BusMessageReader, SessionBusError>) -> Void)?
 
+    /// A call whose reply goes to `completion`.
     init(completion: @escaping (Result<BusMessageReader, SessionBusError>) -> Void) {
         self.completion = completion
     }
@@ -151,6 +157,7 @@ private final class PendingCall {
         take()?(.failure(error))
     }
 
+    /// The completion, taken so that it runs once.
     private func take() -> ((Result<BusMessageReader, SessionBusError>) -> Void)? {
         defer { completion = nil }
         return completion

@@ -9,9 +9,12 @@ final class BusLoop: Sendable {
     /// Work for the bus thread; given nil when the connection is already gone.
     typealias Command = @Sendable (BusConnection?) -> Void
 
+    /// What other threads hand the bus thread, and whether it still takes work.
     private struct Queue {
         var commands: [Command] = []
         var closed = false
+        /// Callers of `waitUntilClosed`, resumed once the connection is closed.
+        var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let queue = Mutex(Queue())
@@ -57,19 +60,31 @@ final class BusLoop: Sendable {
         _ = write(wakeWriter, &byte, 1)
     }
 
+    /// Returns once the connection is closed and everything queued before was sent.
+    func waitUntilClosed() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let closed = queue.withLock { queue in
+                if !queue.closed { queue.waiters.append(waiter) }
+                return queue.closed
+            }
+            if closed { waiter.resume() }
+        }
+    }
+
     /// The thread's body: connect, report, serve until stopped or disconnected, then refuse work.
     private func run(events: AsyncStream<BusEvent>.Continuation,
                      opened: @Sendable (Result<Void, SessionBusError>) -> Void) {
-        defer { closeQueue(events: events) }
         let connection: BusConnection
         do {
             connection = try BusConnection.openUser(events: events)
         } catch {
+            closeQueue(events: events)
             return opened(.failure(error))
         }
         opened(.success(()))
         serve(connection, events: events)
-        connection.failPendingCalls()
+        connection.close()
+        closeQueue(events: events)
     }
 
     /// Runs queued commands and dispatches the bus until a stop or a disconnection.
@@ -98,12 +113,13 @@ final class BusLoop: Sendable {
 
     /// Refuses new commands, runs the ones left with no connection, and ends the event stream.
     private func closeQueue(events: AsyncStream<BusEvent>.Continuation) {
-        let left = queue.withLock { queue in
+        let (left, waiters) = queue.withLock { queue in
             queue.closed = true
-            return queue.commands.takeAll()
+            return (queue.commands.takeAll(), queue.waiters.takeAll())
         }
         for command in left { command(nil) }
         events.finish()
+        for waiter in waiters { waiter.resume() }
     }
 }
 

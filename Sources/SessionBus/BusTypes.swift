@@ -30,6 +30,7 @@ public struct BusNotification: Sendable, Equatable {
 
 /// What `GetServerInformation` says about the notification server.
 public struct ServerInformation: Sendable, Equatable {
+    /// The product (`dunst`, `gnome-shell`, …).
     public var name: String
     public var vendor: String
     public var version: String
@@ -73,6 +74,7 @@ public enum SessionBusError: Error, Sendable, Equatable, CustomStringConvertible
         return name == "org.freedesktop.DBus.Error.ServiceUnknown" || name == "org.freedesktop.DBus.Error.NameHasNoOwner"
     }
 
+    /// The error in words, for a log line.
     public var description: String {
         switch self {
         case .unavailable(let reason): "no session bus: \(reason)"

@@ -8,6 +8,7 @@ public final class SessionBus: Sendable {
     public let events: AsyncStream<BusEvent>
     private let loop: BusLoop
 
+    /// Wraps a loop whose thread is connected.
     private init(loop: BusLoop, events: AsyncStream<BusEvent>) {
         self.loop = loop
         self.events = events
@@ -72,9 +73,10 @@ public final class SessionBus: Sendable {
         }
     }
 
-    /// Sends what is queued and closes the connection; `events` ends.
-    public func close() {
+    /// Sends what is queued, closes the connection and returns when that is done; `events` ends.
+    public func close() async {
         loop.submit { $0?.stopRequested = true }
+        await loop.waitUntilClosed()
     }
 
     /// Calls `member` (no arguments) and reads its reply with `read` on the bus thread.

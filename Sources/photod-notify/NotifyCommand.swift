@@ -25,12 +25,14 @@ struct NotifyCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel: String = "info"
 
+    /// Refuses a log level swift-log does not know.
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of " + Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
         }
     }
 
+    /// Logs to the journal (or standard error) and runs the notifier until it stops.
     func run() async throws {
         let logger = ServiceLogging.bootstrap(label: "photod-notify", level: Logger.Level(rawValue: logLevel) ?? .info)
         let status = await Notifier(socketPath: socket ?? DefaultPaths().socket, logger: logger).run()

@@ -76,6 +76,18 @@ import Testing
         #expect(request.objects.last?["status"] as? String == "denied")
     }
 
+    @Test func stoppingPhotodNotifyClosesItsNotificationsAndLeavesTheRequestWaiting() throws {
+        let setup = try NotifySetup()
+        let request = try setup.app.stream(["request", "please"], name: "request")
+        defer { request.kill() }
+        let id = try #require(setup.notification(mentioning: try setup.app.appID), "\(setup.notifier.log)")
+        kill(setup.notifier.process.pid, SIGTERM)
+        #expect(setup.notifier.process.exitStatus(timeout: 60) == 0, "\(setup.notifier.log)")
+        #expect(setup.server.wait { $0.closed == [id] }, "nobody would hear its buttons: \(setup.server.calls)")
+        #expect(request.isRunning)
+        #expect(request.objects.count == 1)
+    }
+
     @Test func anInterpreterWithoutAScriptIsAllowedOnlyAfterTheConfirmation() throws {
         let setup = try NotifySetup()
         let request = try setup.app.inlineStream(["request", "inline code"], name: "inline")
