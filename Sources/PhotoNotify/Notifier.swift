@@ -25,6 +25,18 @@ public struct Notifier: Sendable {
         case event(NotifierEvent)
         case busGone(String)
         case stop
+
+        /// What a session bus event means to the machine (or to the loop: the bus is gone).
+        init(_ event: BusEvent) {
+            switch event {
+            case .notified(let tag, let id, let sender): self = .event(.notified(tag: tag, id: id, server: sender))
+            case .notifyFailed(let tag, let error): self = .event(.notifyFailed(tag: tag, reason: error.description))
+            case .actionInvoked(let id, let key, let sender): self = .event(.actionInvoked(id: id, key: key, sender: sender))
+            case .notificationClosed(let id, let reason, let sender):
+                self = .event(.notificationClosed(id: id, reason: reason, sender: sender))
+            case .disconnected(let reason): self = .busGone(reason)
+            }
+        }
     }
 
     /// Runs until SIGTERM or SIGINT, or until the session bus goes away; the exit status (0:
@@ -36,25 +48,15 @@ public struct Notifier: Sendable {
         } catch {
             let text = "no D-Bus session bus, so no desktop alerts: \(error.description). Permission requests wait "
                 + "as without photod-notify; answer them with `photoctl permissions prompt`"
-            logger.notice("\(text)", metadata: [
-                            "DBUS_SESSION_BUS_ADDRESS": "\(ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] ?? "")"])
+            let address = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] ?? "(unset)"
+            logger.notice("\(text)", metadata: ["DBUS_SESSION_BUS_ADDRESS": "\(address)"])
             return 0
         }
         let (inputs, input) = AsyncStream.makeStream(of: Input.self)
         let photod = PhotodLink(socketPath: socketPath, logger: logger)
         let tasks: [Task<Void, Never>] = [
             Task {
-                for await event in bus.events {
-                    switch event {
-                    case .notified(let tag, let id, let sender): input.yield(.event(.notified(tag: tag, id: id, server: sender)))
-                    case .notifyFailed(let tag, let error): input.yield(.event(.notifyFailed(tag: tag, reason: error.description)))
-                    case .actionInvoked(let id, let key, let sender):
-                        input.yield(.event(.actionInvoked(id: id, key: key, sender: sender)))
-                    case .notificationClosed(let id, let reason, let sender):
-                        input.yield(.event(.notificationClosed(id: id, reason: reason, sender: sender)))
-                    case .disconnected(let reason): input.yield(.busGone(reason))
-                    }
-                }
+                for await event in bus.events { input.yield(Input(event)) }
                 input.yield(.busGone("the connection ended"))
             },
             Task { await photod.run { input.yield(.event($0)) } },
