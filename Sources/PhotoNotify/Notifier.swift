@@ -34,6 +34,7 @@ public struct Notifier: Sendable {
             case .actionInvoked(let id, let key, let sender): self = .event(.actionInvoked(id: id, key: key, sender: sender))
             case .notificationClosed(let id, let reason, let sender):
                 self = .event(.notificationClosed(id: id, reason: reason, sender: sender))
+            case .serverChanged(let owner): self = .event(.serverChanged(owner: owner))
             case .disconnected(let reason): self = .busGone(reason)
             }
         }

@@ -7,6 +7,8 @@ public enum NotifierEvent: Sendable, Equatable {
     case serverFound(ServerCapabilities)
     /// No notification server answered (`reason` says why).
     case serverMissing(reason: String)
+    /// The notification server changed hands: `owner` is the new one's unique name, "" for none.
+    case serverChanged(owner: String)
     /// Every app photod knows, listed after (re)connecting; the pending ones are the requests.
     case appsListed([App])
     /// One event of photod's `Authorization.Watch` (or the app a decision returned).

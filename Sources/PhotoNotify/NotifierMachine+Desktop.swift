@@ -15,6 +15,19 @@ extension NotifierMachine {
                      + "photod-notify; answer them with `photoctl permissions prompt`. Trying again at the next request")]
     }
 
+    /// A server left the bus (its notifications went with it) or a new one took the name: look
+    /// at the new one, and show it every waiting request another server had shown. (The news
+    /// can come after the new server already answered: one we started by calling it.)
+    mutating func serverChanged(owner: String) -> [NotifierAction] {
+        guard !owner.isEmpty else { return serverGone("the notification server left the session bus") }
+        for index in requests.indices where requests[index].notification.shown.map({ $0.server != owner }) ?? false {
+            requests[index].notification = .none
+        }
+        if overflow.shown.map({ $0.server != owner }) ?? false { overflow = .none }
+        server = .probing
+        return [.probeServer]
+    }
+
     /// The server showed a notification; one nobody wants any more is closed at once.
     mutating func notified(tag: UInt64, id: UInt32, server: String) -> [NotifierAction] {
         if noticeTags.remove(tag) != nil { return [] }

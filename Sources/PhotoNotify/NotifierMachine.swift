@@ -55,6 +55,8 @@ public struct NotifierMachine: Sendable {
             actions = []
         case .serverMissing(let reason):
             actions = serverGone(reason)
+        case .serverChanged(let owner):
+            actions = serverChanged(owner: owner)
         case .appsListed(let apps):
             actions = listed(apps)
         case .authorization(let event):

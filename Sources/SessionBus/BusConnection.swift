@@ -60,6 +60,22 @@ final class BusConnection {
             return 0
         }, me)
         if result < 0 { throw .failed(operation: "AddMatch for the notification signals", errno: -result) }
+        // Only the bus daemon can send as org.freedesktop.DBus.
+        let owners = "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
+            + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.notifications)'"
+        let watched = sd_bus_add_match(bus, nil, owners, { message, userdata, _ in
+            guard let message, let userdata else { return 0 }
+            Unmanaged<BusConnection>.fromOpaque(userdata).takeUnretainedValue().ownerChanged(BusMessageReader(message: message))
+            return 0
+        }, me)
+        if watched < 0 { throw .failed(operation: "AddMatch for NameOwnerChanged", errno: -watched) }
+    }
+
+    /// `NameOwnerChanged(name, old, new)` for the notifications name, as an event.
+    private func ownerChanged(_ signal: BusMessageReader) {
+        guard let name = try? signal.readString(), name == Self.notifications, (try? signal.readString()) != nil,
+              let owner = try? signal.readString() else { return }
+        events.yield(.serverChanged(owner: owner))
     }
 
     /// Turns one notifications signal into an event; other members and malformed ones are dropped.

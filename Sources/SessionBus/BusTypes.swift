@@ -51,6 +51,9 @@ public enum BusEvent: Sendable, Equatable {
     case actionInvoked(id: UInt32, key: String, sender: String)
     /// `NotificationClosed(id, reason)` from the unique bus name `sender`.
     case notificationClosed(id: UInt32, reason: UInt32, sender: String)
+    /// org.freedesktop.Notifications changed hands (the bus daemon says so): `owner` is the
+    /// unique name of the new server, "" when none is left. What the old one showed is gone.
+    case serverChanged(owner: String)
     /// The connection to the bus ended; nothing more follows.
     case disconnected(reason: String)
 }

@@ -18,14 +18,14 @@ final class NotificationServerFixture: @unchecked Sendable {
 
     /// Starts a server announcing `actions` and `body-markup` unless told not to, and waits
     /// until it owns org.freedesktop.Notifications.
-    init(bus: SessionBusFixture, actions: Bool = true, markup: Bool = true) throws {
+    init(bus: SessionBusFixture, actions: Bool = true, markup: Bool = true, name: String = "notification-server") throws {
         self.bus = bus
-        record = bus.directory.file("notifications.jsonl")
+        record = bus.directory.file(name + ".jsonl")
         _ = FileManager.default.createFile(atPath: record, contents: nil)
         let options = (actions ? [] : ["--no-actions"]) + (markup ? [] : ["--no-markup"])
         // /usr/bin/python3: python3-dbus and python3-gi are Debian's, not pyenv's.
         process = try StreamingProcess("/usr/bin/python3", ["-c", Self.source, record] + options,
-                                       environment: bus.environment, directory: bus.directory, name: "notification-server")
+                                       environment: bus.environment, directory: bus.directory, name: name)
         guard process.wait(timeout: 60, until: { $0.lines.contains("ready") }) else {
             throw FixtureError.missing("the stand-in notification server did not start (python3-dbus and python3-gi: "
                                        + "run scripts/install-deps --test): \(process.stderr)")
@@ -66,6 +66,9 @@ final class NotificationServerFixture: @unchecked Sendable {
                                    "\(Self.control).\(method)"] + arguments)
         guard result.status == 0 else { throw FixtureError.missing("dbus-send \(method): \(result.stderr)") }
     }
+
+    /// Ends the server at once, as a crash or a restart would.
+    func kill() { process.kill() }
 
     deinit { process.kill() }
 }

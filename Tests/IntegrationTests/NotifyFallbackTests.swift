@@ -98,6 +98,21 @@ import Testing
                 "\(notifier.log)")
     }
 
+    @Test func aRestartedNotificationServerIsShownWhatStillWaits() throws {
+        let setup = try NotifySetup()
+        let request = try setup.app.stream(["request", "please"], name: "request")
+        defer { request.kill() }
+        let appID = try setup.app.appID
+        _ = try #require(setup.notification(mentioning: appID), "\(setup.notifier.log)")
+        setup.server.kill()
+        #expect(setup.notifier.logContains("the notification server left the session bus"), "\(setup.notifier.log)")
+        let restarted = try NotificationServerFixture(bus: setup.bus, name: "restarted-server")
+        #expect(restarted.wait { $0.notifications.contains { ($0["body"] as? String)?.contains(appID) == true } },
+                "\(setup.notifier.log)")
+        #expect(restarted.notifications.first?["replaces_id"] as? Int == 0)
+        #expect(restarted.notifications.count == 1, "\(restarted.calls)")
+    }
+
     @Test func whenPhotodRestartsItsEndedRequestsAreClosedAndNewOnesShown() throws {
         let setup = try NotifySetup()
         let request = try setup.app.stream(["request", "before"], name: "before")

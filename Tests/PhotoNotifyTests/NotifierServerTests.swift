@@ -77,3 +77,33 @@ import Testing
         #expect(MachineFixture.notified(updated).first?.actions.count == 3)
     }
 }
+
+/// A notification server that leaves the bus or is replaced.
+@Suite struct NotifierServerChangeTests {
+    let viewer = MachineFixture.app("exe:/usr/bin/eog")
+
+    @Test func aNewServerIsAskedAndShownWhatTheOldOneHad() throws {
+        var fixture = MachineFixture()
+        fixture.show(fixture.watch(.requested, viewer))
+        #expect(fixture.handle(.serverChanged(owner: ":1.42")) == [.probeServer])
+        let shown = fixture.handle(.serverFound(MachineFixture.everything))
+        #expect(MachineFixture.lastNotify(shown)?.replacing == 0, "the old id means nothing to the new server")
+        #expect(MachineFixture.notified(shown).count == 1)
+    }
+
+    @Test func newsOfTheServerThatAlreadyShowedThemChangesNothing() {
+        var fixture = MachineFixture()
+        fixture.show(fixture.watch(.requested, viewer))
+        fixture.handle(.serverChanged(owner: MachineFixture.server))
+        #expect(MachineFixture.notified(fixture.handle(.serverFound(MachineFixture.everything))).isEmpty)
+    }
+
+    @Test func aServerLeavingIsLoggedAndTheNextRequestLooksAgain() {
+        var fixture = MachineFixture()
+        fixture.show(fixture.watch(.requested, viewer))
+        let left = fixture.handle(.serverChanged(owner: ""))
+        #expect(MachineFixture.logs(left).count == 1)
+        #expect(MachineFixture.closed(left).isEmpty, "nothing to close on a server that is gone")
+        #expect(fixture.watch(.requested, MachineFixture.app("exe:/opt/next")) == [.probeServer])
+    }
+}
