@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "photod", targets: ["photod"]),
         .executable(name: "photoctl", targets: ["photoctl"]),
         .executable(name: "photod-thumbnailer", targets: ["photod-thumbnailer"]),
+        .executable(name: "photod-notify", targets: ["photod-notify"]),
         .library(name: "PhotoClient", targets: ["PhotoClient"]),
     ],
     dependencies: [
@@ -75,6 +76,16 @@ let package = Package(
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
         .target(name: "PhotoClient", dependencies: ["PhotoAPI", "Varlink"]),
+        // The session bus through sd-bus, as a client of the desktop's notification server: the
+        // only code of photod-notify that touches libsystemd's bus or an unsafe pointer.
+        .target(name: "SessionBus", dependencies: ["CSystemd"]),
+        // photod-notify's logic: a state machine (events in, actions out, tested without D-Bus),
+        // the notification text, and the runtime joining photod's Watch to the session bus.
+        .target(name: "PhotoNotify", dependencies: [
+            "PhotoAPI", "PhotoClient", "Varlink", "SessionBus", "SafeText",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+        ]),
         // The photod <-> photod-thumbnailer frames and the SCM_RIGHTS helpers; Glibc only, so both sides can link it.
         .target(name: "ThumbnailProtocol"),
         // The worker's logic (sandbox, libvips, request loop), a library so tests can reach it.
@@ -89,6 +100,12 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "photoctl", dependencies: ["PhotoCommands"]),
+        // Desktop alerts for permission requests: an owner client of photod, installed in /usr/libexec/photod.
+        .executableTarget(name: "photod-notify", dependencies: [
+            "PhotoNotify", "Systemd",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // The one executable that links libvips: photod sends it an open file, it answers with a thumbnail.
         .executableTarget(name: "photod-thumbnailer", dependencies: ["Thumbnailer"]),
         // Path hashing, PathKey against swift-system's FilePath (bench/README.md): why paths stay bytes.
@@ -110,6 +127,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
+        .testTarget(name: "PhotoNotifyTests", dependencies: ["PhotoNotify", "PhotoAPI"]),
         .testTarget(name: "ThumbnailProtocolTests", dependencies: ["ThumbnailProtocol"]),
         // The built photod-thumbnailer over a socketpair, on images Pillow makes.
         .testTarget(name: "ThumbnailerTests", dependencies: ["photod-thumbnailer", "ThumbnailProtocol", "PhotoTestSupport"]),
@@ -123,7 +141,7 @@ let package = Package(
         // The real photod and photoctl binaries, driven through photoctl, Python and raw sockets.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["photod", "photoctl", "PhotoClient", "PhotoTestSupport"]
+            dependencies: ["photod", "photoctl", "photod-notify", "PhotoClient", "PhotoTestSupport"]
         ),
         .testTarget(name: "ConformanceTests", dependencies: ["photod", "PhotoClient", "Metadata", "PhotoTestSupport"]),
     ],

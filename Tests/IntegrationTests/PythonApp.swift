@@ -20,8 +20,9 @@ struct PythonApp {
                     with client.open(interface) as proxy:
                         emit(getattr(proxy, method)(**json.loads(sys.argv[4])))
                 elif command == "request":
+                    label = sys.argv[4] if len(sys.argv) > 4 else "Test Viewer"
                     with client.open("io.photod.Authorization") as auth:
-                        for reply in auth.RequestAuthorization(sys.argv[3], "Test Viewer", _more=True):
+                        for reply in auth.RequestAuthorization(sys.argv[3], label, _more=True):
                             emit(reply)
                 elif command == "watch":
                     with client.open("io.photod.Authorization") as auth:
@@ -56,9 +57,15 @@ struct PythonApp {
         try call(method, parameters)["error"] as? String
     }
 
-    /// A streaming run (`request REASON` or `subscribe`) in the background.
+    /// A streaming run (`request REASON [LABEL]` or `subscribe`) in the background.
     func stream(_ arguments: [String], name: String) throws -> StreamingProcess {
         try StreamingProcess("/usr/bin/env", ["python3", script, socket] + arguments, directory: directory, name: name)
+    }
+
+    /// The same code run with `python3 -c` rather than from its file, as photod sees an
+    /// interpreter without a script (`exe:…/python3.N`, which carries a warning).
+    func inlineStream(_ arguments: [String], name: String) throws -> StreamingProcess {
+        try StreamingProcess("/usr/bin/env", ["python3", "-c", Self.source, socket] + arguments, directory: directory, name: name)
     }
 
     /// The app id photod gives this script.

@@ -1,7 +1,7 @@
 import Logging
 import Synchronization
 import Testing
-@testable import PhotoDaemon
+import Systemd
 
 /// photod's plain log lines (outside systemd) stay one line each, whatever an app sends.
 @Suite struct StandardErrorLogHandlerTests {

@@ -1,0 +1,94 @@
+import PhotoAPI
+import SafeText
+
+/// The words of every notification photod-notify shows.
+///
+/// An app's label, id and reason are hostile: each is escaped with `SafeText` (control and
+/// format characters made visible, so no newline forges a line and no escape sequence acts),
+/// and when the server reads the body as markup, `& < > " '` become entities, so a label
+/// `<b>x</b>` or `<a href=…>` is shown as typed, never rendered.
+public enum NotificationText {
+    /// The app name every notification carries.
+    public static let appName = "photod"
+    /// The summary of a request: fixed, never text from an app.
+    public static let summary = "An app asks to see your photos"
+
+    /// A request of `app`; `confirming` asks again, with its warning, before allowing an
+    /// interpreter or shell. `ownerUID` is the user photod-notify runs as (another user's app
+    /// says whose it is).
+    public static func request(_ app: App, confirming: Bool, ownerUID: Int,
+                               capabilities: ServerCapabilities) -> NotificationContent {
+        var lines: [String] = []
+        let who = app.uid == ownerUID ? "" : " of user \(app.uid)"
+        let name = app.label.flatMap { $0.isEmpty ? nil : $0 }.map { "\"\(SafeText.escaped($0))\" (\(SafeText.escaped(app.id))\(who))" }
+            ?? SafeText.escaped(app.id) + who
+        let warning = app.warning.map { SafeText.escaped($0) }
+        if confirming, let warning {
+            lines.append("Really allow \(name)?")
+            lines.append("Warning: \(warning).")
+            lines.append("Allow only if you trust every program run this way.")
+        } else {
+            lines.append("\(name) asks to see your photo library.")
+            lines.append("Reason: " + (app.reason.map { SafeText.escaped($0) } ?? "(none given)"))
+            if let warning { lines.append("Warning: \(warning).") }
+        }
+        var actions: [NotificationContent.Action] = []
+        if capabilities.actions {
+            let allow = confirming && warning != nil
+                ? NotificationContent.Action(ActionKey.allowConfirmed, "Allow all of them")
+                : NotificationContent.Action(ActionKey.allow, "Allow")
+            actions = [allow, .init(ActionKey.deny, "Deny"), .init(ActionKey.choose, "Choose…")]
+        } else {
+            lines.append(commands(for: AppKey(app), ownerUID: ownerUID, warning: app.warning != nil))
+        }
+        return NotificationContent(summary: summary, body: body(lines, capabilities), actions: actions)
+    }
+
+    /// The summary of the requests beyond the ones shown.
+    public static func overflow(count: Int, capabilities: ServerCapabilities) -> NotificationContent {
+        let apps = count == 1 ? "1 more app is" : "\(count) more apps are"
+        return NotificationContent(summary: "Apps ask to see your photos",
+                                   body: body(["\(apps) waiting: photoctl permissions prompt"], capabilities))
+    }
+
+    /// Says which command to run when Choose… found no terminal to run it in.
+    public static func noTerminal(command: String, capabilities: ServerCapabilities) -> NotificationContent {
+        NotificationContent(summary: "No terminal to answer in",
+                            body: body(["x-terminal-emulator was not found. Run this in a terminal:", command],
+                                       capabilities),
+                            expireTimeout: -1)
+    }
+
+    /// The commands that answer a request, for a server without buttons. An id is quoted into
+    /// a command only when it is safe to type as it stands; allowing an app with a warning goes
+    /// through the prompt, which shows the warning.
+    static func commands(for app: AppKey, ownerUID: Int, warning: Bool) -> String {
+        let prompt = "Answer in a terminal: photoctl permissions prompt"
+        guard PromptCommand.isSafe(app.id), !warning else { return prompt }
+        let user = app.uid == ownerUID ? "" : " --uid \(app.uid)"
+        return prompt + ", or photoctl permissions allow \(app.id)\(user) (or deny)"
+    }
+
+    /// Lines joined into a body, entity-escaped when the server reads markup.
+    static func body(_ lines: [String], _ capabilities: ServerCapabilities) -> String {
+        let text = lines.joined(separator: "\n")
+        return capabilities.bodyMarkup ? markupEscaped(text) : text
+    }
+
+    /// `text` with the five XML special characters as entities.
+    public static func markupEscaped(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default: out.unicodeScalars.append(character)
+            }
+        }
+        return out
+    }
+}

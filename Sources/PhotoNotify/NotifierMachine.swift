@@ -1,0 +1,160 @@
+import PhotoAPI
+
+/// photod-notify's logic as a value: events in (`handle`), actions out, no I/O, so every rule
+/// is tested without photod or D-Bus.
+///
+/// It keeps the requests waiting for the owner in arrival order and shows the first `limit` of
+/// them, each as one notification with Allow / Deny / Choose…; the others are counted in one
+/// summary notification. A request answered anywhere (a button, photoctl, a timeout, the app
+/// hanging up) closes its notification. Signals about a notification count only from the bus
+/// name that showed it, so another program on the bus cannot press Allow.
+public struct NotifierMachine: Sendable {
+    /// Whether a notification server is there, as far as the machine knows.
+    enum Server: Equatable, Sendable {
+        case unknown
+        case probing
+        case available(ServerCapabilities)
+        case missing
+    }
+
+    /// How many requests get a notification of their own at once.
+    public let limit: Int
+    /// The user photod-notify runs as; another user's app says whose it is.
+    public let ownerUID: Int
+    var server: Server = .unknown
+    /// The missing server was logged; quiet until one is found.
+    var missingLogged = false
+    var requests: [PendingRequest] = []
+    /// The summary of the requests beyond `limit`.
+    var overflow: NotificationState = .none
+    /// The count of waiting requests when the owner closed the summary: it stays closed until the count changes.
+    var overflowDismissedAt: Int?
+    /// `Notify` calls of one-off notices (no terminal for Choose…), which nothing else follows.
+    var noticeTags: Set<UInt64> = []
+    private var nextTag: UInt64 = 1
+
+    /// A machine showing at most `limit` requests at once, for the owner `ownerUID`.
+    public init(limit: Int = 3, ownerUID: Int) {
+        self.limit = max(1, limit)
+        self.ownerUID = ownerUID
+    }
+
+    /// The first actions: find out whether a notification server is there.
+    public mutating func start() -> [NotifierAction] {
+        server = .probing
+        return [.probeServer]
+    }
+
+    /// Takes one event and returns what to do, in order.
+    public mutating func handle(_ event: NotifierEvent) -> [NotifierAction] {
+        var actions: [NotifierAction]
+        switch event {
+        case .serverFound(let capabilities):
+            server = .available(capabilities)
+            missingLogged = false
+            actions = []
+        case .serverMissing(let reason):
+            actions = serverGone(reason)
+        case .serverChanged(let owner):
+            actions = serverChanged(owner: owner)
+        case .appsListed(let apps):
+            actions = listed(apps)
+        case .authorization(let event):
+            actions = apply(event)
+        case .photodDisconnected:
+            actions = [.note(.notice, "photod's connection dropped; its requests ended with it")]
+                + requests.map(\.key).flatMap { remove($0) }
+        case .notified(let tag, let id, let server):
+            actions = notified(tag: tag, id: id, server: server)
+        case .notifyFailed(let tag, let reason):
+            noticeTags.remove(tag)
+            actions = serverGone(reason)
+        case .actionInvoked(let id, let key, let sender):
+            actions = invoked(id: id, key: key, sender: sender)
+        case .notificationClosed(let id, _, let sender):
+            actions = closed(id: id, sender: sender)
+        case .decideFailed(let key, let warning, let reason):
+            actions = decideFailed(key, warning: warning, reason: reason)
+        case .promptUnavailable(let key, let command):
+            actions = promptUnavailable(key, command: command)
+        }
+        return actions + reconcile()
+    }
+
+    /// Closes every notification shown (photod-notify is stopping: nobody would answer its buttons).
+    public mutating func stop() -> [NotifierAction] {
+        let shown = requests.compactMap { $0.notification.shown ?? $0.notification.previous }
+            + [overflow.shown ?? overflow.previous].compactMap { $0 }
+        requests = []
+        overflow = .none
+        return shown.map { .close(id: $0.id) }
+    }
+
+    /// A new tag for a `Notify`.
+    mutating func takeTag() -> UInt64 {
+        defer { nextTag += 1 }
+        return nextTag
+    }
+
+    // MARK: photod's side
+
+    /// The apps listed after (re)connecting: pending ones are the requests, the rest are answered.
+    private mutating func listed(_ apps: [App]) -> [NotifierAction] {
+        let pending = apps.filter(\.pending)
+        let keys = Set(pending.map(AppKey.init))
+        var actions = requests.map(\.key).filter { !keys.contains($0) }.flatMap { remove($0) }
+        for app in pending { actions += upsert(app, asked: false) }
+        return actions
+    }
+
+    /// One Watch event: a request still pending is kept (up to date), any other ends.
+    private mutating func apply(_ event: AuthorizationEventReply.Event) -> [NotifierAction] {
+        switch event.kind {
+        case .decided, .reset, .cancelled, .removed:
+            return remove(AppKey(event.app))
+        case .requested, .selectionChanged:
+            guard event.app.pending else { return remove(AppKey(event.app)) }
+            return upsert(event.app, asked: event.kind == .requested)
+        }
+    }
+
+    /// Records a pending request; `asked`: the app asked (again), so a closed notification comes back.
+    private mutating func upsert(_ app: App, asked: Bool) -> [NotifierAction] {
+        let key = AppKey(app)
+        let isNew: Bool
+        if let index = requests.firstIndex(where: { $0.key == key }) {
+            // A warning learnt from photod's refusal stays until photod's record carries one.
+            let warning = app.warning ?? requests[index].app.warning
+            requests[index].app = app
+            requests[index].app.warning = warning
+            if asked { requests[index].dismissed = false }
+            isNew = false
+        } else {
+            requests.append(PendingRequest(app: app))
+            isNew = true
+        }
+        guard (isNew || asked) && server == .missing else { return [] }
+        // No server answered last time; a new request is the moment to look again.
+        server = .probing
+        return [.probeServer]
+    }
+
+    /// Forgets a request (answered, ended or gone) and closes its notification.
+    mutating func remove(_ key: AppKey) -> [NotifierAction] {
+        guard let index = requests.firstIndex(where: { $0.key == key }) else { return [] }
+        let request = requests.remove(at: index)
+        // A Notify in flight is closed when its answer comes (its tag is then unknown).
+        return [request.notification.shown ?? request.notification.previous].compactMap { $0 }.map { .close(id: $0.id) }
+    }
+
+    /// photod refused a decision: with a warning, ask the owner to confirm; otherwise say why.
+    private mutating func decideFailed(_ key: AppKey, warning: String?, reason: String) -> [NotifierAction] {
+        let log = NotifierLog(.error, "photod refused the decision", ["app": key.id, "uid": "\(key.uid)", "error": reason])
+        guard let warning, let index = requests.firstIndex(where: { $0.key == key }) else { return [.log(log)] }
+        requests[index].app.warning = warning
+        requests[index].confirming = true
+        requests[index].dismissed = false
+        return [.note(.notice, "photod wants the owner to confirm allowing this app; asking again",
+                     ["app": key.id, "uid": "\(key.uid)"])]
+    }
+}
