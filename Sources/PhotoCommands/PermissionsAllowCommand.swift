@@ -76,7 +76,6 @@ enum WarningConfirmation {
         }
         Output.line("Careful: \(app): \(warning).")
         Terminal.discardTypedAhead()
-        let answer = await Terminal.ask("Allow it anyway? Type yes to confirm: ")
-        return answer?.lowercased() == "yes"
+        return await Terminal.confirm("Allow it anyway? Type yes to confirm: ") ?? false
     }
 }

@@ -130,10 +130,10 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
     /// True when the app has no warning, or the owner typed yes to it.
     private func confirmed(_ app: App) async throws -> Bool {
         guard app.warning != nil else { return true }
-        guard let answer = await Terminal.ask("This allows all of them. Type yes to confirm: ") else {
+        guard let yes = await Terminal.confirm("This allows all of them. Type yes to confirm: ") else {
             throw ExitCode.success
         }
-        if answer.lowercased() == "yes" { return true }
+        if yes { return true }
         Output.line("Not allowed.")
         return false
     }
@@ -154,6 +154,11 @@ enum Terminal {
     /// same question is asked after an invalid answer: what follows was typed having read it.)
     static func discardTypedAhead() {
         if isatty(STDIN_FILENO) == 1 { tcflush(STDIN_FILENO, TCIFLUSH) }
+    }
+
+    /// Asks for a typed "yes", the one answer that confirms a warning; nil at end of input.
+    static func confirm(_ question: String) async -> Bool? {
+        await ask(question).map { $0.lowercased() == "yes" }
     }
 
     /// Shows `prompt` and reads one line; nil at end of input.
