@@ -47,9 +47,17 @@ public enum PillowFixture {
                 im = im.convert("P")
             im.save(path, fmt, **options)
             """
-        let result = try ProcessRunner.run("/usr/bin/python3", ["-c", script, path, "\(width)", "\(height)", format,
-                                                                "\(orientation ?? 0)", description ?? ""])
-        guard result.status == 0 else { throw PillowError(stderr: result.stderr) }
+        try run(script, [path, "\(width)", "\(height)", format, "\(orientation ?? 0)", description ?? ""])
+    }
+
+    /// Runs a Pillow `script` with `arguments` as sys.argv[1...] and returns what it printed.
+    /// Always Debian's /usr/bin/python3, the interpreter python3-pil (scripts/install-deps
+    /// --test) installs Pillow for, never whichever python3 comes first on PATH.
+    @discardableResult
+    public static func run(_ script: String, _ arguments: [String] = [], timeout: TimeInterval = 60) throws -> String {
+        let result = try ProcessRunner.run("/usr/bin/python3", ["-c", script] + arguments, timeout: timeout)
+        guard result.status == 0 else { throw PillowError(stderr: result.stderr + result.stdout) }
+        return result.stdout
     }
 
     /// Decodes `bytes` with Pillow and names the colours at `points`.
@@ -71,10 +79,10 @@ public enum PillowFixture {
                               else "blue" if b > 150 and r < 90 and g < 90 else "other")
             print(im.width, im.height, fmt, *names)
             """
-        let result = try ProcessRunner.run("/usr/bin/python3", ["-c", script, file.path] + points.map { "\($0.0),\($0.1)" })
-        let fields = result.stdout.split(separator: " ").map(String.init)
-        guard result.status == 0, fields.count == 3 + points.count, let width = Int(fields[0]), let height = Int(fields[1])
-        else { throw PillowError(stderr: result.stderr + result.stdout) }
+        let output = try run(script, [file.path] + points.map { "\($0.0),\($0.1)" })
+        let fields = output.split(separator: " ").map(String.init)
+        guard fields.count == 3 + points.count, let width = Int(fields[0]), let height = Int(fields[1])
+        else { throw PillowError(stderr: "unreadable: " + output) }
         return Probe(width: width, height: height, format: fields[2].trimmingCharacters(in: .whitespacesAndNewlines),
                      colours: fields[3...].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
     }
@@ -84,4 +92,7 @@ public enum PillowFixture {
 public struct PillowError: Error, CustomStringConvertible {
     public var stderr: String
     public var description: String { "python3 with Pillow failed: \(stderr)" }
+
+    /// The failure with what Python said (or what could not be read).
+    public init(stderr: String) { self.stderr = stderr }
 }

@@ -2,15 +2,12 @@ import Foundation
 import PhotoTestSupport
 
 /// Makes fixtures and reads results back with Python Pillow, an implementation independent of libvips.
+/// Runs through `PillowFixture.run`, so both test modules use the same interpreter.
 enum Pillow {
-    struct Failure: Error, CustomStringConvertible { let description: String }
-
     /// Runs `script` with `arguments` as sys.argv[1...]; returns its stdout.
     @discardableResult
     static func run(_ script: String, _ arguments: [String] = []) throws -> String {
-        let result = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", script] + arguments, timeout: 120)
-        guard result.status == 0 else { throw Failure(description: "python3 failed: \(result.stderr)") }
-        return result.stdout
+        try PillowFixture.run(script, arguments, timeout: 120)
     }
 
     /// Writes a `width`×`height` image with a horizontal gradient (so encoders cannot shortcut it) to `path`.
@@ -38,7 +35,7 @@ enum Pillow {
             """, [path, "[" + probes.map { "[\($0.0),\($0.1)]" }.joined(separator: ",") + "]"])
         guard let json = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [Any],
               json.count == 3, let width = json[0] as? Int, let height = json[1] as? Int,
-              let pixels = json[2] as? [[Int]] else { throw Failure(description: "unreadable: \(output)") }
+              let pixels = json[2] as? [[Int]] else { throw PillowError(stderr: "unreadable: \(output)") }
         return (width, height, pixels)
     }
 }
