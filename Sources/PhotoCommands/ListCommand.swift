@@ -7,7 +7,7 @@ struct ListCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The group to list (default: every photo).")
+    @Argument(help: "The group to list (default: every photo).", completion: LibraryCompletion.groups)
     var group: String?
 
     @Option(name: .long, help: "Stop after this many photos.")

@@ -8,7 +8,7 @@ struct ShowCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Asset ids, as printed by `photoctl list`.")
+    @Argument(help: "Asset ids, as printed by `photoctl list`.", completion: LibraryCompletion.assets)
     var ids: [String]
 
     func validate() throws {

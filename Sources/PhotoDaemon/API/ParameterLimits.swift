@@ -22,6 +22,8 @@ enum ParameterLimits {
     static let cursor = 262_144
     /// A library root (PATH_MAX).
     static let root = 4096
+    /// What a person typed of a word to complete (a root is the longest such word).
+    static let completionPrefix = 4096
 
     /// Refuses `value` when it is longer than `maximum` bytes.
     static func check(_ value: String?, atMost maximum: Int, _ parameter: String) throws(VarlinkError) {
