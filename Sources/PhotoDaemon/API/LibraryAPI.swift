@@ -172,11 +172,9 @@ struct LibraryAPI: Sendable {
         var only: LibraryRoot?
         if let requested = parameters.root {
             try ParameterLimits.check(requested, atMost: ParameterLimits.root, "root")
-            let trimmed = requested.count > 1 && requested.hasSuffix("/") ? String(requested.dropLast()) : requested
-            guard let root = indexer.roots.all.first(where: {
-                $0.configured == trimmed || $0.resolve().map { String(decoding: $0, as: UTF8.self) } == trimmed
-            }) else {
-                throw VarlinkError.invalidParameter("root")
+            guard let root = indexer.roots.root(named: requested) else {
+                throw VarlinkError(LibraryInterface.Error.rootNotFound, parameters: RootNotFoundError(
+                    root: requested, roots: indexer.roots.all.map(\.configured)))
             }
             only = root
         }
