@@ -3,8 +3,8 @@ import SQLite
 /// The SQL of one search page: newest first, of one group or all, after a position.
 ///
 /// Three shapes, so the statement cache holds a handful of statements whatever is searched (the
-/// words travel as bound values: the FTS5 expression, and LIKE patterns as one JSON array):
-/// - `sort`: the index's matches, joined to their assets and sorted — for few matches;
+/// words travel as bound values: the FTS5 expression, rowids and LIKE patterns as JSON arrays):
+/// - `rowids`: the assets the index matched, fetched by rowid and sorted — for few matches;
 /// - `walk`: the taken-order index walked newest first, keeping assets among the matches — for
 ///   many, since it stops after a page instead of sorting them all;
 /// - `scan`: the taken-order index walked testing each asset's text with LIKE — when the index
@@ -15,7 +15,7 @@ struct SearchPlan {
     let limit: Int
 
     enum Shape {
-        case sort(expression: String, likes: [String])
+        case rowids([Int64], likes: [String])
         case walk(expression: String, likes: [String])
         case scan(likes: [String], selection: StoreSelection?)
     }
@@ -23,12 +23,7 @@ struct SearchPlan {
     /// The page `shape` finds.
     func rows(_ db: SQLiteConnection, _ shape: Shape) throws -> [StoredAsset] {
         let (sql, values) = statement(shape)
-        let statement = try db.statement(sql)
-        try statement.bind(values)
-        let columns = try AssetColumns(statement)
-        var page: [StoredAsset] = []
-        while try statement.step() { page.append(columns.decode(statement)) }
-        return page
+        return try AssetColumns.rows(db, sql, values)
     }
 
     /// The SQL and its values for `shape`.
@@ -39,10 +34,10 @@ struct SearchPlan {
         var values: [SQLiteValue] = []
         var likes: [String]
         switch shape {
-        case .sort(let expression, let patterns):
-            from = "search_text s JOIN assets a ON a.rowid = s.rowid"
-            conditions.append("s.folded MATCH ?")
-            values.append(.text(expression))
+        case .rowids(let rowids, let patterns):
+            from = "assets a" + (patterns.isEmpty ? "" : " JOIN search_text s ON s.rowid = a.rowid")
+            conditions.append("a.rowid IN (SELECT value FROM json_each(?))")
+            values.append(.text("[" + rowids.map(String.init).joined(separator: ",") + "]"))
             likes = patterns
         case .walk(let expression, let patterns):
             from = ordered + (patterns.isEmpty ? "" : " JOIN search_text s ON s.rowid = a.rowid")

@@ -69,14 +69,7 @@ extension StoreDatabase {
     /// Up to `limit` assets of `listing` after `position`.
     func assets(_ listing: StoreListing, after position: StorePosition?, limit: Int) throws -> [StoredAsset] {
         let (sql, values) = listing.statement(after: position, limit: limit)
-        return try read { db in
-            let statement = try db.statement(sql)
-            try statement.bind(values)
-            let columns = try AssetColumns(statement)
-            var page: [StoredAsset] = []
-            while try statement.step() { page.append(columns.decode(statement)) }
-            return page
-        }
+        return try read { db in try AssetColumns.rows(db, sql, values) }
     }
 
     /// Up to `limit` assets of one group (or all) in `sort` order, after `position`; with a

@@ -19,14 +19,16 @@ extension StoreDatabase {
             guard let expression = match.expression else {
                 return try plan.rows(db, .scan(likes: match.likes, selection: nil))
             }
-            let matches = try Self.count(db, matching: expression)
-            guard matches > 0 else { return [] }
-            // Few matches: sort them. Many: walk the taken-order index and keep the rows that
-            // match, which stops after `limit` of them instead of sorting every match.
+            // Few matches: fetch and sort them. Many: walk the taken-order index keeping the rows
+            // that match, which stops after a page instead of sorting every match. The walk
+            // reads about total / matches rows per row kept, the sort every match: they cost
+            // the same near sqrt(total × limit) matches.
             let total = try Self.assetCount(db, groupKey: groupKey)
-            let walk = Double(matches) * Double(matches) > Double(total) * Double(limit)
-            return try plan.rows(db, walk ? .walk(expression: expression, likes: match.likes)
-                                          : .sort(expression: expression, likes: match.likes))
+            let few = Int((Double(total) * Double(limit)).squareRoot())
+            let matches = try Self.rowids(db, matching: expression, atMost: few + 1)
+            guard !matches.isEmpty else { return [] }
+            return try plan.rows(db, matches.count <= few ? .rowids(matches, likes: match.likes)
+                                                          : .walk(expression: expression, likes: match.likes))
         }
     }
 
@@ -40,10 +42,13 @@ extension StoreDatabase {
         return terms
     }
 
-    private static func count(_ db: SQLiteConnection, matching expression: String) throws -> Int {
-        let statement = try db.statement("SELECT count(*) FROM search_text WHERE search_text MATCH ?")
-        try statement.bind([.text(expression)])
-        return try statement.step() ? Int(statement.int64(0)) : 0
+    /// The rowids of up to `limit` assets matching `expression`, in no particular order.
+    private static func rowids(_ db: SQLiteConnection, matching expression: String, atMost limit: Int) throws -> [Int64] {
+        let statement = try db.statement("SELECT rowid FROM search_text WHERE search_text MATCH ? LIMIT ?")
+        try statement.bind([.text(expression), .integer(Int64(limit))])
+        var rowids: [Int64] = []
+        while try statement.step() { rowids.append(statement.int64(0)) }
+        return rowids
     }
 
     private static func assetCount(_ db: SQLiteConnection, groupKey: String?) throws -> Int {
