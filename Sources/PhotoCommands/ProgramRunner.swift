@@ -18,6 +18,23 @@ enum ProgramRunner {
     /// Runs `program` with `arguments` (argv[1...], each passed whole) and returns its wait
     /// status; throws the errno when it cannot be started.
     static func run(_ program: String, _ arguments: [[UInt8]]) throws(ProgramRunError) -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        let pid = try spawn(program, arguments, actions: &actions, attributes: &attributes)
+        return try wait(for: pid, program: program)
+    }
+
+    /// Starts `program` with `arguments` and this process's environment; `actions` and
+    /// `attributes` (initialized by the caller) say what the child's descriptors and signals
+    /// are. Returns its pid.
+    static func spawn(_ program: String, _ arguments: [[UInt8]], actions: inout posix_spawn_file_actions_t,
+                      attributes: inout posix_spawnattr_t) throws(ProgramRunError) -> pid_t {
         let argv: [UnsafeMutablePointer<CChar>?] = ([Array(program.utf8)] + arguments).map { bytes in
             let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
             for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
@@ -26,8 +43,13 @@ enum ProgramRunner {
         } + [nil]
         defer { for pointer in argv { pointer?.deallocate() } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, program, nil, nil, argv, environ)
+        let spawned = posix_spawn(&pid, program, &actions, &attributes, argv, environ)
         guard spawned == 0 else { throw ProgramRunError(program: program, errno: spawned) }
+        return pid
+    }
+
+    /// Waits for the child `pid` to end and returns its wait status.
+    static func wait(for pid: pid_t, program: String) throws(ProgramRunError) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else { throw ProgramRunError(program: program, errno: errno) }
