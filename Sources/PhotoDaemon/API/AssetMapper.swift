@@ -8,10 +8,12 @@ struct AssetMapper: Sendable {
 
     func asset(_ stored: StoredAsset) -> Asset {
         let content = stored.content
+        let path = Self.wirePath(stored.path)
+        let sidecar = Self.sidecarPath(of: stored).map(Self.wirePath)
         return Asset(
             id: stored.id,
-            path: String(decoding: stored.path, as: UTF8.self),
-            pathBytes: Self.isValidUTF8(stored.path) ? nil : Data(stored.path).base64EncodedString(),
+            path: path.text,
+            pathBytes: path.bytes,
             group: stored.groupName,
             description: content.description,
             descriptionSource: content.descriptionSource.flatMap(DescriptionSource.init(rawValue:)),
@@ -23,7 +25,24 @@ struct AssetMapper: Sendable {
             make: content.make,
             model: content.model,
             size: Int(stored.stamp.size),
-            modified: ISOTime.utcString(nanoseconds: stored.stamp.mtimeNs))
+            modified: ISOTime.utcString(nanoseconds: stored.stamp.mtimeNs),
+            sidecar: sidecar?.text,
+            sidecarBytes: sidecar?.bytes)
+    }
+
+    /// The sidecar an asset's description came from, found again by the rule that chose it
+    /// (the first of the image's candidate names that is a regular file, reached through real
+    /// folders only). The store keeps only the sidecar's signature, and the lookup costs a
+    /// `fstatat` or two, paid only for the assets described by a sidecar.
+    static func sidecarPath(of stored: StoredAsset) -> [UInt8]? {
+        guard stored.content.descriptionSource == DescriptionSource.sidecar.rawValue else { return nil }
+        return Sidecar.find(for: stored.path)?.path
+    }
+
+    /// A path as the wire carries it: UTF-8 text (U+FFFD for invalid bytes), and base64 of the
+    /// exact bytes only when the text cannot hold them.
+    static func wirePath(_ bytes: [UInt8]) -> (text: String, bytes: String?) {
+        (String(decoding: bytes, as: UTF8.self), isValidUTF8(bytes) ? nil : Data(bytes).base64EncodedString())
     }
 
     func group(_ stored: StoredGroup) -> Group {
