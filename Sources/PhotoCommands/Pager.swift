@@ -23,7 +23,7 @@ struct Pager: Sendable {
     private let savedError: Int32?
 
     /// What to run as the pager, nil for none: `$PAGER` through the shell (it may hold
-    /// options), else `less` when it is installed. With elevated privileges (sudo), only less
+    /// options) when its program is installed, else `less` when that is. With elevated privileges (sudo), only less
     /// in its secure mode, as systemd does, so the pager cannot become a root shell.
     static func command(environment: [String: String], elevated: Bool,
                         find: (String) -> String? = { ProgramRunner.find($0) }) -> Command? {
@@ -31,7 +31,11 @@ struct Pager: Sendable {
         var settings = ["LESS": lessOptions, "LESSCHARSET": environment["LESSCHARSET"] ?? "utf-8"]
         if let pager = environment["PAGER"], !elevated {
             guard !pager.isEmpty, pager != "cat" else { return nil }
-            return Command(program: "/bin/sh", arguments: ["-c", pager], environment: settings)
+            // A pager that is not installed would swallow the output; like systemd, fall back to less.
+            let program = pager.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? ""
+            if program.contains("/") ? access(program, X_OK) == 0 : find(program) != nil {
+                return Command(program: "/bin/sh", arguments: ["-c", pager], environment: settings)
+            }
         }
         guard let less = find("less") else { return nil }
         if elevated { settings["LESSSECURE"] = "1" }
@@ -55,42 +59,22 @@ struct Pager: Sendable {
         // Nothing else starts programs meanwhile, so marking them now is as good as pipe2's flag.
         _ = fcntl(reading, F_SETFD, FD_CLOEXEC)
         _ = fcntl(writing, F_SETFD, FD_CLOEXEC)
+        // The terminal, to put back at the end; without it the pager could never be closed.
+        let savedOutput = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
+        let savedError = redirectError ? fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3) : nil
+        func abandon() -> Pager? {
+            for descriptor in [reading, writing, savedOutput, savedError ?? -1] where descriptor >= 0 { close(descriptor) }
+            return nil
+        }
+        guard savedOutput >= 0, (savedError ?? 0) >= 0 else { return abandon() }
+        // photoctl never reads these variables, so setting them here is setting them for the child.
+        for (name, value) in command.environment { setenv(name, value, 1) }
         // The pager gets the read end as its standard input and the terminal as its output;
         // it inherits no other descriptor of ours (every other one is close-on-exec), so the
         // pipe ends for it exactly when photoctl closes its write end.
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
-        }
-        posix_spawn_file_actions_adddup2(&actions, reading, STDIN_FILENO)
-        // photoctl ignores SIGPIPE (see PhotoctlMain); the pager gets the default back, and
-        // no blocked signals.
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        // photoctl never reads these variables, so setting them here is setting them for the child.
-        for (name, value) in command.environment { setenv(name, value, 1) }
-        let pid: pid_t
-        do {
-            pid = try ProgramRunner.spawn(command.program, command.arguments.map { Array($0.utf8) },
-                                          actions: &actions, attributes: &attributes)
-        } catch {
-            close(reading)
-            close(writing)
-            return nil
-        }
+        guard let pid = try? ProgramRunner.spawn(command.program, command.arguments.map { Array($0.utf8) },
+                                                 input: reading) else { return abandon() }
         close(reading)
-        let savedOutput = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
-        let savedError = redirectError ? fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3) : nil
         dup2(writing, STDOUT_FILENO)
         if redirectError { dup2(writing, STDERR_FILENO) }
         close(writing)

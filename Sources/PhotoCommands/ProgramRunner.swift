@@ -18,6 +18,14 @@ enum ProgramRunner {
     /// Runs `program` with `arguments` (argv[1...], each passed whole) and returns its wait
     /// status; throws the errno when it cannot be started.
     static func run(_ program: String, _ arguments: [[UInt8]]) throws(ProgramRunError) -> Int32 {
+        let pid = try spawn(program, arguments)
+        return try wait(for: pid, program: program)
+    }
+
+    /// Starts `program` with `arguments` and this process's environment, `input` (when given)
+    /// as its standard input, and returns its pid. photoctl ignores SIGPIPE (see PhotoctlMain);
+    /// the child gets the default back, and no blocked signals, as if started from a shell.
+    static func spawn(_ program: String, _ arguments: [[UInt8]], input: Int32? = nil) throws(ProgramRunError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
         posix_spawn_file_actions_init(&actions)
@@ -26,15 +34,15 @@ enum ProgramRunner {
             posix_spawn_file_actions_destroy(&actions)
             posix_spawnattr_destroy(&attributes)
         }
-        let pid = try spawn(program, arguments, actions: &actions, attributes: &attributes)
-        return try wait(for: pid, program: program)
-    }
-
-    /// Starts `program` with `arguments` and this process's environment; `actions` and
-    /// `attributes` (initialized by the caller) say what the child's descriptors and signals
-    /// are. Returns its pid.
-    static func spawn(_ program: String, _ arguments: [[UInt8]], actions: inout posix_spawn_file_actions_t,
-                      attributes: inout posix_spawnattr_t) throws(ProgramRunError) -> pid_t {
+        if let input { posix_spawn_file_actions_adddup2(&actions, input, STDIN_FILENO) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         let argv: [UnsafeMutablePointer<CChar>?] = ([Array(program.utf8)] + arguments).map { bytes in
             let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
             for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }

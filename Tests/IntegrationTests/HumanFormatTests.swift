@@ -111,8 +111,17 @@ import Testing
         let chosen = Pager.command(environment: term, elevated: false, find: less)
         #expect(chosen == Pager.Command(program: "/usr/bin/less", arguments: [],
                                         environment: ["LESS": "FRSXMK", "LESSCHARSET": "utf-8"]))
-        let custom = Pager.command(environment: term.merging(["PAGER": "most -s"]) { $1 }, elevated: false, find: less)
+        let lessOrMost: (String) -> String? = { ["less", "most"].contains($0) ? "/usr/bin/" + $0 : nil }
+        let custom = Pager.command(environment: term.merging(["PAGER": "most -s"]) { $1 }, elevated: false,
+                                   find: lessOrMost)
         #expect(custom?.program == "/bin/sh" && custom?.arguments == ["-c", "most -s"])
+        #expect(Pager.command(environment: term.merging(["PAGER": "/bin/sh -c more"]) { $1 }, elevated: false,
+                              find: less)?.arguments == ["-c", "/bin/sh -c more"])
+        // Not installed: less rather than a pager that would swallow the output.
+        #expect(Pager.command(environment: term.merging(["PAGER": "most -s"]) { $1 }, elevated: false, find: less)
+                == chosen)
+        #expect(Pager.command(environment: term.merging(["PAGER": "/no/such/pager"]) { $1 }, elevated: false,
+                              find: less) == chosen)
         #expect(Pager.command(environment: term.merging(["PAGER": "cat"]) { $1 }, elevated: false, find: less) == nil)
         #expect(Pager.command(environment: term.merging(["PAGER": ""]) { $1 }, elevated: false, find: less) == nil)
         #expect(Pager.command(environment: ["TERM": "dumb"], elevated: false, find: less) == nil)
