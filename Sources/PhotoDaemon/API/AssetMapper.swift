@@ -30,13 +30,12 @@ struct AssetMapper: Sendable {
             sidecarBytes: sidecar?.bytes)
     }
 
-    /// The sidecar an asset's description came from, found again by the rule that chose it
-    /// (the first of the image's candidate names that is a regular file, reached through real
-    /// folders only). The store keeps only the sidecar's signature, and the lookup costs a
-    /// `fstatat` or two, paid only for the assets described by a sidecar.
+    /// The sidecar an asset's description came from: the name the reader found it under,
+    /// applied to the asset's path now (no file is looked at while replying).
     static func sidecarPath(of stored: StoredAsset) -> [UInt8]? {
-        guard stored.content.descriptionSource == DescriptionSource.sidecar.rawValue else { return nil }
-        return Sidecar.find(for: stored.path)?.path
+        guard stored.content.descriptionSource == DescriptionSource.sidecar.rawValue,
+              let candidate = stored.content.sidecarCandidate else { return nil }
+        return Sidecar.path(candidate: candidate, for: stored.path)
     }
 
     /// A path as the wire carries it: UTF-8 text (U+FFFD for invalid bytes), and base64 of the
