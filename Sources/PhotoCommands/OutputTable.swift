@@ -64,10 +64,11 @@ extension Output {
     private static func layout(_ columns: [Column], header: Int, rows: [[Cell]], separator: String,
                                style: OutputStyle) -> String {
         let shown = rows.map { row in row.map(\.shown) }
+        let measured = shown.map { row in row.map(TerminalWidth.of) }
         var natural = [Int](repeating: 0, count: columns.count)
-        for row in shown {
-            for (index, cell) in row.enumerated() where index < columns.count {
-                natural[index] = max(natural[index], TerminalWidth.of(cell))
+        for row in measured {
+            for (index, width) in row.enumerated() where index < columns.count {
+                natural[index] = max(natural[index], width)
             }
         }
         let floors = columns.map { header > 0 ? TerminalWidth.of(SafeText.escaped($0.title)) : 0 }
@@ -79,9 +80,13 @@ extension Output {
             for (index, cell) in row.enumerated() {
                 if index > 0 { line += separator }
                 var value = shown[rowIndex][index]
-                let width = index < widths.count ? widths[index] : TerminalWidth.of(value)
-                if TerminalWidth.of(value) > width { value = Ellipsis.fit(value, width: width, at: cell.ellipsis) }
-                let padding = String(repeating: " ", count: max(0, width - TerminalWidth.of(value)))
+                var used = measured[rowIndex][index]
+                let width = index < widths.count ? widths[index] : used
+                if used > width {
+                    value = Ellipsis.fit(value, width: width, at: cell.ellipsis)
+                    used = TerminalWidth.of(value)
+                }
+                let padding = String(repeating: " ", count: max(0, width - used))
                 let right = index < columns.count && columns[index].alignRight
                 let painted = paint(value, header: rowIndex < header, missing: cell == .missing, style: style)
                 if right {
