@@ -29,13 +29,18 @@ public struct Asset: Codable, Sendable, Equatable {
     public var size: Int
     /// Modification time, ISO 8601 UTC.
     public var modified: String
+    /// The XMP sidecar's absolute path when the description came from it (`descriptionSource`
+    /// sidecar); invalid bytes are replaced by U+FFFD (see `sidecarBytes`).
+    public var sidecar: String?
+    /// Base64 of the sidecar path's exact bytes, present only when it is not valid UTF-8.
+    public var sidecarBytes: String?
 
     /// Creates an asset value.
     public init(
         id: String, path: String, pathBytes: String? = nil, group: String, description: String? = nil,
         descriptionSource: DescriptionSource? = nil, format: String, taken: String? = nil, width: Int? = nil,
         height: Int? = nil, orientation: Int? = nil, make: String? = nil, model: String? = nil, size: Int,
-        modified: String
+        modified: String, sidecar: String? = nil, sidecarBytes: String? = nil
     ) {
         self.id = id
         self.path = path
@@ -52,6 +57,8 @@ public struct Asset: Codable, Sendable, Equatable {
         self.model = model
         self.size = size
         self.modified = modified
+        self.sidecar = sidecar
+        self.sidecarBytes = sidecarBytes
     }
 }
 

@@ -16,6 +16,8 @@ struct ListCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Order: taken, path or modified.")
     var sort: AssetSort = .taken
 
+    @OptionGroup var rows: AssetRowOptions
+
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
     }
@@ -25,9 +27,7 @@ struct ListCommand: AsyncParsableCommand {
         let assets = try await client.allAssets(group: group, sort: sort, limit: limit)
         await client.close()
         if global.json { return try Output.json(ListAssetsReply(assets: assets, cursor: nil)) }
-        Output.table(["ID", "GROUP", "TAKEN", "PATH"], assets.map { asset -> [Output.Cell] in
-            [.text(asset.id), .text(asset.group), .text(asset.taken ?? "-"), .path(of: asset)]
-        })
+        rows.print(assets)
     }
 }
 

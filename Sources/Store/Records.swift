@@ -49,12 +49,17 @@ public struct AssetContent: Sendable, Equatable {
     public var orientation: Int?
     public var make: String?
     public var model: String?
+    /// When the description came from an XMP sidecar: which of the image's sidecar names it
+    /// was, as an index into the names the daemon tries in order (`name.ext.xmp`, ...). An
+    /// index rather than a path, so it stays right when the image and its sidecar are renamed
+    /// or moved together (the sidecar's signature, which includes the index, is unchanged then).
+    public var sidecarCandidate: Int?
 
     /// Creates a content value.
     public init(
         groupKey: String, groupSpelling: String, description: String? = nil, descriptionSource: String? = nil,
         format: String, taken: String? = nil, takenNs: Int64? = nil, width: Int? = nil, height: Int? = nil,
-        orientation: Int? = nil, make: String? = nil, model: String? = nil
+        orientation: Int? = nil, make: String? = nil, model: String? = nil, sidecarCandidate: Int? = nil
     ) {
         self.groupKey = groupKey
         self.groupSpelling = groupSpelling
@@ -68,6 +73,7 @@ public struct AssetContent: Sendable, Equatable {
         self.orientation = orientation
         self.make = make
         self.model = model
+        self.sidecarCandidate = sidecarCandidate
     }
 }
 

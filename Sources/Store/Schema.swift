@@ -95,6 +95,12 @@ enum Schema {
         UPDATE changes SET size = length(CAST(payload AS BLOB));
         CREATE INDEX changes_by_size ON changes(token, size);
         """,
+        // 7: which of its sidecar names an asset's description came from (`Asset.sidecar`).
+        // Assets described by a sidecar are read again at the next reconcile to learn it.
+        """
+        ALTER TABLE assets ADD COLUMN sidecar_candidate INTEGER;
+        UPDATE assets SET sidecar = -1 WHERE description_source = 'sidecar';
+        """,
     ]
 
     /// Runs the migrations the database has not seen yet, each in its own transaction.

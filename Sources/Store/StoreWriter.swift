@@ -116,7 +116,7 @@ private struct BatchWriter {
         try db.statement("""
             UPDATE assets SET path = ?, device = ?, inode = ?, size = ?, mtime_ns = ?, sidecar = ?, group_key = ?,
               group_spelling = ?, description = ?, description_source = ?, format = ?, taken = ?, taken_key = ?,
-              width = ?, height = ?, orientation = ?, make = ?, model = ?
+              width = ?, height = ?, orientation = ?, make = ?, model = ?, sidecar_candidate = ?
             WHERE id = ?
             """).bind(Self.row(path: update.path, stamp: update.stamp, content: content) + [.text(update.id)]).run()
         if existing.groupKey != content.groupKey || existing.groupSpelling != content.groupSpelling {
@@ -137,8 +137,9 @@ private struct BatchWriter {
     private mutating func insert(_ insert: WriteBatch.Insert) throws {
         let statement = try db.statement("""
             INSERT INTO assets (path, device, inode, size, mtime_ns, sidecar, group_key, group_spelling, description,
-              description_source, format, taken, taken_key, width, height, orientation, make, model, id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              description_source, format, taken, taken_key, width, height, orientation, make, model, sidecar_candidate,
+              id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let values = Self.row(path: insert.path, stamp: insert.stamp, content: insert.content)
         var id = AssetID.generate()
@@ -198,7 +199,7 @@ private struct BatchWriter {
             .integer(stamp.size), .integer(stamp.mtimeNs), .integer(stamp.sidecar), .text(content.groupKey), .text(content.groupSpelling),
             .text(content.description), .text(content.descriptionSource), .text(content.format), .text(content.taken),
             .integer(content.takenNs ?? stamp.mtimeNs), .integer(content.width), .integer(content.height),
-            .integer(content.orientation), .text(content.make), .text(content.model),
+            .integer(content.orientation), .text(content.make), .text(content.model), .integer(content.sidecarCandidate),
         ]
     }
 

@@ -8,10 +8,12 @@ struct AssetMapper: Sendable {
 
     func asset(_ stored: StoredAsset) -> Asset {
         let content = stored.content
+        let path = Self.wirePath(stored.path)
+        let sidecar = Self.sidecarPath(of: stored).map(Self.wirePath)
         return Asset(
             id: stored.id,
-            path: String(decoding: stored.path, as: UTF8.self),
-            pathBytes: Self.isValidUTF8(stored.path) ? nil : Data(stored.path).base64EncodedString(),
+            path: path.text,
+            pathBytes: path.bytes,
             group: stored.groupName,
             description: content.description,
             descriptionSource: content.descriptionSource.flatMap(DescriptionSource.init(rawValue:)),
@@ -23,7 +25,23 @@ struct AssetMapper: Sendable {
             make: content.make,
             model: content.model,
             size: Int(stored.stamp.size),
-            modified: ISOTime.utcString(nanoseconds: stored.stamp.mtimeNs))
+            modified: ISOTime.utcString(nanoseconds: stored.stamp.mtimeNs),
+            sidecar: sidecar?.text,
+            sidecarBytes: sidecar?.bytes)
+    }
+
+    /// The sidecar an asset's description came from: the name the reader found it under,
+    /// applied to the asset's path now (no file is looked at while replying).
+    static func sidecarPath(of stored: StoredAsset) -> [UInt8]? {
+        guard stored.content.descriptionSource == DescriptionSource.sidecar.rawValue,
+              let candidate = stored.content.sidecarCandidate else { return nil }
+        return Sidecar.path(candidate: candidate, for: stored.path)
+    }
+
+    /// A path as the wire carries it: UTF-8 text (U+FFFD for invalid bytes), and base64 of the
+    /// exact bytes only when the text cannot hold them.
+    static func wirePath(_ bytes: [UInt8]) -> (text: String, bytes: String?) {
+        (String(decoding: bytes, as: UTF8.self), isValidUTF8(bytes) ? nil : Data(bytes).base64EncodedString())
     }
 
     func group(_ stored: StoredGroup) -> Group {
