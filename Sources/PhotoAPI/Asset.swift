@@ -13,6 +13,10 @@ public struct Asset: Codable, Sendable, Equatable {
     public var pathBytes: String?
     /// The group the asset is filed under.
     public var group: String
+    /// True when `group` is the fallback group (no usable description), false when it is the
+    /// group of the asset's description, even one that reads like the fallback's name; nil
+    /// from daemons that do not tell them apart.
+    public var fallback: Bool?
     /// The description as read from the file, before normalization.
     public var description: String?
     public var descriptionSource: DescriptionSource?
@@ -37,7 +41,8 @@ public struct Asset: Codable, Sendable, Equatable {
 
     /// Creates an asset value.
     public init(
-        id: String, path: String, pathBytes: String? = nil, group: String, description: String? = nil,
+        id: String, path: String, pathBytes: String? = nil, group: String, fallback: Bool? = nil,
+        description: String? = nil,
         descriptionSource: DescriptionSource? = nil, format: String, taken: String? = nil, width: Int? = nil,
         height: Int? = nil, orientation: Int? = nil, make: String? = nil, model: String? = nil, size: Int,
         modified: String, sidecar: String? = nil, sidecarBytes: String? = nil
@@ -46,6 +51,7 @@ public struct Asset: Codable, Sendable, Equatable {
         self.path = path
         self.pathBytes = pathBytes
         self.group = group
+        self.fallback = fallback
         self.description = description
         self.descriptionSource = descriptionSource
         self.format = format
@@ -62,6 +68,14 @@ public struct Asset: Codable, Sendable, Equatable {
     }
 }
 
+/// What kind of time `Group.latest` is.
+public enum LatestSource: String, Codable, Sendable, CaseIterable {
+    /// When the newest photo was taken (EXIF DateTimeOriginal, the camera's clock).
+    case taken
+    /// When the newest photo's file was last modified (it records no capture time).
+    case modified
+}
+
 /// A set of assets sharing one normalized description.
 public struct Group: Codable, Sendable, Equatable {
     public var name: String
@@ -70,12 +84,15 @@ public struct Group: Codable, Sendable, Equatable {
     public var fallback: Bool
     /// Newest `taken` (else `modified`) among its assets.
     public var latest: String?
+    /// Which of the two `latest` is; nil without `latest`, or from daemons that do not say.
+    public var latestSource: LatestSource?
 
     /// Creates a group value.
-    public init(name: String, count: Int, fallback: Bool, latest: String?) {
+    public init(name: String, count: Int, fallback: Bool, latest: String?, latestSource: LatestSource? = nil) {
         self.name = name
         self.count = count
         self.fallback = fallback
         self.latest = latest
+        self.latestSource = latestSource
     }
 }

@@ -19,13 +19,19 @@ public struct ListAssetsParameters: Codable, Sendable, Equatable {
     public var limit: Int?
     /// The opaque cursor from the previous page.
     public var cursor: String?
+    /// How `group` is matched: true, the fallback group (`group` may be left out, or must be
+    /// its name); false, only the group of that description; nil, that group when there is
+    /// one, else the fallback group when `group` is its name.
+    public var fallback: Bool?
 
     /// Creates the parameters.
-    public init(group: String? = nil, sort: AssetSort? = nil, limit: Int? = nil, cursor: String? = nil) {
+    public init(group: String? = nil, sort: AssetSort? = nil, limit: Int? = nil, cursor: String? = nil,
+                fallback: Bool? = nil) {
         self.group = group
         self.sort = sort
         self.limit = limit
         self.cursor = cursor
+        self.fallback = fallback
     }
 }
 

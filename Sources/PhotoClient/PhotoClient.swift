@@ -67,13 +67,16 @@ public final class PhotoClient: Sendable {
         try await call(LibraryMethods.listAssets, parameters)
     }
 
-    /// Every asset of a group (or all), following cursors page by page; stops after `limit` when given.
-    public func allAssets(group: String?, sort: AssetSort? = nil, limit: Int? = nil) async throws(PhotoClientError) -> [Asset] {
+    /// Every asset of a group (or all), following cursors page by page; stops after `limit` when
+    /// given. `fallback` says how `group` is matched (see `ListAssetsParameters.fallback`).
+    public func allAssets(group: String?, fallback: Bool? = nil, sort: AssetSort? = nil,
+                          limit: Int? = nil) async throws(PhotoClientError) -> [Asset] {
         var assets: [Asset] = []
         var cursor: String?
         repeat {
             let wanted = limit.map { min($0 - assets.count, 1000) } ?? 1000
-            let page = try await listAssets(ListAssetsParameters(group: group, sort: sort, limit: wanted, cursor: cursor))
+            let page = try await listAssets(ListAssetsParameters(
+                group: group, sort: sort, limit: wanted, cursor: cursor, fallback: fallback))
             assets += page.assets
             cursor = page.cursor
         } while cursor != nil && (limit.map { assets.count < $0 } ?? true)

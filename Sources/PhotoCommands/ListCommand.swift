@@ -7,7 +7,9 @@ struct ListCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The group to list (default: every photo).")
+    @Argument(help: """
+        The group to list (default: every photo); the fallback group as `groups` shows it, "Other (no description)".
+        """)
     var group: String?
 
     @Option(name: .long, help: "Stop after this many photos.")
@@ -24,7 +26,9 @@ struct ListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = try await global.connect()
-        let assets = try await client.allAssets(group: group, sort: sort, limit: limit)
+        let assets = try await GroupLabel.resolving(group) { name, fallback in
+            try await client.allAssets(group: name, fallback: fallback, sort: sort, limit: limit)
+        }
         await client.close()
         if global.json { return try Output.json(ListAssetsReply(assets: assets, cursor: nil)) }
         rows.print(assets)

@@ -89,6 +89,11 @@ public struct StoredAsset: Sendable, Equatable {
 
 /// One group as stored.
 public struct StoredGroup: Sendable, Equatable {
+    /// The key of the fallback group (photos without a usable description): the empty text,
+    /// which no description is filed under (an empty description is none), so a photo whose
+    /// description is literally the fallback's name ("Other") stays a group of its own.
+    public static let fallbackKey = ""
+
     public var key: String
     public var name: String
     public var count: Int
@@ -123,17 +128,23 @@ public struct CommittedChange: Codable, Sendable, Equatable {
     public var groupsChanged: [String] = []
     /// Display names of groups that became empty.
     public var groupsRemoved: [String] = []
+    /// True when the fallback group is among `groupsChanged`, as its first name: a description
+    /// may read like the fallback's name ("Other") and be a group of its own. Nil when not.
+    public var fallbackChanged: Bool?
+    /// True when the fallback group is among `groupsRemoved`, as its first name. Nil when not.
+    public var fallbackRemoved: Bool?
     /// The paths the removed assets had, for whoever keeps files about them (the thumbnail
     /// cache). Only the live change carries them: the log keeps ids, as clients see them.
     public var removedPaths: [[UInt8]] = []
 
     private enum CodingKeys: String, CodingKey {
-        case token, inserted, removed, updated, moved, groupsChanged, groupsRemoved
+        case token, inserted, removed, updated, moved, groupsChanged, groupsRemoved, fallbackChanged, fallbackRemoved
     }
 
     /// Creates a change record.
     public init(token: Int64, inserted: [String] = [], removed: [String] = [], updated: [String] = [],
-                moved: [MovedAsset] = [], groupsChanged: [String] = [], groupsRemoved: [String] = []) {
+                moved: [MovedAsset] = [], groupsChanged: [String] = [], groupsRemoved: [String] = [],
+                fallbackChanged: Bool? = nil, fallbackRemoved: Bool? = nil) {
         self.token = token
         self.inserted = inserted
         self.removed = removed
@@ -141,6 +152,8 @@ public struct CommittedChange: Codable, Sendable, Equatable {
         self.moved = moved
         self.groupsChanged = groupsChanged
         self.groupsRemoved = groupsRemoved
+        self.fallbackChanged = fallbackChanged
+        self.fallbackRemoved = fallbackRemoved
     }
 
     /// True when the batch changed nothing.

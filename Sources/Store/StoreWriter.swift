@@ -231,9 +231,15 @@ private struct BatchWriter {
         let oldCount = oldName == nil ? 0 : Int(old.int64(1))
         old.reset()
         let newCount = oldCount + delta
+        // The keys come sorted and the fallback's is the empty text, so the fallback group is
+        // the first name of either list (`CommittedChange.fallbackChanged`).
+        let isFallback = key == StoredGroup.fallbackKey
         if newCount <= 0 {
             try db.statement("DELETE FROM groups WHERE key = ?").bind([.text(key)]).run()
-            if let oldName { change.groupsRemoved.append(oldName) }
+            if let oldName {
+                change.groupsRemoved.append(oldName)
+                if isFallback { change.fallbackRemoved = true }
+            }
             return
         }
         let spelling = try db.statement(
@@ -257,6 +263,7 @@ private struct BatchWriter {
         if delta != 0 || oldName != name {
             if let oldName, oldName != name { change.groupsRemoved.append(oldName) }
             change.groupsChanged.append(name)
+            if isFallback { change.fallbackChanged = true }
         }
     }
 }

@@ -15,6 +15,7 @@ struct AssetMapper: Sendable {
             path: path.text,
             pathBytes: path.bytes,
             group: stored.groupName,
+            fallback: content.groupKey == rules.fallbackKey,
             description: content.description,
             descriptionSource: content.descriptionSource.flatMap(DescriptionSource.init(rawValue:)),
             format: content.format,
@@ -49,7 +50,9 @@ struct AssetMapper: Sendable {
             name: stored.name,
             count: stored.count,
             fallback: stored.key == rules.fallbackKey,
-            latest: stored.latestTaken ?? stored.latestMtimeNs.map(ISOTime.utcString(nanoseconds:)))
+            latest: stored.latestTaken ?? stored.latestMtimeNs.map(ISOTime.utcString(nanoseconds:)),
+            // The newest asset's capture time when it records one, else its file's time.
+            latestSource: stored.latestTaken != nil ? .taken : stored.latestMtimeNs != nil ? .modified : nil)
     }
 
     func change(_ committed: CommittedChange) -> Change {
@@ -62,7 +65,9 @@ struct AssetMapper: Sendable {
                 Move(id: $0.id, from: String(decoding: $0.from, as: UTF8.self), to: String(decoding: $0.to, as: UTF8.self))
             },
             groupsChanged: committed.groupsChanged,
-            groupsRemoved: committed.groupsRemoved)
+            groupsRemoved: committed.groupsRemoved,
+            fallbackChanged: committed.fallbackChanged,
+            fallbackRemoved: committed.fallbackRemoved)
     }
 
     /// A path's last component as UTF-8, invalid bytes as U+FFFD.
