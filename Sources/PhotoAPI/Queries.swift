@@ -19,6 +19,10 @@ public struct ListAssetsParameters: Codable, Sendable, Equatable {
     public var limit: Int?
     /// The opaque cursor from the previous page.
     public var cursor: String?
+    /// How `group` is matched: true, the fallback group (`group` may be left out, or must be
+    /// its name); false, only the group of that description; nil, that group when there is
+    /// one, else the fallback group when `group` is its name.
+    public var fallback: Bool?
     /// Only assets taken (else modified) from the start of this date or date-time (`DateBound`).
     public var since: String?
     /// Only assets taken (else modified) until the end of this date or date-time (`DateBound`).
@@ -28,11 +32,12 @@ public struct ListAssetsParameters: Codable, Sendable, Equatable {
 
     /// Creates the parameters.
     public init(group: String? = nil, sort: AssetSort? = nil, limit: Int? = nil, cursor: String? = nil,
-                since: String? = nil, until: String? = nil, reverse: Bool? = nil) {
+                fallback: Bool? = nil, since: String? = nil, until: String? = nil, reverse: Bool? = nil) {
         self.group = group
         self.sort = sort
         self.limit = limit
         self.cursor = cursor
+        self.fallback = fallback
         self.since = since
         self.until = until
         self.reverse = reverse

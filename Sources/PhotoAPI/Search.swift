@@ -7,13 +7,16 @@ public struct SearchParameters: Codable, Sendable, Equatable {
     public var limit: Int?
     /// The opaque cursor from the previous page.
     public var cursor: String?
+    /// How `group` is matched, as in `ListAssetsParameters.fallback`.
+    public var fallback: Bool?
 
     /// Creates the parameters.
-    public init(text: String, group: String? = nil, limit: Int? = nil, cursor: String? = nil) {
+    public init(text: String, group: String? = nil, limit: Int? = nil, cursor: String? = nil, fallback: Bool? = nil) {
         self.text = text
         self.group = group
         self.limit = limit
         self.cursor = cursor
+        self.fallback = fallback
     }
 }
 

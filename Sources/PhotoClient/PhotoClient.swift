@@ -68,14 +68,16 @@ public final class PhotoClient: Sendable {
     }
 
     /// Every asset of a group (or all), following cursors page by page; stops after `limit` when
-    /// given. `since`, `until` and `reverse` are `ListAssets`' time filters and order.
+    /// given. `fallback` says how `group` is matched (see `ListAssetsParameters.fallback`);
+    /// `since`, `until` and `reverse` are `ListAssets`' time filters and order.
     public func allAssets(
-        group: String?, sort: AssetSort? = nil, limit: Int? = nil, since: String? = nil, until: String? = nil,
-        reverse: Bool? = nil
+        group: String?, fallback: Bool? = nil, sort: AssetSort? = nil, limit: Int? = nil, since: String? = nil,
+        until: String? = nil, reverse: Bool? = nil
     ) async throws(PhotoClientError) -> [Asset] {
         try await allPages(limit: limit) { wanted, cursor throws(PhotoClientError) in
             let page = try await listAssets(ListAssetsParameters(
-                group: group, sort: sort, limit: wanted, cursor: cursor, since: since, until: until, reverse: reverse))
+                group: group, sort: sort, limit: wanted, cursor: cursor, fallback: fallback, since: since, until: until,
+                reverse: reverse))
             return (page.assets, page.cursor)
         }
     }
@@ -86,10 +88,14 @@ public final class PhotoClient: Sendable {
         try await call(LibraryMethods.search, parameters)
     }
 
-    /// Every asset `text` finds (in one group, or all), page by page; stops after `limit` when given.
-    public func searchAll(_ text: String, group: String? = nil, limit: Int? = nil) async throws(PhotoClientError) -> [Asset] {
+    /// Every asset `text` finds (in one group, or all; `fallback` as for `allAssets`), page by
+    /// page; stops after `limit` when given.
+    public func searchAll(
+        _ text: String, group: String? = nil, fallback: Bool? = nil, limit: Int? = nil
+    ) async throws(PhotoClientError) -> [Asset] {
         try await allPages(limit: limit) { wanted, cursor throws(PhotoClientError) in
-            let page = try await search(SearchParameters(text: text, group: group, limit: wanted, cursor: cursor))
+            let page = try await search(SearchParameters(
+                text: text, group: group, limit: wanted, cursor: cursor, fallback: fallback))
             return (page.assets, page.cursor)
         }
     }

@@ -17,11 +17,15 @@ struct FindCommand: AsyncParsableCommand {
     @Argument(help: "Words to find.")
     var words: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Only photos of this group.", valueName: "group"))
+    @Option(name: .long, help: ArgumentHelp(
+        "Only photos of this group (the fallback group as `groups` shows it, \"Other (no description)\").",
+        valueName: "group"))
     var group: String?
 
     @Option(name: .long, help: "Stop after this many photos.")
     var limit: Int?
+
+    @OptionGroup var rows: AssetRowOptions
 
     private var text: String { words.joined(separator: " ") }
 
@@ -32,16 +36,11 @@ struct FindCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = try await global.connect()
-        let assets = try await client.searchAll(text, group: group, limit: limit)
+        let assets = try await GroupLabel.resolving(group) { name, fallback in
+            try await client.searchAll(text, group: name, fallback: fallback, limit: limit)
+        }
         await client.close()
         if global.json { return try Output.json(SearchReply(assets: assets, cursor: nil)) }
-        Self.printTable(assets)
-    }
-
-    /// The rows `photoctl list` prints.
-    static func printTable(_ assets: [Asset]) {
-        Output.table(["ID", "GROUP", "TAKEN", "PATH"], assets.map { asset -> [Output.Cell] in
-            [.text(asset.id), .text(asset.group), .text(asset.taken ?? "-"), .path(of: asset)]
-        })
+        rows.print(assets)
     }
 }

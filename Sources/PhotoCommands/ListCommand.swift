@@ -7,7 +7,9 @@ struct ListCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The group to list (default: every photo).")
+    @Argument(help: """
+        The group to list (default: every photo); the fallback group as `groups` shows it, "Other (no description)".
+        """)
     var group: String?
 
     @Option(name: .long, help: "Stop after this many photos.")
@@ -29,6 +31,8 @@ struct ListCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Reverse the order: newest first.")
     var reverse = false
 
+    @OptionGroup var rows: AssetRowOptions
+
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
         for (option, value) in [("--since", since), ("--until", until)] {
@@ -40,13 +44,13 @@ struct ListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = try await global.connect()
-        let assets = try await client.allAssets(group: group, sort: sort, limit: limit, since: since, until: until,
-                                                reverse: reverse ? true : nil)
+        let assets = try await GroupLabel.resolving(group) { name, fallback in
+            try await client.allAssets(group: name, fallback: fallback, sort: sort, limit: limit, since: since,
+                                       until: until, reverse: reverse ? true : nil)
+        }
         await client.close()
         if global.json { return try Output.json(ListAssetsReply(assets: assets, cursor: nil)) }
-        Output.table(["ID", "GROUP", "TAKEN", "PATH"], assets.map { asset -> [Output.Cell] in
-            [.text(asset.id), .text(asset.group), .text(asset.taken ?? "-"), .path(of: asset)]
-        })
+        rows.print(assets)
     }
 }
 

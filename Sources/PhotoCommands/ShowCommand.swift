@@ -33,30 +33,12 @@ struct ShowCommand: AsyncParsableCommand {
         } else {
             for (index, asset) in reply.assets.enumerated() {
                 if index > 0 { Output.line("") }
-                Output.table(["FIELD", "VALUE"], Self.fields(of: asset).map { [.text($0.0), $0.1] })
+                Output.fields(AssetDetails.fields(of: asset))
             }
         }
         if !reply.missing.isEmpty {
             Output.error("photoctl: not in the library: \(reply.missing.joined(separator: " "))")
             throw ExitCode.failure
         }
-    }
-
-    static func fields(of asset: Asset) -> [(String, Output.Cell)] {
-        var fields: [(String, Output.Cell)] = [("id", .text(asset.id)), ("path", .path(of: asset))]
-        func add(_ name: String, _ value: String?) {
-            if let value { fields.append((name, .text(value))) }
-        }
-        add("group", asset.group)
-        add("description", asset.description.map { "\"\($0)\" (\(asset.descriptionSource?.rawValue ?? "?"))" })
-        add("format", asset.format)
-        add("taken", asset.taken)
-        if let width = asset.width, let height = asset.height { add("size", "\(width)×\(height) px") }
-        add("orientation", asset.orientation.map(String.init))
-        add("make", asset.make)
-        add("model", asset.model)
-        add("bytes", String(asset.size))
-        add("modified", asset.modified)
-        return fields
     }
 }

@@ -29,6 +29,12 @@ extension Store {
         try await onWriter { try $0.forgetReadStamps() }
     }
 
+    /// Marks these assets' stamps unknown, so the next reconcile reads their files again (ids kept).
+    nonisolated(nonsending) public func forgetReadStamps(ids: [String]) async throws {
+        guard !ids.isEmpty else { return }
+        try await onWriter { try $0.forgetReadStamps(ids: ids) }
+    }
+
     /// Stores an app record, replacing the one with the same uid and id; durable when this returns.
     nonisolated(nonsending) public func saveApp(_ app: StoredApp) async throws {
         try await onWriter { try $0.saveApp(app) }
@@ -125,9 +131,9 @@ extension Store {
         try await onReader { try $0.groups(in: selection) }
     }
 
-    /// The key of the group called `name` (or with key `key`), if it exists.
-    nonisolated(nonsending) public func groupKey(named name: String, key: String) async throws -> String? {
-        try await onReader { try $0.groupKey(named: name, key: key) }
+    /// Whether a group with this key exists.
+    nonisolated(nonsending) public func hasGroup(key: String) async throws -> Bool {
+        try await onReader { try $0.hasGroup(key: key) }
     }
 
     /// Up to `limit` asset ids starting with `prefix`, in order.

@@ -156,6 +156,17 @@ final class StoreDatabase: Sendable {
             try db.statement("UPDATE assets SET sidecar = -1").run()
         }
     }
+
+    /// The same for the assets with these ids only, in one transaction.
+    func forgetReadStamps(ids: [String]) throws {
+        try write { db in
+            let statement = try db.statement("UPDATE assets SET sidecar = -1 WHERE id = ?")
+            for id in ids {
+                statement.reset()
+                try statement.bind([.text(id)]).run()
+            }
+        }
+    }
 }
 
 /// One read-only connection behind its own lock (a `Mutex` cannot sit in an array by itself).

@@ -128,12 +128,13 @@ extension StoreDatabase {
         }
     }
 
-    /// The key of the group whose key or display name is `name`, if there is one.
-    func groupKey(named name: String, key: String) throws -> String? {
+    /// Whether a group with this key exists. Groups are found by key only: a display name can
+    /// be shared (the fallback group "Other" and a photo described "Other"), a key cannot.
+    func hasGroup(key: String) throws -> Bool {
         try read { db in
-            let statement = try db.statement("SELECT key FROM groups WHERE key = ? OR name = ? ORDER BY key = ? DESC LIMIT 1")
-            try statement.bind([.text(key), .text(name), .text(key)])
-            return try statement.step() ? statement.text(0) : nil
+            let statement = try db.statement("SELECT 1 FROM groups WHERE key = ?")
+            try statement.bind([.text(key)])
+            return try statement.step()
         }
     }
 

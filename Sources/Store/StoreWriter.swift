@@ -119,7 +119,7 @@ private struct BatchWriter {
         try db.statement("""
             UPDATE assets SET path = ?, device = ?, inode = ?, size = ?, mtime_ns = ?, sidecar = ?, group_key = ?,
               group_spelling = ?, description = ?, description_source = ?, format = ?, taken = ?, taken_key = ?,
-              width = ?, height = ?, orientation = ?, make = ?, model = ?
+              width = ?, height = ?, orientation = ?, make = ?, model = ?, sidecar_candidate = ?
             WHERE id = ?
             """).bind(Self.row(path: update.path, stamp: update.stamp, content: content) + [.text(update.id)]).run()
         if SearchIndex.textChanges(from: (existing.path, existing.content), to: (update.path, content)) {
@@ -143,8 +143,9 @@ private struct BatchWriter {
     private mutating func insert(_ insert: WriteBatch.Insert) throws {
         let statement = try db.statement("""
             INSERT INTO assets (path, device, inode, size, mtime_ns, sidecar, group_key, group_spelling, description,
-              description_source, format, taken, taken_key, width, height, orientation, make, model, id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              description_source, format, taken, taken_key, width, height, orientation, make, model, sidecar_candidate,
+              id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let values = Self.row(path: insert.path, stamp: insert.stamp, content: insert.content)
         var id = AssetID.generate()
@@ -205,7 +206,7 @@ private struct BatchWriter {
             .integer(stamp.size), .integer(stamp.mtimeNs), .integer(stamp.sidecar), .text(content.groupKey), .text(content.groupSpelling),
             .text(content.description), .text(content.descriptionSource), .text(content.format), .text(content.taken),
             .integer(content.takenNs ?? stamp.mtimeNs), .integer(content.width), .integer(content.height),
-            .integer(content.orientation), .text(content.make), .text(content.model),
+            .integer(content.orientation), .text(content.make), .text(content.model), .integer(content.sidecarCandidate),
         ]
     }
 
@@ -237,9 +238,15 @@ private struct BatchWriter {
         let oldCount = oldName == nil ? 0 : Int(old.int64(1))
         old.reset()
         let newCount = oldCount + delta
+        // The keys come sorted and the fallback's is the empty text, so the fallback group is
+        // the first name of either list (`CommittedChange.fallbackChanged`).
+        let isFallback = key == StoredGroup.fallbackKey
         if newCount <= 0 {
             try db.statement("DELETE FROM groups WHERE key = ?").bind([.text(key)]).run()
-            if let oldName { change.groupsRemoved.append(oldName) }
+            if let oldName {
+                change.groupsRemoved.append(oldName)
+                if isFallback { change.fallbackRemoved = true }
+            }
             return
         }
         let spelling = try db.statement(
@@ -263,6 +270,7 @@ private struct BatchWriter {
         if delta != 0 || oldName != name {
             if let oldName, oldName != name { change.groupsRemoved.append(oldName) }
             change.groupsChanged.append(name)
+            if isFallback { change.fallbackChanged = true }
         }
     }
 }

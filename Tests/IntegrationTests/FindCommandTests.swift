@@ -12,6 +12,7 @@ import Testing
         try daemon.add("2019/creme.jpg", Photo.jpeg("Café Crème", taken: "2019:05:01 08:00:00"))
         try daemon.add("2020/lait.jpg", Photo.jpeg("cafe au lait", taken: "2020:02:01 08:00:00", make: "FUJIFILM", model: "X-T3"))
         try daemon.add("2021/beach.jpg", Photo.jpeg("Beach", taken: "2021:06:05 23:30:00"))
+        try daemon.add("2018/none.jpg", Photo.jpeg(nil, taken: "2018:01:01 08:00:00"))
         try daemon.start()
         return daemon
     }
@@ -43,7 +44,7 @@ import Testing
         let rows = Self.rows(found.stdout)
         #expect(rows.map { $0.last } == [library + "/2020/lait.jpg", library + "/2019/creme.jpg"])
         #expect(rows.map { $0[1] } == ["cafe au lait", "Café Crème"])
-        #expect(rows.map { $0[2] } == ["2020-02-01T08:00:00", "2019-05-01T08:00:00"])
+        #expect(rows.map { $0[2] } == ["2020-02-01 08:00:00", "2019-05-01 08:00:00"])
         // Every photo has "jpg" in its name: find's table is list's, newest first, byte for byte.
         let everything = try Self.run(daemon, ["find", "jpg"])
         let listed = try Self.run(daemon, ["list", "--reverse"])
@@ -55,6 +56,12 @@ import Testing
         let nothing = try Self.run(daemon, ["find", #"NEAR("x"*"#])
         #expect(nothing.status == 0)
         #expect(Self.rows(nothing.stdout).isEmpty)
+        // list's --fields and --format, and its label of the fallback group, are find's too.
+        let tsv = try Self.run(daemon, ["find", "lait", "--format", "tsv", "--fields", "path,group"])
+        #expect(tsv.stdout == "path\tgroup\n\(library)/2020/lait.jpg\tcafe au lait\n")
+        let fallback = try Self.run(daemon, ["find", "jpg", "--group", "Other (no description)"])
+        #expect(fallback.status == 0, "\(fallback.stderr)")
+        #expect(Self.rows(fallback.stdout).map { $0.last } == [library + "/2018/none.jpg"])
         let json = try daemon.photoctlJSON(["find", "lait"])
         #expect(json.assets.compactMap { $0["path"] as? String } == [library + "/2020/lait.jpg"])
         for usage in [["find"], ["find", "  "], ["find", "x", "--limit", "0"]] {
@@ -72,7 +79,7 @@ import Testing
         let reversed = try Self.run(daemon, ["list", "--since", "2020-01-01", "--reverse", "--limit", "1"])
         #expect(Self.rows(reversed.stdout).map { $0.last } == [library + "/2021/beach.jpg"])
         let before = try Self.run(daemon, ["list", "--until", "2019-05-01T07:59:59"])
-        #expect(Self.rows(before.stdout).isEmpty)
+        #expect(Self.rows(before.stdout).map { $0.last } == [library + "/2018/none.jpg"], "one second before")
         let minute = try Self.run(daemon, ["list", "--since", "2019-05-01T08:00", "--until", "2019-05-01T08:00"])
         #expect(Self.rows(minute.stdout).map { $0.last } == [library + "/2019/creme.jpg"])
         for bad in [["list", "--since", "2021-13-01"], ["list", "--until", "yesterday"]] {

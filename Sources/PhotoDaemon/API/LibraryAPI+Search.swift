@@ -14,7 +14,7 @@ extension LibraryAPI {
         guard let query = SearchQuery(parameters.text), query.words.count <= SearchQuery.maximumWords else {
             throw VarlinkError.invalidParameter("text")
         }
-        let groupKey = try await groupKey(parameters.group, access)
+        let groupKey = try await groupKey(named: parameters.group, fallback: parameters.fallback, access)
         // Newest first by taken time: the order of ListAssets(sort: taken, reverse: true), and its cursors.
         let position = try parameters.cursor.map { cursor throws(VarlinkError) in
             guard let decoded = AssetCursor.decode(cursor, sort: .taken, reverse: true, groupKey: groupKey) else {

@@ -106,7 +106,7 @@ struct LibraryAPI: Sendable {
         let sort = StoreSort(rawValue: (parameters.sort ?? .taken).rawValue) ?? .taken
         let reverse = parameters.reverse ?? false
         let range = try TimeFilter.range(since: parameters.since, until: parameters.until, zone: .current)
-        let groupKey = try await groupKey(parameters.group, access)
+        let groupKey = try await groupKey(named: parameters.group, fallback: parameters.fallback, access)
         let position = try parameters.cursor.map { cursor throws(VarlinkError) in
             guard let decoded = AssetCursor.decode(cursor, sort: sort, reverse: reverse, groupKey: groupKey) else {
                 throw VarlinkError(LibraryInterface.Error.invalidCursor, parameters: InvalidCursorError(cursor: cursor))
@@ -126,26 +126,44 @@ struct LibraryAPI: Sendable {
         return ListAssetsReply(assets: page.map(mapper.asset), cursor: next)
     }
 
-    /// The key of the group `name` names (nil for all), or `GroupNotFound`: a group the app
-    /// cannot see answers exactly like a group that does not exist.
-    func groupKey(_ name: String?, _ access: LibraryAccess) async throws -> String? {
-        guard let name else { return nil }
-        guard let found = try await visibleGroupKey(named: name, key: mapper.rules.key(forName: name), access) else {
-            throw VarlinkError(LibraryInterface.Error.groupNotFound, parameters: GroupNotFoundError(name: name))
-        }
-        return found
+    /// The key of the group a call names (`group` and `fallback`, as `ListAssets` takes them),
+    /// nil when it names none (every group).
+    func groupKey(named name: String?, fallback: Bool?, _ access: LibraryAccess) async throws -> String? {
+        guard name != nil || fallback == true else { return nil }
+        return try await visibleGroupKey(named: name, fallback: fallback, access)
     }
 
-    /// The key of a group the caller can see, or nil. A limited caller's name is matched only
-    /// against its own visible groups, so a hidden group costs the same as none (see `VisibleSet`).
-    private func visibleGroupKey(named name: String, key: String, _ access: LibraryAccess) async throws -> String? {
+    /// The key of the group the caller names (`GroupNaming`), or `GroupNotFound` with the
+    /// nearest names it can see. A limited caller's name is matched only against its own
+    /// visible groups, so a hidden group costs the same as none and is never suggested (see
+    /// `VisibleSet`).
+    private func visibleGroupKey(named name: String?, fallback: Bool?, _ access: LibraryAccess) async throws -> String {
+        let rules = mapper.rules
+        let candidates = name.map { rules.candidateKeys(forName: $0, fallback: fallback) } ?? [rules.fallbackKey]
+        let visible: VisibleSet?
         switch access {
         case .everything:
-            return try await store.groupKey(named: name, key: key)
+            visible = nil
+            if let key = try await store.firstGroup(among: candidates) { return key }
         case .selection(let selection):
-            return VisibleSet(ids: [], groups: try await store.visibleGroups(in: selection)).groupKey(named: name, key: key)
+            let groups = VisibleSet(ids: [], groups: try await store.visibleGroups(in: selection))
+            visible = groups
+            if let key = candidates.first(where: groups.contains(groupKey:)) { return key }
         }
+        let asked = name ?? rules.fallbackName
+        // Any app may ask, with up to 64 KiB of name: suggesting costs a search of every name
+        // it can see, so a name no one types by hand gets none.
+        guard asked.utf8.count <= Self.suggestedNameBytes else {
+            throw VarlinkError(LibraryInterface.Error.groupNotFound, parameters: GroupNotFoundError(name: asked, closest: []))
+        }
+        let names = if let visible { visible.groups.map(\.name) } else { try await store.groups().map(\.name) }
+        // Two groups may share a name (the fallback group and a description): offered once.
+        throw VarlinkError(LibraryInterface.Error.groupNotFound, parameters: GroupNotFoundError(
+            name: asked, closest: SelectionCatalog.closest(to: asked, among: Array(Set(names)))))
     }
+
+    /// The longest group name (UTF-8 bytes) that `GroupNotFound` suggests near names for.
+    static let suggestedNameBytes = 1000
 
     func getAssets(_ parameters: GetAssetsParameters, _ access: LibraryAccess = .everything) async throws -> GetAssetsReply {
         guard parameters.ids.count <= Self.maximumLimit else { throw VarlinkError.invalidParameter("ids") }
