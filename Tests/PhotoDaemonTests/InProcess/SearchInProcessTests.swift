@@ -68,6 +68,20 @@ private func refusal(_ call: () async throws -> some Any) async -> VarlinkError?
         }
     }
 
+    @Test func theFallbackGroupIsNamedByItsFlagApartFromADescribedOther() async throws {
+        try await TestDaemon.withDaemon(prepare: { daemon in
+            try daemon.add("none.jpg", jpeg(nil))
+            try daemon.add("other.jpg", jpeg("Other"))
+        }) { daemon in
+            let client = try await daemon.client()
+            let fallback = try await client.search(SearchParameters(text: "jpg", group: "Other", fallback: true))
+            #expect(names(fallback.assets) == ["none.jpg"])
+            let described = try await client.search(SearchParameters(text: "jpg", group: "Other", fallback: false))
+            #expect(names(described.assets) == ["other.jpg"])
+            await client.close()
+        }
+    }
+
     @Test func badSearchesAreRefusedNamingWhatIsWrong() async throws {
         try await TestDaemon.withDaemon(prepare: Self.prepare) { daemon in
             let client = try await daemon.client()
