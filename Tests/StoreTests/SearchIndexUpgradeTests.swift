@@ -55,16 +55,20 @@ import Testing
         await #expect(try reopened.searchPaths("sentinel") == ["/lib/Zürich.jpg"])
     }
 
+    /// An index of today's schema holding `photos`, closed again; returns its path.
+    private func index(in dir: TemporaryDirectory, _ photos: [WriteBatch.Insert]) async throws -> String {
+        let path = dir.file("state/index.sqlite")
+        let store = try Store(path: path)
+        var batch = WriteBatch()
+        batch.inserts = photos
+        _ = try await store.apply(batch)
+        await store.close()
+        return path
+    }
+
     @Test func aMarkedIndexIsRebuiltFromTheAssetsAtTheNextOpen() async throws {
         let dir = try TemporaryDirectory()
-        let path = dir.file("state/index.sqlite")
-        do {
-            let store = try Store(path: path)
-            var batch = WriteBatch()
-            batch.inserts = [photo("/lib/a.jpg", 1, "Lake"), photo("/lib/b.jpg", 2, "Sea")]
-            _ = try await store.apply(batch)
-            await store.close()
-        }
+        let path = try await index(in: dir, [photo("/lib/a.jpg", 1, "Lake"), photo("/lib/b.jpg", 2, "Sea")])
         let db = try SQLiteConnection(path: path, create: false)
         try db.execute("DELETE FROM search_text")
         try SearchIndex.markStale(db)
@@ -75,14 +79,7 @@ import Testing
 
     @Test func aDamagedIndexMovedAsideGetsAFreshSearchIndexThatWorks() async throws {
         let dir = try TemporaryDirectory()
-        let path = dir.file("state/index.sqlite")
-        do {
-            let store = try Store(path: path)
-            var batch = WriteBatch()
-            batch.inserts = [photo("/lib/a.jpg", 1, "Lake")]
-            _ = try await store.apply(batch)
-            await store.close()
-        }
+        let path = try await index(in: dir, [photo("/lib/a.jpg", 1, "Lake")])
         try Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }).write(to: URL(fileURLWithPath: path))
         let store = try Store(path: path)
         #expect(store.opening.brokenPath != nil)
