@@ -15,7 +15,8 @@ struct Photoctl: AsyncParsableCommand {
         version: "photoctl \(PhotodVersion.current)",
         subcommands: [StatusCommand.self, GroupsCommand.self, ListCommand.self, ShowCommand.self, RescanCommand.self,
                       WatchCommand.self, PermissionsCommand.self, RequestCommand.self, ThumbnailCommand.self,
-                      ExportCommand.self, OpenCommand.self])
+                      ExportCommand.self, OpenCommand.self,
+                      FindCommand.self])
 }
 
 /// Options every subcommand takes.

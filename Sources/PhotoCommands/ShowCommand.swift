@@ -1,23 +1,32 @@
 import ArgumentParser
+import Foundation
 import PhotoAPI
 import PhotoClient
 
-/// `photoctl show ID…`: everything photod knows about some photos.
+/// `photoctl show ID|PATH…`: everything photod knows about some photos.
 struct ShowCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show photos by id.")
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show photos by id or by file.",
+        discussion: """
+            An argument with a / in it, or naming a file that exists, is a path (relative to the \
+            current folder; symlinks resolved); any other is an asset id.
+            """)
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Asset ids, as printed by `photoctl list`.")
+    @Argument(help: ArgumentHelp("Asset ids, as printed by `photoctl list`, or the photos' files.", valueName: "id|path"))
     var ids: [String]
 
     func validate() throws {
-        if ids.isEmpty { throw ValidationError("name at least one asset id") }
+        if ids.isEmpty { throw ValidationError("name at least one asset id or file") }
     }
 
     func run() async throws {
+        let directory = FileManager.default.currentDirectoryPath
+        let paths = ids.filter(PathArgument.isPath).map { PathArgument.resolve($0, in: directory) }
         let client = try await global.connect()
-        let reply = try await client.getAssets(ids: ids)
+        let reply = try await client.getAssets(ids: ids.filter { !PathArgument.isPath($0) },
+                                               paths: paths.isEmpty ? nil : paths)
         await client.close()
         if global.json {
             try Output.json(reply)

@@ -100,6 +100,18 @@ struct AssetColumns {
     }
 }
 
+extension AssetColumns {
+    /// The assets `sql` (selecting `StoreDatabase.assetColumns`) finds with `values` bound.
+    static func rows(_ db: SQLiteConnection, _ sql: String, _ values: [SQLiteValue]) throws -> [StoredAsset] {
+        let statement = try db.statement(sql)
+        try statement.bind(values)
+        let columns = try AssetColumns(statement)
+        var rows: [StoredAsset] = []
+        while try statement.step() { rows.append(columns.decode(statement)) }
+        return rows
+    }
+}
+
 /// Where a query's group columns are: `key, name, count, latest_taken, latest_mtime_ns`.
 struct GroupColumns {
     let key, name, count, latestTaken, latestMtime: Int32

@@ -157,6 +157,36 @@ extension Store {
         }
     }
 
+    /// Up to `limit` assets of `listing` (a group or all, in an order, in a time range, as far
+    /// as a selection shows) after `position`.
+    nonisolated(nonsending) public func assets(
+        _ listing: StoreListing, after position: StorePosition?, limit: Int
+    ) async throws -> [StoredAsset] {
+        try await onReader { try $0.assets(listing, after: position, limit: limit) }
+    }
+
+    /// Up to `limit` assets whose description, file name, make or model holds every word of
+    /// `query` (ignoring case and accents), newest first (taken, else modified), after
+    /// `position`; of one group when `groupKey` is given; with a selection, only its assets.
+    nonisolated(nonsending) public func search(
+        _ query: SearchQuery, groupKey: String?, after position: StorePosition?, limit: Int,
+        selection: StoreSelection? = nil
+    ) async throws -> [StoredAsset] {
+        try await onReader {
+            try $0.search(query, groupKey: groupKey, after: position, limit: limit, selection: selection)
+        }
+    }
+
+    /// The assets at exactly these paths (missing ones left out).
+    nonisolated(nonsending) public func assets(paths: [[UInt8]]) async throws -> [StoredAsset] {
+        try await onReader { try $0.assets(paths: paths) }
+    }
+
+    /// The id of every asset `selection` holds, by path.
+    nonisolated(nonsending) public func visibleIDsByPath(in selection: StoreSelection) async throws -> [[UInt8]: String] {
+        try await onReader { try $0.visibleIDsByPath(in: selection) }
+    }
+
     /// Every asset (for regrouping).
     nonisolated(nonsending) public func allAssets() async throws -> [StoredAsset] {
         try await onReader { try $0.allAssets() }

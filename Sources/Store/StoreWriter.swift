@@ -45,6 +45,8 @@ private struct BatchWriter {
     }
 
     private struct Existing {
+        /// The row's rowid: the key of its text in the search index.
+        var rowid: Int64
         var path: [UInt8]
         var stamp: FileStamp
         var groupKey: String
@@ -90,6 +92,7 @@ private struct BatchWriter {
     private mutating func remove(id: String) throws {
         guard let existing = try existing(id: id) else { return }
         try db.statement("DELETE FROM assets WHERE id = ?").bind([.text(id)]).run()
+        try SearchIndex.remove(db, rowid: existing.rowid)
         count(existing.groupKey, existing.groupSpelling, by: -1)
         change.removed.append(id)
         change.removedPaths.append(existing.path)
@@ -119,6 +122,9 @@ private struct BatchWriter {
               width = ?, height = ?, orientation = ?, make = ?, model = ?, sidecar_candidate = ?
             WHERE id = ?
             """).bind(Self.row(path: update.path, stamp: update.stamp, content: content) + [.text(update.id)]).run()
+        if SearchIndex.textChanges(from: (existing.path, existing.content), to: (update.path, content)) {
+            try SearchIndex.write(db, rowid: existing.rowid, path: update.path, content: content)
+        }
         if existing.groupKey != content.groupKey || existing.groupSpelling != content.groupSpelling {
             count(existing.groupKey, existing.groupSpelling, by: -1)
             count(content.groupKey, content.groupSpelling, by: 1)
@@ -155,6 +161,7 @@ private struct BatchWriter {
                 id = AssetID.generate()
             }
         }
+        try SearchIndex.write(db, rowid: db.lastInsertRowID, path: insert.path, content: insert.content)
         count(insert.content.groupKey, insert.content.groupSpelling, by: 1)
         change.inserted.append(id)
     }
@@ -179,15 +186,15 @@ private struct BatchWriter {
 
     private func existing(id: String) throws -> Existing? {
         let statement = try db.statement("""
-            SELECT path, \(AssetRowDecoder.stampColumns), \(AssetRowDecoder.contentColumns) FROM assets WHERE id = ?
+            SELECT rowid, path, \(AssetRowDecoder.stampColumns), \(AssetRowDecoder.contentColumns) FROM assets WHERE id = ?
             """)
         try statement.bind([.text(id)])
-        let (path, stampColumns, contentColumns) = (try statement.column(named: "path"), try StampColumns(statement),
-                                                    try ContentColumns(statement))
+        let (rowid, path) = (try statement.column(named: "rowid"), try statement.column(named: "path"))
+        let (stampColumns, contentColumns) = (try StampColumns(statement), try ContentColumns(statement))
         guard try statement.step() else { return nil }
         let stamp = stampColumns.decode(statement)
         let content = contentColumns.decode(statement)
-        let result = Existing(path: statement.blob(path), stamp: stamp, groupKey: content.groupKey,
+        let result = Existing(rowid: statement.int64(rowid), path: statement.blob(path), stamp: stamp, groupKey: content.groupKey,
                               groupSpelling: content.groupSpelling, content: content)
         statement.reset()
         return result

@@ -34,6 +34,7 @@ struct LibraryAPI: Sendable {
         table.on(LibraryMethods.listGroups) { try await listGroups($0.admission) }
         table.on(LibraryMethods.listAssets) { try await listAssets($0.parameters, $0.admission) }
         table.on(LibraryMethods.getAssets) { try await getAssets($0.parameters, $0.admission) }
+        table.on(LibraryMethods.search) { try await search($0.parameters, $0.admission) }
         table.on(LibraryMethods.rescan) { try await rescan($0.parameters) }
         table.stream(LibraryMethods.requestImage) { request in
             try await delivery.request(request.parameters, access: request.admission, more: request.call.more,
@@ -103,28 +104,33 @@ struct LibraryAPI: Sendable {
         try ParameterLimits.check(parameters.group, atMost: ParameterLimits.groupName, "group")
         try ParameterLimits.check(parameters.cursor, atMost: ParameterLimits.cursor, "cursor")
         let sort = StoreSort(rawValue: (parameters.sort ?? .taken).rawValue) ?? .taken
-        var groupKey: String?
-        if parameters.group != nil || parameters.fallback == true {
-            groupKey = try await visibleGroupKey(named: parameters.group, fallback: parameters.fallback, access)
-        }
-        var position: StorePosition?
-        if let cursor = parameters.cursor {
-            guard let decoded = AssetCursor.decode(cursor, sort: sort, groupKey: groupKey) else {
+        let reverse = parameters.reverse ?? false
+        let range = try TimeFilter.range(since: parameters.since, until: parameters.until, zone: .current)
+        let groupKey = try await groupKey(named: parameters.group, fallback: parameters.fallback, access)
+        let position = try parameters.cursor.map { cursor throws(VarlinkError) in
+            guard let decoded = AssetCursor.decode(cursor, sort: sort, reverse: reverse, groupKey: groupKey) else {
                 throw VarlinkError(LibraryInterface.Error.invalidCursor, parameters: InvalidCursorError(cursor: cursor))
             }
-            position = decoded
+            return decoded
         }
-        let key = groupKey
-        let start = position
-        // One extra row tells whether another page follows, without a count query.
         let selection: StoreSelection? = if case .selection(let selection) = access { selection } else { nil }
-        let rows = try await store.assets(groupKey: key, sort: sort, after: start, limit: limit + 1, selection: selection)
+        let listing = StoreListing(groupKey: groupKey, sort: sort, descending: reverse, range: range, selection: selection)
+        // One extra row tells whether another page follows, without a count query.
+        let rows = try await store.assets(listing, after: position, limit: limit + 1)
         let page = Array(rows.prefix(limit))
         var next: String?
         if rows.count > limit, let last = page.last {
-            next = AssetCursor(sort: sort, groupKey: groupKey, position: AssetCursor.position(after: last, sort: sort)).encoded
+            next = AssetCursor(sort: sort, reverse: reverse, groupKey: groupKey,
+                               position: AssetCursor.position(after: last, sort: sort)).encoded
         }
         return ListAssetsReply(assets: page.map(mapper.asset), cursor: next)
+    }
+
+    /// The key of the group a call names (`group` and `fallback`, as `ListAssets` takes them),
+    /// nil when it names none (every group).
+    func groupKey(named name: String?, fallback: Bool?, _ access: LibraryAccess) async throws -> String? {
+        guard name != nil || fallback == true else { return nil }
+        return try await visibleGroupKey(named: name, fallback: fallback, access)
     }
 
     /// The key of the group the caller names (`GroupNaming`), or `GroupNotFound` with the
@@ -162,6 +168,8 @@ struct LibraryAPI: Sendable {
     func getAssets(_ parameters: GetAssetsParameters, _ access: LibraryAccess = .everything) async throws -> GetAssetsReply {
         guard parameters.ids.count <= Self.maximumLimit else { throw VarlinkError.invalidParameter("ids") }
         try ParameterLimits.check(parameters.ids, atMost: ParameterLimits.assetID, "ids")
+        guard (parameters.paths?.count ?? 0) <= Self.maximumLimit else { throw VarlinkError.invalidParameter("paths") }
+        try ParameterLimits.check(parameters.paths, atMost: ParameterLimits.path, "paths")
         let ids = parameters.ids
         let found: [StoredAsset]
         switch access {
@@ -178,6 +186,12 @@ struct LibraryAPI: Sendable {
         var missing: [String] = []
         for id in ids {
             if let asset = byID[id] { assets.append(mapper.asset(asset)) } else { missing.append(id) }
+        }
+        if let paths = parameters.paths, !paths.isEmpty {
+            let byPath = try await PathLookup(store: store).assets(at: paths, access)
+            for path in paths {
+                if let asset = byPath[path] { assets.append(mapper.asset(asset)) } else { missing.append(path) }
+            }
         }
         return GetAssetsReply(assets: assets, missing: missing)
     }
