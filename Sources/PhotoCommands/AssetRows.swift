@@ -27,10 +27,14 @@ struct AssetRowOptions: ParsableArguments {
         fields.flatMap { try? AssetField.parse($0) } ?? AssetField.defaults
     }
 
-    /// Prints `assets` in the chosen fields and format (the caller prints JSON itself).
-    func print(_ assets: [Asset]) {
+    /// Prints `assets` in the chosen fields and format (the caller prints JSON itself). With no
+    /// photos, a table for people is `none` instead of a lone header (unless --no-legend); tsv
+    /// stays a header alone, for scripts.
+    func print(_ assets: [Asset], none: String = "No photos.") {
         let fields = chosen
         switch format {
+        case .table where assets.isEmpty:
+            if Output.style.legend { Output.line(none) }
         case .table:
             Output.table(fields.map(\.column), assets.map { asset in fields.map { $0.cell(of: asset) } })
         case .tsv:

@@ -9,7 +9,8 @@ enum Ellipsis {
     enum Position: Sendable {
         /// Keep the beginning (text: a description, a group name).
         case end
-        /// Keep both ends (a path: its folder and its file name both matter), as systemd does.
+        /// Keep both ends (a path: its folder and its file name both matter): the file name
+        /// whole when it fits, else half and half as systemd does.
         case middle
     }
 
@@ -25,6 +26,14 @@ enum Ellipsis {
         case .end:
             return String(prefix(pieces, width: width - 1)) + mark
         case .middle:
+            // The file name is what tells photos apart, so the folders give way first.
+            if let slash = pieces.lastIndex(of: "/"), slash > pieces.startIndex {
+                let name = joined(pieces[slash...])
+                let nameWidth = TerminalWidth.of(String(name))
+                if nameWidth + 1 <= width {
+                    return String(prefix(pieces, width: width - 1 - nameWidth)) + mark + String(name)
+                }
+            }
             // Like systemd's ellipsize_mem at 50 %: the first half rounded up keeps the start.
             let kept = width - 1
             let start = prefix(pieces, width: (kept + 1) / 2)

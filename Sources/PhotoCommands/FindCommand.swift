@@ -41,6 +41,6 @@ struct FindCommand: AsyncParsableCommand {
         }
         await client.close()
         if global.json { return try Output.json(SearchReply(assets: assets, cursor: nil)) }
-        rows.print(assets)
+        rows.print(assets, none: "No photos match \"\(text)\".")
     }
 }

@@ -20,8 +20,10 @@ struct GroupsCommand: AsyncParsableCommand {
         await client.close()
         if global.json { return try Output.json(ListGroupsReply(groups: groups)) }
         let latest = GroupsText.Latest()
-        Output.table(["GROUP", "PHOTOS", "LATEST"], groups.map { group in
-            [GroupLabel.text(group), String(group.count), latest.text(group)]
+        let columns = [Output.Column("GROUP"), Output.Column("PHOTOS", flexible: false, alignRight: true),
+                       Output.Column("LATEST", flexible: false)]
+        Output.table(columns, groups.map { group -> [Output.Cell] in
+            [.text(GroupLabel.text(group)), .text(String(group.count)), .text(latest.text(group))]
         })
         if let hint = GroupsText.caseHint(GroupsText.caseVariants(groups), config: DefaultPaths().configFile) {
             Output.note(hint)

@@ -55,7 +55,10 @@ import Testing
         #expect(Self.rows(try Self.run(daemon, ["find", "cafe", "--group", "Café Crème"]).stdout).map { $0[1] } == ["Café Crème"])
         let nothing = try Self.run(daemon, ["find", #"NEAR("x"*"#])
         #expect(nothing.status == 0)
-        #expect(Self.rows(nothing.stdout).isEmpty)
+        // No lone header: people are told, scripts (--no-legend, tsv) get nothing or the header.
+        #expect(nothing.stdout == #"No photos match "NEAR("x"*"."# + "\n")
+        #expect(try Self.run(daemon, ["find", "zzz", "--no-legend"]).stdout.isEmpty)
+        #expect(try Self.run(daemon, ["find", "zzz", "--format", "tsv", "--fields", "id"]).stdout == "id\n")
         // list's --fields and --format, and its label of the fallback group, are find's too.
         let tsv = try Self.run(daemon, ["find", "lait", "--format", "tsv", "--fields", "path,group"])
         #expect(tsv.stdout == "path\tgroup\n\(library)/2020/lait.jpg\tcafe au lait\n")

@@ -32,9 +32,9 @@ import Testing
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.stdout == """
             GROUP                   PHOTOS  LATEST
-            Beach                   1       2021-07-04 10:30:00 (taken)
-            Other                   1       2021-07-04 10:30:00 (taken)
-            Other (no description)  2       2021-07-04 10:30:00 (taken)
+            Beach                        1  2021-07-04 10:30:00 (taken)
+            Other                        1  2021-07-04 10:30:00 (taken)
+            Other (no description)       2  2021-07-04 10:30:00 (taken)
 
             """)
         #expect(table.stderr.isEmpty, "no case twins here: \(table.stderr)")
@@ -57,7 +57,7 @@ import Testing
         try daemon.add("beach.jpg", Photo.jpeg("Beach"))
         try daemon.start()
         let table = try Self.photoctl(daemon, ["groups"])
-        #expect(table.stdout.contains("\nUnsorted (no description)  1 "), "\(table.stdout)")
+        #expect(table.stdout.contains("\nUnsorted (no description)       1  "), "\(table.stdout)")
         #expect(table.stdout.contains("\nBeach "), "\(table.stdout)")
         #expect(try Self.listed(daemon, ["Unsorted (no description)"]) == ["undescribed.jpg"])
         #expect(try Self.listed(daemon, ["Unsorted"]) == ["undescribed.jpg"], "the name alone, as before")
@@ -80,12 +80,12 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdout == """
             GROUP                   PHOTOS  LATEST
-            BEACH                   1       2021-07-04 10:30:00 (taken)
-            Beach                   1       2021-07-04 10:30:00 (taken)
-            Hike                    1       2021-07-04 10:30:00 (taken)
-            beach                   1       2021-07-04 10:30:00 (taken)
-            other                   1       2021-07-04 10:30:00 (taken)
-            Other (no description)  1       2021-07-04 10:30:00 (taken)
+            BEACH                        1  2021-07-04 10:30:00 (taken)
+            Beach                        1  2021-07-04 10:30:00 (taken)
+            Hike                         1  2021-07-04 10:30:00 (taken)
+            beach                        1  2021-07-04 10:30:00 (taken)
+            other                        1  2021-07-04 10:30:00 (taken)
+            Other (no description)       1  2021-07-04 10:30:00 (taken)
 
             """, "the table itself is unchanged")
         #expect(result.stderr == """
@@ -117,8 +117,8 @@ import Testing
         let result = try Self.photoctl(daemon, ["groups"])
         #expect(result.stdout == """
             GROUP  PHOTOS  LATEST
-            Beach  1       2021-06-05 14:03:07 (taken)
-            Scans  1       2020-01-02 03:04:05 (file)
+            Beach       1  2021-06-05 14:03:07 (taken)
+            Scans       1  2020-01-02 03:04:05 (file)
 
             """)
         let groups = try daemon.photoctlJSON(["groups"])["groups"] as? [[String: Any]] ?? []

@@ -41,10 +41,10 @@ import Testing
 
         let list = try Self.photoctl(daemon, ["list", "--sort", "path"], ["COLUMNS": "80"])
         #expect(list.status == 0)
-        // GROUP and PATH shrink alike; the path keeps its start and its file name.
+        // GROUP and PATH shrink alike; the path keeps its start and its whole file name.
         func path(_ name: String) -> String {
             let whole = daemon.library + "/" + name
-            return String(whole.prefix(9)) + "…" + String(whole.suffix(9))
+            return String(whole.prefix(19 - 2 - name.count)) + "…/" + name
         }
         #expect(list.stdout == """
             ID\(Self.spaces(16))GROUP\(Self.spaces(17))TAKEN\(Self.spaces(16))PATH

@@ -20,7 +20,11 @@ import Testing
     @Test func textLosesItsEndAndPathsTheirMiddle() {
         #expect(Ellipsis.fit("Beach at dawn", width: 8, at: .end) == "Beach a…")
         #expect(Ellipsis.fit("Beach", width: 8, at: .end) == "Beach")
-        #expect(Ellipsis.fit("/home/ann/Pictures/2021/beach.jpg", width: 15, at: .middle) == "/home/a…ach.jpg")
+        // A path keeps its file name whole when it can: the folders give way first.
+        #expect(Ellipsis.fit("/home/ann/Pictures/2021/beach.jpg", width: 15, at: .middle) == "/hom…/beach.jpg")
+        #expect(Ellipsis.fit("/home/ann/Pictures/2021/beach.jpg", width: 11, at: .middle) == "…/beach.jpg")
+        // A name too long for the column is cut half and half, like any text kept at both ends.
+        #expect(Ellipsis.fit("/home/ann/Pictures/2021/beach.jpg", width: 10, at: .middle) == "/home….jpg")
         #expect(Ellipsis.fit("abcdef", width: 1, at: .end) == "…")
         #expect(Ellipsis.fit("abcdef", width: 0, at: .middle) == "…")
     }
@@ -104,7 +108,7 @@ import Testing
         // ID 16, GROUP and PATH shrunk alike to 26, SIZE 6 on the right: 80 with the gaps.
         #expect(lines[0] == "ID" + spaces(16) + "GROUP" + spaces(25) + "SIZE  PATH")
         #expect(lines[1] == "4k2x9q0c1m7zt5ha  <?xml version=\"1.0\"?><x:x…  4.2 MB  /home/ann/Pic…/caption.tif")
-        #expect(lines[2] == "a1b2c3d4e5f6g7h8  写真 e\u{301}te\u{301}" + spaces(20) + " 512 B  /home/ann/Pic…res/写真.jpg")
+        #expect(lines[2] == "a1b2c3d4e5f6g7h8  写真 e\u{301}te\u{301}" + spaces(20) + " 512 B  /home/ann/Pictur…/写真.jpg")
         #expect(lines[3] == "zz" + spaces(16) + "Other" + spaces(28) + "-  /p/bad\\x{FF}.jpg")
         let whole = Output.tableText(columns, rows, style: .plain)
         #expect(whole.contains(SafeText.escaped(Self.caption)))
