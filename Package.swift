@@ -96,6 +96,7 @@ let package = Package(
         ]),
         .executableTarget(name: "photod", dependencies: [
             "PhotoDaemon",
+            "PhotoAPI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

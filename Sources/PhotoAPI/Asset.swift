@@ -13,6 +13,10 @@ public struct Asset: Codable, Sendable, Equatable {
     public var pathBytes: String?
     /// The group the asset is filed under.
     public var group: String
+    /// True when `group` is the fallback group (no usable description), false when it is the
+    /// group of the asset's description, even one that reads like the fallback's name; nil
+    /// from daemons that do not tell them apart.
+    public var fallback: Bool?
     /// The description as read from the file, before normalization.
     public var description: String?
     public var descriptionSource: DescriptionSource?
@@ -29,18 +33,25 @@ public struct Asset: Codable, Sendable, Equatable {
     public var size: Int
     /// Modification time, ISO 8601 UTC.
     public var modified: String
+    /// The XMP sidecar's absolute path when the description came from it (`descriptionSource`
+    /// sidecar); invalid bytes are replaced by U+FFFD (see `sidecarBytes`).
+    public var sidecar: String?
+    /// Base64 of the sidecar path's exact bytes, present only when it is not valid UTF-8.
+    public var sidecarBytes: String?
 
     /// Creates an asset value.
     public init(
-        id: String, path: String, pathBytes: String? = nil, group: String, description: String? = nil,
+        id: String, path: String, pathBytes: String? = nil, group: String, fallback: Bool? = nil,
+        description: String? = nil,
         descriptionSource: DescriptionSource? = nil, format: String, taken: String? = nil, width: Int? = nil,
         height: Int? = nil, orientation: Int? = nil, make: String? = nil, model: String? = nil, size: Int,
-        modified: String
+        modified: String, sidecar: String? = nil, sidecarBytes: String? = nil
     ) {
         self.id = id
         self.path = path
         self.pathBytes = pathBytes
         self.group = group
+        self.fallback = fallback
         self.description = description
         self.descriptionSource = descriptionSource
         self.format = format
@@ -52,7 +63,17 @@ public struct Asset: Codable, Sendable, Equatable {
         self.model = model
         self.size = size
         self.modified = modified
+        self.sidecar = sidecar
+        self.sidecarBytes = sidecarBytes
     }
+}
+
+/// What kind of time `Group.latest` is.
+public enum LatestSource: String, Codable, Sendable, CaseIterable {
+    /// When the newest photo was taken (EXIF DateTimeOriginal, the camera's clock).
+    case taken
+    /// When the newest photo's file was last modified (it records no capture time).
+    case modified
 }
 
 /// A set of assets sharing one normalized description.
@@ -63,12 +84,15 @@ public struct Group: Codable, Sendable, Equatable {
     public var fallback: Bool
     /// Newest `taken` (else `modified`) among its assets.
     public var latest: String?
+    /// Which of the two `latest` is; nil without `latest`, or from daemons that do not say.
+    public var latestSource: LatestSource?
 
     /// Creates a group value.
-    public init(name: String, count: Int, fallback: Bool, latest: String?) {
+    public init(name: String, count: Int, fallback: Bool, latest: String?, latestSource: LatestSource? = nil) {
         self.name = name
         self.count = count
         self.fallback = fallback
         self.latest = latest
+        self.latestSource = latestSource
     }
 }

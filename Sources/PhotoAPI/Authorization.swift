@@ -49,8 +49,10 @@ public struct App: Codable, Sendable, Equatable {
     public var decidedAt: String?
     /// For limited: the asset ids the app may see.
     public var assets: [String]
-    /// For limited: the group names the app may see.
+    /// For limited: the group names the app may see (groups of those descriptions).
     public var groups: [String]
+    /// For limited: whether the app may see the fallback group, which `groups` never names.
+    public var fallback: Bool?
     public var pending: Bool
     /// The app id of the owner's client that made the last decision or reset.
     public var decidedBy: String?
@@ -61,7 +63,7 @@ public struct App: Codable, Sendable, Equatable {
     /// Creates an app value.
     public init(id: String, uid: Int, label: String? = nil, status: AuthorizationStatus, reason: String? = nil,
                 requestedAt: String? = nil, decidedAt: String? = nil, assets: [String] = [], groups: [String] = [],
-                pending: Bool = false, decidedBy: String? = nil, warning: String? = nil) {
+                fallback: Bool? = nil, pending: Bool = false, decidedBy: String? = nil, warning: String? = nil) {
         self.id = id
         self.uid = uid
         self.label = label
@@ -71,6 +73,7 @@ public struct App: Codable, Sendable, Equatable {
         self.decidedAt = decidedAt
         self.assets = assets
         self.groups = groups
+        self.fallback = fallback
         self.pending = pending
         self.decidedBy = decidedBy
         self.warning = warning
@@ -155,17 +158,20 @@ public struct DecideParameters: Codable, Sendable, Equatable {
     public var status: AuthorizationStatus
     public var assets: [String]?
     public var groups: [String]?
+    /// The fallback group is part of the limited selection.
+    public var fallback: Bool?
     /// The owner was shown the app's `warning` and agreed to allow it anyway.
     public var confirmed: Bool?
 
     /// Creates the parameters.
     public init(app: String, uid: Int? = nil, status: AuthorizationStatus, assets: [String]? = nil,
-                groups: [String]? = nil, confirmed: Bool? = nil) {
+                groups: [String]? = nil, fallback: Bool? = nil, confirmed: Bool? = nil) {
         self.app = app
         self.uid = uid
         self.status = status
         self.assets = assets
         self.groups = groups
+        self.fallback = fallback
         self.confirmed = confirmed
     }
 }

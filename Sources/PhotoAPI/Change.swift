@@ -24,13 +24,19 @@ public struct Change: Codable, Sendable, Equatable {
     public var groupsChanged: [String]
     /// Groups emptied.
     public var groupsRemoved: [String]
+    /// True when the first name of `groupsChanged` is the fallback group's (a description can
+    /// read like its name and be a group of its own); nil otherwise.
+    public var fallbackChanged: Bool?
+    /// The same for `groupsRemoved`.
+    public var fallbackRemoved: Bool?
     /// The subscriber must re-fetch everything.
     public var resync: Bool
 
     /// Creates a change.
     public init(
         token: Int, inserted: [String] = [], removed: [String] = [], updated: [String] = [], moved: [Move] = [],
-        groupsChanged: [String] = [], groupsRemoved: [String] = [], resync: Bool = false
+        groupsChanged: [String] = [], groupsRemoved: [String] = [], fallbackChanged: Bool? = nil,
+        fallbackRemoved: Bool? = nil, resync: Bool = false
     ) {
         self.token = token
         self.inserted = inserted
@@ -39,6 +45,8 @@ public struct Change: Codable, Sendable, Equatable {
         self.moved = moved
         self.groupsChanged = groupsChanged
         self.groupsRemoved = groupsRemoved
+        self.fallbackChanged = fallbackChanged
+        self.fallbackRemoved = fallbackRemoved
         self.resync = resync
     }
 }

@@ -23,9 +23,14 @@ public struct AssetNotFoundError: Codable, Sendable, Equatable {
 /// Parameters of `io.photod.Library.GroupNotFound`.
 public struct GroupNotFoundError: Codable, Sendable, Equatable {
     public var name: String
+    /// Up to five names of groups the caller can see that are near `name`, nearest first.
+    public var closest: [String]?
 
     /// Creates the error parameters.
-    public init(name: String) { self.name = name }
+    public init(name: String, closest: [String]? = nil) {
+        self.name = name
+        self.closest = closest
+    }
 }
 
 /// Parameters of `io.photod.Library.InvalidCursor`.

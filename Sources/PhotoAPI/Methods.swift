@@ -58,6 +58,9 @@ public enum LibraryMethods {
     /// Committed changes as they happen (a `more` call).
     public static let subscribe = VarlinkMethod(
         LibraryInterface.name, "Subscribe", access: .anyApp, SubscribeParameters.self, SubscribeReply.self)
+    /// Assets whose text holds every word of a query, newest first.
+    public static let search = VarlinkMethod(
+        LibraryInterface.name, "Search", access: .anyApp, SearchParameters.self, SearchReply.self)
     /// Reconciles one root (or all) with the disk now.
     public static let rescan = VarlinkMethod(
         LibraryInterface.name, "Rescan", access: .ownerOnly, RescanParameters.self, RescanReply.self)
@@ -74,7 +77,7 @@ public enum LibraryMethods {
 
     /// Every method of the interface.
     public static let all: [any MethodDescribing] = [
-        status, listGroups, listAssets, getAssets, subscribe, rescan, requestImage, openOriginal,
+        status, listGroups, listAssets, getAssets, subscribe, rescan, requestImage, openOriginal, search,
         complete,
     ]
 }

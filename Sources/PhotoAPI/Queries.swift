@@ -19,13 +19,28 @@ public struct ListAssetsParameters: Codable, Sendable, Equatable {
     public var limit: Int?
     /// The opaque cursor from the previous page.
     public var cursor: String?
+    /// How `group` is matched: true, the fallback group (`group` may be left out, or must be
+    /// its name); false, only the group of that description; nil, that group when there is
+    /// one, else the fallback group when `group` is its name.
+    public var fallback: Bool?
+    /// Only assets taken (else modified) from the start of this date or date-time (`DateBound`).
+    public var since: String?
+    /// Only assets taken (else modified) until the end of this date or date-time (`DateBound`).
+    public var until: String?
+    /// The order reversed: newest first when sorted by taken or modified time.
+    public var reverse: Bool?
 
     /// Creates the parameters.
-    public init(group: String? = nil, sort: AssetSort? = nil, limit: Int? = nil, cursor: String? = nil) {
+    public init(group: String? = nil, sort: AssetSort? = nil, limit: Int? = nil, cursor: String? = nil,
+                fallback: Bool? = nil, since: String? = nil, until: String? = nil, reverse: Bool? = nil) {
         self.group = group
         self.sort = sort
         self.limit = limit
         self.cursor = cursor
+        self.fallback = fallback
+        self.since = since
+        self.until = until
+        self.reverse = reverse
     }
 }
 
@@ -45,15 +60,20 @@ public struct ListAssetsReply: Codable, Sendable, Equatable {
 /// Parameters of `io.photod.Library.GetAssets`.
 public struct GetAssetsParameters: Codable, Sendable, Equatable {
     public var ids: [String]
+    /// Absolute paths, exactly as indexed (canonical: no symlinks, `.` or `..`).
+    public var paths: [String]?
 
     /// Creates the parameters.
-    public init(ids: [String]) { self.ids = ids }
+    public init(ids: [String], paths: [String]? = nil) {
+        self.ids = ids
+        self.paths = paths
+    }
 }
 
 /// Reply of `io.photod.Library.GetAssets`.
 public struct GetAssetsReply: Codable, Sendable, Equatable {
     public var assets: [Asset]
-    /// Requested ids that are not in the library (or not visible to the caller).
+    /// Requested ids, then paths, that are not in the library (or not visible to the caller).
     public var missing: [String]
 
     /// Creates the reply.

@@ -26,11 +26,14 @@ extension PhotoClient {
     }
 
     /// Owner only: answers a request or changes a decision. `uid` picks the user when apps
-    /// of several users share the id; `confirmed` says the owner agreed to the app's warning.
+    /// of several users share the id; `fallback` adds the fallback group to a limited
+    /// selection; `confirmed` says the owner agreed to the app's warning.
     public func decide(app: String, uid: Int? = nil, status: AuthorizationStatus, assets: [String]? = nil,
-                       groups: [String]? = nil, confirmed: Bool? = nil) async throws(PhotoClientError) -> App {
+                       groups: [String]? = nil, fallback: Bool? = nil,
+                       confirmed: Bool? = nil) async throws(PhotoClientError) -> App {
         try await call(AuthorizationMethods.decide, DecideParameters(
-            app: app, uid: uid, status: status, assets: assets, groups: groups, confirmed: confirmed)).app
+            app: app, uid: uid, status: status, assets: assets, groups: groups, fallback: fallback,
+            confirmed: confirmed)).app
     }
 
     /// Owner only: sends an app back to notDetermined so that it may ask again.

@@ -67,22 +67,58 @@ public final class PhotoClient: Sendable {
         try await call(LibraryMethods.listAssets, parameters)
     }
 
-    /// Every asset of a group (or all), following cursors page by page; stops after `limit` when given.
-    public func allAssets(group: String?, sort: AssetSort? = nil, limit: Int? = nil) async throws(PhotoClientError) -> [Asset] {
+    /// Every asset of a group (or all), following cursors page by page; stops after `limit` when
+    /// given. `fallback` says how `group` is matched (see `ListAssetsParameters.fallback`);
+    /// `since`, `until` and `reverse` are `ListAssets`' time filters and order.
+    public func allAssets(
+        group: String?, fallback: Bool? = nil, sort: AssetSort? = nil, limit: Int? = nil, since: String? = nil,
+        until: String? = nil, reverse: Bool? = nil
+    ) async throws(PhotoClientError) -> [Asset] {
+        try await allPages(limit: limit) { wanted, cursor throws(PhotoClientError) in
+            let page = try await listAssets(ListAssetsParameters(
+                group: group, sort: sort, limit: wanted, cursor: cursor, fallback: fallback, since: since, until: until,
+                reverse: reverse))
+            return (page.assets, page.cursor)
+        }
+    }
+
+    /// One page of the assets whose description, file name, make or model holds every word of
+    /// the text (ignoring case and accents), newest first.
+    public func search(_ parameters: SearchParameters) async throws(PhotoClientError) -> SearchReply {
+        try await call(LibraryMethods.search, parameters)
+    }
+
+    /// Every asset `text` finds (in one group, or all; `fallback` as for `allAssets`), page by
+    /// page; stops after `limit` when given.
+    public func searchAll(
+        _ text: String, group: String? = nil, fallback: Bool? = nil, limit: Int? = nil
+    ) async throws(PhotoClientError) -> [Asset] {
+        try await allPages(limit: limit) { wanted, cursor throws(PhotoClientError) in
+            let page = try await search(SearchParameters(
+                text: text, group: group, limit: wanted, cursor: cursor, fallback: fallback))
+            return (page.assets, page.cursor)
+        }
+    }
+
+    /// Follows cursors through `page` (asked for at most 1000 at a time), stopping after `limit` when given.
+    private func allPages(
+        limit: Int?, _ page: (_ wanted: Int, _ cursor: String?) async throws(PhotoClientError) -> ([Asset], String?)
+    ) async throws(PhotoClientError) -> [Asset] {
         var assets: [Asset] = []
         var cursor: String?
         repeat {
             let wanted = limit.map { min($0 - assets.count, 1000) } ?? 1000
-            let page = try await listAssets(ListAssetsParameters(group: group, sort: sort, limit: wanted, cursor: cursor))
-            assets += page.assets
-            cursor = page.cursor
+            let (found, next) = try await page(wanted, cursor)
+            assets += found
+            cursor = next
         } while cursor != nil && (limit.map { assets.count < $0 } ?? true)
         return assets
     }
 
-    /// The assets with these ids; unknown (or hidden) ids come back in `missing`.
-    public func getAssets(ids: [String]) async throws(PhotoClientError) -> GetAssetsReply {
-        try await call(LibraryMethods.getAssets, GetAssetsParameters(ids: ids))
+    /// The assets with these ids, and at these paths (absolute, as indexed); unknown (or hidden)
+    /// ids, then paths, come back in `missing`.
+    public func getAssets(ids: [String], paths: [String]? = nil) async throws(PhotoClientError) -> GetAssetsReply {
+        try await call(LibraryMethods.getAssets, GetAssetsParameters(ids: ids, paths: paths))
     }
 
     /// Reconciles one root (or all) with the disk now.

@@ -3,7 +3,14 @@ import PhotoAPI
 
 /// `photoctl groups`: every group with its count and newest photo.
 struct GroupsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "groups", abstract: "List the groups.")
+    static let configuration = CommandConfiguration(
+        commandName: "groups", abstract: "List the groups.",
+        discussion: """
+            LATEST is the newest photo's capture time (taken), or the file's modification time in \
+            local time (file) when it records none. The fallback group is shown as "NAME (no \
+            description)", and list takes that label. Groups that differ only in case are pointed \
+            out on standard error.
+            """)
 
     @OptionGroup var global: GlobalOptions
 
@@ -12,8 +19,14 @@ struct GroupsCommand: AsyncParsableCommand {
         let groups = try await client.groups()
         await client.close()
         if global.json { return try Output.json(ListGroupsReply(groups: groups)) }
-        Output.table(["GROUP", "PHOTOS", "LATEST"], groups.map { group in
-            [group.fallback ? "\(group.name) (no description)" : group.name, String(group.count), group.latest ?? "-"]
+        let latest = GroupsText.Latest()
+        let columns = [Output.Column("GROUP"), Output.Column("PHOTOS", flexible: false, alignRight: true),
+                       Output.Column("LATEST", flexible: false)]
+        Output.table(columns, groups.map { group -> [Output.Cell] in
+            [.text(GroupLabel.text(group)), .text(String(group.count)), .text(latest.text(group))]
         })
+        if let hint = GroupsText.caseHint(GroupsText.caseVariants(groups), config: DefaultPaths().configFile) {
+            Output.note(hint)
+        }
     }
 }

@@ -7,7 +7,9 @@ struct ListCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The group to list (default: every photo).", completion: LibraryCompletion.groups)
+    @Argument(help: """
+        The group to list (default: every photo); the fallback group as `groups` shows it, "Other (no description)".
+        """, completion: LibraryCompletion.groups)
     var group: String?
 
     @Option(name: .long, help: "Stop after this many photos.")
@@ -16,18 +18,39 @@ struct ListCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Order: taken, path or modified.")
     var sort: AssetSort = .taken
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Only photos taken (else modified) from this day or time on: 2021-06-05, 2021-06-05T14:30[:00][Z|+02:00].",
+        valueName: "date"))
+    var since: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Only photos taken (else modified) up to the end of this day or time (same forms as --since).",
+        valueName: "date"))
+    var until: String?
+
+    @Flag(name: .long, help: "Reverse the order: newest first.")
+    var reverse = false
+
+    @OptionGroup var rows: AssetRowOptions
+
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        for (option, value) in [("--since", since), ("--until", until)] {
+            if let value, DateBound(value) == nil {
+                throw ValidationError("\(option) \"\(value)\" is not a date: use \(DateBound.forms)")
+            }
+        }
     }
 
     func run() async throws {
         let client = try await global.connect()
-        let assets = try await client.allAssets(group: group, sort: sort, limit: limit)
+        let assets = try await GroupLabel.resolving(group) { name, fallback in
+            try await client.allAssets(group: name, fallback: fallback, sort: sort, limit: limit, since: since,
+                                       until: until, reverse: reverse ? true : nil)
+        }
         await client.close()
         if global.json { return try Output.json(ListAssetsReply(assets: assets, cursor: nil)) }
-        Output.table(["ID", "GROUP", "TAKEN", "PATH"], assets.map { asset -> [Output.Cell] in
-            [.text(asset.id), .text(asset.group), .text(asset.taken ?? "-"), .path(of: asset)]
-        })
+        rows.print(assets)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SafeText
+import Synchronization
 
 /// Printing for people (aligned tables, lines) and for scripts (JSON): the only place photoctl
 /// writes its output.
@@ -12,10 +13,52 @@ import SafeText
 ///
 /// A reader that goes away (`photoctl watch | head -1`) ends photoctl quietly with status 141,
 /// as if killed by SIGPIPE like `cat` or `yes` in the same pipeline (`PhotoctlMain` ignores the
-/// signal so that every write reports EPIPE instead, whoever made the write).
+/// signal so that every write reports EPIPE instead, whoever made the write). A person who
+/// quits the pager early (q) ends photoctl quietly too, with status 0 as systemctl's.
 enum Output {
     /// The exit status after the reader of standard output or standard error went away: 128 + SIGPIPE.
     static let closedPipeStatus: Int32 = 128 + SIGPIPE
+
+    /// This run's style and pager; `PhotoctlMain` sets it before the command runs.
+    private struct Session {
+        var style = OutputStyle.plain
+        /// The pager to start at the first output for people, nil for none.
+        var pagerCommand: Pager.Command?
+        var pageErrors = false
+        var pager: Pager?
+    }
+
+    private static let session = Mutex(Session())
+
+    /// How output for people looks in this run.
+    static var style: OutputStyle { session.withLock { $0.style } }
+
+    /// Sets the style, and the pager that output for people goes through (nil: none); the
+    /// pager starts only when the command prints something for people.
+    static func configure(style: OutputStyle, pager: Pager.Command?, pageErrors: Bool) {
+        session.withLock { $0 = Session(style: style, pagerCommand: pager, pageErrors: pageErrors) }
+    }
+
+    /// Closes the pager, if one runs, and waits until the person has quit it; true when one ran.
+    /// Every way out of photoctl comes here before it exits.
+    @discardableResult
+    static func endPaging() -> Bool {
+        let pager = session.withLock { session in
+            defer { session.pager = nil }
+            return session.pager
+        }
+        pager?.finish()
+        return pager != nil
+    }
+
+    /// Starts the pager before the first output for people, when this run has one.
+    private static func forPeople() {
+        session.withLock { session in
+            guard session.pager == nil, let command = session.pagerCommand else { return }
+            session.pagerCommand = nil
+            session.pager = Pager.start(command, redirectError: session.pageErrors)
+        }
+    }
 
     /// Prints `value` as one JSON document.
     static func json<T: Encodable>(_ value: T) throws {
@@ -27,44 +70,21 @@ enum Output {
         write(try encode(value, pretty: false) + "\n", to: .standardOutput)
     }
 
-    /// Prints rows under a header, each column as wide as its widest cell; the last column is not padded.
-    static func table(_ header: [String], _ rows: [[String]]) {
-        table(header, rows.map { $0.map(Cell.text) })
-    }
-
-    /// Prints rows of cells (a path as its bytes) under a header.
-    static func table(_ header: [String], _ rows: [[Cell]]) {
-        write(tableText(header, rows), to: .standardOutput)
-    }
-
-    /// The text `table` prints: every cell escaped, so it stays on its own row and in its own
-    /// column, and padded by the terminal columns the escaped text takes.
-    static func tableText(_ header: [String], _ rows: [[Cell]]) -> String {
-        let cells = ([header.map(Cell.text)] + rows).map { row in row.map(\.shown) }
-        var widths = [Int](repeating: 0, count: header.count)
-        for row in cells {
-            for (index, cell) in row.enumerated() where index < widths.count {
-                widths[index] = max(widths[index], TerminalWidth.of(cell))
-            }
-        }
-        var text = ""
-        for row in cells {
-            for (index, cell) in row.enumerated() {
-                if index > 0 { text += "  " }
-                text += cell
-                if index < row.count - 1, index < widths.count {
-                    text += String(repeating: " ", count: widths[index] - TerminalWidth.of(cell))
-                }
-            }
-            text += "\n"
-        }
-        return text
-    }
-
     /// Prints one line for people, escaped (a newline in `text` is shown as `\u{0A}`), at once,
     /// so a pipe (`photoctl watch | grep`) sees it live.
     static func line(_ text: String) {
-        write(SafeText.escaped(text) + "\n", to: .standardOutput)
+        people(SafeText.escaped(text) + "\n")
+    }
+
+    /// Writes text for people, already escaped and laid out, through the pager when there is one.
+    static func people(_ text: String) {
+        forPeople()
+        write(text, to: .standardOutput)
+    }
+
+    /// Writes lines for scripts (tab-separated values), already escaped, never through the pager.
+    static func data(_ text: String) {
+        write(text, to: .standardOutput)
     }
 
     /// Shows a question without ending the line, escaped, for the answer to follow on it.
@@ -105,11 +125,12 @@ enum Output {
             try handle.write(contentsOf: data)
         } catch {
             let cause = posixError(of: error)
-            if cause?.code == Int(EPIPE) { exit(closedPipeStatus) }
+            if cause?.code == Int(EPIPE) { exit(endPaging() ? 0 : closedPipeStatus) }
             if handle !== FileHandle.standardError {
                 let reason = cause?.localizedDescription ?? "\(error)"
                 try? FileHandle.standardError.write(contentsOf: Data("photoctl: cannot write the output: \(reason)\n".utf8))
             }
+            endPaging()
             exit(1)
         }
     }

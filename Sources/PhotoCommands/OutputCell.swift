@@ -4,28 +4,53 @@ import SafeText
 
 extension Output {
     /// One cell of a table for people: text, or a path's exact bytes, escaped as it is shown.
-    enum Cell: ExpressibleByStringLiteral {
-        /// Text (from photod, a photo or an app): control and format characters escaped.
+    enum Cell: ExpressibleByStringLiteral, Equatable {
+        /// Text (from photod, a photo or an app): control and format characters escaped; a cell
+        /// too wide for its column loses its end.
         case text(String)
-        /// Bytes that need not be UTF-8 (a file name): the ones that are not shown as `\x{FF}`.
+        /// A path, as bytes that need not be UTF-8 (the ones that are not are shown as
+        /// `\x{FF}`); a cell too wide for its column loses its middle, keeping folder and name.
         case bytes([UInt8])
+        /// No value: "-", dimmed on a terminal.
+        case missing
 
         /// A literal is text like any other.
         init(stringLiteral value: String) { self = .text(value) }
 
+        /// Text, or `missing` for nil.
+        static func optional(_ text: String?) -> Cell {
+            text.map(Cell.text) ?? .missing
+        }
+
+        /// A path given as text.
+        static func path(_ path: String) -> Cell {
+            .bytes(Array(path.utf8))
+        }
+
         /// A photo's path: its exact bytes when photod sent them (the path is not UTF-8 and
         /// `path` has U+FFFD in their place), else the path.
         static func path(of asset: Asset) -> Cell {
-            guard let encoded = asset.pathBytes, let bytes = Data(base64Encoded: encoded) else { return .text(asset.path) }
+            path(asset.path, exact: asset.pathBytes)
+        }
+
+        /// A path from photod: `exact` (base64 of its bytes) when present and valid, else `text`.
+        static func path(_ text: String, exact: String?) -> Cell {
+            guard let exact, let bytes = Data(base64Encoded: exact) else { return path(text) }
             return .bytes(Array(bytes))
         }
 
-        /// What the terminal is given.
+        /// What the terminal is given, before any shortening.
         var shown: String {
             switch self {
             case .text(let text): SafeText.escaped(text)
             case .bytes(let bytes): SafeText.escaped(bytes: bytes)
+            case .missing: "-"
             }
+        }
+
+        /// Where text is left out when the cell is too wide.
+        var ellipsis: Ellipsis.Position {
+            if case .bytes = self { .middle } else { .end }
         }
     }
 }

@@ -10,9 +10,11 @@ struct PermissionsAllowCommand: AsyncParsableCommand {
         abstract: "Let an app see the library, or with --limited only some groups or photos.",
         discussion: """
             Each --group and --asset must be in the library now; one that is not is an error that \
-            names the closest ones. An app id that stands for more than one program (a shell or an \
-            interpreter without a script, such as exe:/usr/bin/bash or exe:/usr/bin/python3) is \
-            allowed only after you confirm the warning photoctl shows; --yes confirms it in scripts.
+            names the closest ones. A --group is the group of that description; the fallback group \
+            is --group with its label as `groups` shows it, "Other (no description)". An app id that \
+            stands for more than one program (a shell or an interpreter without a script, such as \
+            exe:/usr/bin/bash or exe:/usr/bin/python3) is allowed only after you confirm the warning \
+            photoctl shows; --yes confirms it in scripts.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -36,10 +38,12 @@ struct PermissionsAllowCommand: AsyncParsableCommand {
     func run() async throws {
         let client = try await global.connect()
         let selective = limited || !groups.isEmpty || !assets.isEmpty
+        let (names, fallback) = selective ? try await Self.selection(groups, client: client) : ([], false)
         let decide = { (confirmed: Bool) async throws(PhotoClientError) -> App in
             try await client.decide(
                 app: target.app, uid: target.uid, status: selective ? .limited : .authorized,
-                assets: selective ? assets : nil, groups: selective ? groups : nil, confirmed: confirmed ? true : nil)
+                assets: selective ? assets : nil, groups: selective ? names : nil, fallback: fallback ? true : nil,
+                confirmed: confirmed ? true : nil)
         }
         let decided: App
         do {
@@ -56,6 +60,27 @@ struct PermissionsAllowCommand: AsyncParsableCommand {
         await client.close()
         if global.json { return try Output.json(decided) }
         Output.line("\(AppText.id(decided)): \(AppText.access(decided))")
+    }
+}
+
+extension PermissionsAllowCommand {
+    /// The --group values as Decide takes them: a value written as the fallback group's label
+    /// (`GroupLabel`) is the fallback flag; every other value is a description group's name,
+    /// which photod checks.
+    static func selection(_ values: [String], client: PhotoClient) async throws(PhotoClientError)
+        -> (names: [String], fallback: Bool) {
+        guard values.contains(where: { GroupLabel.fallbackName(in: $0) != nil }) else { return (values, false) }
+        let fallbackGroup = try await client.groups().first(where: \.fallback)
+        var names: [String] = []
+        var fallback = false
+        for value in values {
+            if let group = fallbackGroup, value == GroupLabel.text(group) {
+                fallback = true
+            } else {
+                names.append(value)
+            }
+        }
+        return (names, fallback)
     }
 }
 

@@ -27,6 +27,7 @@ enum AppText {
         guard app.status == .limited else { return app.status.rawValue }
         var parts: [String] = []
         if !app.groups.isEmpty { parts.append("groups " + app.groups.joined(separator: ", ")) }
+        if app.fallback == true { parts.append("the photos without a description") }
         if !app.assets.isEmpty { parts.append("\(app.assets.count) asset\(app.assets.count == 1 ? "" : "s")") }
         return "limited: " + parts.joined(separator: "; ")
     }

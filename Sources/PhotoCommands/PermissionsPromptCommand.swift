@@ -86,11 +86,11 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
                 report(try await client.decide(app: app.id, uid: app.uid, status: .denied))
                 return true
             case "l", "limited":
-                guard let groups = try await chooseGroups(using: client) else { return false }
-                if groups.isEmpty { continue }
+                guard let (groups, fallback) = try await chooseGroups(using: client) else { return false }
+                if groups.isEmpty && !fallback { continue }
                 guard try await confirmed(app) else { continue }
                 report(try await client.decide(app: app.id, uid: app.uid, status: .limited, groups: groups,
-                                               confirmed: app.warning == nil ? nil : true))
+                                               fallback: fallback ? true : nil, confirmed: app.warning == nil ? nil : true))
                 return true
             case "s", "skip", "":
                 Output.line("Skipped; the app keeps waiting until its request times out.")
@@ -101,11 +101,12 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
         }
     }
 
-    /// The groups the owner picks by number or name; nil when the terminal closed.
-    private func chooseGroups(using client: PhotoClient) async throws -> [String]? {
+    /// The groups the owner picks by number or label (description groups by name, and whether
+    /// the fallback group is among them); nil when the terminal closed.
+    private func chooseGroups(using client: PhotoClient) async throws -> (names: [String], fallback: Bool)? {
         let groups = try await client.groups()
         for (index, group) in groups.enumerated() {
-            Output.line("  \(index + 1)) \(group.name) (\(group.count))")
+            Output.line("  \(index + 1)) \(GroupLabel.text(group)) (\(group.count))")
         }
         Terminal.discardTypedAhead()
         while true {
@@ -113,17 +114,21 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
             else { return nil }
             let words = reply.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             var chosen: [String] = []
+            var fallback = false
             var unknown: [String] = []
             for word in words {
-                if let number = Int(word), groups.indices.contains(number - 1) {
-                    chosen.append(groups[number - 1].name)
-                } else if let group = groups.first(where: { $0.name == word }) {
-                    chosen.append(group.name)
-                } else {
+                // As the list shows them (the fallback group by its label); a bare name that only
+                // the fallback group has is the fallback group, as photod takes it.
+                let picked = Int(word).flatMap { groups.indices.contains($0 - 1) ? groups[$0 - 1] : nil }
+                    ?? groups.first(where: { GroupLabel.text($0) == word })
+                    ?? groups.first(where: { $0.name == word })
+                guard let group = picked else {
                     unknown.append(word)
+                    continue
                 }
+                if group.fallback { fallback = true } else { chosen.append(group.name) }
             }
-            if unknown.isEmpty { return chosen }
+            if unknown.isEmpty { return (chosen, fallback) }
             Output.line("No group \(unknown.joined(separator: ", ")); pick from the list.")
         }
     }

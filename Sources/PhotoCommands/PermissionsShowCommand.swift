@@ -16,7 +16,7 @@ struct PermissionsShowCommand: AsyncParsableCommand {
         let client = try await global.connect()
         let app = try await client.app(target.app, uid: target.uid)
         // The selection as the library has it now: a group's size, an asset's file.
-        let groups = app.groups.isEmpty ? [] : try await client.groups()
+        let groups = app.groups.isEmpty && app.fallback != true ? [] : try await client.groups()
         let assets = app.assets.isEmpty ? nil : try await client.getAssets(ids: app.assets)
         await client.close()
         if global.json { return try Output.json(AppReply(app: app)) }
@@ -31,9 +31,17 @@ struct PermissionsShowCommand: AsyncParsableCommand {
         add("reason", app.reason)
         add("asked", app.requestedAt)
         add("decided", app.decidedAt.map { at in app.decidedBy.map { "\(at) by \($0)" } ?? at })
-        let counts = Dictionary(groups.map { ($0.name, $0.count) }, uniquingKeysWith: { first, _ in first })
+        // A name is the group of that description; the fallback group is the flag.
+        let counts = Dictionary(groups.filter { !$0.fallback }.map { ($0.name, $0.count) },
+                                uniquingKeysWith: { first, _ in first })
+        func photos(_ count: Int) -> String { "\(count) photo\(count == 1 ? "" : "s")" }
         for name in app.groups {
-            add("group", counts[name].map { "\(name) (\($0) photo\($0 == 1 ? "" : "s"))" } ?? "\(name) (not in the library now)")
+            add("group", counts[name].map { "\(name) (\(photos($0)))" } ?? "\(name) (not in the library now)")
+        }
+        if app.fallback == true {
+            let fallback = groups.first(where: \.fallback)
+            add("group", fallback.map { "\(GroupLabel.text($0)) (\(photos($0.count)))" }
+                ?? "the photos without a description (none in the library now)")
         }
         for asset in assets?.assets ?? [] {
             // The id, then the file's exact bytes (a path need not be UTF-8).

@@ -12,9 +12,11 @@ struct Photoctl: AsyncParsableCommand {
             Tables for people; --json for scripts. Exit status: 0 success, 1 an error from photod, \
             2 a usage error, 3 photod cannot be reached (or not safely), 141 the output pipe closed.
             """,
+        version: "photoctl \(PhotodVersion.current)",
         subcommands: [StatusCommand.self, GroupsCommand.self, ListCommand.self, ShowCommand.self, RescanCommand.self,
                       WatchCommand.self, PermissionsCommand.self, RequestCommand.self, ThumbnailCommand.self,
-                      ExportCommand.self, OpenCommand.self])
+                      ExportCommand.self, OpenCommand.self,
+                      FindCommand.self])
 }
 
 /// Options every subcommand takes.
@@ -25,6 +27,15 @@ struct GlobalOptions: ParsableArguments {
 
     @Flag(name: .long, help: "Print JSON for scripts instead of a table.")
     var json = false
+
+    @Flag(name: .long, help: "Show every value whole, however wide the table gets.")
+    var full = false
+
+    @Flag(name: .customLong("no-legend"), help: "Leave out tables' header lines.")
+    var noLegend = false
+
+    @Flag(name: .customLong("no-pager"), help: "Do not send long output through $PAGER or less.")
+    var noPager = false
 
     @Flag(name: .customLong("as-app"), help: ArgumentHelp(
         "Act as the program that ran photoctl: photod then shows it only what that program may see."))

@@ -12,7 +12,9 @@ public enum PhotoctlMain {
         // exit; SwiftNIO ignores the signal anyway once it opens a socket, so this makes the
         // behaviour the same before and after.
         signal(SIGPIPE, SIG_IGN)
-        exit(await run(Array(CommandLine.arguments.dropFirst())))
+        let status = await run(Array(CommandLine.arguments.dropFirst()))
+        Output.endPaging()
+        exit(status)
     }
 
     /// Parses and runs `arguments`; returns the exit status.
@@ -20,6 +22,7 @@ public enum PhotoctlMain {
         let hoisted = hoistingGlobalOptions(arguments)
         do {
             var command = try Photoctl.parseAsRoot(hoisted)
+            OutputSetup.configure(for: command)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -50,7 +53,10 @@ public enum PhotoctlMain {
         }
     }
 
-    /// Moves `--json`, `--as-app`, `--socket PATH` and `--service-user NAME` given before the subcommand to the end,
+    /// The global flags that take no value.
+    private static let globalFlags: Set<String> = ["--json", "--as-app", "--full", "--no-legend", "--no-pager"]
+
+    /// Moves the global flags, `--socket PATH` and `--service-user NAME` given before the subcommand to the end,
     /// so both `photoctl --json groups` (DESIGN.md's form) and `photoctl groups --json` work,
     /// also for nested commands (`photoctl --json permissions list`).
     static func hoistingGlobalOptions(_ arguments: [String]) -> [String] {
@@ -58,7 +64,7 @@ public enum PhotoctlMain {
         var index = 0
         while index < arguments.count, arguments[index].hasPrefix("--") {
             let argument = arguments[index]
-            if argument == "--json" || argument == "--as-app" || argument.hasPrefix("--socket=")
+            if globalFlags.contains(argument) || argument.hasPrefix("--socket=")
                 || argument.hasPrefix("--service-user=") {
                 global.append(argument)
             } else if argument == "--socket" || argument == "--service-user", index + 1 < arguments.count {

@@ -18,6 +18,31 @@ enum ProgramRunner {
     /// Runs `program` with `arguments` (argv[1...], each passed whole) and returns its wait
     /// status; throws the errno when it cannot be started.
     static func run(_ program: String, _ arguments: [[UInt8]]) throws(ProgramRunError) -> Int32 {
+        let pid = try spawn(program, arguments)
+        return try wait(for: pid, program: program)
+    }
+
+    /// Starts `program` with `arguments` and this process's environment, `input` (when given)
+    /// as its standard input, and returns its pid. photoctl ignores SIGPIPE (see PhotoctlMain);
+    /// the child gets the default back, and no blocked signals, as if started from a shell.
+    static func spawn(_ program: String, _ arguments: [[UInt8]], input: Int32? = nil) throws(ProgramRunError) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        if let input { posix_spawn_file_actions_adddup2(&actions, input, STDIN_FILENO) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         let argv: [UnsafeMutablePointer<CChar>?] = ([Array(program.utf8)] + arguments).map { bytes in
             let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
             for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
@@ -26,8 +51,13 @@ enum ProgramRunner {
         } + [nil]
         defer { for pointer in argv { pointer?.deallocate() } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, program, nil, nil, argv, environ)
+        let spawned = posix_spawn(&pid, program, &actions, &attributes, argv, environ)
         guard spawned == 0 else { throw ProgramRunError(program: program, errno: spawned) }
+        return pid
+    }
+
+    /// Waits for the child `pid` to end and returns its wait status.
+    static func wait(for pid: pid_t, program: String) throws(ProgramRunError) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else { throw ProgramRunError(program: program, errno: errno) }

@@ -26,7 +26,9 @@ struct StatusCommand: AsyncParsableCommand {
         if let thumbnails = status.thumbnails { Output.line(Self.describe(thumbnails)) }
         for problem in status.problems { Output.line("Problem: \(problem)") }
         Output.line("")
-        Output.table(["ROOT", "STATE", "PHOTOS"], status.roots.map { [$0.path, $0.state.rawValue, String($0.assets)] })
+        Output.table([Output.Column("ROOT"), Output.Column("STATE", flexible: false),
+                      Output.Column("PHOTOS", flexible: false, alignRight: true)],
+                     status.roots.map { [.path($0.path), .text($0.state.rawValue), .text(String($0.assets))] })
     }
 
     /// One line on the image workers and the thumbnail cache.

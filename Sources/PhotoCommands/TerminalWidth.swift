@@ -9,6 +9,8 @@ enum TerminalWidth {
 
     /// The columns one scalar takes.
     static func of(_ scalar: Unicode.Scalar) -> Int {
+        // Printable ASCII, most of every table, without a look at the Unicode properties.
+        if scalar.value >= 0x20 && scalar.value < 0x7F { return 1 }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format:
             return 0

@@ -43,8 +43,14 @@ struct WatchCommand: AsyncParsableCommand {
         if !change.moved.isEmpty { parts.append("\(change.moved.count) moved") }
         if !change.removed.isEmpty { parts.append("\(change.removed.count) removed") }
         var line = "[\(change.token)] " + (parts.isEmpty ? "no photos changed" : parts.joined(separator: ", "))
-        if !change.groupsChanged.isEmpty { line += "; groups changed: " + change.groupsChanged.joined(separator: ", ") }
-        if !change.groupsRemoved.isEmpty { line += "; groups emptied: " + change.groupsRemoved.joined(separator: ", ") }
+        if !change.groupsChanged.isEmpty {
+            line += "; groups changed: "
+                + GroupLabel.names(change.groupsChanged, firstIsFallback: change.fallbackChanged).joined(separator: ", ")
+        }
+        if !change.groupsRemoved.isEmpty {
+            line += "; groups emptied: "
+                + GroupLabel.names(change.groupsRemoved, firstIsFallback: change.fallbackRemoved).joined(separator: ", ")
+        }
         return line
     }
 }

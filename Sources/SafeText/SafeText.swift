@@ -7,16 +7,18 @@
 /// original text can be read back unambiguously. Bytes that are not UTF-8 are shown as `\x{XX}`.
 public enum SafeText {
     /// `text` with every scalar that could act on a terminal or split a log line escaped.
-    public static func escaped(_ text: String) -> String {
+    /// With `shortEscapes`, a tab and a newline are shown as `\t` and `\n` instead (tab-separated
+    /// values, where those two are common in text and the short forms are what readers expect).
+    public static func escaped(_ text: String, shortEscapes: Bool = false) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars { append(scalar, to: &out) }
+        for scalar in text.unicodeScalars { append(scalar, to: &out, shortEscapes: shortEscapes) }
         return out
     }
 
     /// Bytes (a path need not be UTF-8) shown as text: valid UTF-8 escaped as `escaped(_:)` does,
     /// every byte that is not part of a valid sequence as `\x{XX}`.
-    public static func escaped(bytes: some Collection<UInt8>) -> String {
+    public static func escaped(bytes: some Collection<UInt8>, shortEscapes: Bool = false) -> String {
         var out = ""
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
@@ -25,7 +27,7 @@ public enum SafeText {
         while true {
             switch parser.parseScalar(from: &iterator) {
             case .valid(let encoded):
-                append(Unicode.UTF8.decode(encoded), to: &out)
+                append(Unicode.UTF8.decode(encoded), to: &out, shortEscapes: shortEscapes)
                 offset += encoded.count
             case .error(let length):
                 for byte in all[offset..<min(offset + length, all.count)] {
@@ -63,9 +65,11 @@ public enum SafeText {
         }
     }
 
-    private static func append(_ scalar: Unicode.Scalar, to out: inout String) {
+    private static func append(_ scalar: Unicode.Scalar, to out: inout String, shortEscapes: Bool) {
         if scalar == "\\" {
             out += "\\\\"
+        } else if shortEscapes, scalar == "\t" || scalar == "\n" {
+            out += scalar == "\t" ? "\\t" : "\\n"
         } else if needsEscape(scalar) {
             out += "\\u{" + hex(scalar.value) + "}"
         } else {

@@ -4,10 +4,10 @@ import SQLite
 /// found by name once per query (`SQLiteStatement.column(named:)`), so a query may select them
 /// in any order and a reordered column list can never shift a value into the wrong field.
 enum AssetRowDecoder {
-    /// The content columns, from `group_key` to `model`.
+    /// The content columns, from `group_key` to `sidecar_candidate`.
     static let contentColumns = """
         group_key, group_spelling, description, description_source, format, taken, taken_key, width, height, \
-        orientation, make, model
+        orientation, make, model, sidecar_candidate
         """
 
     /// The stamp columns.
@@ -38,7 +38,7 @@ struct StampColumns {
 /// Where a query's content columns are.
 struct ContentColumns {
     let groupKey, groupSpelling, description, descriptionSource, format, taken, takenKey: Int32
-    let width, height, orientation, make, model: Int32
+    let width, height, orientation, make, model, sidecarCandidate: Int32
 
     /// Finds the columns of `AssetRowDecoder.contentColumns` in `statement`'s result.
     init(_ statement: SQLiteStatement) throws(SQLiteError) {
@@ -54,6 +54,7 @@ struct ContentColumns {
         orientation = try statement.column(named: "orientation")
         make = try statement.column(named: "make")
         model = try statement.column(named: "model")
+        sidecarCandidate = try statement.column(named: "sidecar_candidate")
     }
 
     /// The current row's content.
@@ -71,7 +72,8 @@ struct ContentColumns {
             height: statement.optionalInt(height),
             orientation: statement.optionalInt(orientation),
             make: statement.text(make),
-            model: statement.text(model))
+            model: statement.text(model),
+            sidecarCandidate: statement.optionalInt(sidecarCandidate))
     }
 }
 
@@ -95,6 +97,18 @@ struct AssetColumns {
         StoredAsset(
             id: statement.text(id) ?? "", path: statement.blob(path), stamp: stamp.decode(statement),
             groupName: statement.text(groupName) ?? "", content: content.decode(statement))
+    }
+}
+
+extension AssetColumns {
+    /// The assets `sql` (selecting `StoreDatabase.assetColumns`) finds with `values` bound.
+    static func rows(_ db: SQLiteConnection, _ sql: String, _ values: [SQLiteValue]) throws -> [StoredAsset] {
+        let statement = try db.statement(sql)
+        try statement.bind(values)
+        let columns = try AssetColumns(statement)
+        var rows: [StoredAsset] = []
+        while try statement.step() { rows.append(columns.decode(statement)) }
+        return rows
     }
 }
 

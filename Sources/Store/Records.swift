@@ -49,12 +49,17 @@ public struct AssetContent: Sendable, Equatable {
     public var orientation: Int?
     public var make: String?
     public var model: String?
+    /// When the description came from an XMP sidecar: which of the image's sidecar names it
+    /// was, as an index into the names the daemon tries in order (`name.ext.xmp`, ...). An
+    /// index rather than a path, so it stays right when the image and its sidecar are renamed
+    /// or moved together (the sidecar's signature, which includes the index, is unchanged then).
+    public var sidecarCandidate: Int?
 
     /// Creates a content value.
     public init(
         groupKey: String, groupSpelling: String, description: String? = nil, descriptionSource: String? = nil,
         format: String, taken: String? = nil, takenNs: Int64? = nil, width: Int? = nil, height: Int? = nil,
-        orientation: Int? = nil, make: String? = nil, model: String? = nil
+        orientation: Int? = nil, make: String? = nil, model: String? = nil, sidecarCandidate: Int? = nil
     ) {
         self.groupKey = groupKey
         self.groupSpelling = groupSpelling
@@ -68,6 +73,7 @@ public struct AssetContent: Sendable, Equatable {
         self.orientation = orientation
         self.make = make
         self.model = model
+        self.sidecarCandidate = sidecarCandidate
     }
 }
 
@@ -83,6 +89,11 @@ public struct StoredAsset: Sendable, Equatable {
 
 /// One group as stored.
 public struct StoredGroup: Sendable, Equatable {
+    /// The key of the fallback group (photos without a usable description): the empty text,
+    /// which no description is filed under (an empty description is none), so a photo whose
+    /// description is literally the fallback's name ("Other") stays a group of its own.
+    public static let fallbackKey = ""
+
     public var key: String
     public var name: String
     public var count: Int
@@ -117,17 +128,23 @@ public struct CommittedChange: Codable, Sendable, Equatable {
     public var groupsChanged: [String] = []
     /// Display names of groups that became empty.
     public var groupsRemoved: [String] = []
+    /// True when the fallback group is among `groupsChanged`, as its first name: a description
+    /// may read like the fallback's name ("Other") and be a group of its own. Nil when not.
+    public var fallbackChanged: Bool?
+    /// True when the fallback group is among `groupsRemoved`, as its first name. Nil when not.
+    public var fallbackRemoved: Bool?
     /// The paths the removed assets had, for whoever keeps files about them (the thumbnail
     /// cache). Only the live change carries them: the log keeps ids, as clients see them.
     public var removedPaths: [[UInt8]] = []
 
     private enum CodingKeys: String, CodingKey {
-        case token, inserted, removed, updated, moved, groupsChanged, groupsRemoved
+        case token, inserted, removed, updated, moved, groupsChanged, groupsRemoved, fallbackChanged, fallbackRemoved
     }
 
     /// Creates a change record.
     public init(token: Int64, inserted: [String] = [], removed: [String] = [], updated: [String] = [],
-                moved: [MovedAsset] = [], groupsChanged: [String] = [], groupsRemoved: [String] = []) {
+                moved: [MovedAsset] = [], groupsChanged: [String] = [], groupsRemoved: [String] = [],
+                fallbackChanged: Bool? = nil, fallbackRemoved: Bool? = nil) {
         self.token = token
         self.inserted = inserted
         self.removed = removed
@@ -135,6 +152,8 @@ public struct CommittedChange: Codable, Sendable, Equatable {
         self.moved = moved
         self.groupsChanged = groupsChanged
         self.groupsRemoved = groupsRemoved
+        self.fallbackChanged = fallbackChanged
+        self.fallbackRemoved = fallbackRemoved
     }
 
     /// True when the batch changed nothing.

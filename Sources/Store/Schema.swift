@@ -95,6 +95,23 @@ enum Schema {
         UPDATE changes SET size = length(CAST(payload AS BLOB));
         CREATE INDEX changes_by_size ON changes(token, size);
         """,
+        // 7: which of its sidecar names an asset's description came from (`Asset.sidecar`).
+        // Assets described by a sidecar are read again at the next reconcile to learn it.
+        """
+        ALTER TABLE assets ADD COLUMN sidecar_candidate INTEGER;
+        UPDATE assets SET sidecar = -1 WHERE description_source = 'sidecar';
+        """,
+        // 8: full-text search (`SearchIndex`): each asset's folded text under its rowid, in a
+        // trigram index so any substring of three characters or more is found through it, and
+        // the index's terms, where words of two characters are looked up. Case-sensitive,
+        // because `SearchText.fold` has already folded case and accents. The assets already
+        // indexed get their text at the next open (`SearchIndex.rebuildIfNeeded`), after any VACUUM.
+        """
+        CREATE VIRTUAL TABLE search_text USING fts5(folded, tokenize = 'trigram case_sensitive 1');
+        CREATE VIRTUAL TABLE search_terms USING fts5vocab(search_text, row);
+        INSERT INTO settings(key, value) VALUES ('\(SearchIndex.staleSetting)', '1')
+            ON CONFLICT(key) DO UPDATE SET value = excluded.value;
+        """,
     ]
 
     /// Runs the migrations the database has not seen yet, each in its own transaction.

@@ -29,6 +29,12 @@ extension Store {
         try await onWriter { try $0.forgetReadStamps() }
     }
 
+    /// Marks these assets' stamps unknown, so the next reconcile reads their files again (ids kept).
+    nonisolated(nonsending) public func forgetReadStamps(ids: [String]) async throws {
+        guard !ids.isEmpty else { return }
+        try await onWriter { try $0.forgetReadStamps(ids: ids) }
+    }
+
     /// Stores an app record, replacing the one with the same uid and id; durable when this returns.
     nonisolated(nonsending) public func saveApp(_ app: StoredApp) async throws {
         try await onWriter { try $0.saveApp(app) }
@@ -125,9 +131,9 @@ extension Store {
         try await onReader { try $0.groups(in: selection) }
     }
 
-    /// The key of the group called `name` (or with key `key`), if it exists.
-    nonisolated(nonsending) public func groupKey(named name: String, key: String) async throws -> String? {
-        try await onReader { try $0.groupKey(named: name, key: key) }
+    /// Whether a group with this key exists.
+    nonisolated(nonsending) public func hasGroup(key: String) async throws -> Bool {
+        try await onReader { try $0.hasGroup(key: key) }
     }
 
     /// Up to `limit` asset ids starting with `prefix`, in order.
@@ -149,6 +155,36 @@ extension Store {
         try await onReader {
             try $0.assets(groupKey: groupKey, sort: sort, after: position, limit: limit, selection: selection)
         }
+    }
+
+    /// Up to `limit` assets of `listing` (a group or all, in an order, in a time range, as far
+    /// as a selection shows) after `position`.
+    nonisolated(nonsending) public func assets(
+        _ listing: StoreListing, after position: StorePosition?, limit: Int
+    ) async throws -> [StoredAsset] {
+        try await onReader { try $0.assets(listing, after: position, limit: limit) }
+    }
+
+    /// Up to `limit` assets whose description, file name, make or model holds every word of
+    /// `query` (ignoring case and accents), newest first (taken, else modified), after
+    /// `position`; of one group when `groupKey` is given; with a selection, only its assets.
+    nonisolated(nonsending) public func search(
+        _ query: SearchQuery, groupKey: String?, after position: StorePosition?, limit: Int,
+        selection: StoreSelection? = nil
+    ) async throws -> [StoredAsset] {
+        try await onReader {
+            try $0.search(query, groupKey: groupKey, after: position, limit: limit, selection: selection)
+        }
+    }
+
+    /// The assets at exactly these paths (missing ones left out).
+    nonisolated(nonsending) public func assets(paths: [[UInt8]]) async throws -> [StoredAsset] {
+        try await onReader { try $0.assets(paths: paths) }
+    }
+
+    /// The id of every asset `selection` holds, by path.
+    nonisolated(nonsending) public func visibleIDsByPath(in selection: StoreSelection) async throws -> [[UInt8]: String] {
+        try await onReader { try $0.visibleIDsByPath(in: selection) }
     }
 
     /// Every asset (for regrouping).

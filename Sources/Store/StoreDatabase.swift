@@ -47,6 +47,9 @@ final class StoreDatabase: Sendable {
         for _ in 0..<max(1, readerCount) {
             let connection = try SQLiteConnection(path: path, create: false)
             try connection.execute("PRAGMA query_only = 1")
+            // The writer's cache size: with SQLite's default (2 MiB) a search or a filtered
+            // listing over 100,000 photos rereads the same pages from the OS many times over.
+            try connection.execute("PRAGMA cache_size = -16384")
             readers.append(ReaderConnection(connection))
         }
         writer = Mutex(opened.writer)
@@ -151,6 +154,17 @@ final class StoreDatabase: Sendable {
     func forgetReadStamps() throws {
         try write { db in
             try db.statement("UPDATE assets SET sidecar = -1").run()
+        }
+    }
+
+    /// The same for the assets with these ids only, in one transaction.
+    func forgetReadStamps(ids: [String]) throws {
+        try write { db in
+            let statement = try db.statement("UPDATE assets SET sidecar = -1 WHERE id = ?")
+            for id in ids {
+                statement.reset()
+                try statement.bind([.text(id)]).run()
+            }
         }
     }
 }

@@ -49,6 +49,11 @@ struct StoreOpener {
             writer = try configuredWriter()
         }
         report.convertedToIncrementalVacuum = Schema.convertToIncrementalVacuum(writer)
+        // After the VACUUM, which may renumber the assets' rowids that the search index is keyed
+        // by. A rebuild that fails (a full disk) leaves the mark, and the next open tries again;
+        // meanwhile search misses only the photos indexed before search existed.
+        if report.convertedToIncrementalVacuum { try? SearchIndex.markStale(writer) }
+        _ = try? SearchIndex.rebuildIfNeeded(writer)
         let backup = AppsBackup.path(for: path)
         if !existed || report.brokenPath != nil, FileManager.default.fileExists(atPath: backup) {
             do {

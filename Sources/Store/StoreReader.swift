@@ -128,12 +128,13 @@ extension StoreDatabase {
         }
     }
 
-    /// The key of the group whose key or display name is `name`, if there is one.
-    func groupKey(named name: String, key: String) throws -> String? {
+    /// Whether a group with this key exists. Groups are found by key only: a display name can
+    /// be shared (the fallback group "Other" and a photo described "Other"), a key cannot.
+    func hasGroup(key: String) throws -> Bool {
         try read { db in
-            let statement = try db.statement("SELECT key FROM groups WHERE key = ? OR name = ? ORDER BY key = ? DESC LIMIT 1")
-            try statement.bind([.text(key), .text(name), .text(key)])
-            return try statement.step() ? statement.text(0) : nil
+            let statement = try db.statement("SELECT 1 FROM groups WHERE key = ?")
+            try statement.bind([.text(key)])
+            return try statement.step()
         }
     }
 
@@ -162,53 +163,6 @@ extension StoreDatabase {
                 if try statement.step() { found.append(columns.decode(statement)) }
             }
             return found
-        }
-    }
-
-    /// Up to `limit` assets of one group (or all) in `sort` order, after `position`; with a
-    /// selection, only the assets it holds.
-    func assets(
-        groupKey: String?, sort: StoreSort, after position: StorePosition?, limit: Int,
-        selection: StoreSelection? = nil
-    ) throws -> [StoredAsset] {
-        let column: String
-        switch sort {
-        case .taken: column = "a.taken_key"
-        case .modified: column = "a.mtime_ns"
-        case .path: column = "a.path"
-        }
-        var conditions: [String] = []
-        var values: [SQLiteValue] = []
-        if let groupKey {
-            conditions.append("a.group_key = ?")
-            values.append(.text(groupKey))
-        }
-        if let selection {
-            conditions.append(StoreSelection.condition)
-            values += selection.values
-        }
-        if let position {
-            switch position.value {
-            case .integer(let number):
-                conditions.append("(\(column), a.id) > (?, ?)")
-                values += [.integer(number), .text(position.id)]
-            case .bytes(let bytes):
-                conditions.append("\(column) > ?")
-                values.append(.blob(bytes))
-            }
-        }
-        let order = sort == .path ? column : "\(column), a.id"
-        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        let sql = "SELECT \(Self.assetColumns) FROM assets a JOIN groups g ON g.key = a.group_key "
-            + "\(filter) ORDER BY \(order) LIMIT ?"
-        values.append(.integer(Int64(limit)))
-        return try read { db in
-            let statement = try db.statement(sql)
-            try statement.bind(values)
-            let columns = try AssetColumns(statement)
-            var page: [StoredAsset] = []
-            while try statement.step() { page.append(columns.decode(statement)) }
-            return page
         }
     }
 

@@ -25,7 +25,8 @@ public struct StoreSelection: Sendable, Equatable {
     /// The values `condition` binds.
     var values: [SQLiteValue] { [.text(Self.json(groupKeys)), .text(Self.json(ids))] }
 
-    private static func json(_ strings: [String]) -> String {
+    /// `strings` as one JSON array, for `json_each`.
+    static func json(_ strings: [String]) -> String {
         (try? String(decoding: JSONEncoder().encode(strings), as: UTF8.self)) ?? "[]"
     }
 }

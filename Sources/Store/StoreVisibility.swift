@@ -19,11 +19,9 @@ public struct VisibleSet: Sendable, Equatable {
         self.groups = groups
     }
 
-    /// The key of the visible group a request names, by the store's rule for `groupKey(named:key:)`:
-    /// an exact key first, then a name.
-    public func groupKey(named name: String, key: String) -> String? {
-        if groups.contains(where: { $0.key == key }) { return key }
-        return groups.filter { $0.name == name }.map(\.key).min()
+    /// Whether the group with this key is visible (by key, as `Store.hasGroup(key:)` finds groups).
+    public func contains(groupKey key: String) -> Bool {
+        groups.contains { $0.key == key }
     }
 }
 

@@ -45,6 +45,8 @@ private struct BatchWriter {
     }
 
     private struct Existing {
+        /// The row's rowid: the key of its text in the search index.
+        var rowid: Int64
         var path: [UInt8]
         var stamp: FileStamp
         var groupKey: String
@@ -90,6 +92,7 @@ private struct BatchWriter {
     private mutating func remove(id: String) throws {
         guard let existing = try existing(id: id) else { return }
         try db.statement("DELETE FROM assets WHERE id = ?").bind([.text(id)]).run()
+        try SearchIndex.remove(db, rowid: existing.rowid)
         count(existing.groupKey, existing.groupSpelling, by: -1)
         change.removed.append(id)
         change.removedPaths.append(existing.path)
@@ -116,9 +119,12 @@ private struct BatchWriter {
         try db.statement("""
             UPDATE assets SET path = ?, device = ?, inode = ?, size = ?, mtime_ns = ?, sidecar = ?, group_key = ?,
               group_spelling = ?, description = ?, description_source = ?, format = ?, taken = ?, taken_key = ?,
-              width = ?, height = ?, orientation = ?, make = ?, model = ?
+              width = ?, height = ?, orientation = ?, make = ?, model = ?, sidecar_candidate = ?
             WHERE id = ?
             """).bind(Self.row(path: update.path, stamp: update.stamp, content: content) + [.text(update.id)]).run()
+        if SearchIndex.textChanges(from: (existing.path, existing.content), to: (update.path, content)) {
+            try SearchIndex.write(db, rowid: existing.rowid, path: update.path, content: content)
+        }
         if existing.groupKey != content.groupKey || existing.groupSpelling != content.groupSpelling {
             count(existing.groupKey, existing.groupSpelling, by: -1)
             count(content.groupKey, content.groupSpelling, by: 1)
@@ -137,8 +143,9 @@ private struct BatchWriter {
     private mutating func insert(_ insert: WriteBatch.Insert) throws {
         let statement = try db.statement("""
             INSERT INTO assets (path, device, inode, size, mtime_ns, sidecar, group_key, group_spelling, description,
-              description_source, format, taken, taken_key, width, height, orientation, make, model, id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              description_source, format, taken, taken_key, width, height, orientation, make, model, sidecar_candidate,
+              id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let values = Self.row(path: insert.path, stamp: insert.stamp, content: insert.content)
         var id = AssetID.generate()
@@ -154,6 +161,7 @@ private struct BatchWriter {
                 id = AssetID.generate()
             }
         }
+        try SearchIndex.write(db, rowid: db.lastInsertRowID, path: insert.path, content: insert.content)
         count(insert.content.groupKey, insert.content.groupSpelling, by: 1)
         change.inserted.append(id)
     }
@@ -178,15 +186,15 @@ private struct BatchWriter {
 
     private func existing(id: String) throws -> Existing? {
         let statement = try db.statement("""
-            SELECT path, \(AssetRowDecoder.stampColumns), \(AssetRowDecoder.contentColumns) FROM assets WHERE id = ?
+            SELECT rowid, path, \(AssetRowDecoder.stampColumns), \(AssetRowDecoder.contentColumns) FROM assets WHERE id = ?
             """)
         try statement.bind([.text(id)])
-        let (path, stampColumns, contentColumns) = (try statement.column(named: "path"), try StampColumns(statement),
-                                                    try ContentColumns(statement))
+        let (rowid, path) = (try statement.column(named: "rowid"), try statement.column(named: "path"))
+        let (stampColumns, contentColumns) = (try StampColumns(statement), try ContentColumns(statement))
         guard try statement.step() else { return nil }
         let stamp = stampColumns.decode(statement)
         let content = contentColumns.decode(statement)
-        let result = Existing(path: statement.blob(path), stamp: stamp, groupKey: content.groupKey,
+        let result = Existing(rowid: statement.int64(rowid), path: statement.blob(path), stamp: stamp, groupKey: content.groupKey,
                               groupSpelling: content.groupSpelling, content: content)
         statement.reset()
         return result
@@ -198,7 +206,7 @@ private struct BatchWriter {
             .integer(stamp.size), .integer(stamp.mtimeNs), .integer(stamp.sidecar), .text(content.groupKey), .text(content.groupSpelling),
             .text(content.description), .text(content.descriptionSource), .text(content.format), .text(content.taken),
             .integer(content.takenNs ?? stamp.mtimeNs), .integer(content.width), .integer(content.height),
-            .integer(content.orientation), .text(content.make), .text(content.model),
+            .integer(content.orientation), .text(content.make), .text(content.model), .integer(content.sidecarCandidate),
         ]
     }
 
@@ -230,9 +238,15 @@ private struct BatchWriter {
         let oldCount = oldName == nil ? 0 : Int(old.int64(1))
         old.reset()
         let newCount = oldCount + delta
+        // The keys come sorted and the fallback's is the empty text, so the fallback group is
+        // the first name of either list (`CommittedChange.fallbackChanged`).
+        let isFallback = key == StoredGroup.fallbackKey
         if newCount <= 0 {
             try db.statement("DELETE FROM groups WHERE key = ?").bind([.text(key)]).run()
-            if let oldName { change.groupsRemoved.append(oldName) }
+            if let oldName {
+                change.groupsRemoved.append(oldName)
+                if isFallback { change.fallbackRemoved = true }
+            }
             return
         }
         let spelling = try db.statement(
@@ -256,6 +270,7 @@ private struct BatchWriter {
         if delta != 0 || oldName != name {
             if let oldName, oldName != name { change.groupsRemoved.append(oldName) }
             change.groupsChanged.append(name)
+            if isFallback { change.fallbackChanged = true }
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import PhotoAPI
 import PhotoDaemon
 
 /// `photod`: the photo-library daemon. Parses flags, loads the config, runs the daemon.
@@ -12,7 +13,8 @@ struct PhotodCommand: AsyncParsableCommand {
             Flags override the config file ($XDG_CONFIG_HOME/photod/photod.toml), which overrides the \
             built-in defaults. A bad config exits with status 78 (EX_CONFIG); an index another photod \
             is using, with status 75 (EX_TEMPFAIL).
-            """)
+            """,
+        version: "photod \(PhotodVersion.current)")
 
     @Option(name: .long, help: ArgumentHelp("Config file to read instead of the default.", valueName: "file"))
     var config: String?

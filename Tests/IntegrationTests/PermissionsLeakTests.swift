@@ -44,7 +44,10 @@ import Testing
         let none = try app.call("io.photod.Library.ListAssets", #"{"group": "Secrets"}"#)
         #expect(hidden["error"] as? String == "io.photod.Library.GroupNotFound")
         #expect(hidden["error"] as? String == none["error"] as? String)
-        #expect(Set((hidden["parameters"] as? [String: Any] ?? [:]).keys) == ["name"])
+        #expect(Set((hidden["parameters"] as? [String: Any] ?? [:]).keys) == ["name", "closest"])
+        // Suggestions come from what the app sees: none names the hidden group, for either name.
+        #expect((hidden["parameters"] as? [String: Any])?["closest"] as? [String] == [])
+        #expect((none["parameters"] as? [String: Any])?["closest"] as? [String] == [])
         let hike = try app.call("io.photod.Library.ListAssets", #"{"group": "Hike"}"#)
         #expect((hike["assets"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [hike3])
 

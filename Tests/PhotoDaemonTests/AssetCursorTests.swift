@@ -21,6 +21,18 @@ import Testing
         #expect(AssetCursor.decode(text, sort: .taken, groupKey: "H") == nil)
     }
 
+    @Test func aReversedCursorContinuesOnlyAReversedListing() {
+        let position = StorePosition(value: .integer(7), id: "a")
+        let reversed = AssetCursor(sort: .taken, reverse: true, groupKey: nil, position: position).encoded
+        #expect(AssetCursor.decode(reversed, sort: .taken, reverse: true, groupKey: nil) == position)
+        #expect(AssetCursor.decode(reversed, sort: .taken, groupKey: nil) == nil)
+        let forward = AssetCursor(sort: .taken, groupKey: nil, position: position).encoded
+        #expect(AssetCursor.decode(forward, sort: .taken, reverse: true, groupKey: nil) == nil)
+        // A cursor made before reverse existed has no such field: it continues the forward listing.
+        let older = "eyJ2ZXJzaW9uIjoxLCJzb3J0IjoidGFrZW4iLCJpbnRlZ2VyIjo3LCJpZCI6ImEifQ"
+        #expect(AssetCursor.decode(older, sort: .taken, groupKey: nil) == position)
+    }
+
     @Test(arguments: ["", "garbage", "!!!", "e30", "eyJ2ZXJzaW9uIjoyfQ"])
     func garbageIsRefused(text: String) {
         #expect(AssetCursor.decode(text, sort: .taken, groupKey: nil) == nil)

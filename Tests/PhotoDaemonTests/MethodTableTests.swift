@@ -51,6 +51,7 @@ import Varlink
         table.on(LibraryMethods.listGroups) { _ in ListGroupsReply(groups: []) }
         table.on(LibraryMethods.listAssets) { _ in ListAssetsReply(assets: [], cursor: nil) }
         table.on(LibraryMethods.getAssets) { _ in GetAssetsReply(assets: [], missing: []) }
+        table.on(LibraryMethods.search) { _ in SearchReply(assets: [], cursor: nil) }
         table.stream(LibraryMethods.subscribe) { _ in }
         table.stream(LibraryMethods.requestImage) { _ in }
         table.stream(LibraryMethods.openOriginal) { _ in }

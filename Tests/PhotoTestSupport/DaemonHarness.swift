@@ -56,11 +56,13 @@ public final class DaemonHarness: @unchecked Sendable {
         extraArguments = arguments
     }
 
-    /// Environment that keeps photod and photoctl away from the real user's config and socket.
+    /// Environment that keeps photod and photoctl away from the real user's config and socket,
+    /// and from a `COLUMNS` the test runner's shell exported (photoctl's tables would fit it):
+    /// a test that wants a width sets it.
     public var environment: [String: String] {
         ["XDG_CONFIG_HOME": dir.file("config"), "XDG_STATE_HOME": dir.file("state"),
          "XDG_CACHE_HOME": dir.file("cache"),
-         "XDG_RUNTIME_DIR": dir.file("run"), "PHOTOD_SOCKET": socket, "HOME": dir.path]
+         "XDG_RUNTIME_DIR": dir.file("run"), "PHOTOD_SOCKET": socket, "HOME": dir.path, "COLUMNS": ""]
     }
 
     /// Writes `bytes` as `relativePath` inside the library.

@@ -4,8 +4,9 @@ import Store
 
 /// The opaque `ListAssets` cursor: where the last page ended, for which listing.
 ///
-/// It carries the sort and group it was made for, so a cursor replayed against another
-/// listing is refused instead of silently skipping or repeating assets.
+/// It carries the sort, direction and group it was made for, so a cursor replayed against
+/// another listing is refused instead of silently skipping or repeating assets. (`Search`
+/// pages newest first by taken time, so its cursors are those of that listing.)
 struct AssetCursor: Codable, Equatable {
     var version = 1
     var sort: String
@@ -13,9 +14,12 @@ struct AssetCursor: Codable, Equatable {
     var integer: Int64?
     var bytes: String?
     var id: String
+    /// True for a reversed listing; absent otherwise, so cursors from before it stay valid.
+    var reverse: Bool?
 
-    init(sort: StoreSort, groupKey: String?, position: StorePosition) {
+    init(sort: StoreSort, reverse: Bool = false, groupKey: String?, position: StorePosition) {
         self.sort = sort.rawValue
+        self.reverse = reverse ? true : nil
         group = groupKey
         id = position.id
         switch position.value {
@@ -41,12 +45,13 @@ struct AssetCursor: Codable, Equatable {
     }
 
     /// Decodes `text` and checks it belongs to this listing; nil when it does not.
-    static func decode(_ text: String, sort: StoreSort, groupKey: String?) -> StorePosition? {
+    static func decode(_ text: String, sort: StoreSort, reverse: Bool = false, groupKey: String?) -> StorePosition? {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64),
               let cursor = try? JSONDecoder().decode(AssetCursor.self, from: data),
-              cursor.version == 1, cursor.sort == sort.rawValue, cursor.group == groupKey
+              cursor.version == 1, cursor.sort == sort.rawValue, cursor.group == groupKey,
+              (cursor.reverse ?? false) == reverse
         else { return nil }
         switch sort {
         case .taken, .modified:

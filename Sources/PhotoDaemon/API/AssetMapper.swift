@@ -8,11 +8,14 @@ struct AssetMapper: Sendable {
 
     func asset(_ stored: StoredAsset) -> Asset {
         let content = stored.content
+        let path = Self.wirePath(stored.path)
+        let sidecar = Self.sidecarPath(of: stored).map(Self.wirePath)
         return Asset(
             id: stored.id,
-            path: String(decoding: stored.path, as: UTF8.self),
-            pathBytes: Self.isValidUTF8(stored.path) ? nil : Data(stored.path).base64EncodedString(),
+            path: path.text,
+            pathBytes: path.bytes,
             group: stored.groupName,
+            fallback: content.groupKey == rules.fallbackKey,
             description: content.description,
             descriptionSource: content.descriptionSource.flatMap(DescriptionSource.init(rawValue:)),
             format: content.format,
@@ -23,7 +26,23 @@ struct AssetMapper: Sendable {
             make: content.make,
             model: content.model,
             size: Int(stored.stamp.size),
-            modified: ISOTime.utcString(nanoseconds: stored.stamp.mtimeNs))
+            modified: ISOTime.utcString(nanoseconds: stored.stamp.mtimeNs),
+            sidecar: sidecar?.text,
+            sidecarBytes: sidecar?.bytes)
+    }
+
+    /// The sidecar an asset's description came from: the name the reader found it under,
+    /// applied to the asset's path now (no file is looked at while replying).
+    static func sidecarPath(of stored: StoredAsset) -> [UInt8]? {
+        guard stored.content.descriptionSource == DescriptionSource.sidecar.rawValue,
+              let candidate = stored.content.sidecarCandidate else { return nil }
+        return Sidecar.path(candidate: candidate, for: stored.path)
+    }
+
+    /// A path as the wire carries it: UTF-8 text (U+FFFD for invalid bytes), and base64 of the
+    /// exact bytes only when the text cannot hold them.
+    static func wirePath(_ bytes: [UInt8]) -> (text: String, bytes: String?) {
+        (String(decoding: bytes, as: UTF8.self), isValidUTF8(bytes) ? nil : Data(bytes).base64EncodedString())
     }
 
     func group(_ stored: StoredGroup) -> Group {
@@ -31,7 +50,9 @@ struct AssetMapper: Sendable {
             name: stored.name,
             count: stored.count,
             fallback: stored.key == rules.fallbackKey,
-            latest: stored.latestTaken ?? stored.latestMtimeNs.map(ISOTime.utcString(nanoseconds:)))
+            latest: stored.latestTaken ?? stored.latestMtimeNs.map(ISOTime.utcString(nanoseconds:)),
+            // The newest asset's capture time when it records one, else its file's time.
+            latestSource: stored.latestTaken != nil ? .taken : stored.latestMtimeNs != nil ? .modified : nil)
     }
 
     func change(_ committed: CommittedChange) -> Change {
@@ -44,7 +65,9 @@ struct AssetMapper: Sendable {
                 Move(id: $0.id, from: String(decoding: $0.from, as: UTF8.self), to: String(decoding: $0.to, as: UTF8.self))
             },
             groupsChanged: committed.groupsChanged,
-            groupsRemoved: committed.groupsRemoved)
+            groupsRemoved: committed.groupsRemoved,
+            fallbackChanged: committed.fallbackChanged,
+            fallbackRemoved: committed.fallbackRemoved)
     }
 
     /// A path's last component as UTF-8, invalid bytes as U+FFFD.

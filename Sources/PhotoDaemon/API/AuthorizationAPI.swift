@@ -113,23 +113,28 @@ struct AuthorizationAPI: Sendable {
         let uid = try Self.checkApp(p.app, uid: p.uid)
         try ParameterLimits.check(p.assets, atMost: ParameterLimits.assetID, "assets")
         try ParameterLimits.check(p.groups, atMost: ParameterLimits.groupName, "groups")
-        if p.status == .limited {
-            // A name that matches nothing would be a selection that shows nothing, decided in silence.
-            switch try await catalog.problem(groups: p.groups ?? [], assets: p.assets ?? []) {
-            case .noSuchGroup(let group, let closest):
-                throw VarlinkError(AuthorizationInterface.Error.noSuchGroup,
-                                   parameters: NoSuchGroupError(group: group, closest: closest))
-            case .noSuchAsset(let asset, let closest):
-                throw VarlinkError(AuthorizationInterface.Error.noSuchAsset,
-                                   parameters: NoSuchAssetError(asset: asset, closest: closest))
-            case nil:
-                break
-            }
-        }
+        let (groups, fallback) = p.status == .limited
+            ? try await checkedSelection(p) : (p.groups ?? [], p.fallback ?? false)
         return try await Self.answering {
             AppReply(app: try await authorizer.decide(
-                p.app, uid: uid, status: p.status, assets: p.assets ?? [], groups: p.groups ?? [],
+                p.app, uid: uid, status: p.status, assets: p.assets ?? [], groups: groups, fallback: fallback,
                 confirmed: p.confirmed ?? false, by: owner).wire)
+        }
+    }
+
+    /// A limited selection's groups as they will be kept: a name the fallback group answered to
+    /// becomes the flag, so the record is unambiguous. A name or id that matches nothing would
+    /// be a selection that shows nothing, decided in silence: `NoSuchGroup`, `NoSuchAsset`.
+    private func checkedSelection(_ p: DecideParameters) async throws -> (groups: [String], fallback: Bool) {
+        switch try await catalog.resolve(groups: p.groups ?? [], fallback: p.fallback ?? false, assets: p.assets ?? []) {
+        case .problem(.noSuchGroup(let group, let closest)):
+            throw VarlinkError(AuthorizationInterface.Error.noSuchGroup,
+                               parameters: NoSuchGroupError(group: group, closest: closest))
+        case .problem(.noSuchAsset(let asset, let closest)):
+            throw VarlinkError(AuthorizationInterface.Error.noSuchAsset,
+                               parameters: NoSuchAssetError(asset: asset, closest: closest))
+        case .selection(let names, let fallback):
+            return (names, fallback)
         }
     }
 

@@ -34,6 +34,7 @@ struct LibraryAPI: Sendable {
         table.on(LibraryMethods.listGroups) { try await listGroups($0.admission) }
         table.on(LibraryMethods.listAssets) { try await listAssets($0.parameters, $0.admission) }
         table.on(LibraryMethods.getAssets) { try await getAssets($0.parameters, $0.admission) }
+        table.on(LibraryMethods.search) { try await search($0.parameters, $0.admission) }
         table.on(LibraryMethods.rescan) { try await rescan($0.parameters) }
         let completer = Completer(store: store, roots: indexer.roots, authorizer: gate.authorizer)
         table.on(LibraryMethods.complete) { try await completer.complete($0.parameters, caller: $0.caller, access: $0.admission) }
@@ -105,49 +106,72 @@ struct LibraryAPI: Sendable {
         try ParameterLimits.check(parameters.group, atMost: ParameterLimits.groupName, "group")
         try ParameterLimits.check(parameters.cursor, atMost: ParameterLimits.cursor, "cursor")
         let sort = StoreSort(rawValue: (parameters.sort ?? .taken).rawValue) ?? .taken
-        var groupKey: String?
-        if let name = parameters.group {
-            let key = mapper.rules.key(forName: name)
-            // A group the app cannot see answers exactly like a group that does not exist.
-            guard let found = try await visibleGroupKey(named: name, key: key, access) else {
-                throw VarlinkError(LibraryInterface.Error.groupNotFound, parameters: GroupNotFoundError(name: name))
-            }
-            groupKey = found
-        }
-        var position: StorePosition?
-        if let cursor = parameters.cursor {
-            guard let decoded = AssetCursor.decode(cursor, sort: sort, groupKey: groupKey) else {
+        let reverse = parameters.reverse ?? false
+        let range = try TimeFilter.range(since: parameters.since, until: parameters.until, zone: .current)
+        let groupKey = try await groupKey(named: parameters.group, fallback: parameters.fallback, access)
+        let position = try parameters.cursor.map { cursor throws(VarlinkError) in
+            guard let decoded = AssetCursor.decode(cursor, sort: sort, reverse: reverse, groupKey: groupKey) else {
                 throw VarlinkError(LibraryInterface.Error.invalidCursor, parameters: InvalidCursorError(cursor: cursor))
             }
-            position = decoded
+            return decoded
         }
-        let key = groupKey
-        let start = position
-        // One extra row tells whether another page follows, without a count query.
         let selection: StoreSelection? = if case .selection(let selection) = access { selection } else { nil }
-        let rows = try await store.assets(groupKey: key, sort: sort, after: start, limit: limit + 1, selection: selection)
+        let listing = StoreListing(groupKey: groupKey, sort: sort, descending: reverse, range: range, selection: selection)
+        // One extra row tells whether another page follows, without a count query.
+        let rows = try await store.assets(listing, after: position, limit: limit + 1)
         let page = Array(rows.prefix(limit))
         var next: String?
         if rows.count > limit, let last = page.last {
-            next = AssetCursor(sort: sort, groupKey: groupKey, position: AssetCursor.position(after: last, sort: sort)).encoded
+            next = AssetCursor(sort: sort, reverse: reverse, groupKey: groupKey,
+                               position: AssetCursor.position(after: last, sort: sort)).encoded
         }
         return ListAssetsReply(assets: page.map(mapper.asset), cursor: next)
     }
 
-    /// The key of a group the caller can see, or nil. A limited caller's name is matched only
-    /// against its own visible groups, so a hidden group costs the same as none (see `VisibleSet`).
-    private func visibleGroupKey(named name: String, key: String, _ access: LibraryAccess) async throws -> String? {
+    /// The key of the group a call names (`group` and `fallback`, as `ListAssets` takes them),
+    /// nil when it names none (every group).
+    func groupKey(named name: String?, fallback: Bool?, _ access: LibraryAccess) async throws -> String? {
+        guard name != nil || fallback == true else { return nil }
+        return try await visibleGroupKey(named: name, fallback: fallback, access)
+    }
+
+    /// The key of the group the caller names (`GroupNaming`), or `GroupNotFound` with the
+    /// nearest names it can see. A limited caller's name is matched only against its own
+    /// visible groups, so a hidden group costs the same as none and is never suggested (see
+    /// `VisibleSet`).
+    private func visibleGroupKey(named name: String?, fallback: Bool?, _ access: LibraryAccess) async throws -> String {
+        let rules = mapper.rules
+        let candidates = name.map { rules.candidateKeys(forName: $0, fallback: fallback) } ?? [rules.fallbackKey]
+        let visible: VisibleSet?
         switch access {
         case .everything:
-            return try await store.groupKey(named: name, key: key)
+            visible = nil
+            if let key = try await store.firstGroup(among: candidates) { return key }
         case .selection(let selection):
-            return VisibleSet(ids: [], groups: try await store.visibleGroups(in: selection)).groupKey(named: name, key: key)
+            let groups = VisibleSet(ids: [], groups: try await store.visibleGroups(in: selection))
+            visible = groups
+            if let key = candidates.first(where: groups.contains(groupKey:)) { return key }
         }
+        let asked = name ?? rules.fallbackName
+        // Any app may ask, with up to 64 KiB of name: suggesting costs a search of every name
+        // it can see, so a name no one types by hand gets none.
+        guard asked.utf8.count <= Self.suggestedNameBytes else {
+            throw VarlinkError(LibraryInterface.Error.groupNotFound, parameters: GroupNotFoundError(name: asked, closest: []))
+        }
+        let names = if let visible { visible.groups.map(\.name) } else { try await store.groups().map(\.name) }
+        // Two groups may share a name (the fallback group and a description): offered once.
+        throw VarlinkError(LibraryInterface.Error.groupNotFound, parameters: GroupNotFoundError(
+            name: asked, closest: SelectionCatalog.closest(to: asked, among: Array(Set(names)))))
     }
+
+    /// The longest group name (UTF-8 bytes) that `GroupNotFound` suggests near names for.
+    static let suggestedNameBytes = 1000
 
     func getAssets(_ parameters: GetAssetsParameters, _ access: LibraryAccess = .everything) async throws -> GetAssetsReply {
         guard parameters.ids.count <= Self.maximumLimit else { throw VarlinkError.invalidParameter("ids") }
         try ParameterLimits.check(parameters.ids, atMost: ParameterLimits.assetID, "ids")
+        guard (parameters.paths?.count ?? 0) <= Self.maximumLimit else { throw VarlinkError.invalidParameter("paths") }
+        try ParameterLimits.check(parameters.paths, atMost: ParameterLimits.path, "paths")
         let ids = parameters.ids
         let found: [StoredAsset]
         switch access {
@@ -164,6 +188,12 @@ struct LibraryAPI: Sendable {
         var missing: [String] = []
         for id in ids {
             if let asset = byID[id] { assets.append(mapper.asset(asset)) } else { missing.append(id) }
+        }
+        if let paths = parameters.paths, !paths.isEmpty {
+            let byPath = try await PathLookup(store: store).assets(at: paths, access)
+            for path in paths {
+                if let asset = byPath[path] { assets.append(mapper.asset(asset)) } else { missing.append(path) }
+            }
         }
         return GetAssetsReply(assets: assets, missing: missing)
     }

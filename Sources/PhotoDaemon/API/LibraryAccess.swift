@@ -27,8 +27,8 @@ struct AccessGate: Sendable {
             switch record.visibility {
             case .all:
                 return .everything
-            case .selection(let assets, let groups):
-                return .selection(selection(assets: assets, groups: groups))
+            case .selection(let assets, let groups, let fallback):
+                return .selection(selection(assets: assets, groups: groups, fallback: fallback))
             case .none:
                 throw VarlinkError(LibraryInterface.Error.authorizationRequired, parameters: AuthorizationRequiredError(
                     status: record.status.rawValue, app: record.app, hint: Self.hint(for: record)))
@@ -36,9 +36,13 @@ struct AccessGate: Sendable {
         }
     }
 
-    /// A limited selection in store terms: group names become the keys the index files them under.
-    func selection(assets: Set<String>, groups: Set<String>) -> StoreSelection {
-        StoreSelection(groupKeys: groups.map(rules.key(forName:)).sorted(), ids: assets.sorted())
+    /// A limited selection in store terms: group names become the keys the index files them
+    /// under (a name is the group of that description, never the fallback group, which
+    /// `fallback` adds by its own key).
+    func selection(assets: Set<String>, groups: Set<String>, fallback: Bool = false) -> StoreSelection {
+        var keys = Set(groups.map(rules.key(forName:)).filter { !$0.isEmpty })
+        if fallback { keys.insert(rules.fallbackKey) }
+        return StoreSelection(groupKeys: keys.sorted(), ids: assets.sorted())
     }
 
     /// What a refused app (or the person running it) can do about it.

@@ -22,6 +22,12 @@ enum ParameterLimits {
     static let cursor = 262_144
     /// A library root (PATH_MAX).
     static let root = 4096
+    /// A path to look an asset up by (PATH_MAX).
+    static let path = 4096
+    /// What a search looks for: words, not documents.
+    static let searchText = 1000
+    /// A date or date-time bound of `ListAssets` (the longest form is 25 bytes).
+    static let dateBound = 64
     /// What a person typed of a word to complete (a root is the longest such word).
     static let completionPrefix = 4096
 

@@ -76,17 +76,19 @@ struct AuthorizationMachine: Sendable {
     }
 
     /// The owner answers a request or changes a decision (`Decide`); a limited selection
-    /// replaces the old one. `by` is the deciding client's app id.
-    mutating func decide(_ status: AuthorizationStatus, assets: [String], groups: [String], by: String? = nil,
-                         now: Date) -> [Action] {
+    /// replaces the old one (`fallback`: it holds the fallback group). `by` is the deciding
+    /// client's app id.
+    mutating func decide(_ status: AuthorizationStatus, assets: [String], groups: [String], fallback: Bool = false,
+                         by: String? = nil, now: Date) -> [Action] {
         guard record.status != .restricted else { return [.fail(.restricted(app: record.app))] }
-        if let reason = Self.problem(deciding: status, assets: assets, groups: groups) {
+        if let reason = Self.problem(deciding: status, assets: assets, groups: groups, fallback: fallback) {
             return [.fail(.invalidDecision(reason: reason))]
         }
         let before = record
         record.status = status
         record.assets = Self.unique(assets)
         record.groups = Self.unique(groups)
+        record.fallback = fallback ? true : nil
         record.decidedAt = now
         record.decidedBy = by
         let released = endRequest()
@@ -101,6 +103,7 @@ struct AuthorizationMachine: Sendable {
         record.status = .notDetermined
         record.assets = []
         record.groups = []
+        record.fallback = nil
         record.decidedAt = now
         record.decidedBy = by
         let released = endRequest()
@@ -147,10 +150,13 @@ struct AuthorizationMachine: Sendable {
         if !restricted && record.status == .restricted {
             var restored = record.statusBeforeRestriction ?? .notDetermined
             // A limited status without a selection would show nothing yet claim a decision.
-            if restored == .limited && record.assets.isEmpty && record.groups.isEmpty { restored = .notDetermined }
+            if restored == .limited && record.assets.isEmpty && record.groups.isEmpty && record.fallback != true {
+                restored = .notDetermined
+            }
             if restored != .limited {
                 record.assets = []
                 record.groups = []
+                record.fallback = nil
             }
             record.status = restored
             record.statusBeforeRestriction = nil
@@ -188,13 +194,14 @@ struct AuthorizationMachine: Sendable {
     }
 
     /// Why a decision cannot be recorded as given, or nil when it can.
-    private static func problem(deciding status: AuthorizationStatus, assets: [String], groups: [String]) -> String? {
+    private static func problem(deciding status: AuthorizationStatus, assets: [String], groups: [String],
+                                fallback: Bool) -> String? {
         guard status.isDecision else {
             return "the owner decides authorized, limited or denied, not \(status.rawValue)"
         }
         if status == .limited {
-            if assets.isEmpty && groups.isEmpty { return "limited needs at least one asset or group" }
-        } else if !assets.isEmpty || !groups.isEmpty {
+            if assets.isEmpty && groups.isEmpty && !fallback { return "limited needs at least one asset or group" }
+        } else if !assets.isEmpty || !groups.isEmpty || fallback {
             // A selection with another status would be dropped; refusing it catches the slip.
             return "assets and groups go with limited only, not with \(status.rawValue)"
         }

@@ -17,8 +17,13 @@ struct AppAuthorization: Sendable, Equatable, Codable {
     /// For limited: the asset ids the app may see. Kept while restricted, so that lifting the
     /// restriction gives the app back exactly what it had.
     var assets: [String]
-    /// For limited: the group names the app may see.
+    /// For limited: the group names the app may see, each the group of that description (never
+    /// the fallback group, which `fallback` selects).
     var groups: [String]
+    /// For limited: true when the app may see the fallback group; nil otherwise (and in records
+    /// decided before it existed, whose name of the fallback meant both groups until
+    /// `FallbackSelectionUpgrade` made that explicit).
+    var fallback: Bool?
     /// Whether a request waits for the owner.
     var pending: Bool
     /// While restricted: the status the policy overrode, restored when the policy lets go.
@@ -37,6 +42,7 @@ struct AppAuthorization: Sendable, Equatable, Codable {
         decidedAt: Date? = nil,
         assets: [String] = [],
         groups: [String] = [],
+        fallback: Bool? = nil,
         pending: Bool = false,
         statusBeforeRestriction: AuthorizationStatus? = nil,
         decidedBy: String? = nil
@@ -50,6 +56,7 @@ struct AppAuthorization: Sendable, Equatable, Codable {
         self.decidedAt = decidedAt
         self.assets = assets
         self.groups = groups
+        self.fallback = fallback
         self.pending = pending
         self.statusBeforeRestriction = statusBeforeRestriction
         self.decidedBy = decidedBy
@@ -60,7 +67,7 @@ struct AppAuthorization: Sendable, Equatable, Codable {
         switch status {
         case .notDetermined, .denied, .restricted: .none
         case .authorized: .all
-        case .limited: .selection(assets: Set(assets), groups: Set(groups))
+        case .limited: .selection(assets: Set(assets), groups: Set(groups), fallback: fallback ?? false)
         }
     }
 }
@@ -70,7 +77,8 @@ extension AppAuthorization {
     var wire: App {
         App(id: app, uid: Int(uid), label: label, status: status, reason: reason,
             requestedAt: requestedAt.map(Self.isoTime), decidedAt: decidedAt.map(Self.isoTime),
-            assets: assets, groups: groups, pending: pending, decidedBy: decidedBy, warning: AppWarning.text(for: app))
+            assets: assets, groups: groups, fallback: status == .limited ? fallback ?? false : nil, pending: pending,
+            decidedBy: decidedBy, warning: AppWarning.text(for: app))
     }
 
     /// The key the record is kept under.

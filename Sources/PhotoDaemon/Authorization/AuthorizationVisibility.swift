@@ -2,5 +2,6 @@
 enum Visibility: Sendable, Equatable {
     case none
     case all
-    case selection(assets: Set<String>, groups: Set<String>)
+    /// Groups by the names of their descriptions; `fallback`: the fallback group as well.
+    case selection(assets: Set<String>, groups: Set<String>, fallback: Bool = false)
 }

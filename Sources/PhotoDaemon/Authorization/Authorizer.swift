@@ -138,10 +138,11 @@ actor Authorizer {
     }
 
     /// Records the owner's decision for the app named by `query` (of user `uid` when given),
-    /// made through the owner's client `by`. Allowing an app with a warning (`AppWarning`)
-    /// needs `confirmed`.
+    /// made through the owner's client `by`; `fallback` adds the fallback group to a limited
+    /// selection. Allowing an app with a warning (`AppWarning`) needs `confirmed`.
     func decide(_ query: String, uid: UInt32? = nil, status: AuthorizationStatus, assets: [String], groups: [String],
-                confirmed: Bool = false, by: String? = nil) async throws(AuthorizationCallError) -> AppAuthorization {
+                fallback: Bool = false, confirmed: Bool = false, by: String? = nil) async throws(AuthorizationCallError)
+        -> AppAuthorization {
         let key = try find(query, uid: uid, allowNew: true)
         if status.grantsAccess && !confirmed, let warning = AppWarning.text(for: key.id) {
             throw .confirmationRequired(app: key.id, warning: warning)
@@ -150,6 +151,7 @@ actor Authorizer {
         var trial = machines[key]?.record ?? AppAuthorization(app: key.id, uid: key.uid)
         trial.assets = assets
         trial.groups = groups
+        trial.fallback = fallback ? true : nil
         trial.decidedBy = by
         guard AuthorizationLimits.fits(trial) else {
             throw .refused(.invalidDecision(reason: """
@@ -163,14 +165,16 @@ actor Authorizer {
             machines[key] = newMachine(for: key)
         }
         do {
-            try perform(key, failing: true) { $0.decide(status, assets: assets, groups: groups, by: by, now: Date()) }
+            try perform(key, failing: true) {
+                $0.decide(status, assets: assets, groups: groups, fallback: fallback, by: by, now: Date())
+            }
         } catch {
             if isNew { machines[key] = nil }
             throw error
         }
         logger.notice("owner decided", metadata: [
             "app": "\(key.id)", "uid": "\(key.uid)", "status": "\(status.rawValue)",
-            "assets": "\(assets.count)", "groups": "\(groups.count)", "by": "\(by ?? "-")",
+            "assets": "\(assets.count)", "groups": "\(groups.count)", "fallback": "\(fallback)", "by": "\(by ?? "-")",
             "confirmed": "\(confirmed)"])
         let record = machines[key]?.record ?? AppAuthorization(app: key.id, uid: key.uid)
         await settle()
@@ -368,7 +372,7 @@ actor Authorizer {
         try? await store.settled()
     }
 
-    private static func stored(_ record: AppAuthorization) throws -> StoredApp {
+    static func stored(_ record: AppAuthorization) throws -> StoredApp {
         StoredApp(uid: record.uid, id: record.app, record: try JSONEncoder().encode(record))
     }
 }

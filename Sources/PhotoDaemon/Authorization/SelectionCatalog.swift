@@ -10,23 +10,42 @@ struct SelectionCatalog: Sendable {
         case noSuchAsset(String, closest: [String])
     }
 
+    /// A selection checked against the library: description groups by name, and whether the
+    /// fallback group is in it (asked for by flag, or by its name while no description has it).
+    enum Outcome: Sendable, Equatable {
+        case selection(groups: [String], fallback: Bool)
+        case problem(Problem)
+    }
+
     /// How many near names or ids a refusal lists at most.
     static let maximumSuggestions = 5
 
     let store: Store
     let rules: GroupingRules
 
-    /// The first group or asset of the selection the library does not have, or nil.
-    func problem(groups: [String], assets: [String]) async throws -> Problem? {
-        for name in groups where try await store.groupKey(named: name, key: rules.key(forName: name)) == nil {
-            let all = try await store.groups()
-            return .noSuchGroup(name, closest: Self.closest(to: name, among: all.map(\.name)))
+    /// The selection as it will be kept, or the first group or asset the library does not have.
+    func resolve(groups: [String], fallback: Bool, assets: [String]) async throws -> Outcome {
+        var names: [String] = []
+        var withFallback = false
+        if fallback {
+            guard try await store.hasGroup(key: rules.fallbackKey) else {
+                return .problem(.noSuchGroup(rules.fallbackName, closest: []))
+            }
+            withFallback = true
         }
-        let found = Set(try await store.assets(ids: assets).map(\.id))
-        for id in assets where !found.contains(id) {
-            return .noSuchAsset(id, closest: try await closestIDs(to: id))
+        for name in groups {
+            guard let found = try await store.firstGroup(among: rules.candidateKeys(forName: name, fallback: nil)) else {
+                // Two groups may share a name (the fallback group and a description): offer it once.
+                let all = Set(try await store.groups().map(\.name))
+                return .problem(.noSuchGroup(name, closest: Self.closest(to: name, among: Array(all))))
+            }
+            if found == rules.fallbackKey { withFallback = true } else { names.append(name) }
         }
-        return nil
+        let present = Set(try await store.assets(ids: assets).map(\.id))
+        for id in assets where !present.contains(id) {
+            return .problem(.noSuchAsset(id, closest: try await closestIDs(to: id)))
+        }
+        return .selection(groups: names, fallback: withFallback)
     }
 
     /// Ids sharing the longest prefix with `id` (at least four characters: less is chance).

@@ -108,8 +108,8 @@ struct Subscription {
                 try await replier.reply(SubscribeReply(change: Change(token: Int(token), resync: true)), continues: true)
             }
             return nil
-        case .selection(let assets, let groups):
-            let selection = gate.selection(assets: assets, groups: groups)
+        case .selection(let assets, let groups, let fallback):
+            let selection = gate.selection(assets: assets, groups: groups, fallback: fallback)
             let store = self.store
             let visible = try await store.memberships(in: selection)
             guard var limited = filter else {

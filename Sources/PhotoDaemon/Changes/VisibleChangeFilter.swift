@@ -104,11 +104,20 @@ struct VisibleChangeFilter: Sendable {
         touched[membership.groupKey] = membership.groupName
     }
 
-    /// Fills in the group lists from the groups whose visible count changed.
+    /// Fills in the group lists from the groups whose visible count changed: the fallback group
+    /// first and flagged, as the store lists it, then by name.
     private func finish(_ change: CommittedChange, touched: [String: String]) -> CommittedChange? {
         var out = change
-        for (key, name) in touched.sorted(by: { $0.value < $1.value }) {
-            if counts[key] == nil { out.groupsRemoved.append(name) } else { out.groupsChanged.append(name) }
+        let fallback = StoredGroup.fallbackKey
+        let ordered = touched.sorted { ($0.key == fallback ? 0 : 1, $0.value) < ($1.key == fallback ? 0 : 1, $1.value) }
+        for (key, name) in ordered {
+            if counts[key] == nil {
+                out.groupsRemoved.append(name)
+                if key == fallback { out.fallbackRemoved = true }
+            } else {
+                out.groupsChanged.append(name)
+                if key == fallback { out.fallbackChanged = true }
+            }
         }
         return out.isEmpty ? nil : out
     }

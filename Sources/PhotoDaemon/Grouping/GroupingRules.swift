@@ -1,3 +1,5 @@
+import Store
+
 /// The rules that file an asset into a group (DESIGN.md "Groups").
 public struct GroupingRules: Sendable, Equatable {
     /// Name of the group for assets without a usable description.
@@ -9,8 +11,31 @@ public struct GroupingRules: Sendable, Equatable {
 
     private var boilerplateKeys: Set<String>
 
-    /// The defaults of `config/photod.toml`.
+    /// The defaults of `config/photod.toml`: what cameras write into ImageDescription when
+    /// nobody wrote a caption. Gathered from the lists photo managers keep for the same purpose:
+    /// digiKam (`MetaEngine::getExifComment`, core/libs/metadataengine/engine/metaengine_exif.cpp:
+    /// SONY DSC, OLYMPUS and MINOLTA DIGITAL CAMERA), KPhotoAlbum (`commentsToStrip`:
+    /// Exif_JPEG_PICTURE, JENOPTIK DIGITAL CAMERA), gThumb (`useless_comment_filter`: KONICA
+    /// MINOLTA DIGITAL CAMERA), PhotoPrism (`UnwantedDescriptions`: SAMSUNG CAMERA PICTURES,
+    /// <Digimax i5, Samsung #1>) and iNaturalist (`BRANDED_DESCRIPTIONS`: KODAK Digital Still
+    /// Camera, <KENOX S1050 / Samsung S1050>); the rest (LEICA DIGITAL CAMERA, PENTAX Image,
+    /// Digital image, EASYSHARE, <KENOX S630  / Samsung S630>, DCIM, Picasa) are other cameras'
+    /// and programs' defaults that issue 15 found in real libraries. ExifTool keeps no such
+    /// list: it reports what the file says. Compared after normalization and ignoring case, so
+    /// "SONY DSC" padded with blanks, "SAMSUNG DIGITAL CAMERA" and the KENOX string with its
+    /// double space written either way all match.
     public static let defaultBoilerplate = [
+        "OLYMPUS DIGITAL CAMERA", "SONY DSC", "DIGITAL CAMERA", "KODAK Digital Still Camera", "default",
+        "KONICA MINOLTA DIGITAL CAMERA", "MINOLTA DIGITAL CAMERA", "SAMSUNG CAMERA PICTURES",
+        "Samsung Digital Camera", "LEICA DIGITAL CAMERA", "JENOPTIK DIGITAL CAMERA", "PENTAX Image",
+        "Digital image", "Picasa", "EASYSHARE", "<KENOX S630  / Samsung S630>", "<KENOX S1050 / Samsung S1050>",
+        "<Digimax i5, Samsung #1>", "DCIM", "Exif_JPEG_PICTURE",
+    ]
+
+    /// The built-in list before the camera strings above were added. An index built with
+    /// it stored its description choice without the list (see `Regrouper`), so it stays the
+    /// reference that fingerprint is compared with.
+    public static let firstDefaultBoilerplate = [
         "OLYMPUS DIGITAL CAMERA", "SONY DSC", "DIGITAL CAMERA", "KODAK Digital Still Camera", "default",
     ]
 
@@ -48,18 +73,36 @@ public struct GroupingRules: Sendable, Equatable {
         GroupAssignment(key: fallbackKey, spelling: fallbackName)
     }
 
-    /// The key of the fallback group.
-    public var fallbackKey: String { caseInsensitive ? fallbackName.lowercased() : fallbackName }
+    /// The key of the fallback group: never the key of a description, whatever its text.
+    public var fallbackKey: String { StoredGroup.fallbackKey }
 
-    /// The key a user-typed group name refers to.
+    /// The key of the group of descriptions that read `name` (not the fallback group's: an
+    /// empty name gives the fallback's key, which callers treat as naming no description).
     public func key(forName name: String) -> String {
         let normalized = DescriptionText.normalize(name)
         return caseInsensitive ? normalized.lowercased() : normalized
     }
 
-    /// A stable text form of the rules; the index is regrouped when it changes.
+    /// Whether a user-typed name is the fallback group's name (as the rules compare names).
+    public func namesFallback(_ name: String) -> Bool {
+        let key = key(forName: name)
+        return !key.isEmpty && key == self.key(forName: fallbackName)
+    }
+
+    /// A stable text form of the rules; the index is regrouped when it changes. v2: the
+    /// fallback group has a key of its own (v1 filed it under its name, so a photo described
+    /// "Other" shared it); an index built with v1 is regrouped, and its limited selections that
+    /// named the fallback are kept meaning both groups (`Regrouper`).
     public var fingerprint: String {
-        "v1|fallback=\(fallbackName)|ci=\(caseInsensitive)|boilerplate=\(boilerplateFingerprint)"
+        "\(Self.fingerprintVersion)|fallback=\(fallbackName)|ci=\(caseInsensitive)|boilerplate=\(boilerplateFingerprint)"
+    }
+
+    /// The first field of `fingerprint`.
+    static let fingerprintVersion = "v2"
+
+    /// Whether a stored fingerprint is from rules that filed the fallback group under its name.
+    static func fallbackSharedItsName(fingerprint: String) -> Bool {
+        fingerprint.hasPrefix("v1|")
     }
 
     /// A stable text form of the boilerplate list alone, which decides which description is usable.

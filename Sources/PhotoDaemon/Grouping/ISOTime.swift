@@ -3,11 +3,7 @@ public enum ISOTime {
     /// "2024-03-01T12:00:00Z" (UTC, whole seconds) for nanoseconds since the epoch.
     public static func utcString(nanoseconds: Int64) -> String {
         let seconds = nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : (nanoseconds - 999_999_999) / 1_000_000_000
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = civil(fromDays: days)
-        return four(year) + "-" + two(month) + "-" + two(day) + "T" + two(secondOfDay / 3600) + ":"
-            + two(secondOfDay / 60 % 60) + ":" + two(secondOfDay % 60) + "Z"
+        return wallClock(seconds: seconds) + "Z"
     }
 
     /// Nanoseconds since the epoch for "YYYY-MM-DDTHH:MM:SS" with an optional "±HH:MM" or "Z";
@@ -29,7 +25,23 @@ public enum ISOTime {
         }
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
-        return seconds * 1_000_000_000
+        // Nanoseconds since 1970 in 64 bits reach the years 1677 to 2262; a photo may say 0001.
+        let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? nil : nanoseconds
+    }
+
+    /// "YYYY-MM-DDTHH:MM:SS" for seconds since the epoch read as UTC (a wall clock without a zone).
+    static func wallClock(seconds: Int64) -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = civil(fromDays: days)
+        return four(year) + "-" + two(month) + "-" + two(day) + "T" + two(secondOfDay / 3600) + ":"
+            + two(secondOfDay / 60 % 60) + ":" + two(secondOfDay % 60)
+    }
+
+    /// Seconds since the epoch of a wall clock read as UTC.
+    static func seconds(year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) -> Int64 {
+        daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
     }
 
     private static func number(_ digits: some Collection<UInt8>) -> Int64? {

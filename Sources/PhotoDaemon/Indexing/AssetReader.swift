@@ -60,7 +60,11 @@ struct AssetReader: Sendable {
         }
         var stamp = FileStamp(info)
         stamp.sidecar = sidecar?.signature ?? 0
-        return .asset(stamp, content(from: metadata, sidecar: sidecar?.path))
+        var content = content(from: metadata, sidecar: sidecar?.path)
+        if content.descriptionSource == Metadata.DescriptionSource.sidecar.rawValue, let found = sidecar?.path {
+            content.sidecarCandidate = Sidecar.candidates(for: path).firstIndex(of: found)
+        }
+        return .asset(stamp, content)
     }
 
     /// The stored content for `metadata`; the sidecar at `sidecar` is read only if the order reaches it.

@@ -21,6 +21,13 @@ enum Sidecar {
         return paths
     }
 
+    /// The sidecar path `candidate` (an index into `candidates(for:)`) names for `image`, nil
+    /// for an index out of range.
+    static func path(candidate: Int, for image: [UInt8]) -> [UInt8]? {
+        let paths = candidates(for: image)
+        return paths.indices.contains(candidate) ? paths[candidate] : nil
+    }
+
     /// The image paths a sidecar may belong to: `name.ext` exactly for `name.ext.xmp`, or any
     /// `name.*` (found by the caller) for `name.xmp`. Returns (exact image, stem + ".").
     static func images(of sidecar: [UInt8]) -> (exact: [UInt8], stemPrefix: [UInt8]) {

@@ -82,6 +82,21 @@ import Varlink
         }
     }
 
+    /// A name is the group of that description; the fallback group is selected by its flag.
+    @Test func aLimitedAppSeesTheFallbackGroupOnlyByItsFlag() async throws {
+        try await Rig.with { rig async throws in
+            let viewer = Self.identity("viewer")
+            _ = try await rig.authorizer.decide(viewer.id, status: .limited, assets: [], groups: ["Other"])
+            #expect(try await rig.gate.access(for: .app(viewer)) == .selection(StoreSelection(groupKeys: ["Other"], ids: [])))
+            _ = try await rig.authorizer.decide(viewer.id, status: .limited, assets: [], groups: [], fallback: true)
+            #expect(try await rig.gate.access(for: .app(viewer))
+                == .selection(StoreSelection(groupKeys: [GroupingRules().fallbackKey], ids: [])))
+            _ = try await rig.authorizer.decide(viewer.id, status: .limited, assets: [], groups: ["Other"], fallback: true)
+            #expect(try await rig.gate.access(for: .app(viewer))
+                == .selection(StoreSelection(groupKeys: [GroupingRules().fallbackKey, "Other"], ids: [])))
+        }
+    }
+
     @Test func aDeniedAppIsRefusedAndToldHowTheOwnerLetsItAskAgain() async throws {
         try await Rig.with { rig async throws in
             let viewer = Self.identity("viewer")

@@ -63,7 +63,8 @@ import Testing
         switch visibility {
         case .none: "none"
         case .all: "all"
-        case .selection(let assets, let groups): "assets=\(assets.sorted()) groups=\(groups.sorted())"
+        case .selection(let assets, let groups, let fallback):
+            "assets=\(assets.sorted()) groups=\(groups.sorted())" + (fallback ? " fallback" : "")
         }
     }
 

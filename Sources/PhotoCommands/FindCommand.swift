@@ -1,0 +1,46 @@
+import ArgumentParser
+import PhotoAPI
+
+/// `photoctl find TEXT…`: the photos whose description, file name, make or model holds every
+/// word, ignoring case and accents, newest first (photod's `Search`).
+struct FindCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "find",
+        abstract: "Find photos by words in their description, file name, make or model.",
+        discussion: """
+            Every word must occur somewhere in those fields, as part of a word or whole, in any \
+            order; case and accents do not matter ("cafe" finds "Café"). Newest first.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Words to find.")
+    var words: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Only photos of this group (the fallback group as `groups` shows it, \"Other (no description)\").",
+        valueName: "group"))
+    var group: String?
+
+    @Option(name: .long, help: "Stop after this many photos.")
+    var limit: Int?
+
+    @OptionGroup var rows: AssetRowOptions
+
+    private var text: String { words.joined(separator: " ") }
+
+    func validate() throws {
+        if text.allSatisfy(\.isWhitespace) { throw ValidationError("name at least one word to find") }
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+    }
+
+    func run() async throws {
+        let client = try await global.connect()
+        let assets = try await GroupLabel.resolving(group) { name, fallback in
+            try await client.searchAll(text, group: name, fallback: fallback, limit: limit)
+        }
+        await client.close()
+        if global.json { return try Output.json(SearchReply(assets: assets, cursor: nil)) }
+        rows.print(assets, none: "No photos match \"\(text)\".")
+    }
+}

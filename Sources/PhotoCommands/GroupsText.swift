@@ -1,0 +1,78 @@
+import Foundation
+import PhotoAPI
+
+/// What `photoctl groups` shows beside the names: the LATEST column, and the hint about groups
+/// that differ only in case.
+enum GroupsText {
+    /// LATEST as people read it, saying what kind of time it is: "2021-06-05 14:03:07 (taken)",
+    /// the camera's clock as recorded (with its offset when the file has one), or
+    /// "2021-06-05 16:03:07 (file)", the file's modification time in local time.
+    struct Latest {
+        private let parser = ISO8601DateFormatter()
+        private let local: DateFormatter
+
+        /// A formatter for `timeZone` (the system's by default).
+        init(timeZone: TimeZone = .current) {
+            local = DateFormatter()
+            local.locale = Locale(identifier: "en_US_POSIX")
+            local.timeZone = timeZone
+            local.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        }
+
+        /// The cell for `group`; "-" for an empty group's missing time, the daemon's text as it
+        /// is when it does not say which time it is (an older photod).
+        func text(_ group: Group) -> String {
+            guard let latest = group.latest else { return "-" }
+            switch group.latestSource {
+            case .taken:
+                return Self.spaced(latest) + " (taken)"
+            case .modified:
+                return (parser.date(from: latest).map(local.string(from:)) ?? latest) + " (file)"
+            case nil:
+                return latest
+            }
+        }
+
+        /// "2021-06-05T14:03:07" with a space for the "T", as `ls` and `journalctl` write times.
+        private static func spaced(_ time: String) -> String {
+            let characters = Array(time)
+            guard characters.count > 10, characters[10] == "T" else { return time }
+            return String(characters[..<10]) + " " + String(characters[11...])
+        }
+    }
+
+    /// How many sets of names the hint lists before it counts the rest.
+    static let hintedSets = 5
+
+    /// Names of description groups that are one group but for case ("Beach", "beach"), each set
+    /// in the order the list has them; the sets ordered by their first name. The fallback
+    /// group never counts: it is apart from a description that reads like its name, whatever
+    /// the case setting. Only possible while `case_insensitive` is off, so finding any says so.
+    static func caseVariants(_ groups: [Group]) -> [[String]] {
+        var byFolded: [String: [String]] = [:]
+        for group in groups where !group.fallback {
+            byFolded[group.name.lowercased(), default: []].append(group.name)
+        }
+        return byFolded.values.filter { $0.count > 1 }.sorted { $0[0] < $1[0] }
+    }
+
+    /// The hint `groups` prints on standard error when some groups differ only in case, as
+    /// systemd's tools print theirs, so the table on standard output stays as it is; nil when none do.
+    static func caseHint(_ sets: [[String]], config: String) -> String? {
+        guard !sets.isEmpty else { return nil }
+        var listed = sets.prefix(hintedSets).map(quotedList).joined(separator: "; ")
+        if sets.count > hintedSets { listed += "; and \(sets.count - hintedSets) more" }
+        return """
+            Hint: these groups differ only in case: \(listed).
+            To make each of them one group, set case_insensitive = true in the [groups] section of \(config) \
+            and restart photod.
+            """
+    }
+
+    /// "\"A\" and \"B\"", or "\"A\", \"B\" and \"C\"".
+    private static func quotedList(_ names: [String]) -> String {
+        let quoted = names.map { "\"\($0)\"" }
+        guard let last = quoted.last, quoted.count > 1 else { return quoted.joined() }
+        return quoted.dropLast().joined(separator: ", ") + " and " + last
+    }
+}

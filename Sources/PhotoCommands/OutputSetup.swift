@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+
+/// A command whose output for people is a table or a list that can run long: on a terminal it
+/// goes through the pager. Streams (`watch`), prompts and one-line answers are not.
+protocol PagedOutput {}
+
+extension StatusCommand: PagedOutput {}
+extension GroupsCommand: PagedOutput {}
+extension ListCommand: PagedOutput {}
+extension ShowCommand: PagedOutput {}
+extension PermissionsListCommand: PagedOutput {}
+extension PermissionsShowCommand: PagedOutput {}
+
+/// Decides this run's output style and pager from the parsed command, before it runs.
+enum OutputSetup {
+    /// Configures `Output` for `command`: its global options (`--full`, `--no-legend`,
+    /// `--no-pager`, `--json`), the environment and the terminal.
+    static func configure(for command: ParsableCommand) {
+        let global = globalOptions(of: command)
+        let environment = ProcessInfo.processInfo.environment
+        let terminal = TerminalFacts.current()
+        let style = OutputStyle.decide(full: global?.full ?? false, legend: !(global?.noLegend ?? false),
+                                       environment: environment, terminal: terminal)
+        let paged = command is PagedOutput && terminal.outputIsTerminal && global.map { !$0.json && !$0.noPager } ?? false
+        let pager = paged ? Pager.command(environment: environment, elevated: Pager.isElevated) : nil
+        Output.configure(style: style, pager: pager, pageErrors: terminal.errorIsTerminal)
+    }
+
+    /// The command's `@OptionGroup var global: GlobalOptions`, found by reflection so that
+    /// every command that has one is configured without a line of its own.
+    private static func globalOptions(of command: ParsableCommand) -> GlobalOptions? {
+        for child in Mirror(reflecting: command).children {
+            if let group = child.value as? OptionGroup<GlobalOptions> { return group.wrappedValue }
+        }
+        return nil
+    }
+}

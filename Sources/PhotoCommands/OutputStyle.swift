@@ -1,0 +1,60 @@
+import Foundation
+
+/// How output for people looks in this run: how wide a line may be, whether it is coloured and
+/// whether tables have their header. Decided once, before a pager takes standard output, from
+/// the options, the environment and the terminal, the way systemd's tools decide it.
+struct OutputStyle: Sendable, Equatable {
+    /// Terminal columns a table row may take; nil: no limit.
+    var width: Int?
+    /// Whether ANSI colours (bold headers, dim placeholders) are written.
+    var colours: Bool
+    /// Whether tables print their header line.
+    var legend: Bool
+
+    /// Everything shown whole, no colours: what a pipe or a file gets.
+    static let plain = OutputStyle(width: nil, colours: false, legend: true)
+
+    /// The columns a terminal is assumed to have when it does not say (systemd does the same).
+    static let fallbackColumns = 80
+
+    /// The style for these options and this environment. The width limit is `$COLUMNS` when it
+    /// is a positive number, else the terminal's width when standard output is one, else none
+    /// (a pipe gets whole rows, as from systemctl); `--full` lifts it. Colours only on a
+    /// terminal, and never with `NO_COLOR` set (non-empty) or `TERM` unset or `dumb`.
+    static func decide(full: Bool, legend: Bool, environment: [String: String], terminal: TerminalFacts) -> OutputStyle {
+        var width: Int?
+        if !full {
+            if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 {
+                width = columns
+            } else if terminal.outputIsTerminal {
+                width = terminal.columns ?? fallbackColumns
+            }
+        }
+        let colours = terminal.outputIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty
+            && !TerminalFacts.isDumb(environment)
+        return OutputStyle(width: width, colours: colours, legend: legend)
+    }
+}
+
+/// What standard output and standard error are connected to, asked of the kernel once.
+struct TerminalFacts: Sendable, Equatable {
+    var outputIsTerminal: Bool
+    var errorIsTerminal: Bool
+    /// The terminal's width, nil when it is not a terminal or says 0.
+    var columns: Int?
+
+    /// The facts of this process's standard output and standard error now.
+    static func current() -> TerminalFacts {
+        let output = isatty(STDOUT_FILENO) == 1
+        var size = winsize()
+        let columns = output && ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0
+            ? Int(size.ws_col) : nil
+        return TerminalFacts(outputIsTerminal: output, errorIsTerminal: isatty(STDERR_FILENO) == 1, columns: columns)
+    }
+
+    /// A terminal that cannot do more than print (systemd's terminal_is_dumb): `TERM` unset or `dumb`.
+    static func isDumb(_ environment: [String: String]) -> Bool {
+        guard let term = environment["TERM"] else { return true }
+        return term == "dumb"
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// A command-line argument that names a photo by its file rather than its id.
+enum PathArgument {
+    /// Whether `argument` is a path: it has a `/`, or names a file that exists. Asset ids never
+    /// contain a `/`, so `./IMG_1.jpg` is always a path.
+    static func isPath(_ argument: String) -> Bool {
+        argument.contains("/") || FileManager.default.fileExists(atPath: argument)
+    }
+
+    /// `argument` as photod indexes paths: absolute (against `directory`, the working folder),
+    /// symlinks resolved when the file or its folder exists, else tidied by hand (`.`, `..`,
+    /// repeated slashes), so a folder reached through a symlink still finds its photos.
+    static func resolve(_ argument: String, in directory: String) -> String {
+        let absolute = argument.hasPrefix("/") ? argument : directory + "/" + argument
+        if let real = realPath(absolute) { return real }
+        let tidied = tidy(absolute)
+        // A file that is gone (but may still be indexed) in a folder that exists.
+        let folder = (tidied as NSString).deletingLastPathComponent
+        if tidied != "/", let real = realPath(folder) {
+            return (real == "/" ? "" : real) + "/" + (tidied as NSString).lastPathComponent
+        }
+        return tidied
+    }
+
+    /// `path` (absolute) without empty or `.` components, each `..` taking the one before it.
+    static func tidy(_ path: String) -> String {
+        var components: [Substring] = []
+        for component in path.split(separator: "/") where component != "." {
+            if component == ".." {
+                _ = components.popLast()
+            } else {
+                components.append(component)
+            }
+        }
+        return "/" + components.joined(separator: "/")
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

@@ -1,0 +1,35 @@
+import PhotoAPI
+import Store
+import Varlink
+
+extension LibraryAPI {
+    /// `Search`: the assets whose text holds every word, newest first, a page at a time; a
+    /// limited app's only among its selection.
+    func search(_ parameters: SearchParameters, _ access: LibraryAccess = .everything) async throws -> SearchReply {
+        let limit = parameters.limit ?? Self.defaultLimit
+        guard (1...Self.maximumLimit).contains(limit) else { throw VarlinkError.invalidParameter("limit") }
+        try ParameterLimits.check(parameters.text, atMost: ParameterLimits.searchText, "text")
+        try ParameterLimits.check(parameters.group, atMost: ParameterLimits.groupName, "group")
+        try ParameterLimits.check(parameters.cursor, atMost: ParameterLimits.cursor, "cursor")
+        guard let query = SearchQuery(parameters.text), query.words.count <= SearchQuery.maximumWords else {
+            throw VarlinkError.invalidParameter("text")
+        }
+        let groupKey = try await groupKey(named: parameters.group, fallback: parameters.fallback, access)
+        // Newest first by taken time: the order of ListAssets(sort: taken, reverse: true), and its cursors.
+        let position = try parameters.cursor.map { cursor throws(VarlinkError) in
+            guard let decoded = AssetCursor.decode(cursor, sort: .taken, reverse: true, groupKey: groupKey) else {
+                throw VarlinkError(LibraryInterface.Error.invalidCursor, parameters: InvalidCursorError(cursor: cursor))
+            }
+            return decoded
+        }
+        let selection: StoreSelection? = if case .selection(let selection) = access { selection } else { nil }
+        let rows = try await store.search(query, groupKey: groupKey, after: position, limit: limit + 1, selection: selection)
+        let page = Array(rows.prefix(limit))
+        var next: String?
+        if rows.count > limit, let last = page.last {
+            next = AssetCursor(sort: .taken, reverse: true, groupKey: groupKey,
+                               position: AssetCursor.position(after: last, sort: .taken)).encoded
+        }
+        return SearchReply(assets: page.map(mapper.asset), cursor: next)
+    }
+}

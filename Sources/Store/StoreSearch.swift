@@ -1,0 +1,90 @@
+import SQLite
+
+extension StoreDatabase {
+    /// Up to `limit` assets whose text holds every word of `query`, newest first (taken, else
+    /// modified; then id), after `position`; of one group when `groupKey` is given; with a
+    /// selection, only the assets it holds.
+    func search(
+        _ query: SearchQuery, groupKey: String?, after position: StorePosition?, limit: Int,
+        selection: StoreSelection? = nil
+    ) throws -> [StoredAsset] {
+        try read { db in
+            let plan = SearchPlan(groupKey: groupKey, position: position, limit: limit)
+            if let selection {
+                // A limited app: start from its own photos and test each one's text, never the
+                // index as a whole, so neither the reply nor its timing depends on hidden photos.
+                return try plan.rows(db, .scan(likes: query.words.map(SearchQuery.likePattern), selection: selection))
+            }
+            guard let match = try SearchMatch(query, terms: { try Self.terms(db, beginning: $0) }) else { return [] }
+            guard let expression = match.expression else {
+                return try plan.rows(db, .scan(likes: match.likes, selection: nil))
+            }
+            // Few matches: fetch and sort them. Many: walk the taken-order index keeping the rows
+            // that match, which stops after a page instead of sorting every match. The walk
+            // reads about total / matches rows per row kept, the sort every match: they cost
+            // the same near sqrt(total × limit) matches.
+            let total = try Self.assetCount(db, groupKey: groupKey)
+            let few = Int((Double(total) * Double(limit)).squareRoot())
+            let matches = try Self.rowids(db, matching: expression, atMost: few + 1)
+            guard !matches.isEmpty else { return [] }
+            return try plan.rows(db, matches.count <= few ? .rowids(matches, likes: match.likes)
+                                                          : .walk(expression: expression, likes: match.likes))
+        }
+    }
+
+    /// Index terms (trigrams) beginning with `prefix`, at most `limit` + 1 of them.
+    static func terms(_ db: SQLiteConnection, beginning prefix: String) throws -> [String]? {
+        guard let upper = SearchQuery.upperBound(ofPrefix: prefix) else { return nil }
+        let statement = try db.statement("SELECT term FROM search_terms WHERE term >= ? AND term < ? LIMIT ?")
+        try statement.bind([.text(prefix), .text(upper), .integer(Int64(SearchMatch.maximumTerms + 1))])
+        var terms: [String] = []
+        while try statement.step() { terms.append(statement.text(0) ?? "") }
+        return terms
+    }
+
+    /// The rowids of up to `limit` assets matching `expression`, in no particular order.
+    private static func rowids(_ db: SQLiteConnection, matching expression: String, atMost limit: Int) throws -> [Int64] {
+        let statement = try db.statement("SELECT rowid FROM search_text WHERE search_text MATCH ? LIMIT ?")
+        try statement.bind([.text(expression), .integer(Int64(limit))])
+        var rowids: [Int64] = []
+        while try statement.step() { rowids.append(statement.int64(0)) }
+        return rowids
+    }
+
+    private static func assetCount(_ db: SQLiteConnection, groupKey: String?) throws -> Int {
+        let statement = try db.statement("SELECT coalesce(sum(count), 0) FROM groups WHERE ?1 IS NULL OR key = ?1")
+        try statement.bind([.text(groupKey)])
+        return try statement.step() ? Int(statement.int64(0)) : 0
+    }
+}
+
+/// A query in the index's terms: an FTS5 expression for what the index can find, and LIKE
+/// patterns for what it cannot (one-character words), tested against each candidate's text.
+struct SearchMatch {
+    /// Every word the index can find, ANDed; nil when there is none.
+    var expression: String?
+    /// LIKE patterns every candidate's text must also match.
+    var likes: [String]
+
+    /// Most index terms a two-character word may stand for; a word that begins more (a rare
+    /// thing: it takes that many different following characters) is tested like a one-character word.
+    static let maximumTerms = 256
+
+    /// The match for `query`; nil when it cannot match anything (a two-character word that
+    /// begins no term occurs in no photo). `terms` lists the index terms beginning with a prefix.
+    init?(_ query: SearchQuery, terms: (String) throws -> [String]?) throws {
+        var parts = query.longWords.map(SearchQuery.quoted)
+        likes = query.oneCharacterWords.map(SearchQuery.likePattern)
+        for word in query.twoCharacterWords {
+            // Every character of an indexed text begins a trigram (`SearchText.document`), so
+            // the photos holding a two-character word are exactly those holding a term that begins with it.
+            guard let found = try terms(word), found.count <= Self.maximumTerms else {
+                likes.append(SearchQuery.likePattern(word))
+                continue
+            }
+            guard !found.isEmpty else { return nil }
+            parts.append("(" + found.map(SearchQuery.quoted).joined(separator: " OR ") + ")")
+        }
+        expression = parts.isEmpty ? nil : parts.joined(separator: " AND ")
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import PhotoTestSupport
+import Testing
+@testable import Store
+
+/// The fallback group beside a group of the same name: found by key, flagged in changes.
+@Suite struct StoreFallbackGroupTests {
+    /// One photo without a description and one described "Other", both shown as "Other".
+    private func twoOthers(_ store: Store) async throws -> (fallback: String, literal: String, change: CommittedChange) {
+        var batch = WriteBatch()
+        batch.inserts = [
+            WriteBatch.Insert(path: Array("/lib/none.jpg".utf8), stamp: stamp(1),
+                              content: content(StoredGroup.fallbackKey, spelling: "Other")),
+            insert("/lib/other.jpg", 2, "Other"),
+        ]
+        let change = try #require(try await store.apply(batch))
+        let byPath = Dictionary(uniqueKeysWithValues: try await store.allAssets().map {
+            (String(decoding: $0.path, as: UTF8.self), $0.id)
+        })
+        return (try #require(byPath["/lib/none.jpg"]), try #require(byPath["/lib/other.jpg"]), change)
+    }
+
+    @Test func theFallbackGroupIsFlaggedAndFirstInAChange() async throws {
+        let dir = try TemporaryDirectory()
+        let store = try await openStore(dir)
+        let (fallback, literal, created) = try await twoOthers(store)
+        #expect(created.groupsChanged == ["Other", "Other"], "two groups of one name")
+        #expect(created.fallbackChanged == true)
+        #expect(created.fallbackRemoved == nil)
+        await #expect(try store.groups().map(\.key).sorted() == [StoredGroup.fallbackKey, "Other"])
+
+        var onlyLiteral = WriteBatch()
+        onlyLiteral.removals = [literal]
+        let literalGone = try #require(try await store.apply(onlyLiteral))
+        #expect(literalGone.groupsRemoved == ["Other"])
+        #expect(literalGone.fallbackRemoved == nil, "the photos described Other went, not the fallback group")
+        #expect(literalGone.fallbackChanged == nil)
+
+        var onlyFallback = WriteBatch()
+        onlyFallback.removals = [fallback]
+        let fallbackGone = try #require(try await store.apply(onlyFallback))
+        #expect(fallbackGone.groupsRemoved == ["Other"])
+        #expect(fallbackGone.fallbackRemoved == true)
+
+        // The flags survive the change log, so a subscriber resuming with since hears them too.
+        let logged = try await store.changes(after: 0)
+        #expect(logged.map(\.fallbackChanged) == [true, nil, nil])
+        #expect(logged.map(\.fallbackRemoved) == [nil, nil, true])
+        await store.close()
+    }
+
+    @Test func groupsAreFoundByKeyNotByTheirSharedName() async throws {
+        let dir = try TemporaryDirectory()
+        let store = try await openStore(dir)
+        _ = try await twoOthers(store)
+        await #expect(try store.hasGroup(key: "Other"))
+        await #expect(try store.hasGroup(key: StoredGroup.fallbackKey))
+        await #expect(try !store.hasGroup(key: "other"))
+        await #expect(try !store.hasGroup(key: "Beach"))
+        await store.close()
+    }
+
+    @Test func forgettingSomeStampsLeavesTheOthersAlone() async throws {
+        let dir = try TemporaryDirectory()
+        let store = try await openStore(dir)
+        let (fallback, literal, _) = try await twoOthers(store)
+        try await store.forgetReadStamps(ids: [literal, "no-such-id"])
+        let stamps = Dictionary(uniqueKeysWithValues: try await store.allAssets().map { ($0.id, $0.stamp) })
+        #expect(stamps[literal]?.sidecar == -1, "read again at the next reconcile")
+        #expect(stamps[fallback] == stamp(1))
+        try await store.forgetReadStamps(ids: [])
+        await store.close()
+    }
+}
