@@ -30,9 +30,15 @@ public struct CompleteParameters: Codable, Sendable, Equatable {
 public struct CompleteReply: Codable, Sendable, Equatable {
     /// The names starting with the prefix, sorted by their UTF-8 bytes.
     public var candidates: [String]
+    /// For groups: the fallback group's name, when it is visible and fits the prefix (it is
+    /// named by a flag elsewhere, so it is not among `candidates`).
+    public var fallback: String?
 
     /// Creates the reply.
-    public init(candidates: [String]) { self.candidates = candidates }
+    public init(candidates: [String], fallback: String? = nil) {
+        self.candidates = candidates
+        self.fallback = fallback
+    }
 }
 
 /// Parameters of `io.photod.Library.RootNotFound`.

@@ -24,7 +24,9 @@ enum LibraryCompletion {
     }
 
     /// photod's candidates of `kind` for `prefix`, asked the way the command line in `words`
-    /// would ask (its `--socket`, `--service-user` and `--as-app`); none on any failure.
+    /// would ask (its `--socket`, `--service-user` and `--as-app`); none on any failure. The
+    /// fallback group comes as `groups` shows it, "Other (no description)", which is how
+    /// photoctl's commands take it.
     static func candidates(_ kind: CandidateKind, words: [String], prefix: String) -> [String] {
         let options = GlobalWords(words)
         let environment = ProcessInfo.processInfo.environment
@@ -37,8 +39,10 @@ enum LibraryCompletion {
         }
         do {
             try ProcessRole.declare(options.asApp ? .app : .owner)
-            return try CompletionClient.candidates(kind: kind, prefix: prefix, socketPath: socket,
-                                                   serviceUser: serviceUser, timeout: timeout)
+            let reply = try CompletionClient.complete(kind: kind, prefix: prefix, socketPath: socket,
+                                                      serviceUser: serviceUser, timeout: timeout)
+            let fallback = reply.fallback.map { GroupLabel.text(name: $0, fallback: true) }
+            return reply.candidates + [fallback].compactMap { $0 }.filter { $0.hasPrefix(prefix) }
         } catch {
             return []
         }

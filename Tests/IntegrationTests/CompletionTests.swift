@@ -12,19 +12,24 @@ private struct CompletionLibrary {
     var pwned: [String] { [daemon.dir.file("pwned1"), daemon.dir.file("pwned2")] }
 
     /// Every group name, and those a shell may be offered (all but the one with an ESC).
-    var groups: [String] {
+    var groups: [String] { Self.hostileNames(pwned) }
+    var offered: Set<String> { Set(groups.filter { !$0.contains("\u{1B}") }) }
+
+    /// Names that try to break a shell, or to run code that creates the files `pwned`.
+    static func hostileNames(_ pwned: [String]) -> [String] {
         ["Beach Trip", "Beach $(touch \(pwned[0]))", "Beach `touch \(pwned[1])`", "Beach 'quoted'", "Beach: colon",
          "Beach \\ backslash", "Beach \u{1B}[31mred", "Hike", "Café"]
     }
-    var offered: Set<String> { Set(groups.filter { !$0.contains("\u{1B}") }) }
 
-    static func start(trusted: [String] = DaemonHarness.defaultTrusted) throws -> CompletionLibrary {
+    /// A library of one photo per description (nil: none, the fallback group), hostile names by default.
+    static func start(trusted: [String] = DaemonHarness.defaultTrusted,
+                      descriptions: (([String]) -> [String?]) = hostileNames) throws -> CompletionLibrary {
         let oddRoots = try TemporaryDirectory()
         let odd = oddRoots.file("odd\nroot")
         try FileManager.default.createDirectory(atPath: odd, withIntermediateDirectories: true)
         let daemon = try DaemonHarness(arguments: ["--root", odd], trusted: trusted)
         let library = CompletionLibrary(daemon: daemon, oddRoots: oddRoots)
-        for (index, name) in library.groups.enumerated() { try daemon.add("p\(index).jpg", Photo.jpeg(name)) }
+        for (index, name) in descriptions(library.pwned).enumerated() { try daemon.add("p\(index).jpg", Photo.jpeg(name)) }
         try daemon.start()
         return library
     }
@@ -98,6 +103,24 @@ private struct CompletionLibrary {
         #expect(request.wait { $0.objects.count >= 1 }, "\(request.stderr)")
         #expect(try library.bash(["photoctl", "permissions", "show", "script:"]) == [try app.appID])
         #expect(try library.bash(["photoctl", "permissions", "prompt", "--app", "sc"]) == [try app.appID])
+    }
+
+    /// The fallback group comes as `groups` shows it, apart from a group described "Other".
+    @Test func theFallbackGroupIsOfferedAsGroupsShowsIt() throws {
+        let library = try CompletionLibrary.start(trusted: []) { _ in [nil, "Other", "Beach"] }
+        #expect(try library.bash(["photoctl", "list", ""]) == ["Beach", "Other", "Other (no description)"])
+        #expect(try library.bash(["photoctl", "list", "Other\\ ("]) == ["Other (no description)"])
+        #expect(try library.bash(["photoctl", "permissions", "allow", "app", "--group", "O"])
+                == ["Other", "Other (no description)"])
+        let listed = try library.daemon.photoctlJSON(["list", "Other (no description)"]).assets
+        #expect(listed.compactMap { $0["path"] as? String } == [library.daemon.library + "/p0.jpg"])
+
+        let app = try PythonApp(socket: library.daemon.socket, directory: library.daemon.dir)
+        _ = try library.daemon.photoctlJSON(["permissions", "allow", try app.appID, "--group", "Other (no description)"])
+        let limited = try app.call("io.photod.Library.Complete", #"{"kind": "group", "prefix": "Oth"}"#)
+        #expect(limited["candidates"] as? [String] == [] && limited["fallback"] as? String == "Other", "\(limited)")
+        let elsewhere = try app.call("io.photod.Library.Complete", #"{"kind": "group", "prefix": "B"}"#)
+        #expect(elsewhere["candidates"] as? [String] == [] && elsewhere["fallback"] == nil, "\(elsewhere)")
     }
 
     @Test func withoutPhotodACompletionOffersAndPrintsNothing() throws {

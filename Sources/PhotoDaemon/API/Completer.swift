@@ -8,6 +8,7 @@ struct Completer: Sendable {
     let store: Store
     let roots: LibraryRoots
     let authorizer: Authorizer
+    let rules: GroupingRules
 
     /// Candidates when the caller names no limit, and the most it may ask for.
     static let defaultLimit = 100
@@ -25,12 +26,17 @@ struct Completer: Sendable {
         try ParameterLimits.check(parameters.prefix, atMost: ParameterLimits.completionPrefix, "prefix")
         let prefix = parameters.prefix
         let names: [String]
+        var fallback = false
         switch (parameters.kind, access) {
         case (.group, .everything):
-            names = try await store.groupNames(withPrefix: prefix, maximumBytes: Self.maximumName, limit: limit)
+            names = try await store.groupNames(withPrefix: prefix, excluding: rules.fallbackKey,
+                                               maximumBytes: Self.maximumName, limit: limit)
+            fallback = try await store.hasGroup(key: rules.fallbackKey)
         case (.group, .selection(let selection)):
             // From the selection alone, like every limited answer: a hidden group costs the same as none.
-            names = Self.matching(try await store.visibleGroups(in: selection).map(\.name), prefix, limit)
+            let visible = try await store.visibleGroups(in: selection)
+            names = Self.matching(visible.filter { $0.key != rules.fallbackKey }.map(\.name), prefix, limit)
+            fallback = visible.contains { $0.key == rules.fallbackKey }
         case (.asset, .everything):
             names = try await store.assetIDs(withPrefix: prefix, limit: limit)
         case (.asset, .selection(let selection)):
@@ -42,7 +48,9 @@ struct Completer: Sendable {
             try Self.requireOwner(caller, for: "roots")
             names = Self.matching(roots.all.map(\.configured), prefix, limit)
         }
-        return CompleteReply(candidates: Self.capped(names))
+        let name = rules.fallbackName
+        let fits = name.utf8.starts(with: prefix.utf8) || prefix.utf8.starts(with: name.utf8)
+        return CompleteReply(candidates: Self.capped(names), fallback: fallback && fits ? name : nil)
     }
 
     /// The distinct `names` starting with `prefix`, at most `maximumName` bytes each, in byte

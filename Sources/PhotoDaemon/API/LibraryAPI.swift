@@ -36,7 +36,7 @@ struct LibraryAPI: Sendable {
         table.on(LibraryMethods.getAssets) { try await getAssets($0.parameters, $0.admission) }
         table.on(LibraryMethods.search) { try await search($0.parameters, $0.admission) }
         table.on(LibraryMethods.rescan) { try await rescan($0.parameters) }
-        let completer = Completer(store: store, roots: indexer.roots, authorizer: gate.authorizer)
+        let completer = Completer(store: store, roots: indexer.roots, authorizer: gate.authorizer, rules: mapper.rules)
         table.on(LibraryMethods.complete) { try await completer.complete($0.parameters, caller: $0.caller, access: $0.admission) }
         table.stream(LibraryMethods.requestImage) { request in
             try await delivery.request(request.parameters, access: request.admission, more: request.call.more,
