@@ -91,6 +91,7 @@ private struct CompletionLibrary {
             #expect(Set(try library.bash(["photoctl", command, prefix])) == expected, "\(command)")
         }
         #expect(try library.bash(["photoctl", "permissions", "allow", "app", "--group", "Hi"]) == ["Hike"])
+        #expect(try library.bash(["photoctl", "find", "--group", "Hi"]) == ["Hike"])
         #expect(Set(try library.bash(["photoctl", "permissions", "allow", "app", "--asset", prefix])) == expected)
         // The root whose name holds a newline is left out; the library's own root is offered.
         #expect(try library.bash(["photoctl", "rescan", ""]) == [daemon.library])
