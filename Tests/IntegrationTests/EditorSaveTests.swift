@@ -112,27 +112,6 @@ import Testing
             """)
     }
 
-    /// A temporary file with an image name that no rule knows, written and renamed over a photo
-    /// at once (the writer runs at real-time priority where it may, so that nothing delays the
-    /// rename past photod's few milliseconds of gathering): each save is one update of the photo.
-    @Test func aTemporaryJPEGRenamedOverAtOnceIsOneUpdateEachTime() async throws {
-        try await expectOnlyUpdates(savingWith: """
-            import os, sys, time
-            try:
-                os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(10))
-            except OSError:
-                pass
-            data = open(sys.argv[1], "rb").read()
-            for round in range(2):
-                for name in ("a.jpg", "b.jpg", "c.jpg"):
-                    temporary = os.path.join(sys.argv[2], "edited-" + name)
-                    with open(temporary, "wb") as f:
-                        f.write(data)
-                    os.replace(temporary, os.path.join(sys.argv[2], name))
-                    time.sleep(0.02)
-            """)
-    }
-
     /// A file with a temporary name that stays is a photo like any other, only announced later.
     @Test func aTemporaryNameThatStaysIsStillIndexed() async throws {
         let live = try await Live.start()

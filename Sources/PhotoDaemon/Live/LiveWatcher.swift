@@ -47,7 +47,7 @@ final class LiveWatcher: LiveEventSource {
     static let longestGathering: Duration = .milliseconds(10)
 
     /// Events waiting for the indexer, with when the first came and when a file was last closed.
-    private struct Inbox {
+    struct Inbox {
         var events: [WatchEvent] = []
         var first: ContinuousClock.Instant?
         var lastWrite: ContinuousClock.Instant?
