@@ -128,6 +128,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
+        // photoctl's pure parts: did-you-mean, shell words for completion, paths.
+        .testTarget(name: "PhotoCommandsTests", dependencies: ["PhotoCommands", "PhotoAPI",
+                                                               .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "PhotoNotifyTests", dependencies: ["PhotoNotify", "PhotoAPI"]),
         .testTarget(name: "ThumbnailProtocolTests", dependencies: ["ThumbnailProtocol"]),
         // The built photod-thumbnailer over a socketpair, on images Pillow makes.

@@ -15,6 +15,7 @@ public enum LibraryInterface {
         public static let imageTooLarge = "io.photod.Library.ImageTooLarge"
         public static let imageUnavailable = "io.photod.Library.ImageUnavailable"
         public static let fileDescriptorsRequired = "io.photod.Library.FileDescriptorsRequired"
+        public static let rootNotFound = "io.photod.Library.RootNotFound"
     }
 }
 

@@ -64,6 +64,9 @@ public enum LibraryMethods {
     /// Reconciles one root (or all) with the disk now.
     public static let rescan = VarlinkMethod(
         LibraryInterface.name, "Rescan", access: .ownerOnly, RescanParameters.self, RescanReply.self)
+    /// Candidates for completing a word: group names, asset ids, app ids or roots.
+    public static let complete = VarlinkMethod(
+        LibraryInterface.name, "Complete", access: .anyApp, CompleteParameters.self, CompleteReply.self)
 
     /// A small image of one asset (`more` for opportunistic delivery: interim, then final).
     public static let requestImage = VarlinkMethod(
@@ -75,6 +78,7 @@ public enum LibraryMethods {
     /// Every method of the interface.
     public static let all: [any MethodDescribing] = [
         status, listGroups, listAssets, getAssets, subscribe, rescan, requestImage, openOriginal, search,
+        complete,
     ]
 }
 

@@ -24,11 +24,21 @@ public final class OriginalsClient: Sendable {
         socketPath: String = DefaultPaths().socket, serviceUser: UInt32? = nil,
         runtimeDirectory: String = DefaultPaths().runtimeDirectory, receiveTimeout: Duration = .seconds(30)
     ) throws(PhotoClientError) -> OriginalsClient {
+        let connection = try blockingConnection(
+            socketPath: socketPath, serviceUser: serviceUser, runtimeDirectory: runtimeDirectory, timeout: receiveTimeout)
+        return OriginalsClient(connection: connection, socketPath: socketPath)
+    }
+
+    /// A blocking connection to photod at `socketPath`, trusted exactly as `PhotoClient.connect`
+    /// trusts one: private runtime folders, and a server the kernel says runs as this user or as
+    /// `serviceUser`, checked before anything is sent. Each send or receive waits at most `timeout`.
+    static func blockingConnection(
+        socketPath: String, serviceUser: UInt32?, runtimeDirectory: String, timeout: Duration
+    ) throws(PhotoClientError) -> VarlinkDescriptorClient {
         try PhotoClient.verifyFolder(of: socketPath, runtimeDirectory: runtimeDirectory)
         do {
-            let connection = try VarlinkDescriptorClient.connect(
-                unixSocketPath: socketPath, trusted: .sameUser(or: serviceUser), receiveTimeout: receiveTimeout)
-            return OriginalsClient(connection: connection, socketPath: socketPath)
+            return try VarlinkDescriptorClient.connect(
+                unixSocketPath: socketPath, trusted: .sameUser(or: serviceUser), receiveTimeout: timeout)
         } catch {
             throw .connecting(socketPath, failedWith: error)
         }

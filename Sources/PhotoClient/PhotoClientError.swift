@@ -87,6 +87,10 @@ public enum PhotoClientError: Error, CustomStringConvertible, Sendable {
             return "no image of \(details?.id ?? "?"): \(details?.reason ?? "?")"
         case LibraryInterface.Error.fileDescriptorsRequired:
             return "photod must pass a file descriptor: \(error.parameters(FileDescriptorsRequiredError.self)?.hint ?? "")"
+        case LibraryInterface.Error.rootNotFound:
+            let details = error.parameters(RootNotFoundError.self)
+            let roots = (details?.roots ?? []).map { "\n  \($0)" }.joined()
+            return "\(details?.root ?? "?") is not a root of the library; its roots are:" + roots
         case LibraryInterface.Error.indexUnwritable:
             return error.parameters(IndexUnwritableError.self)?.reason ?? "the index cannot be written now"
         case "org.varlink.service.InvalidParameter":

@@ -17,7 +17,7 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     @Argument(help: ArgumentHelp("Asset ids, as printed by `photoctl list`, then the folder to copy into.",
-                                 valueName: "id… dir"))
+                                 valueName: "id… dir"), completion: LibraryCompletion.assets)
     var arguments: [String] = []
 
     @Flag(name: .long, help: "Replace files of the same name in the folder.")

@@ -19,7 +19,7 @@ struct FindCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp(
         "Only photos of this group (the fallback group as `groups` shows it, \"Other (no description)\").",
-        valueName: "group"))
+        valueName: "group"), completion: LibraryCompletion.groups)
     var group: String?
 
     @Option(name: .long, help: "Stop after this many photos.")

@@ -9,7 +9,7 @@ struct ListCommand: AsyncParsableCommand {
 
     @Argument(help: """
         The group to list (default: every photo); the fallback group as `groups` shows it, "Other (no description)".
-        """)
+        """, completion: LibraryCompletion.groups)
     var group: String?
 
     @Option(name: .long, help: "Stop after this many photos.")

@@ -15,7 +15,7 @@ struct OpenCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "An asset id, as printed by `photoctl list`.")
+    @Argument(help: "An asset id, as printed by `photoctl list`.", completion: LibraryCompletion.assets)
     var id: String
 
     func run() async throws {

@@ -20,9 +20,11 @@ struct PermissionsAllowCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var target: AppArgument
     @Flag(name: .long, help: "Only the groups and assets given.") var limited = false
-    @Option(name: .customLong("group"), help: "A group the app may see (repeat for more); implies --limited.")
+    @Option(name: .customLong("group"), help: "A group the app may see (repeat for more); implies --limited.",
+            completion: LibraryCompletion.groups)
     var groups: [String] = []
-    @Option(name: .customLong("asset"), help: "An asset id the app may see (repeat for more); implies --limited.")
+    @Option(name: .customLong("asset"), help: "An asset id the app may see (repeat for more); implies --limited.",
+            completion: LibraryCompletion.assets)
     var assets: [String] = []
     @Flag(name: .long, help: "Allow without asking, even an id that covers many programs (for scripts).")
     var yes = false

@@ -16,7 +16,8 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Flag(name: .long, help: "Stop after answering one request.") var once = false
-    @Option(name: .long, help: "Ask only about this app (its id, or a whole component of it), then stop.")
+    @Option(name: .long, help: "Ask only about this app (its id, or a whole component of it), then stop.",
+            completion: LibraryCompletion.apps)
     var app: String?
     @Option(name: .long, help: "With --app: whose app, when apps of several users share the id.")
     var uid: Int?

@@ -13,7 +13,8 @@ struct PermissionsResetCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The app: its id, or a whole component of it (calendar.sh) that only it has.")
+    @Argument(help: "The app: its id, or a whole component of it (calendar.sh) that only it has.",
+              completion: LibraryCompletion.apps)
     var app: String?
     @Option(name: .long, help: "Whose app, when apps of several users share the id (photod as a system service).")
     var uid: Int?

@@ -19,8 +19,9 @@ public enum PhotoctlMain {
 
     /// Parses and runs `arguments`; returns the exit status.
     public static func run(_ arguments: [String]) async -> Int32 {
+        let hoisted = hoistingGlobalOptions(arguments)
         do {
-            var command = try Photoctl.parseAsRoot(hoistingGlobalOptions(arguments))
+            var command = try Photoctl.parseAsRoot(hoisted)
             OutputSetup.configure(for: command)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -41,6 +42,10 @@ public enum PhotoctlMain {
             if code == .success {
                 if !message.isEmpty { Output.help(message) }
                 return 0
+            }
+            if code == .validationFailure, let unknown = UnknownCommand.find(in: hoisted, root: Photoctl.self) {
+                Output.error(unknown.description)
+                return 2
             }
             if !message.isEmpty { Output.error(message) }
             // swift-argument-parser uses EX_USAGE (64) for usage errors; photoctl promises 2.

@@ -14,7 +14,8 @@ struct ShowCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("Asset ids, as printed by `photoctl list`, or the photos' files.", valueName: "id|path"))
+    @Argument(help: ArgumentHelp("Asset ids, as printed by `photoctl list`, or the photos' files.", valueName: "id|path"),
+              completion: LibraryCompletion.assets)
     var ids: [String]
 
     func validate() throws {

@@ -17,7 +17,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "An asset id, as printed by `photoctl list`.")
+    @Argument(help: "An asset id, as printed by `photoctl list`.", completion: LibraryCompletion.assets)
     var id: String
 
     @Option(name: .long, help: ArgumentHelp("The box's side in pixels, 1 to 2048.", valueName: "n"))

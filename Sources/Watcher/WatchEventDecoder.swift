@@ -1,5 +1,6 @@
 /// Pure decoder: keeps wd → folder path, pairs renames by cookie, drops hidden names ("." prefix)
-/// as outside the library.
+/// as outside the library, and holds back files written under an editor's temporary name
+/// (`SettlingFiles`) so that their rename over a photo arrives as that photo's update.
 ///
 /// It never touches the kernel, so every rule is tested from synthetic events. The wds it stops
 /// tracking while their kernel watch may still exist (a folder moved out or renamed to a hidden
@@ -21,6 +22,7 @@ public struct WatchEventDecoder: Sendable {
     private var folders: [Int32: [UInt8]] = [:]
     private var watches: [[UInt8]: Int32] = [:]
     private var held: [HeldMove] = []
+    private var settling = SettlingFiles()
     /// Forgotten wds whose kernel watch may still be alive; the owner removes them and clears this.
     var retired: [Int32] = []
 
@@ -62,7 +64,13 @@ public struct WatchEventDecoder: Sendable {
     var allWatches: [Int32] { Array(folders.keys) }
 
     /// When `expire` should next be called; nil when nothing is held.
-    public var nextDeadline: ContinuousClock.Instant? { held.map(\.deadline).min() }
+    public var nextDeadline: ContinuousClock.Instant? {
+        [held.map(\.deadline).min(), settling.nextDeadline].compactMap { $0 }.min()
+    }
+
+    /// The shortest time anything is held for: a hold made later is never due sooner than this
+    /// after it was made, so a timer that sleeps no longer than this misses none.
+    public static var shortestGrace: Duration { min(pairingGrace, SettlingFiles.grace) }
 
     /// Decodes a batch at time `now`. Unpaired MOVED_FROMs are held (not emitted) until
     /// `expire(now:)` passes their deadline.
@@ -72,12 +80,14 @@ public struct WatchEventDecoder: Sendable {
         return out.actions
     }
 
-    /// Emits held MOVED_FROMs whose grace has passed (as fileRemoved / directoryRemoved).
+    /// Emits held MOVED_FROMs whose grace has passed (as fileRemoved / directoryRemoved), and
+    /// the files with a temporary name that stayed.
     public mutating func expire(now: ContinuousClock.Instant) -> [WatchAction] {
         var out = ActionCoalescer()
         let due = held.filter { $0.deadline <= now }
         held.removeAll { $0.deadline <= now }
         for move in due { depart(move, into: &out) }
+        for action in settling.expire(now: now) { out.add(action) }
         return out.actions
     }
 
@@ -100,19 +110,24 @@ public struct WatchEventDecoder: Sendable {
         let isDirectory = event.mask & WatchMask.isDirectory != 0
         // A held source whose name is used again was not renamed inside the library: say so first.
         flushHeld(at: path, into: &out)
+        if event.mask & (WatchMask.movedFrom | WatchMask.movedTo | WatchMask.delete) != 0 {
+            // Renamed away, replaced or deleted: the event itself says what became of the file.
+            settling.drop(path)
+        }
         if event.mask & WatchMask.movedFrom != 0 {
             let move = HeldMove(
                 cookie: event.cookie, path: path, isDirectory: isDirectory, isHidden: hidden,
                 deadline: now + Self.pairingGrace)
             held.append(move)
         } else if event.mask & WatchMask.movedTo != 0 {
-            arrive(at: path, cookie: event.cookie, isDirectory: isDirectory, isHidden: hidden, into: &out)
+            arrive(at: path, named: event.name, cookie: event.cookie, isDirectory: isDirectory, isHidden: hidden,
+                   now: now, into: &out)
         } else if hidden {
             return
         } else if event.mask & WatchMask.create != 0 {
             out.add(isDirectory ? .directoryCreated(path) : .fileLinked(path))
         } else if event.mask & WatchMask.closeWrite != 0, !isDirectory {
-            out.add(.fileWritten(path))
+            announce(.fileWritten(path), at: path, named: event.name, now: now, into: &out)
         } else if event.mask & WatchMask.delete != 0 {
             if isDirectory { removeDirectory(path, into: &out) } else { out.add(.fileRemoved(path)) }
         }
@@ -133,10 +148,11 @@ public struct WatchEventDecoder: Sendable {
     }
 
     private mutating func arrive(
-        at path: [UInt8], cookie: UInt32, isDirectory: Bool, isHidden: Bool, into out: inout ActionCoalescer
+        at path: [UInt8], named name: [UInt8], cookie: UInt32, isDirectory: Bool, isHidden: Bool,
+        now: ContinuousClock.Instant, into out: inout ActionCoalescer
     ) {
         guard let index = held.firstIndex(where: { $0.cookie == cookie }) else {
-            if !isHidden { out.add(isDirectory ? .directoryCreated(path) : .fileArrived(path)) }
+            if !isHidden { arrival(at: path, named: name, isDirectory: isDirectory, now: now, into: &out) }
             return
         }
         let source = held.remove(at: index)
@@ -144,7 +160,7 @@ public struct WatchEventDecoder: Sendable {
         case (true, true):
             break
         case (true, false):
-            out.add(isDirectory ? .directoryCreated(path) : .fileArrived(path))
+            arrival(at: path, named: name, isDirectory: isDirectory, now: now, into: &out)
         case (false, true):
             depart(source, into: &out)
         case (false, false):
@@ -153,6 +169,31 @@ public struct WatchEventDecoder: Sendable {
             } else {
                 out.add(.fileMoved(from: source.path, to: path))
             }
+        }
+    }
+
+    /// A folder or file appearing from outside the library (moved in, or renamed from a hidden name).
+    private mutating func arrival(
+        at path: [UInt8], named name: [UInt8], isDirectory: Bool, now: ContinuousClock.Instant,
+        into out: inout ActionCoalescer
+    ) {
+        if isDirectory {
+            out.add(.directoryCreated(path))
+        } else {
+            announce(.fileArrived(path), at: path, named: name, now: now, into: &out)
+        }
+    }
+
+    /// Emits a new or rewritten file's action, or holds it while its name says an editor is about
+    /// to rename it over a photo.
+    private mutating func announce(
+        _ action: WatchAction, at path: [UInt8], named name: [UInt8], now: ContinuousClock.Instant,
+        into out: inout ActionCoalescer
+    ) {
+        if TemporaryName.isTemporary(name) {
+            settling.hold(action, at: path, now: now)
+        } else {
+            out.add(action)
         }
     }
 
@@ -171,6 +212,7 @@ public struct WatchEventDecoder: Sendable {
 
     private mutating func removeDirectory(_ path: [UInt8], into out: inout ActionCoalescer) {
         out.add(.directoryRemoved(path))
+        settling.drop(under: path)
         for wd in watches(under: path) {
             forget(wd)
             retired.append(wd)
@@ -191,6 +233,7 @@ public struct WatchEventDecoder: Sendable {
         for index in held.indices where BytePath.isSameOrUnder(held[index].path, from) {
             held[index].path = BytePath.rebase(held[index].path, from: from, to: to)
         }
+        settling.rebase(from: from, to: to)
         out.add(.directoryMoved(from: from, to: to))
     }
 }

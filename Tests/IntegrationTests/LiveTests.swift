@@ -3,7 +3,7 @@ import PhotoTestSupport
 import Testing
 
 /// A running daemon over a library, with a subscriber recording every change.
-private struct Live {
+struct Live {
     let daemon: DaemonHarness
     let recorder: ChangeRecorder
 

@@ -74,9 +74,33 @@ import Testing
         #expect(problem.problem.contains("expected an integer"))
     }
 
-    @Test func anUnknownKeyIsRefusedWithItsName() throws {
-        #expect(try error(for: "rots = [\"/x\"]").key == "rots")
-        #expect(try error(for: "[groups]\nfallbak = \"x\"").key == "groups.fallbak")
+    @Test func anUnknownKeyIsRefusedWithItsNameAndTheKeysItWasLikelyMeantToBe() throws {
+        let roots = try error(for: "rots = [\"/x\"]")
+        #expect(roots.key == "rots")
+        #expect(roots.problem.hasPrefix("unknown key; did you mean \"roots\"?"), "\(roots.problem)")
+        let fallback = try error(for: "[groups]\nfallbak = \"x\"")
+        #expect(fallback.key == "groups.fallbak")
+        #expect(fallback.problem.contains("did you mean \"groups.fallback\"?"), "\(fallback.problem)")
+        #expect(try error(for: "max_conections = 3").problem.contains("did you mean \"max_connections\""))
+        let nothingNear = try error(for: "colour = \"blue\"")
+        #expect(nothingNear.problem == "unknown key (see config/photod.toml for the keys photod reads)")
+    }
+
+    @Test func relativePathsOfFlagsAreTakenFromTheWorkingFolderAndOfTheFileFromHome() throws {
+        let dir = try TemporaryDirectory()
+        let file = try dir.write("photod.toml", Array("""
+            roots = ["Pictures", "./Camera/../Phone/", "/srv/photos/"]
+            database = "state/index.sqlite"
+            """.utf8))
+        let loader = ConfigLoader(paths: paths, workingDirectory: "/work/here")
+        let fromFile = try loader.load(DaemonOverrides(configFile: file))
+        #expect(fromFile.roots == ["/home/ann/Pictures", "/home/ann/Phone", "/srv/photos"])
+        #expect(fromFile.database == "/home/ann/state/index.sqlite")
+        let flagged = try loader.load(DaemonOverrides(configFile: file, roots: ["lib", "../other", "~/x", "/abs"],
+                                                      database: "i.sqlite", socket: "run/s"))
+        #expect(flagged.roots == ["/work/here/lib", "/work/other", "/home/ann/x", "/abs"])
+        #expect(flagged.database == "/work/here/i.sqlite")
+        #expect(flagged.socket == "/work/here/run/s")
     }
 
     @Test func outOfRangeAndBadEnumValuesAreRefused() throws {

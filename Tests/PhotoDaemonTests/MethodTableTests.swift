@@ -55,6 +55,7 @@ import Varlink
         table.stream(LibraryMethods.subscribe) { _ in }
         table.stream(LibraryMethods.requestImage) { _ in }
         table.stream(LibraryMethods.openOriginal) { _ in }
+        table.on(LibraryMethods.complete) { _ in CompleteReply(candidates: [], fallback: nil) }
         #expect(throws: RouteTableError(interface: LibraryInterface.name, problem: "no handler for Rescan")) {
             try table.check()
         }

@@ -36,6 +36,8 @@ struct LibraryAPI: Sendable {
         table.on(LibraryMethods.getAssets) { try await getAssets($0.parameters, $0.admission) }
         table.on(LibraryMethods.search) { try await search($0.parameters, $0.admission) }
         table.on(LibraryMethods.rescan) { try await rescan($0.parameters) }
+        let completer = Completer(store: store, roots: indexer.roots, authorizer: gate.authorizer, rules: mapper.rules)
+        table.on(LibraryMethods.complete) { try await completer.complete($0.parameters, caller: $0.caller, access: $0.admission) }
         table.stream(LibraryMethods.requestImage) { request in
             try await delivery.request(request.parameters, access: request.admission, more: request.call.more,
                                        replier: request.replier)
@@ -200,11 +202,9 @@ struct LibraryAPI: Sendable {
         var only: LibraryRoot?
         if let requested = parameters.root {
             try ParameterLimits.check(requested, atMost: ParameterLimits.root, "root")
-            let trimmed = requested.count > 1 && requested.hasSuffix("/") ? String(requested.dropLast()) : requested
-            guard let root = indexer.roots.all.first(where: {
-                $0.configured == trimmed || $0.resolve().map { String(decoding: $0, as: UTF8.self) } == trimmed
-            }) else {
-                throw VarlinkError.invalidParameter("root")
+            guard let root = indexer.roots.root(named: requested) else {
+                throw VarlinkError(LibraryInterface.Error.rootNotFound, parameters: RootNotFoundError(
+                    root: requested, roots: indexer.roots.all.map(\.configured)))
             }
             only = root
         }

@@ -28,6 +28,8 @@ enum ParameterLimits {
     static let searchText = 1000
     /// A date or date-time bound of `ListAssets` (the longest form is 25 bytes).
     static let dateBound = 64
+    /// What a person typed of a word to complete (a root is the longest such word).
+    static let completionPrefix = 4096
 
     /// Refuses `value` when it is longer than `maximum` bytes.
     static func check(_ value: String?, atMost maximum: Int, _ parameter: String) throws(VarlinkError) {

@@ -19,9 +19,26 @@ public struct ConfigError: Error, CustomStringConvertible, Sendable, Equatable {
 /// Reads `photod.toml` and merges defaults, file and flags (flags win).
 public struct ConfigLoader {
     private let paths: DefaultPaths
+    private let workingDirectory: String
 
-    /// A loader resolving defaults and "~" with `paths`.
-    public init(paths: DefaultPaths = DefaultPaths()) { self.paths = paths }
+    /// A loader resolving defaults and "~" with `paths`, and the relative paths of flags against
+    /// `workingDirectory` (where photod was started).
+    public init(paths: DefaultPaths = DefaultPaths(),
+                workingDirectory: String = FileManager.default.currentDirectoryPath) {
+        self.paths = paths
+        self.workingDirectory = workingDirectory
+    }
+
+    /// A path from a flag: relative to where photod was started, as for any command.
+    private func flagPath(_ path: String) -> String {
+        AbsolutePath.resolve(paths.expandingTilde(path), against: workingDirectory)
+    }
+
+    /// A path from the config file: relative to the home folder, wherever photod was started
+    /// (the user service starts in it too).
+    private func filePath(_ path: String) -> String {
+        AbsolutePath.resolve(paths.expandingTilde(path), against: paths.home)
+    }
 
     /// The effective configuration. A missing default config file is fine; a missing
     /// `--config` file, bad TOML, an unknown key or a wrong type is a `ConfigError`.
@@ -31,9 +48,9 @@ public struct ConfigLoader {
         if let text = try read(file, required: overrides.configFile != nil) {
             try apply(text, from: file, to: &config)
         }
-        if !overrides.roots.isEmpty { config.roots = overrides.roots.map(paths.expandingTilde) }
-        if let database = overrides.database { config.database = paths.expandingTilde(database) }
-        if let socket = overrides.socket { config.socket = paths.expandingTilde(socket) }
+        if !overrides.roots.isEmpty { config.roots = overrides.roots.map(flagPath) }
+        if let database = overrides.database { config.database = flagPath(database) }
+        if let socket = overrides.socket { config.socket = flagPath(socket) }
         if let level = overrides.logLevel { config.logLevel = level }
         return config
     }
@@ -64,10 +81,10 @@ public struct ConfigLoader {
         var reader = TableReader(table: table, file: file, prefix: "")
         if let roots = try reader.strings("roots") {
             guard !roots.isEmpty else { throw reader.error("roots", "must name at least one folder") }
-            config.roots = roots.map(paths.expandingTilde)
+            config.roots = roots.map(filePath)
         }
-        if let database = try reader.string("database") { config.database = paths.expandingTilde(database) }
-        if let socket = try reader.string("socket") { config.socket = paths.expandingTilde(socket) }
+        if let database = try reader.string("database") { config.database = filePath(database) }
+        if let socket = try reader.string("socket") { config.socket = filePath(socket) }
         if let level = try reader.string("log_level") {
             guard let parsed = Logger.Level(rawValue: level) else {
                 throw reader.error("log_level", "\"\(level)\" is not one of "
@@ -253,9 +270,13 @@ private struct TableReader {
         return TableReader(table: table, file: file, prefix: prefix + key + ".")
     }
 
+    /// Refuses a key no read asked for: a typo would otherwise be a setting silently ignored.
+    /// Every key of the table is asked for on each load, so `used` holds them all.
     func rejectUnknownKeys() throws(ConfigError) {
         if let unknown = table.keys.sorted().first(where: { !used.contains($0) }) {
-            throw error(unknown, "unknown key (see config/photod.toml for the keys photod reads)")
+            let near = SelectionCatalog.closest(to: unknown, among: used.sorted()).prefix(3)
+            let hint = near.isEmpty ? "" : "; did you mean " + near.map { "\"\(prefix)\($0)\"" }.joined(separator: " or ") + "?"
+            throw error(unknown, "unknown key\(hint) (see config/photod.toml for the keys photod reads)")
         }
     }
 }

@@ -29,8 +29,16 @@ enum IndexCommand: Sendable {
 
 /// Where `IndexCommand.liveEvents` takes its actions from (the watcher).
 protocol LiveEventSource: Sendable {
+    /// Returns when the events seen so far are ready to be taken (the watcher lets a moment
+    /// pass after the first, for what follows it at once).
+    func settle() async
     /// Everything seen since the last call, decoded into actions in order.
     func takeActions() -> [WatchAction]
+}
+
+extension LiveEventSource {
+    /// Ready at once.
+    func settle() async {}
 }
 
 /// The roots a reload added and removed, as configured.

@@ -82,6 +82,7 @@ final class Indexer: Sendable {
         case .replaceRoots(let new, let reply):
             await reply.complete { try await self.replaceRootsNow(new) }
         case .liveEvents(let source):
+            await source.settle()
             await applyLive(source.takeActions())
         }
     }

@@ -26,4 +26,15 @@ final class LibraryRoots: Sendable {
     func root(at path: [UInt8]) -> LibraryRoot? {
         all.first { $0.resolve() == path || Array($0.configured.utf8) == path }
     }
+
+    /// The root a person named: as configured (a trailing slash aside), or by any absolute path
+    /// to the same folder (through symlinks, `..`). A relative name means nothing here: the
+    /// client resolves it against its own working folder first.
+    func root(named name: String) -> LibraryRoot? {
+        var trimmed = name
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        if let root = all.first(where: { $0.configured == trimmed }) { return root }
+        guard trimmed.hasPrefix("/"), let canonical = FileSystem.canonicalPath(Array(trimmed.utf8)) else { return nil }
+        return root(at: canonical)
+    }
 }

@@ -14,7 +14,7 @@ final class LiveWatcher: LiveEventSource {
     private let pollInterval: Int
     private let logger: Logger
     /// Kernel events read but not yet handed to the indexer.
-    private let inbox = Mutex<[WatchEvent]>([])
+    private let inbox = Mutex(Inbox())
     /// True while a `liveEvents` command is queued and has not yet taken the inbox: events that
     /// arrive meanwhile join it instead of queueing another.
     private let drainQueued = Atomic(false)
@@ -38,6 +38,27 @@ final class LiveWatcher: LiveEventSource {
     /// Events waiting to be applied; past this many, they are dropped for an overflow (a reconcile).
     static let inboxLimit = 65_536
 
+    /// How long events gather after a file is closed from writing before the indexer takes
+    /// them: a file an editor writes and at once renames over a photo then reaches the index
+    /// with its rename, as one update of that photo (a temporary name it knows is held longer,
+    /// see `SettlingFiles`). Short, since every new photo waits this long (bench/run live).
+    static let gathering: Duration = .milliseconds(2)
+    /// The longest events gather after the first, however many files keep closing.
+    static let longestGathering: Duration = .milliseconds(10)
+
+    /// Events waiting for the indexer, with when the first came and when a file was last closed.
+    struct Inbox {
+        var events: [WatchEvent] = []
+        var first: ContinuousClock.Instant?
+        var lastWrite: ContinuousClock.Instant?
+
+        /// When the indexer may take them; nil when there are none.
+        var ready: ContinuousClock.Instant? {
+            guard let first else { return nil }
+            return min(first + LiveWatcher.longestGathering, (lastWrite ?? first) + LiveWatcher.gathering)
+        }
+    }
+
     /// Reads inotify events, runs the rename-expiry timer and polls, until the task is cancelled.
     ///
     /// The reader drains the kernel queue into an inbox and asks the indexer, once, to take
@@ -47,22 +68,33 @@ final class LiveWatcher: LiveEventSource {
         await withDiscardingTaskGroup { group in
             group.addTask {
                 for await events in self.inotify.events() {
+                    let now = ContinuousClock.now
+                    let written = events.contains { $0.mask & WatchMask.closeWrite != 0 }
                     self.inbox.withLock { waiting in
-                        if waiting.count + events.count > Self.inboxLimit {
-                            waiting = [WatchEvent(wd: -1, mask: WatchMask.queueOverflow, cookie: 0, name: [])]
+                        if waiting.events.count + events.count > Self.inboxLimit {
+                            waiting.events = [WatchEvent(wd: -1, mask: WatchMask.queueOverflow, cookie: 0, name: [])]
                         } else {
-                            waiting.append(contentsOf: events)
+                            waiting.events.append(contentsOf: events)
                         }
+                        if waiting.first == nil { waiting.first = now }
+                        if written { waiting.lastWrite = now }
                     }
                     self.askIndexerToTake()
                 }
             }
             group.addTask {
-                // Sleeps until the earliest held half is due, then has the indexer take it.
+                // Sleeps until the earliest held item is due, then has the indexer take it. A
+                // hold made meanwhile may be due sooner (a rename half while a temporary file
+                // waits), so it looks again at least every shortest grace.
                 for await _ in self.held {
-                    guard let deadline = self.watches.nextDeadline else { continue }
-                    do { try await Task.sleep(until: deadline, clock: .continuous) } catch { return }
-                    self.askIndexerToTake()
+                    while let deadline = self.watches.nextDeadline {
+                        let wake = min(deadline, .now + WatchEventDecoder.shortestGrace)
+                        do { try await Task.sleep(until: wake, clock: .continuous) } catch { return }
+                        if let due = self.watches.nextDeadline, due <= .now {
+                            self.askIndexerToTake()
+                            break
+                        }
+                    }
                 }
             }
             group.addTask { await self.poll() }
@@ -76,14 +108,24 @@ final class LiveWatcher: LiveEventSource {
         }
     }
 
+    /// Waits until the last file closed in the inbox is `gathering` old (the first event at
+    /// most `longestGathering`), so that what follows a write at once (its rename) is taken with
+    /// it. Called by the indexer's loop; in a burst the inbox fills while the indexer writes,
+    /// and the wait is over before it starts.
+    func settle() async {
+        while let ready = inbox.withLock({ $0.ready }), ready > .now {
+            do { try await Task.sleep(until: ready, clock: .continuous) } catch { return }
+        }
+    }
+
     /// Everything seen since the last call, as actions: the inbox decoded, then the held rename
-    /// halves whose grace is over. Called by the indexer's loop.
+    /// halves and temporary files whose grace is over. Called by the indexer's loop.
     func takeActions() -> [WatchAction] {
         // Cleared before the inbox is taken: an event that lands after it queues a new take.
         drainQueued.store(false, ordering: .releasing)
         let events = inbox.withLock { waiting in
-            defer { waiting.removeAll(keepingCapacity: true) }
-            return waiting
+            defer { waiting = Inbox() }
+            return waiting.events
         }
         var actions = events.isEmpty ? [] : watches.decode(events, now: .now)
         actions += watches.expire(now: .now)

@@ -1,0 +1,80 @@
+import PhotoAPI
+import Store
+import Varlink
+
+/// `io.photod.Library.Complete`: the names that start with what a person typed, as far as the
+/// caller may see, for a shell's completion; answered from an index range for the owner.
+struct Completer: Sendable {
+    let store: Store
+    let roots: LibraryRoots
+    let authorizer: Authorizer
+    let rules: GroupingRules
+
+    /// Candidates when the caller names no limit, and the most it may ask for.
+    static let defaultLimit = 100
+    static let maximumLimit = 1000
+    /// Longer names are left out: nobody completes them on a command line.
+    static let maximumName = 4096
+    /// The candidates stop before their bytes pass this, so that a reply stays far below the
+    /// varlink message limit whatever JSON's escaping makes of them.
+    static let maximumBytes = 131_072
+
+    /// The candidates of `parameters.kind` for `caller`, admitted with `access`.
+    func complete(_ parameters: CompleteParameters, caller: Caller, access: LibraryAccess) async throws -> CompleteReply {
+        let limit = parameters.limit ?? Self.defaultLimit
+        guard (1...Self.maximumLimit).contains(limit) else { throw VarlinkError.invalidParameter("limit") }
+        try ParameterLimits.check(parameters.prefix, atMost: ParameterLimits.completionPrefix, "prefix")
+        let prefix = parameters.prefix
+        let names: [String]
+        var fallback = false
+        switch (parameters.kind, access) {
+        case (.group, .everything):
+            names = try await store.groupNames(withPrefix: prefix, excluding: rules.fallbackKey,
+                                               maximumBytes: Self.maximumName, limit: limit)
+            fallback = try await store.hasGroup(key: rules.fallbackKey)
+        case (.group, .selection(let selection)):
+            // From the selection alone, like every limited answer: a hidden group costs the same as none.
+            let visible = try await store.visibleGroups(in: selection)
+            names = Self.matching(visible.filter { $0.key != rules.fallbackKey }.map(\.name), prefix, limit)
+            fallback = visible.contains { $0.key == rules.fallbackKey }
+        case (.asset, .everything):
+            names = try await store.assetIDs(withPrefix: prefix, limit: limit)
+        case (.asset, .selection(let selection)):
+            names = Self.matching(Array(try await store.visibleIDs(in: selection)), prefix, limit)
+        case (.app, _):
+            try Self.requireOwner(caller, for: "app ids")
+            names = Self.matching(await authorizer.allRecords().map(\.app), prefix, limit)
+        case (.root, _):
+            try Self.requireOwner(caller, for: "roots")
+            names = Self.matching(roots.all.map(\.configured), prefix, limit)
+        }
+        let name = rules.fallbackName
+        let fits = name.utf8.starts(with: prefix.utf8) || prefix.utf8.starts(with: name.utf8)
+        return CompleteReply(candidates: Self.capped(names), fallback: fallback && fits ? name : nil)
+    }
+
+    /// The distinct `names` starting with `prefix`, at most `maximumName` bytes each, in byte
+    /// order, at most `limit`.
+    static func matching(_ names: [String], _ prefix: String, _ limit: Int) -> [String] {
+        let found = Set(names.filter { $0.utf8.count <= maximumName && $0.utf8.starts(with: prefix.utf8) })
+        return Array(found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.prefix(limit))
+    }
+
+    /// `names` up to the last one that keeps their bytes within `maximumBytes`.
+    static func capped(_ names: [String]) -> [String] {
+        var total = 0
+        return Array(names.prefix { name in
+            total += name.utf8.count
+            return total <= maximumBytes
+        })
+    }
+
+    /// App ids and roots tell what the owner decided and keeps where: theirs alone.
+    private static func requireOwner(_ caller: Caller, for what: String) throws {
+        guard case .owner = caller else {
+            throw VarlinkError(LibraryInterface.Error.ownerOnly, parameters: OwnerOnlyError(
+                hint: "completing \(what) is for the library's owner: run photoctl (installed next to photod) "
+                    + "or add the program to [permissions] trusted in photod.toml"))
+        }
+    }
+}
