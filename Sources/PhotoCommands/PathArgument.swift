@@ -1,4 +1,5 @@
 import Foundation
+import PhotoAPI
 
 /// A command-line argument that names a photo by its file rather than its id.
 enum PathArgument {
@@ -9,31 +10,18 @@ enum PathArgument {
     }
 
     /// `argument` as photod indexes paths: absolute (against `directory`, the working folder),
-    /// symlinks resolved when the file or its folder exists, else tidied by hand (`.`, `..`,
-    /// repeated slashes), so a folder reached through a symlink still finds its photos.
+    /// symlinks resolved when the file or its folder exists, else tidied as `AbsolutePath` does
+    /// (`.`, `..`, repeated slashes), so a folder reached through a symlink still finds its photos.
     static func resolve(_ argument: String, in directory: String) -> String {
         let absolute = argument.hasPrefix("/") ? argument : directory + "/" + argument
         if let real = realPath(absolute) { return real }
-        let tidied = tidy(absolute)
+        let tidied = AbsolutePath.resolve(absolute, against: directory)
         // A file that is gone (but may still be indexed) in a folder that exists.
         let folder = (tidied as NSString).deletingLastPathComponent
         if tidied != "/", let real = realPath(folder) {
             return (real == "/" ? "" : real) + "/" + (tidied as NSString).lastPathComponent
         }
         return tidied
-    }
-
-    /// `path` (absolute) without empty or `.` components, each `..` taking the one before it.
-    static func tidy(_ path: String) -> String {
-        var components: [Substring] = []
-        for component in path.split(separator: "/") where component != "." {
-            if component == ".." {
-                _ = components.popLast()
-            } else {
-                components.append(component)
-            }
-        }
-        return "/" + components.joined(separator: "/")
     }
 
     private static func realPath(_ path: String) -> String? {
