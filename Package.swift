@@ -129,7 +129,7 @@ let package = Package(
         ]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
         // photoctl's pure parts: did-you-mean, shell words for completion, paths.
-        .testTarget(name: "PhotoCommandsTests", dependencies: ["PhotoCommands", "PhotoAPI",
+        .testTarget(name: "PhotoCommandsTests", dependencies: ["PhotoCommands", "PhotoAPI", "PhotoClient",
                                                                .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "PhotoNotifyTests", dependencies: ["PhotoNotify", "PhotoAPI"]),
         .testTarget(name: "ThumbnailProtocolTests", dependencies: ["ThumbnailProtocol"]),

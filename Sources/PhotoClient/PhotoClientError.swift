@@ -54,7 +54,7 @@ public enum PhotoClientError: Error, CustomStringConvertible, Sendable {
         case LibraryInterface.Error.groupNotFound:
             let details = error.parameters(GroupNotFoundError.self)
             return "no group named \"\(details?.name ?? "?")\""
-                + didYouMean(details?.closest ?? [], or: "photoctl groups")
+                + DidYouMean.phrase(details?.closest ?? [], orSee: "photoctl groups")
         case LibraryInterface.Error.invalidCursor:
             return "the cursor is not valid for this listing; start again without --cursor"
         case LibraryInterface.Error.assetNotFound:
@@ -98,14 +98,6 @@ public enum PhotoClientError: Error, CustomStringConvertible, Sendable {
         default:
             return "photod answered \(error.name) \(String(decoding: error.parametersJSON, as: UTF8.self))"
         }
-    }
-
-    /// "; did you mean "A"?" (or "A", "B" or "C"), or where to look when nothing is near.
-    private static func didYouMean(_ names: [String], or command: String) -> String {
-        let quoted = names.map { "\"\($0)\"" }
-        guard let last = quoted.last else { return " (see `\(command)`)" }
-        let choices = quoted.count == 1 ? last : quoted.dropLast().joined(separator: ", ") + " or " + last
-        return "; did you mean \(choices)?"
     }
 
     /// "; closest: A, B", or where to look when nothing is near.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PhotoClient
 
 /// A word where photoctl expected a command (`photoctl lsit`, `photoctl permissions alow`):
 /// said with the commands it was likely meant to be, in place of ArgumentParser's
@@ -11,7 +12,7 @@ struct UnknownCommand: Error, Equatable, CustomStringConvertible {
 
     var description: String {
         "\(command): unknown command \"\(word)\""
-            + (suggestions.isEmpty ? " (see `\(command) --help`)" : DidYouMean.phrase(suggestions))
+            + DidYouMean.phrase(suggestions, orSee: "\(command) --help")
     }
 
     /// The first word of `arguments` that names none of the subcommands of the command before

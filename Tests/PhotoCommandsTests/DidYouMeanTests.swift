@@ -1,4 +1,5 @@
 import ArgumentParser
+import PhotoClient
 import Testing
 @testable import PhotoCommands
 
@@ -28,9 +29,10 @@ import Testing
     }
 
     @Test func thePhraseQuotesEachName() {
-        #expect(DidYouMean.phrase([]) == "")
-        #expect(DidYouMean.phrase(["list"]) == "; did you mean \"list\"?")
-        #expect(DidYouMean.phrase(["a", "b", "c"]) == "; did you mean \"a\", \"b\" or \"c\"?")
+        #expect(DidYouMean.phrase([], orSee: "photoctl --help") == " (see `photoctl --help`)", "nothing near: where to look")
+        #expect(DidYouMean.phrase(["list"], orSee: "photoctl --help") == "; did you mean \"list\"?")
+        #expect(DidYouMean.phrase(["a", "b"], orSee: "photoctl groups") == "; did you mean \"a\" or \"b\"?")
+        #expect(DidYouMean.phrase(["a", "b", "c"], orSee: "photoctl --help") == "; did you mean \"a\", \"b\" or \"c\"?")
     }
 
     @Test func anUnknownCommandIsFoundWhereACommandWasExpected() {

@@ -1,12 +1,13 @@
-/// The names nearest a mistyped one, for "did you mean" in photoctl's messages.
-enum DidYouMean {
+/// The names nearest a mistyped one, for "did you mean" in photoctl's messages: photod's
+/// suggestions (an unknown group) and photoctl's own (an unknown command) are said alike.
+public enum DidYouMean {
     /// How many names a message offers at most.
-    static let maximumSuggestions = 3
+    public static let maximumSuggestions = 3
 
     /// The names in `names` that `word` was likely meant to be, nearest first: those it begins
     /// (`perm` for `permissions`), then those a few edits away (a letter wrong, missing, extra, or
     /// two swapped: at most a third of the word, and at least two).
-    static func suggestions(for word: String, among names: [String]) -> [String] {
+    public static func suggestions(for word: String, among names: [String]) -> [String] {
         let typed = Array(word.lowercased())
         guard !typed.isEmpty, typed.count <= 100 else { return [] }
         let allowed = max(2, typed.count / 3)
@@ -26,7 +27,7 @@ enum DidYouMean {
 
     /// The edits (insert, delete, substitute, or swap two neighbours) that turn `a` into `b`:
     /// the optimal string alignment distance, so "lsit" is one edit from "list".
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    public static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
         var beforePrevious = [Int](repeating: 0, count: b.count + 1)
@@ -46,9 +47,9 @@ enum DidYouMean {
         return previous[b.count]
     }
 
-    /// ` did you mean "a" or "b"?`, or "" when `names` is empty.
-    static func phrase(_ names: [String]) -> String {
-        guard let last = names.last else { return "" }
+    /// `; did you mean "A"?` (or `"A", "B" or "C"`), or ` (see `place`)` when `names` is empty.
+    public static func phrase(_ names: [String], orSee place: String) -> String {
+        guard let last = names.last else { return " (see `\(place)`)" }
         let quoted = names.dropLast().map { "\"\($0)\"" }
         return "; did you mean " + (quoted.isEmpty ? "" : quoted.joined(separator: ", ") + " or ") + "\"\(last)\"?"
     }
