@@ -2,24 +2,30 @@
 import Glibc
 #endif
 
-/// Walks a folder tree depth-first without following symlinks, reporting regular files.
+/// Walks a folder tree without following symlinks, reporting regular files in path order: the
+/// byte order of their full paths, the order an index keyed by path keeps them in, so the two
+/// can be compared as they go, neither held whole in memory.
 ///
 /// Only the root is opened by path (through real folders only, see `SafeOpener`); every folder
 /// below it is opened with `openat(O_NOFOLLOW)` from its parent's descriptor, never by its full
 /// path again, so a folder swapped for a symlink between listing and descending is never
 /// followed: the walk cannot leave the root. Hidden entries (names starting with ".") are
 /// skipped: they are editors' and tools' temporary files and caches, never photos a person
-/// filed. A folder reached twice (through a bind mount) is walked once.
+/// filed. A folder reached twice (through a bind mount) is walked once. Memory holds one
+/// listing per level of the tree being walked, not the tree.
 public struct DirectoryWalker {
     /// A regular file found by the walk.
     public struct Entry: Sendable {
         public var path: [UInt8]
         public var info: FileInfo
+        /// The listing of the folder it is in: its siblings, found without another system call.
+        public var folder: FolderListing?
 
         /// Creates an entry.
-        public init(path: [UInt8], info: FileInfo) {
+        public init(path: [UInt8], info: FileInfo, folder: FolderListing? = nil) {
             self.path = path
             self.info = info
+            self.folder = folder
         }
     }
 
@@ -30,38 +36,177 @@ public struct DirectoryWalker {
     /// Prepares a walk of `root`, an absolute path.
     public init(root: [UInt8]) { self.root = root }
 
-    /// Walks the tree, calling `visit` for every regular file and `failed` for folders it cannot read.
+    /// Walks the tree, calling `visit` for every regular file, in path order, and `failed` for
+    /// folders it cannot read.
     public func walk(visit: (Entry) -> Void, failed: (FileSystemError) -> Void = { _ in }) {
-        var walk = Walk()
-        switch SafeOpener().openFolder(root) {
-        case .success(let fd): walk.list(fd, path: root, visit: visit, failed: failed)
-        case .failure(let error): failed(error)
+        var cursor = start()
+        while true {
+            let step = cursor.next(upTo: 256)
+            step.failures.forEach(failed)
+            step.entries.forEach(visit)
+            if step.isLast { return }
         }
-        while let folder = walk.pending.popLast() {
-            willOpenFolder?(folder.path)
-            let fd = FileSystem.withCString(folder.name) {
-                openat(folder.parent.descriptor, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    }
+
+    /// A walk to pull from, a few entries at a time.
+    public func start() -> Cursor {
+        Cursor(root: root, willOpenFolder: willOpenFolder, statFiles: true)
+    }
+
+    /// How many regular files the tree holds whose name `include` accepts: a quicker pass than a
+    /// walk (folders are listed, not sorted, and only entries of unknown type are stat-ed), for a
+    /// progress total. Files that change meanwhile may make it a little off.
+    public func countFiles(where include: ([UInt8]) -> Bool) -> Int {
+        var cursor = Cursor(root: root, willOpenFolder: willOpenFolder, statFiles: false)
+        return cursor.countRest(where: include)
+    }
+
+    /// What one pull from a `Cursor` found.
+    public struct Step {
+        /// Files, in path order, continuing the previous step's.
+        public var entries: [Entry] = []
+        /// Folders that could not be read since the previous step.
+        public var failures: [FileSystemError] = []
+        /// True when the walk is over: no later step finds anything.
+        public var isLast = false
+    }
+
+    /// A walk in progress: the listed folders from the root down to the current one, each with
+    /// its entries sorted and a position in them.
+    public struct Cursor {
+        private var frames: [Frame] = []
+        private var seen: Set<FileIdentity> = []
+        private var pendingFailures: [FileSystemError] = []
+        private let willOpenFolder: (([UInt8]) -> Void)?
+        /// Whether files are stat-ed and listings sorted (a walk), or only named (a count).
+        private let statFiles: Bool
+
+        fileprivate init(root: [UInt8], willOpenFolder: (([UInt8]) -> Void)?, statFiles: Bool) {
+            self.willOpenFolder = willOpenFolder
+            self.statFiles = statFiles
+            switch SafeOpener().openFolder(root) {
+            case .success(let fd): push(fd, path: root)
+            case .failure(let error): pendingFailures.append(error)
+            }
+        }
+
+        /// Up to `limit` more files (fewer at the end of the walk).
+        public mutating func next(upTo limit: Int) -> Step {
+            var step = Step()
+            step.entries.reserveCapacity(limit)
+            while step.entries.count < limit, let top = frames.indices.last {
+                let listing = frames[top].listing
+                guard frames[top].next < listing.children.count else {
+                    frames.removeLast()
+                    continue
+                }
+                let child = listing.children[frames[top].next]
+                frames[top].next += 1
+                let path = listing.path(of: child.name)
+                if let info = child.info {
+                    step.entries.append(Entry(path: path, info: info, folder: listing))
+                } else {
+                    descend(into: child.name, path: path, parent: frames[top].folder)
+                }
+            }
+            step.failures = pendingFailures
+            pendingFailures = []
+            step.isLast = frames.isEmpty
+            return step
+        }
+
+        /// Counts the files of the rest of the walk that `include` accepts, by name.
+        fileprivate mutating func countRest(where include: ([UInt8]) -> Bool) -> Int {
+            var count = 0
+            while let top = frames.indices.last {
+                let listing = frames[top].listing
+                guard frames[top].next < listing.children.count else {
+                    frames.removeLast()
+                    continue
+                }
+                let child = listing.children[frames[top].next]
+                frames[top].next += 1
+                if child.info != nil {
+                    if include(child.name) { count += 1 }
+                } else {
+                    descend(into: child.name, path: listing.path(of: child.name), parent: frames[top].folder)
+                }
+            }
+            return count
+        }
+
+        private mutating func descend(into name: [UInt8], path: [UInt8], parent: OpenFolder) {
+            willOpenFolder?(path)
+            let fd = FileSystem.withCString(name) {
+                openat(parent.descriptor, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             }
             guard fd >= 0 else {
                 // ELOOP, ENOTDIR: no longer a folder (a symlink now), skipped like any symlink.
                 if errno != ELOOP && errno != ENOTDIR {
-                    failed(FileSystemError(path: folder.path, errno: errno, operation: "open folder"))
+                    pendingFailures.append(FileSystemError(path: path, errno: errno, operation: "open folder"))
                 }
-                continue
+                return
             }
-            walk.list(fd, path: folder.path, visit: visit, failed: failed)
+            push(fd, path: path)
+        }
+
+        /// Lists the open folder `fd` (taking it over) and makes it the current one.
+        private mutating func push(_ fd: Int32, path: [UInt8]) {
+            var st = stat()
+            guard fstat(fd, &st) == 0, seen.insert(FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))).inserted
+            else {
+                close(fd)
+                return
+            }
+            guard let stream = fdopendir(fd) else {
+                pendingFailures.append(FileSystemError(path: path, errno: errno, operation: "fdopendir"))
+                close(fd)
+                return
+            }
+            let folder = OpenFolder(stream)
+            frames.append(Frame(folder: folder, listing: FolderListing(path: path, children: list(folder))))
+        }
+
+        /// The folder's visible files (with their status) and subfolders, in path order.
+        private func list(_ folder: OpenFolder) -> [FolderListing.Child] {
+            var children: [FolderListing.Child] = []
+            while let entry = readdir(folder.stream) {
+                let name = DirectoryWalker.name(of: entry)
+                guard let first = name.first, first != UInt8(ascii: ".") else { continue }
+                let type = entry.pointee.d_type
+                if type == UInt8(DT_DIR) {
+                    children.append(FolderListing.Child(name: name, info: nil))
+                    continue
+                }
+                guard type == UInt8(DT_REG) || type == UInt8(DT_UNKNOWN) else { continue }
+                if !statFiles, type == UInt8(DT_REG) {
+                    children.append(FolderListing.Child(name: name, info: .unstated))
+                    continue
+                }
+                var childStat = stat()
+                let rc = FileSystem.withCString(name) { fstatat(folder.descriptor, $0, &childStat, AT_SYMLINK_NOFOLLOW) }
+                guard rc == 0 else { continue }  // vanished between readdir and stat
+                let info = FileInfo(childStat)
+                switch info.kind {
+                case .regular: children.append(FolderListing.Child(name: name, info: info))
+                case .directory: children.append(FolderListing.Child(name: name, info: nil))
+                case .symlink, .other: break
+                }
+            }
+            if statFiles { children.sort(by: FolderListing.Child.precedes) }
+            return children
         }
     }
 
-    private static func name(of entry: UnsafeMutablePointer<dirent>) -> [UInt8] {
-        withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-            let length = raw.firstIndex(of: 0) ?? raw.count
-            return Array(raw[..<length])
-        }
+    /// A listed folder: its descriptor (subfolders are opened from it), its entries and how far the walk is.
+    private struct Frame {
+        let folder: OpenFolder
+        let listing: FolderListing
+        var next = 0
     }
 
-    /// A listed folder still open: the folders found in it are opened from its descriptor.
-    /// Shared by them and closed with the last, so about one per level of the tree is open.
+    /// A listed folder still open: its subfolders are opened from its descriptor, and it is
+    /// closed when the walk leaves it, so one folder per level of the tree is open.
     private final class OpenFolder {
         let stream: OpaquePointer
         var descriptor: Int32 { dirfd(stream) }
@@ -71,59 +216,73 @@ public struct DirectoryWalker {
         deinit { closedir(stream) }
     }
 
-    /// A folder listed and not yet walked: its name in its parent, and the path it is reported under.
-    private struct PendingFolder {
-        var path: [UInt8]
-        var parent: OpenFolder
-        var name: [UInt8]
-    }
-
-    /// The state of one walk: folders to walk, and the folders already walked.
-    private struct Walk {
-        var pending: [PendingFolder] = []
-        var seen: Set<FileIdentity> = []
-
-        /// Lists the open folder `fd` (taking it over): files to `visit`, folders to `pending`.
-        mutating func list(
-            _ fd: Int32, path: [UInt8], visit: (Entry) -> Void, failed: (FileSystemError) -> Void
-        ) {
-            var st = stat()
-            guard fstat(fd, &st) == 0, seen.insert(FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))).inserted
-            else {
-                close(fd)
-                return
-            }
-            guard let stream = fdopendir(fd) else {
-                failed(FileSystemError(path: path, errno: errno, operation: "fdopendir"))
-                close(fd)
-                return
-            }
-            let folder = OpenFolder(stream)
-            let folderFD = folder.descriptor
-            while let entry = readdir(stream) {
-                let name = DirectoryWalker.name(of: entry)
-                guard let first = name.first, first != UInt8(ascii: ".") else { continue }
-                var child = path
-                if child.last != UInt8(ascii: "/") { child.append(UInt8(ascii: "/")) }
-                child += name
-                let type = entry.pointee.d_type
-                if type == UInt8(DT_DIR) {
-                    pending.append(PendingFolder(path: child, parent: folder, name: name))
-                    continue
-                }
-                guard type == UInt8(DT_REG) || type == UInt8(DT_UNKNOWN) else { continue }
-                var childStat = stat()
-                let rc = FileSystem.withCString(name) { fstatat(folderFD, $0, &childStat, AT_SYMLINK_NOFOLLOW) }
-                guard rc == 0 else { continue }  // vanished between readdir and stat
-                let info = FileInfo(childStat)
-                switch info.kind {
-                case .regular: visit(Entry(path: child, info: info))
-                case .directory: pending.append(PendingFolder(path: child, parent: folder, name: name))
-                case .symlink, .other: break
-                }
-            }
+    private static func name(of entry: UnsafeMutablePointer<dirent>) -> [UInt8] {
+        withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+            let length = raw.firstIndex(of: 0) ?? raw.count
+            return Array(raw[..<length])
         }
     }
+}
+
+/// A listed folder's visible files (with their status) and subfolders, in path order.
+public final class FolderListing: Sendable {
+    /// A file (with its status) or a subfolder (without).
+    struct Child: Sendable {
+        var name: [UInt8]
+        var info: FileInfo?
+
+        /// Path order: a folder's own files come where "name/" sorts, so "b.jpg" < "b/x.jpg" < "b0.jpg".
+        static func precedes(_ lhs: Child, _ rhs: Child) -> Bool {
+            let count = min(lhs.name.count, rhs.name.count)
+            let order = lhs.name.prefixOrder(rhs.name, count: count)
+            if order != 0 { return order < 0 }
+            // One name starts the other (names in a folder differ): the shorter one ends, or
+            // goes on with the "/" its folder's paths have next.
+            func after(_ child: Child) -> Int { child.info == nil ? Int(UInt8(ascii: "/")) : -1 }
+            let left = lhs.name.count == count ? after(lhs) : Int(lhs.name[count])
+            let right = rhs.name.count == count ? after(rhs) : Int(rhs.name[count])
+            return left < right
+        }
+    }
+
+    /// The folder's path with a trailing "/", ready for a child's name.
+    let prefix: [UInt8]
+    let children: [Child]
+
+    init(path: [UInt8], children: [Child]) {
+        prefix = path.last == UInt8(ascii: "/") ? path : path + [UInt8(ascii: "/")]
+        self.children = children
+    }
+
+    /// The status of the regular file `name` in this folder, as listed; nil when there is none.
+    public func file(named name: [UInt8]) -> FileInfo? {
+        let key = Child(name: name, info: .unstated)
+        var low = 0, high = children.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Child.precedes(children[middle], key) { low = middle + 1 } else { high = middle }
+        }
+        guard low < children.count, children[low].name == name else { return nil }
+        return children[low].info
+    }
+
+    /// Whether a regular file's name satisfies `predicate`.
+    public func containsFile(where predicate: ([UInt8]) -> Bool) -> Bool {
+        children.contains { $0.info != nil && predicate($0.name) }
+    }
+
+    func path(of name: [UInt8]) -> [UInt8] {
+        var path = [UInt8]()
+        path.reserveCapacity(prefix.count + name.count)
+        path += prefix
+        path += name
+        return path
+    }
+}
+
+extension FileInfo {
+    /// A regular file known by name only (a count does not stat it).
+    static let unstated = FileInfo(kind: .regular, device: 0, inode: 0, size: 0, mtimeNs: 0)
 }
 
 /// A file's identity on the machine: device and inode.

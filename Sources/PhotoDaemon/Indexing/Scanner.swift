@@ -26,7 +26,9 @@ struct ScanReport: Sendable, Equatable {
     }
 }
 
-/// Reconciles one root with the disk: walk, plan, read what changed in parallel, write in batches.
+/// Reconciles one root with the disk: walks it and pages through the index in path order,
+/// comparing as they go; reads what changed in parallel, and writes in batches, while the walk
+/// goes on. Memory holds a few chunks of each, not the library.
 struct Scanner: Sendable {
     let store: Store
     let reader: AssetReader
@@ -39,60 +41,123 @@ struct Scanner: Sendable {
 
     private static let chunkSize = 128
 
+    /// What a child task of `reconcile` finished.
+    private enum Step: Sendable {
+        case walked(LibraryWalk.Step)
+        case paged([IndexedFile])
+        case checked(Set<FileStamp>)
+        case counted(Int)
+        case read(WriteBatch, files: Int)
+        case committed(CommittedChange?, seconds: Double)
+    }
+
     func reconcile(root: [UInt8], progress: ScanProgressTracker) async throws -> ScanReport {
         let clock = ContinuousClock()
         let started = clock.now
-        // The walk and the index's list of files are independent: fetch both at once.
-        async let listed = store.indexedFiles(under: root)
-        let walked = try await pool.runIfActive { [logger] in
-            var entries: [DirectoryWalker.Entry] = []
-            DirectoryWalker(root: root).walk(
-                visit: { entry in
-                    entries.append(entry)
-                    if entries.count % 1024 == 0 { progress.found(1024) }
-                },
-                failed: { error in
-                    // A folder that is gone is simply empty now (a live rescan of a removed folder).
-                    if error.errno != ENOENT { logger.warning("skipping a folder photod cannot read: \(error)") }
-                })
-            progress.found(entries.count % 1024)
-            return entries
-        }
-        let indexed = try await listed
-        // Sidecars are never assets: they are set aside, and each image's stamp records its own.
-        var sidecars: [PathKey: FileInfo] = [:]
-        var files: [DirectoryWalker.Entry] = []
-        files.reserveCapacity(walked.count)
-        for entry in walked {
-            if Sidecar.isSidecar(entry.path) {
-                sidecars[PathKey(entry.path)] = entry.info
-            } else {
-                files.append(entry)
+        let walk = LibraryWalk(root: root, sidecars: reader.sources.contains(.sidecar), logger: logger)
+        // With nothing indexed anywhere, no new file can be an asset moved: all are read at once.
+        let indexedAnywhere = try await store.totals().assets
+        var feed = ReconcileFeed(pairing: indexedAnywhere > 0)
+        var pipeline = ScanPipeline<[ReconcilePlan.Read]>(parallelism: parallelism, batchSize: batchSize)
+        var report = ScanReport()
+        var plan: ReconcilePlan?
+        var reads = 0
+        var counted: Int?
+        try await withThrowingTaskGroup(of: Step.self) { group in
+            func start(_ actions: [ScanPipeline<[ReconcilePlan.Read]>.Action]) {
+                for action in actions {
+                    switch action {
+                    case .read(let chunk):
+                        group.addTask { .read(try await readChunk(chunk), files: chunk.count) }
+                    case .commit(let batch):
+                        group.addTask {
+                            let (change, seconds) = try await timedApply(batch)
+                            return .committed(change, seconds: seconds)
+                        }
+                    }
+                }
+            }
+            func fetch() {
+                for fetch in feed.fetches(wantsReads: pipeline.wantsInput) {
+                    switch fetch {
+                    case .walk:
+                        group.addTask { .walked(try await pool.runIfActive { walk.next(upTo: ReconcileFeed.walkStep) }) }
+                    case .page(let after):
+                        group.addTask {
+                            .paged(try await store.indexedFiles(under: root, after: after, limit: ReconcileFeed.pageSize))
+                        }
+                    case .check(let stamps):
+                        group.addTask {
+                            .checked(Set(try await store.indexedFiles(sharingInodeWith: stamps).map(\.stamp.withoutSidecar)))
+                        }
+                    }
+                }
+            }
+            fetch()
+            while let step = try await group.next() {
+                switch step {
+                case .walked(let walked):
+                    progress.found(walked.found)
+                    feed.walked(walked)
+                case .paged(let rows):
+                    let firstPage = feed.firstPageRows == nil
+                    feed.paged(rows)
+                    if firstPage, rows.isEmpty {
+                        // A first index of this root: count its files, so progress has a total
+                        // long before the walk that reads them ends.
+                        group.addTask { .counted(try await pool.runIfActive { LibraryWalk.count(root) }) }
+                    }
+                case .checked(let known):
+                    feed.checked(known: known)
+                case .counted(let files):
+                    if plan == nil {
+                        counted = files
+                        progress.addTotal(files)
+                    }
+                case .read(let writes, let files):
+                    report.read += files
+                    progress.indexed(files)
+                    start(pipeline.read(writes))
+                case .committed(let change, let seconds):
+                    report.writeSeconds += seconds
+                    if let change { record(change, in: &report) }
+                    start(pipeline.committed())
+                }
+                while let chunk = feed.takeReads(limit: Self.chunkSize) {
+                    reads += chunk.count
+                    start(pipeline.add(chunk))
+                }
+                if plan == nil, feed.isExhausted {
+                    var settled = feed.finish()
+                    try await adoptUnseenMoves(into: &settled, indexedHere: feed.merge.indexedRows,
+                                               indexedAnywhere: indexedAnywhere)
+                    reads += settled.reads.count
+                    // The total is known now; a count made at the start is corrected to it.
+                    progress.addTotal(reads - (counted ?? 0))
+                    report.scanned = feed.found
+                    report.unchanged = settled.unchanged
+                    logger.debug("""
+                        walked \(String(decoding: root, as: UTF8.self)) in \((clock.now - started).seconds) s: \
+                        \(feed.found) files, \(reads) to read, \(settled.moves.count) moved, \
+                        \(settled.removals.count) gone, \(settled.unchanged) unchanged
+                        """)
+                    for chunk in stride(from: 0, to: settled.reads.count, by: Self.chunkSize) {
+                        start(pipeline.add(Array(settled.reads[chunk..<min(chunk + Self.chunkSize, settled.reads.count)])))
+                    }
+                    var writes = WriteBatch()
+                    writes.updates = settled.moves.map {
+                        WriteBatch.Update(id: $0.id, path: $0.path, stamp: $0.stamp, content: nil)
+                    }
+                    writes.removals = settled.removals
+                    start(pipeline.add(writes: writes))
+                    start(pipeline.endInput())
+                    plan = settled
+                }
+                fetch()
             }
         }
-        let listedSidecars = reader.sources.contains(.sidecar) ? sidecars : [:]
-        let found: @Sendable ([UInt8]) -> (path: [UInt8], signature: Int64)? = { path in
-            listedSidecars.isEmpty ? nil : Sidecar.find(for: path, in: listedSidecars)
-        }
-        var plan = ReconcilePlan.make(indexed: indexed, onDisk: files, sidecar: { found($0)?.signature ?? 0 })
-        try await adoptUnseenMoves(into: &plan, indexedHere: indexed.count)
-        progress.addTotal(plan.reads.count)
-        let planned = clock.now
         logger.debug("""
-            walked \(String(decoding: root, as: UTF8.self)) in \((planned - started).seconds) s: \(walked.count) files, \
-            \(plan.reads.count) to read, \(plan.moves.count) moved, \(plan.removals.count) gone, \(plan.unchanged) unchanged
-            """)
-        var report = ScanReport(scanned: walked.count, unchanged: plan.unchanged)
-
-        var batch = WriteBatch()
-        for move in plan.moves {
-            batch.updates.append(WriteBatch.Update(id: move.id, path: move.path, stamp: move.stamp, content: nil))
-        }
-        batch.removals = plan.removals
-        try await commit(batch, into: &report)
-        try await readAll(plan.reads, sidecars: found, progress: progress, report: &report)
-        logger.debug("""
-            read and wrote \(plan.reads.count) files in \((clock.now - planned).seconds) s \
+            read and wrote \(reads) files in \((clock.now - started).seconds) s \
             (\(report.writeSeconds) s in write transactions)
             """)
         return report
@@ -100,8 +165,8 @@ struct Scanner: Sendable {
 
     /// New files that are assets moved in from outside this folder while nobody could see the
     /// move keep their ids. Skipped when every asset is inside this folder (a first index).
-    private func adoptUnseenMoves(into plan: inout ReconcilePlan, indexedHere: Int) async throws {
-        guard try await store.totals().assets > indexedHere else { return }
+    private func adoptUnseenMoves(into plan: inout ReconcilePlan, indexedHere: Int, indexedAnywhere: Int) async throws {
+        guard indexedAnywhere > indexedHere else { return }
         let reads = plan.reads
         let candidates = try await store.indexedFiles(sharingInodeWith: reads.filter { $0.id == nil }.map(\.stamp))
         guard !candidates.isEmpty else { return }
@@ -127,58 +192,14 @@ struct Scanner: Sendable {
         }
     }
 
-    /// What a child task of `readAll` finished.
-    private enum Step: Sendable {
-        case read(WriteBatch, files: Int)
-        case committed(CommittedChange?, seconds: Double)
-    }
-
-    /// Reads and commits `reads` in the order `ScanPipeline` decides.
-    private func readAll(
-        _ reads: [ReconcilePlan.Read], sidecars: @escaping @Sendable ([UInt8]) -> (path: [UInt8], signature: Int64)?,
-        progress: ScanProgressTracker, report: inout ScanReport
-    ) async throws {
-        let chunks = stride(from: 0, to: reads.count, by: Self.chunkSize).map {
-            Array(reads[$0..<min($0 + Self.chunkSize, reads.count)])
-        }
-        var pipeline = ScanPipeline(chunkCount: chunks.count, parallelism: parallelism, batchSize: batchSize)
-        try await withThrowingTaskGroup(of: Step.self) { group in
-            func start(_ actions: [ScanPipeline.Action]) {
-                for action in actions {
-                    switch action {
-                    case .read(let chunk):
-                        group.addTask { .read(try await readChunk(chunks[chunk], sidecars: sidecars), files: chunks[chunk].count) }
-                    case .commit(let batch):
-                        group.addTask {
-                            let (change, seconds) = try await timedApply(batch)
-                            return .committed(change, seconds: seconds)
-                        }
-                    }
-                }
-            }
-            start(pipeline.start())
-            while let step = try await group.next() {
-                switch step {
-                case .read(let writes, let files):
-                    report.read += files
-                    progress.indexed(files)
-                    start(pipeline.read(writes))
-                case .committed(let change, let seconds):
-                    report.writeSeconds += seconds
-                    if let change { record(change, in: &report) }
-                    start(pipeline.committed())
-                }
-            }
-        }
-    }
-
     /// Reads one chunk of files on the file pool into the writes they call for.
-    private func readChunk(
-        _ chunk: [ReconcilePlan.Read], sidecars: @escaping @Sendable ([UInt8]) -> (path: [UInt8], signature: Int64)?
-    ) async throws -> WriteBatch {
+    private func readChunk(_ chunk: [ReconcilePlan.Read]) async throws -> WriteBatch {
         let outcomes = try await pool.runIfActive { [reader] in
             let opener = SafeOpener()
-            return chunk.map { reader.read($0.path, sidecar: .known(sidecars($0.path)), opener: opener) }
+            return chunk.map { file in
+                let sidecar = file.sidecar.map { (path: $0, signature: file.stamp.sidecar) }
+                return reader.read(file.path, sidecar: .known(sidecar), opener: opener)
+            }
         }
         var writes = WriteBatch()
         for (read, outcome) in zip(chunk, outcomes) { add(outcome, for: read, to: &writes) }
@@ -205,13 +226,6 @@ struct Scanner: Sendable {
                                metadata: ["path": "\(path)", "asset": "\(read.id ?? "")"])
             }
         }
-    }
-
-    private func commit(_ batch: WriteBatch, into report: inout ScanReport) async throws {
-        guard !batch.isEmpty else { return }
-        let (committed, seconds) = try await timedApply(batch)
-        report.writeSeconds += seconds
-        if let committed { record(committed, in: &report) }
     }
 
     /// Commits `batch` on the thread pool; the change and the seconds the transaction took.

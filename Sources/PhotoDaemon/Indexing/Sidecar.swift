@@ -47,12 +47,18 @@ enum Sidecar {
         return Int64(bitPattern: hasher.value >> 1) | 1
     }
 
-    /// The sidecar in effect for `image` among files already listed by a walk (no system calls).
-    static func find(for image: [UInt8], in listed: [PathKey: FileInfo]) -> (path: [UInt8], signature: Int64)? {
+    /// The sidecar in effect for `image` in its folder's listing from a walk (no system calls).
+    static func find(for image: [UInt8], in folder: FolderListing) -> (path: [UInt8], signature: Int64)? {
         for (index, path) in candidates(for: image).enumerated() {
-            if let info = listed[PathKey(path)] { return (path, signature(of: info, candidate: index)) }
+            let name = Array(path[((path.lastIndex(of: UInt8(ascii: "/")) ?? -1) + 1)...])
+            if let info = folder.file(named: name) { return (path, signature(of: info, candidate: index)) }
         }
         return nil
+    }
+
+    /// Whether a listed folder holds any sidecar at all (most hold none: no image there needs a lookup).
+    static func any(in folder: FolderListing) -> Bool {
+        folder.containsFile { name in isSidecar(name) }
     }
 
     /// The sidecar in effect for `image`, looked up on disk (live events: one file at a time)
