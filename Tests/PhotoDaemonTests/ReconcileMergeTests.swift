@@ -110,13 +110,15 @@ private func row(_ id: String, _ path: String, inode: UInt64, mtime: Int64 = 1) 
         LibraryWalk.Step(files: files, found: files.count, ended: ended)
     }
 
-    @Test func theWalkWaitsWhileTheReadersAreBehind() {
+    @Test func theWalkWaitsWhileFilesToReadPileUp() {
         var feed = ReconcileFeed(pairing: false)
-        #expect(feed.fetches(wantsReads: true).count == 2)  // the walk and the first page
+        #expect(feed.fetches().count == 2)  // the walk and the first page
         feed.paged([])
-        feed.walked(walked((0..<10).map { file("/r/\($0).jpg", inode: UInt64($0)) }, ended: false))
-        #expect(feed.fetches(wantsReads: false).isEmpty)
-        guard case .walk = feed.fetches(wantsReads: true).first else {
+        feed.walked(walked((0..<ReconcileFeed.readAhead).map { file("/r/\($0).jpg", inode: UInt64($0)) }, ended: false))
+        // The readers took none of them: the walk waits.
+        #expect(feed.fetches().isEmpty)
+        #expect(feed.takeReads(limit: 128)?.count == 128)
+        guard case .walk = feed.fetches().first else {
             Issue.record("the walk was not asked for more")
             return
         }
@@ -124,11 +126,11 @@ private func row(_ id: String, _ path: String, inode: UInt64, mtime: Int64 = 1) 
 
     @Test func heldFilesAreCheckedWithTheIndexOnceThereAreManyAndOnlyTheKnownStayHeld() throws {
         var feed = ReconcileFeed(pairing: true)
-        _ = feed.fetches(wantsReads: true)
+        _ = feed.fetches()
         feed.paged([])
         let count = ReconcileFeed.holdLimit
         feed.walked(walked((0..<count).map { file("/r/\(100_000 + $0).jpg", inode: UInt64($0)) }, ended: false))
-        let fetches = feed.fetches(wantsReads: true)
+        let fetches = feed.fetches()
         let asked = try #require(fetches.compactMap { fetch -> [FileStamp]? in
             if case .check(let stamps) = fetch { return stamps }
             return nil

@@ -151,6 +151,8 @@ final class Indexer: Sendable {
             state.setIndexProblem(nil)
             logger.notice("the index can be written again: every root is reconciled, nothing missed while it could not be")
         }
+        // The walk's listings, the pages and the batches are freed: give their memory back.
+        ProcessMemory.giveBack()
         logger.info("""
             reconciled (\(reason)) in \(String(format: "%.2f", (ContinuousClock.now - started).seconds)) s: \
             \(total.scanned) files, \(total.read) read, \(total.inserted) new, \(total.updated) updated, \

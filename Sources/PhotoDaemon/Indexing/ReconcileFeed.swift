@@ -18,7 +18,10 @@ struct ReconcileFeed {
     /// Files walked per pull, and index rows per page.
     static let walkStep = 1024
     static let pageSize = 4096
-    /// New files held while moves are possible before the index is asked about them.
+    /// Files to read waiting for the readers past which the walk waits too.
+    static let readAhead = 2 * walkStep
+    /// New files held while moves are possible before the index is asked about them; the walk
+    /// waits while twice as many wait for an answer.
     static let holdLimit = 4096
 
     private(set) var merge: ReconcileMerge
@@ -49,10 +52,12 @@ struct ReconcileFeed {
         walkEnded && indexEnded && disk.isEmpty && index.isEmpty && checking == nil
     }
 
-    /// What to fetch now; `wantsReads`: whether the readers can take more (else the walk waits).
-    mutating func fetches(wantsReads: Bool) -> [Fetch] {
+    /// What to fetch now. The walk waits while the readers are behind (files to read pile up
+    /// here, as `takeReads` is only called while they want more) or many files are held.
+    mutating func fetches() -> [Fetch] {
         var fetches: [Fetch] = []
-        if !walking, !walkEnded, disk.count < Self.walkStep, wantsReads || merge.reads.isEmpty {
+        if !walking, !walkEnded, disk.count < Self.walkStep, merge.reads.count < Self.readAhead,
+           merge.held.count - settled < 2 * Self.holdLimit {
             walking = true
             fetches.append(.walk)
         }
@@ -105,7 +110,8 @@ struct ReconcileFeed {
         settled = settledBefore + stillKnown
     }
 
-    /// Up to `limit` files to read, taken in order; fewer only when the walk has ended.
+    /// Up to `limit` files to read, taken in order; fewer only when the walk has ended. Call it
+    /// only while the readers want more: what is not taken holds the walk back.
     mutating func takeReads(limit: Int) -> [ReconcilePlan.Read]? {
         guard merge.reads.count >= limit || (walkEnded && !merge.reads.isEmpty) else { return nil }
         let taken = Array(merge.reads.prefix(limit))

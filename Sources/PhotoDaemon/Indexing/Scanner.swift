@@ -78,7 +78,7 @@ struct Scanner: Sendable {
                 }
             }
             func fetch() {
-                for fetch in feed.fetches(wantsReads: pipeline.wantsInput) {
+                for fetch in feed.fetches() {
                     switch fetch {
                     case .walk:
                         group.addTask { .walked(try await pool.runIfActive { walk.next(upTo: ReconcileFeed.walkStep) }) }
@@ -123,7 +123,7 @@ struct Scanner: Sendable {
                     if let change { record(change, in: &report) }
                     start(pipeline.committed())
                 }
-                while let chunk = feed.takeReads(limit: Self.chunkSize) {
+                while pipeline.wantsInput, let chunk = feed.takeReads(limit: Self.chunkSize) {
                     reads += chunk.count
                     start(pipeline.add(chunk))
                 }
