@@ -30,11 +30,17 @@ public struct DirectoryWalker {
     }
 
     private let root: [UInt8]
+    /// The paths walked; nil: all.
+    private let range: PathRange?
     /// Called with a listed folder's path just before it is opened (tests swap folders here).
     var willOpenFolder: (([UInt8]) -> Void)?
 
-    /// Prepares a walk of `root`, an absolute path.
-    public init(root: [UInt8]) { self.root = root }
+    /// Prepares a walk of `root`, an absolute path; `range`: only the files whose paths lie in
+    /// it (folders wholly outside it are not opened).
+    public init(root: [UInt8], range: PathRange? = nil) {
+        self.root = root
+        self.range = range
+    }
 
     /// Walks the tree, calling `visit` for every regular file, in path order, and `failed` for
     /// folders it cannot read.
@@ -50,14 +56,29 @@ public struct DirectoryWalker {
 
     /// A walk to pull from, a few entries at a time.
     public func start() -> Cursor {
-        Cursor(root: root, willOpenFolder: willOpenFolder, statFiles: true)
+        Cursor(root: root, range: range, willOpenFolder: willOpenFolder, statFiles: true)
+    }
+
+    /// Up to `parts` ranges that together hold every path under the root, in order, for walks
+    /// side by side: split between the subfolders (and files) of the first folder that has more
+    /// than one entry, as evenly as their number allows. One range when the tree cannot be split.
+    public func split(into parts: Int) -> [PathRange] {
+        var cursor = Cursor(root: root, range: nil, willOpenFolder: willOpenFolder, statFiles: false)
+        let keys = cursor.splitKeys()
+        let count = min(max(1, parts), keys.count)
+        guard count > 1 else { return [PathRange(low: nil, high: nil)] }
+        // Part k starts at the key of the first entry it holds.
+        let bounds = (1..<count).map { keys[$0 * keys.count / count] }
+        return (0..<count).map { part in
+            PathRange(low: part == 0 ? nil : bounds[part - 1], high: part == count - 1 ? nil : bounds[part])
+        }
     }
 
     /// How many regular files the tree holds whose name `include` accepts: a quicker pass than a
     /// walk (folders are listed, not sorted, and only entries of unknown type are stat-ed), for a
     /// progress total. Files that change meanwhile may make it a little off.
     public func countFiles(where include: ([UInt8]) -> Bool) -> Int {
-        var cursor = Cursor(root: root, willOpenFolder: willOpenFolder, statFiles: false)
+        var cursor = Cursor(root: root, range: range, willOpenFolder: willOpenFolder, statFiles: false)
         return cursor.countRest(where: include)
     }
 
@@ -80,14 +101,33 @@ public struct DirectoryWalker {
         private let willOpenFolder: (([UInt8]) -> Void)?
         /// Whether files are stat-ed and listings sorted (a walk), or only named (a count).
         private let statFiles: Bool
+        private let range: PathRange?
 
-        fileprivate init(root: [UInt8], willOpenFolder: (([UInt8]) -> Void)?, statFiles: Bool) {
+        fileprivate init(root: [UInt8], range: PathRange?, willOpenFolder: (([UInt8]) -> Void)?, statFiles: Bool) {
             self.willOpenFolder = willOpenFolder
             self.statFiles = statFiles
+            self.range = range
             switch SafeOpener().openFolder(root) {
-            case .success(let fd): push(fd, path: root)
+            case .success(let fd): push(fd, path: root, bounded: range != nil)
             case .failure(let error): pendingFailures.append(error)
             }
+        }
+
+        /// The sort keys of the entries of the first folder from the root down that has more
+        /// than one (a folder's key ends in "/"), as full paths; none for an empty tree.
+        fileprivate mutating func splitKeys() -> [[UInt8]] {
+            while let top = frames.last {
+                var children = top.listing.children
+                children.sort(by: FolderListing.Child.precedes)
+                if children.count == 1, children[0].info == nil {
+                    let path = top.listing.path(of: children[0].name)
+                    frames.removeAll()
+                    descend(into: children[0].name, path: path, parent: top.folder, bounded: false)
+                    continue
+                }
+                return children.map { top.listing.path(of: $0.name) + ($0.info == nil ? [UInt8(ascii: "/")] : []) }
+            }
+            return []
         }
 
         /// Up to `limit` more files (fewer at the end of the walk).
@@ -104,9 +144,10 @@ public struct DirectoryWalker {
                 frames[top].next += 1
                 let path = listing.path(of: child.name)
                 if let info = child.info {
+                    if frames[top].bounded, let range, !range.contains(path) { continue }
                     step.entries.append(Entry(path: path, info: info, folder: listing))
                 } else {
-                    descend(into: child.name, path: path, parent: frames[top].folder)
+                    descend(into: child.name, path: path, parent: frames[top].folder, bounded: frames[top].bounded)
                 }
             }
             step.failures = pendingFailures
@@ -127,15 +168,17 @@ public struct DirectoryWalker {
                 let child = listing.children[frames[top].next]
                 frames[top].next += 1
                 if child.info != nil {
+                    if frames[top].bounded, let range, !range.contains(listing.path(of: child.name)) { continue }
                     if include(child.name) { count += 1 }
                 } else {
-                    descend(into: child.name, path: listing.path(of: child.name), parent: frames[top].folder)
+                    descend(into: child.name, path: listing.path(of: child.name), parent: frames[top].folder,
+                            bounded: frames[top].bounded)
                 }
             }
             return count
         }
 
-        private mutating func descend(into name: [UInt8], path: [UInt8], parent: OpenFolder) {
+        private mutating func descend(into name: [UInt8], path: [UInt8], parent: OpenFolder, bounded: Bool) {
             willOpenFolder?(path)
             let fd = FileSystem.withCString(name) {
                 openat(parent.descriptor, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
@@ -147,11 +190,12 @@ public struct DirectoryWalker {
                 }
                 return
             }
-            push(fd, path: path)
+            push(fd, path: path, bounded: bounded)
         }
 
-        /// Lists the open folder `fd` (taking it over) and makes it the current one.
-        private mutating func push(_ fd: Int32, path: [UInt8]) {
+        /// Lists the open folder `fd` (taking it over) and makes it the current one. `bounded`:
+        /// the parent's entries were checked against the range (a folder wholly inside it is not).
+        private mutating func push(_ fd: Int32, path: [UInt8], bounded parentBounded: Bool) {
             var st = stat()
             guard fstat(fd, &st) == 0, seen.insert(FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))).inserted
             else {
@@ -164,17 +208,23 @@ public struct DirectoryWalker {
                 return
             }
             let folder = OpenFolder(stream)
-            frames.append(Frame(folder: folder, listing: FolderListing(path: path, children: list(folder))))
+            let prefix = FolderListing.prefix(of: path)
+            let bounded = parentBounded && !(range?.holdsEverything(under: prefix) ?? true)
+            let listing = FolderListing(prefix: prefix, children: list(folder, prefix: bounded ? prefix : nil))
+            frames.append(Frame(folder: folder, listing: listing, bounded: bounded))
         }
 
-        /// The folder's visible files (with their status) and subfolders, in path order.
-        private func list(_ folder: OpenFolder) -> [FolderListing.Child] {
+        /// The folder's visible files (with their status) and subfolders, in path order; only
+        /// the subfolders that reach into the range when the folder's `prefix` is given (it
+        /// straddles a bound).
+        private func list(_ folder: OpenFolder, prefix: [UInt8]?) -> [FolderListing.Child] {
             var children: [FolderListing.Child] = []
             while let entry = readdir(folder.stream) {
                 let name = DirectoryWalker.name(of: entry)
                 guard let first = name.first, first != UInt8(ascii: ".") else { continue }
                 let type = entry.pointee.d_type
                 if type == UInt8(DT_DIR) {
+                    if let prefix, let range, !range.reaches(folder: prefix + name + [UInt8(ascii: "/")]) { continue }
                     children.append(FolderListing.Child(name: name, info: nil))
                     continue
                 }
@@ -188,8 +238,13 @@ public struct DirectoryWalker {
                 guard rc == 0 else { continue }  // vanished between readdir and stat
                 let info = FileInfo(childStat)
                 switch info.kind {
-                case .regular: children.append(FolderListing.Child(name: name, info: info))
-                case .directory: children.append(FolderListing.Child(name: name, info: nil))
+                case .regular:
+                    // Kept even outside the range: the listing is also where a file's siblings
+                    // (its sidecar) are looked up. The walk leaves it out when it comes to it.
+                    children.append(FolderListing.Child(name: name, info: info))
+                case .directory:
+                    if let prefix, let range, !range.reaches(folder: prefix + name + [UInt8(ascii: "/")]) { continue }
+                    children.append(FolderListing.Child(name: name, info: nil))
                 case .symlink, .other: break
                 }
             }
@@ -202,6 +257,8 @@ public struct DirectoryWalker {
     private struct Frame {
         let folder: OpenFolder
         let listing: FolderListing
+        /// Whether its entries are checked against the range (it straddles a bound).
+        let bounded: Bool
         var next = 0
     }
 
@@ -249,9 +306,14 @@ public final class FolderListing: Sendable {
     let prefix: [UInt8]
     let children: [Child]
 
-    init(path: [UInt8], children: [Child]) {
-        prefix = path.last == UInt8(ascii: "/") ? path : path + [UInt8(ascii: "/")]
+    init(prefix: [UInt8], children: [Child]) {
+        self.prefix = prefix
         self.children = children
+    }
+
+    /// A folder's path with a trailing "/".
+    static func prefix(of path: [UInt8]) -> [UInt8] {
+        path.last == UInt8(ascii: "/") ? path : path + [UInt8(ascii: "/")]
     }
 
     /// The status of the regular file `name` in this folder, as listed; nil when there is none.
@@ -283,6 +345,34 @@ public final class FolderListing: Sendable {
 extension FileInfo {
     /// A regular file known by name only (a count does not stat it).
     static let unstated = FileInfo(kind: .regular, device: 0, inode: 0, size: 0, mtimeNs: 0)
+}
+
+/// A span of paths in path order, from `low` (included) to `high` (excluded); nil: unbounded.
+public struct PathRange: Sendable, Equatable {
+    public var low: [UInt8]?
+    public var high: [UInt8]?
+
+    /// Creates a range.
+    public init(low: [UInt8]?, high: [UInt8]?) {
+        self.low = low
+        self.high = high
+    }
+
+    /// Whether `path` lies in the range.
+    public func contains(_ path: [UInt8]) -> Bool {
+        (low.map { path.pathOrder($0) >= 0 } ?? true) && (high.map { path.pathOrder($0) < 0 } ?? true)
+    }
+
+    /// Whether some path beginning with `prefix` (a folder's, ending in "/") lies in the range:
+    /// such paths run from `prefix` itself up to, not including, the first one not beginning with it.
+    func reaches(folder prefix: [UInt8]) -> Bool {
+        (high.map { prefix.pathOrder($0) < 0 } ?? true) && (low.map { $0.pathOrder(prefix) <= 0 || $0.starts(with: prefix) } ?? true)
+    }
+
+    /// Whether every path beginning with `prefix` lies in the range.
+    func holdsEverything(under prefix: [UInt8]) -> Bool {
+        (low.map { $0.pathOrder(prefix) <= 0 } ?? true) && (high.map { prefix.pathOrder($0) < 0 && !$0.starts(with: prefix) } ?? true)
+    }
 }
 
 /// A file's identity on the machine: device and inode.

@@ -142,7 +142,9 @@ private func row(_ id: String, _ path: String, inode: UInt64, mtime: Int64 = 1) 
         #expect(feed.merge.held.count == 2)
         #expect(feed.merge.reads.count == count - 1)
         #expect(feed.isExhausted)
-        let plan = feed.finish()
+        var merge = feed.takeMerge()
+        let plan = merge.finish()
+        #expect(feed.takeReads(limit: 128) == nil)
         #expect(plan.reads.count == count + 1)  // nothing vanished: every held file is new after all
         #expect(plan.moves.isEmpty)
     }

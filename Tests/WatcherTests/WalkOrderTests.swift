@@ -69,4 +69,53 @@ struct WalkOrderTests {
         #expect(whole.count == 40)
         #expect(pulled == whole)
     }
+
+    @Test("walks of the ranges a tree is split into are the whole walk, in order, and keep their siblings")
+    func splitWalks() throws {
+        let tree = try TempTree()
+        defer { tree.remove() }
+        for year in 2010..<2017 {
+            for month in 1...3 {
+                try tree.makeFolder("\(year)/\(month)")
+                for file in 0..<3 { try tree.write("\(year)/\(month)/\(file).jpg") }
+            }
+            try tree.write("\(year).jpg")
+            try tree.write("\(year).xmp")
+        }
+        var whole: [[UInt8]] = []
+        DirectoryWalker(root: tree.bytes()).walk(visit: { whole.append($0.path) })
+        for parts in 1...5 {
+            let ranges = DirectoryWalker(root: tree.bytes()).split(into: parts)
+            #expect(ranges.count == parts)
+            #expect(ranges.first?.low == nil && ranges.last?.high == nil)
+            var joined: [[UInt8]] = []
+            var counted = 0
+            for range in ranges {
+                DirectoryWalker(root: tree.bytes(), range: range).walk(visit: { entry in
+                    joined.append(entry.path)
+                    #expect(range.contains(entry.path))
+                    // A file's folder listing holds its siblings even past the range's ends.
+                    if entry.path.last == UInt8(ascii: "g"), entry.path.count == tree.bytes("2010.jpg").count {
+                        #expect(entry.folder?.file(named: Array(entry.path.suffix(8)).dropLast(3) + Array("xmp".utf8)) != nil)
+                    }
+                })
+                counted += DirectoryWalker(root: tree.bytes(), range: range).countFiles { _ in true }
+            }
+            #expect(joined == whole, "\(parts) parts")
+            #expect(counted == whole.count)
+        }
+    }
+
+    @Test("a tree with a single folder at its top is split below it")
+    func splitBelowASingleFolder() throws {
+        let tree = try TempTree()
+        defer { tree.remove() }
+        for folder in ["Photos/a", "Photos/b"] {
+            try tree.makeFolder(folder)
+            try tree.write(folder + "/1.jpg")
+        }
+        let ranges = DirectoryWalker(root: tree.bytes()).split(into: 2)
+        #expect(ranges == [PathRange(low: nil, high: tree.bytes("Photos/b/")), PathRange(low: tree.bytes("Photos/b/"), high: nil)])
+        #expect(DirectoryWalker(root: tree.bytes("Photos/a")).split(into: 2).count == 1)
+    }
 }

@@ -30,9 +30,10 @@ final class LibraryWalk: Sendable {
     private let sidecars: Bool
     private let logger: Logger
 
-    /// A walk of `root`; `sidecars`: whether images' XMP sidecars are looked up (a description source).
-    init(root: [UInt8], sidecars: Bool, logger: Logger) {
-        state = Mutex(State(cursor: DirectoryWalker(root: root).start()))
+    /// A walk of the files under `root` in `range`; `sidecars`: whether images' XMP sidecars
+    /// are looked up (a description source).
+    init(root: [UInt8], range: PathRange? = nil, sidecars: Bool, logger: Logger) {
+        state = Mutex(State(cursor: DirectoryWalker(root: root, range: range).start()))
         self.sidecars = sidecars
         self.logger = logger
     }

@@ -1,16 +1,17 @@
 import FileSystem
 import Store
 
-/// The input side of a reconcile, as a value: the walk's chunks and the index's pages, each
-/// fetched one at a time and a little ahead, compared as they arrive (`ReconcileMerge`). Told
-/// what arrived, it answers what to fetch next; the scanner does the fetching.
+/// The input side of a reconcile of one range of paths, as a value: the walk's chunks and the
+/// index's pages, each fetched one at a time and a little ahead, compared as they arrive
+/// (`ReconcileMerge`). Told what arrived, it answers what to fetch next; the scanner does the
+/// fetching.
 struct ReconcileFeed {
     /// Something to fetch.
     enum Fetch: Sendable {
         /// The walk's next files.
         case walk
-        /// The index's next page of files, after this path (nil: from the first).
-        case page(after: [UInt8]?)
+        /// The index's next page of files: after the path `after`, else from the path `from` (nil: from the first).
+        case page(from: [UInt8]?, after: [UInt8]?)
         /// Which of these held files (new at their path) an indexed asset could be.
         case check([FileStamp])
     }
@@ -42,9 +43,13 @@ struct ReconcileFeed {
     /// Rows in the first page: 0 means nothing under this root is indexed yet.
     private(set) var firstPageRows: Int?
 
-    /// A feed for a merge that pairs moves when `pairing` (see `ReconcileMerge`).
-    init(pairing: Bool) {
+    /// The paths this feed compares; the walk and the pages keep to them.
+    let range: PathRange
+
+    /// A feed for a merge that pairs moves when `pairing` (see `ReconcileMerge`), of the paths in `range`.
+    init(pairing: Bool, range: PathRange = PathRange(low: nil, high: nil)) {
         merge = ReconcileMerge(pairing: pairing)
+        self.range = range
     }
 
     /// Both sides have ended and every file is compared: `finish()` may settle the rest.
@@ -63,7 +68,7 @@ struct ReconcileFeed {
         }
         if !paging, !indexEnded, index.count < Self.pageSize / 2 {
             paging = true
-            fetches.append(.page(after: lastIndexed))
+            fetches.append(.page(from: range.low, after: lastIndexed))
         }
         if checking == nil, merge.held.count - settled >= Self.holdLimit {
             checking = merge.held.count
@@ -81,11 +86,16 @@ struct ReconcileFeed {
         compare()
     }
 
-    /// A page of the index arrived; a short one is the last.
+    /// A page of the index arrived; a short one is the last, and so is one reaching past the range.
     mutating func paged(_ rows: [IndexedFile]) {
         paging = false
-        if firstPageRows == nil { firstPageRows = rows.count }
+        var rows = rows
         indexEnded = rows.count < Self.pageSize
+        if let high = range.high, let past = rows.firstIndex(where: { $0.path.pathOrder(high) >= 0 }) {
+            rows.removeSubrange(past...)
+            indexEnded = true
+        }
+        if firstPageRows == nil { firstPageRows = rows.count }
         lastIndexed = rows.last?.path ?? lastIndexed
         index += rows
         compare()
@@ -119,9 +129,10 @@ struct ReconcileFeed {
         return taken
     }
 
-    /// Settles what only the end can (moves, removals, the files that were held).
-    mutating func finish() -> ReconcilePlan {
-        merge.finish()
+    /// The merge, for `finish()` once every feed is exhausted; the feed keeps nothing to read.
+    mutating func takeMerge() -> ReconcileMerge {
+        defer { merge = ReconcileMerge(pairing: false) }
+        return merge
     }
 
     private mutating func compare() {

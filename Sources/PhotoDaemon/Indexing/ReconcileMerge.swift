@@ -70,6 +70,16 @@ struct ReconcileMerge {
         held = kept
     }
 
+    /// Takes over what `other`, a merge of another range of the same root, has not settled, so
+    /// that one `finish()` pairs moves across the ranges.
+    mutating func absorb(_ other: ReconcileMerge) {
+        reads += other.reads
+        held += other.held
+        vanished += other.vanished
+        unchanged += other.unchanged
+        indexedRows += other.indexedRows
+    }
+
     /// Settles what is left once both sides have ended: a held file with the identity and bytes
     /// of a vanished row is that asset, moved; the other vanished rows are removed.
     mutating func finish() -> ReconcilePlan {

@@ -41,11 +41,11 @@ struct Scanner: Sendable {
 
     private static let chunkSize = 128
 
-    /// What a child task of `reconcile` finished.
+    /// What a child task of `reconcile` finished; `part`: which range of the walk it was for.
     private enum Step: Sendable {
-        case walked(LibraryWalk.Step)
-        case paged([IndexedFile])
-        case checked(Set<FileStamp>)
+        case walked(part: Int, LibraryWalk.Step)
+        case paged(part: Int, [IndexedFile])
+        case checked(part: Int, Set<FileStamp>)
         case counted(Int)
         case read(WriteBatch, files: Int)
         case committed(CommittedChange?, seconds: Double)
@@ -54,15 +54,20 @@ struct Scanner: Sendable {
     func reconcile(root: [UInt8], progress: ScanProgressTracker) async throws -> ScanReport {
         let clock = ContinuousClock()
         let started = clock.now
-        let walk = LibraryWalk(root: root, sidecars: reader.sources.contains(.sidecar), logger: logger)
+        // The tree is walked in as many ranges as files are read at once, side by side: the walk
+        // is a stat call a file, and a reconcile of an unchanged library is nothing but the walk.
+        let ranges = try await pool.runIfActive { [parallelism] in DirectoryWalker(root: root).split(into: parallelism) }
+        let walks = ranges.map { LibraryWalk(root: root, range: $0, sidecars: reader.sources.contains(.sidecar), logger: logger) }
         // With nothing indexed anywhere, no new file can be an asset moved: all are read at once.
         let indexedAnywhere = try await store.totals().assets
-        var feed = ReconcileFeed(pairing: indexedAnywhere > 0)
+        var feeds = ranges.map { ReconcileFeed(pairing: indexedAnywhere > 0, range: $0) }
         var pipeline = ScanPipeline<[ReconcilePlan.Read]>(parallelism: parallelism, batchSize: batchSize)
         var report = ScanReport()
-        var plan: ReconcilePlan?
+        var settled = false
         var reads = 0
+        var counting = false
         var counted: Int?
+        var nextPart = 0
         try await withThrowingTaskGroup(of: Step.self) { group in
             func start(_ actions: [ScanPipeline<[ReconcilePlan.Read]>.Action]) {
                 for action in actions {
@@ -78,39 +83,57 @@ struct Scanner: Sendable {
                 }
             }
             func fetch() {
-                for fetch in feed.fetches() {
-                    switch fetch {
-                    case .walk:
-                        group.addTask { .walked(try await pool.runIfActive { walk.next(upTo: ReconcileFeed.walkStep) }) }
-                    case .page(let after):
-                        group.addTask {
-                            .paged(try await store.indexedFiles(under: root, after: after, limit: ReconcileFeed.pageSize))
-                        }
-                    case .check(let stamps):
-                        group.addTask {
-                            .checked(Set(try await store.indexedFiles(sharingInodeWith: stamps).map(\.stamp.withoutSidecar)))
+                for part in feeds.indices {
+                    for fetch in feeds[part].fetches() {
+                        switch fetch {
+                        case .walk:
+                            let walk = walks[part]
+                            group.addTask {
+                                .walked(part: part, try await pool.runIfActive { walk.next(upTo: ReconcileFeed.walkStep) })
+                            }
+                        case .page(let from, let after):
+                            group.addTask {
+                                .paged(part: part, try await store.indexedFiles(
+                                    under: root, from: from, after: after, limit: ReconcileFeed.pageSize))
+                            }
+                        case .check(let stamps):
+                            group.addTask {
+                                .checked(part: part, Set(try await store.indexedFiles(sharingInodeWith: stamps)
+                                    .map(\.stamp.withoutSidecar)))
+                            }
                         }
                     }
                 }
             }
+            /// The next chunk to read, from each range in turn.
+            func takeReads() -> [ReconcilePlan.Read]? {
+                for offset in feeds.indices {
+                    let part = (nextPart + offset) % feeds.count
+                    if let chunk = feeds[part].takeReads(limit: Self.chunkSize) {
+                        nextPart = part + 1
+                        return chunk
+                    }
+                }
+                return nil
+            }
             fetch()
             while let step = try await group.next() {
                 switch step {
-                case .walked(let walked):
+                case .walked(let part, let walked):
                     progress.found(walked.found)
-                    feed.walked(walked)
-                case .paged(let rows):
-                    let firstPage = feed.firstPageRows == nil
-                    feed.paged(rows)
-                    if firstPage, rows.isEmpty {
+                    feeds[part].walked(walked)
+                case .paged(let part, let rows):
+                    feeds[part].paged(rows)
+                    if !counting, feeds.allSatisfy({ $0.firstPageRows == 0 }) {
                         // A first index of this root: count its files, so progress has a total
                         // long before the walk that reads them ends.
+                        counting = true
                         group.addTask { .counted(try await pool.runIfActive { LibraryWalk.count(root) }) }
                     }
-                case .checked(let known):
-                    feed.checked(known: known)
+                case .checked(let part, let known):
+                    feeds[part].checked(known: known)
                 case .counted(let files):
-                    if plan == nil {
+                    if !settled {
                         counted = files
                         progress.addTotal(files)
                     }
@@ -123,35 +146,34 @@ struct Scanner: Sendable {
                     if let change { record(change, in: &report) }
                     start(pipeline.committed())
                 }
-                while pipeline.wantsInput, let chunk = feed.takeReads(limit: Self.chunkSize) {
+                while pipeline.wantsInput, let chunk = takeReads() {
                     reads += chunk.count
                     start(pipeline.add(chunk))
                 }
-                if plan == nil, feed.isExhausted {
-                    var settled = feed.finish()
-                    try await adoptUnseenMoves(into: &settled, indexedHere: feed.merge.indexedRows,
-                                               indexedAnywhere: indexedAnywhere)
-                    reads += settled.reads.count
+                if !settled, feeds.allSatisfy(\.isExhausted) {
+                    settled = true
+                    var merge = feeds[0].takeMerge()
+                    for part in feeds.indices.dropFirst() { merge.absorb(feeds[part].takeMerge()) }
+                    var plan = merge.finish()
+                    try await adoptUnseenMoves(into: &plan, indexedHere: merge.indexedRows, indexedAnywhere: indexedAnywhere)
+                    reads += plan.reads.count
                     // The total is known now; a count made at the start is corrected to it.
                     progress.addTotal(reads - (counted ?? 0))
-                    report.scanned = feed.found
-                    report.unchanged = settled.unchanged
+                    report.scanned = feeds.reduce(0) { $0 + $1.found }
+                    report.unchanged = plan.unchanged
                     logger.debug("""
-                        walked \(String(decoding: root, as: UTF8.self)) in \((clock.now - started).seconds) s: \
-                        \(feed.found) files, \(reads) to read, \(settled.moves.count) moved, \
-                        \(settled.removals.count) gone, \(settled.unchanged) unchanged
+                        walked \(String(decoding: root, as: UTF8.self)) in \(ranges.count) parts in \
+                        \((clock.now - started).seconds) s: \(report.scanned) files, \(reads) to read, \
+                        \(plan.moves.count) moved, \(plan.removals.count) gone, \(plan.unchanged) unchanged
                         """)
-                    for chunk in stride(from: 0, to: settled.reads.count, by: Self.chunkSize) {
-                        start(pipeline.add(Array(settled.reads[chunk..<min(chunk + Self.chunkSize, settled.reads.count)])))
+                    for chunk in stride(from: 0, to: plan.reads.count, by: Self.chunkSize) {
+                        start(pipeline.add(Array(plan.reads[chunk..<min(chunk + Self.chunkSize, plan.reads.count)])))
                     }
                     var writes = WriteBatch()
-                    writes.updates = settled.moves.map {
-                        WriteBatch.Update(id: $0.id, path: $0.path, stamp: $0.stamp, content: nil)
-                    }
-                    writes.removals = settled.removals
+                    writes.updates = plan.moves.map { WriteBatch.Update(id: $0.id, path: $0.path, stamp: $0.stamp, content: nil) }
+                    writes.removals = plan.removals
                     start(pipeline.add(writes: writes))
                     start(pipeline.endInput())
-                    plan = settled
                 }
                 fetch()
             }
