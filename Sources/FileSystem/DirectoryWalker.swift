@@ -234,7 +234,11 @@ public struct DirectoryWalker {
                     continue
                 }
                 var childStat = stat()
-                let rc = FileSystem.withCString(name) { fstatat(folder.descriptor, $0, &childStat, AT_SYMLINK_NOFOLLOW) }
+                // d_name is the entry's NUL-terminated name: no copy of it to make one.
+                let rc = withUnsafeBytes(of: &entry.pointee.d_name) { raw -> Int32 in
+                    guard let name = raw.baseAddress?.assumingMemoryBound(to: CChar.self) else { return -1 }
+                    return fstatat(folder.descriptor, name, &childStat, AT_SYMLINK_NOFOLLOW)
+                }
                 guard rc == 0 else { continue }  // vanished between readdir and stat
                 let info = FileInfo(childStat)
                 switch info.kind {

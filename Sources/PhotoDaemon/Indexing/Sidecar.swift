@@ -8,10 +8,13 @@ enum Sidecar {
     private static let suffix = Array(".xmp".utf8)
     private static let suffixes = [suffix, Array(".XMP".utf8)]
 
-    /// Whether a path names a sidecar rather than a possible image.
+    /// Whether a path names a sidecar rather than a possible image. (Asked of every file a
+    /// walk finds: compares in place.)
     static func isSidecar(_ path: [UInt8]) -> Bool {
         guard path.count > suffix.count else { return false }
-        return path.suffix(suffix.count).map(lowercased).elementsEqual(suffix)
+        let start = path.count - suffix.count
+        for (offset, byte) in suffix.enumerated() where lowercased(path[start + offset]) != byte { return false }
+        return true
     }
 
     /// The sidecar paths an image may have, in the order they are preferred.
