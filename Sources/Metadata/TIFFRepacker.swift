@@ -30,14 +30,26 @@ enum TIFFRepacker {
         let bigEndian: Bool
         var bytes: [UInt8] = []
 
+        // Byte by byte: appending a raw buffer of two or four bytes went through the generic
+        // sequence path, a tenth of the reader's time on a make-photos JPEG.
         mutating func put16(_ value: UInt16) {
-            let ordered = bigEndian ? value.bigEndian : value.littleEndian
-            withUnsafeBytes(of: ordered) { bytes.append(contentsOf: $0) }
+            if bigEndian {
+                bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+                bytes.append(UInt8(truncatingIfNeeded: value))
+            } else {
+                bytes.append(UInt8(truncatingIfNeeded: value))
+                bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+            }
         }
 
         mutating func put32(_ value: UInt32) {
-            let ordered = bigEndian ? value.bigEndian : value.littleEndian
-            withUnsafeBytes(of: ordered) { bytes.append(contentsOf: $0) }
+            if bigEndian {
+                put16(UInt16(truncatingIfNeeded: value >> 16))
+                put16(UInt16(truncatingIfNeeded: value))
+            } else {
+                put16(UInt16(truncatingIfNeeded: value))
+                put16(UInt16(truncatingIfNeeded: value >> 16))
+            }
         }
 
         mutating func patch32(at index: Int, _ value: UInt32) {
