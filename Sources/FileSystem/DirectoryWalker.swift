@@ -34,6 +34,9 @@ public struct DirectoryWalker {
     private let range: PathRange?
     /// Called with a listed folder's path just before it is opened (tests swap folders here).
     var willOpenFolder: (([UInt8]) -> Void)?
+    /// Called with each folder's path once it is open and just before it is listed (the daemon
+    /// watches it there, so nothing made in it after the listing goes unseen).
+    public var beforeListing: (([UInt8]) -> Void)?
 
     /// Prepares a walk of `root`, an absolute path; `range`: only the files whose paths lie in
     /// it (folders wholly outside it are not opened).
@@ -56,14 +59,14 @@ public struct DirectoryWalker {
 
     /// A walk to pull from, a few entries at a time.
     public func start() -> Cursor {
-        Cursor(root: root, range: range, willOpenFolder: willOpenFolder, statFiles: true)
+        Cursor(root: root, range: range, willOpenFolder: willOpenFolder, beforeListing: beforeListing, statFiles: true)
     }
 
     /// Up to `parts` ranges that together hold every path under the root, in order, for walks
     /// side by side: split between the subfolders (and files) of the first folder that has more
     /// than one entry, as evenly as their number allows. One range when the tree cannot be split.
     public func split(into parts: Int) -> [PathRange] {
-        var cursor = Cursor(root: root, range: nil, willOpenFolder: willOpenFolder, statFiles: false)
+        var cursor = Cursor(root: root, range: nil, willOpenFolder: willOpenFolder, beforeListing: nil, statFiles: false)
         let keys = cursor.splitKeys()
         let count = min(max(1, parts), keys.count)
         guard count > 1 else { return [PathRange(low: nil, high: nil)] }
@@ -78,7 +81,7 @@ public struct DirectoryWalker {
     /// walk (folders are listed, not sorted, and only entries of unknown type are stat-ed), for a
     /// progress total. Files that change meanwhile may make it a little off.
     public func countFiles(where include: ([UInt8]) -> Bool) -> Int {
-        var cursor = Cursor(root: root, range: range, willOpenFolder: willOpenFolder, statFiles: false)
+        var cursor = Cursor(root: root, range: range, willOpenFolder: willOpenFolder, beforeListing: nil, statFiles: false)
         return cursor.countRest(where: include)
     }
 
@@ -99,12 +102,15 @@ public struct DirectoryWalker {
         private var seen: Set<FileIdentity> = []
         private var pendingFailures: [FileSystemError] = []
         private let willOpenFolder: (([UInt8]) -> Void)?
+        private let beforeListing: (([UInt8]) -> Void)?
         /// Whether files are stat-ed and listings sorted (a walk), or only named (a count).
         private let statFiles: Bool
         private let range: PathRange?
 
-        fileprivate init(root: [UInt8], range: PathRange?, willOpenFolder: (([UInt8]) -> Void)?, statFiles: Bool) {
+        fileprivate init(root: [UInt8], range: PathRange?, willOpenFolder: (([UInt8]) -> Void)?,
+                         beforeListing: (([UInt8]) -> Void)?, statFiles: Bool) {
             self.willOpenFolder = willOpenFolder
+            self.beforeListing = beforeListing
             self.statFiles = statFiles
             self.range = range
             switch SafeOpener().openFolder(root) {
@@ -208,6 +214,7 @@ public struct DirectoryWalker {
                 return
             }
             let folder = OpenFolder(stream)
+            beforeListing?(path)
             let prefix = FolderListing.prefix(of: path)
             let bounded = parentBounded && !(range?.holdsEverything(under: prefix) ?? true)
             let listing = FolderListing(prefix: prefix, children: list(folder, prefix: bounded ? prefix : nil))

@@ -91,9 +91,9 @@ public struct Daemon: Sendable {
         let indexer = Indexer(roots: roots, scanner: scanner, coverage: coverage, state: state, logger: logger)
         let watcher = LiveWatcher(inotify: inotify, coverage: coverage, indexer: indexer, state: state,
                                   pollInterval: config.pollInterval, logger: logger)
-        // Watch before the first reconcile, so nothing that changes while it runs is missed.
-        coverage.coverRoots()
-        logger.info("watching \(coverage.watches.watchCount) folders (budget \(budget) inotify watches)")
+        // The start-up reconcile watches each folder just before its walk lists it (Indexer.run),
+        // so nothing that changes while it runs is missed, without a listing of the tree before it.
+        logger.info("watching folders as they are walked (budget \(budget) inotify watches)")
         defer { inotify.close() }
         let authorizer = try await Authorizer(store: store, policy: config.authorization, logger: logger) { app, visibility in
             hub.publish(visibility: visibility, to: app)

@@ -137,9 +137,16 @@ final class Indexer: Sendable {
                 continue
             }
             state.setRoot(root.configured, .scanning)
+            // A root not yet watched (at start-up) is watched by its walk, folder by folder, just
+            // before each is listed: nothing made in a folder after its listing goes unseen.
+            let covering = coverage.needsCovering(path)
+            let coverage = self.coverage
+            let watch: (@Sendable ([UInt8]) -> Void)? = covering ? { @Sendable folder in coverage.watchWhileWalking(folder) } : nil
             do {
-                total = total + (try await scanner.reconcile(root: path, progress: state.progress))
+                total = total + (try await scanner.reconcile(root: path, progress: state.progress, beforeListing: watch))
+                if covering { coverage.finishCovering(path, walked: true) }
             } catch {
+                if covering { coverage.finishCovering(path, walked: false) }
                 state.setRoot(root.configured, state.coverage(of: root.configured))
                 throw unwritable(error) ?? error
             }

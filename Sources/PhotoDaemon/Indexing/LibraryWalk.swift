@@ -31,9 +31,13 @@ final class LibraryWalk: Sendable {
     private let logger: Logger
 
     /// A walk of the files under `root` in `range`; `sidecars`: whether images' XMP sidecars
-    /// are looked up (a description source).
-    init(root: [UInt8], range: PathRange? = nil, sidecars: Bool, logger: Logger) {
-        state = Mutex(State(cursor: DirectoryWalker(root: root, range: range).start()))
+    /// are looked up (a description source); `beforeListing`: called with each folder just
+    /// before it is listed (to watch it).
+    init(root: [UInt8], range: PathRange? = nil, sidecars: Bool,
+         beforeListing: (@Sendable ([UInt8]) -> Void)? = nil, logger: Logger) {
+        var walker = DirectoryWalker(root: root, range: range)
+        walker.beforeListing = beforeListing
+        state = Mutex(State(cursor: walker.start()))
         self.sidecars = sidecars
         self.logger = logger
     }

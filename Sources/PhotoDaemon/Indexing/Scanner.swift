@@ -51,13 +51,19 @@ struct Scanner: Sendable {
         case committed(CommittedChange?, seconds: Double)
     }
 
-    func reconcile(root: [UInt8], progress: ScanProgressTracker) async throws -> ScanReport {
+    /// Makes the index under `root` equal the disk; `beforeListing` is called with each folder
+    /// just before the walk lists it (the start-up reconcile watches the folders there).
+    func reconcile(root: [UInt8], progress: ScanProgressTracker,
+                   beforeListing: (@Sendable ([UInt8]) -> Void)? = nil) async throws -> ScanReport {
         let clock = ContinuousClock()
         let started = clock.now
         // The tree is walked in as many ranges as files are read at once, side by side: the walk
         // is a stat call a file, and a reconcile of an unchanged library is nothing but the walk.
         let ranges = try await pool.runIfActive { [parallelism] in DirectoryWalker(root: root).split(into: parallelism) }
-        let walks = ranges.map { LibraryWalk(root: root, range: $0, sidecars: reader.sources.contains(.sidecar), logger: logger) }
+        let walks = ranges.map {
+            LibraryWalk(root: root, range: $0, sidecars: reader.sources.contains(.sidecar), beforeListing: beforeListing,
+                        logger: logger)
+        }
         // With nothing indexed anywhere, no new file can be an asset moved: all are read at once.
         let indexedAnywhere = try await store.totals().assets
         var feeds = ranges.map { ReconcileFeed(pairing: indexedAnywhere > 0, range: $0) }
