@@ -28,6 +28,9 @@ final class StoreDatabase: Sendable {
     /// What opening the index had to do: a damaged file moved aside, app records restored.
     let opening: OpeningReport
 
+    /// Each connection's page cache, in KiB.
+    static let cacheKiB = 16384
+
     /// Opens or creates the index at `path` (folder 0700, file 0600) and migrates it. The change
     /// log keeps the newest `changeRetention` changes and at most `changeRetentionBytes` of
     /// payload; `onCommit` hears every committed change, in token order.
@@ -47,9 +50,9 @@ final class StoreDatabase: Sendable {
         for _ in 0..<max(1, readerCount) {
             let connection = try SQLiteConnection(path: path, create: false)
             try connection.execute("PRAGMA query_only = 1")
-            // The writer's cache size: with SQLite's default (2 MiB) a search or a filtered
-            // listing over 100,000 photos rereads the same pages from the OS many times over.
-            try connection.execute("PRAGMA cache_size = -16384")
+            // With SQLite's default (2 MiB) a search or a filtered listing over 100,000 photos
+            // rereads the same pages from the OS many times over.
+            try connection.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
             readers.append(ReaderConnection(connection))
         }
         writer = Mutex(opened.writer)
@@ -163,7 +166,7 @@ final class StoreDatabase: Sendable {
             let statement = try db.statement("UPDATE assets SET sidecar = -1 WHERE id = ?")
             for id in ids {
                 statement.reset()
-                try statement.bind([.text(id)]).run()
+                try statement.bind([AssetEncoding.id(id)]).run()
             }
         }
     }

@@ -90,7 +90,15 @@ struct Scanner: Sendable {
         }
         batch.removals = plan.removals
         try await commit(batch, into: &report)
-        try await readAll(plan.reads, sidecars: found, progress: progress, report: &report)
+        // Many new files (a first index): the store builds its query indexes once, at the end.
+        let bulk = try await store.beginBulkLoad(adding: plan.reads.count)
+        do {
+            try await readAll(plan.reads, sidecars: found, progress: progress, report: &report)
+        } catch {
+            if bulk { try? await store.endBulkLoad() }
+            throw error
+        }
+        if bulk { try await store.endBulkLoad() }
         logger.debug("""
             read and wrote \(plan.reads.count) files in \((clock.now - planned).seconds) s \
             (\(report.writeSeconds) s in write transactions)
