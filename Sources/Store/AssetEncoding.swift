@@ -47,8 +47,13 @@ enum AssetEncoding {
     /// The text of a stored id (a blob of 10 bytes, or text).
     static func idText(_ statement: SQLiteStatement, _ column: Int32) -> String {
         guard statement.isBlob(column) else { return statement.text(column) ?? "" }
-        let bytes = statement.blob(column)
+        return idText(bytes: statement.blob(column)[...])
+    }
+
+    /// The text of an id's 10 bytes ("" for any other count).
+    static func idText(bytes: ArraySlice<UInt8>) -> String {
         guard bytes.count == 10 else { return "" }
+        let bytes = Array(bytes)
         var characters = [UInt8](repeating: 0, count: 16)
         for index in 0..<16 {
             var value = 0

@@ -50,10 +50,15 @@ enum BulkLoad {
         guard let above = try above(db) else { return false }
         try db.transaction {
             try CompactLayout.createSecondaryIndexes(db)
+            // The unique indexes took their rows in random (id) or walk order: rebuilt sorted,
+            // their pages are full.
+            try db.execute("REINDEX assets_by_id; REINDEX assets_by_path")
             try SearchIndex.fill(db, after: above)
             try db.statement("DELETE FROM settings WHERE key = ?").bind([.text(setting)]).run()
         }
-        // The load's pages are written: hand back the cache's memory and the WAL's room.
+        // Merging the search index into one segment freed the old ones: give them back, then
+        // the cache's memory and the WAL's room.
+        try? db.execute("PRAGMA incremental_vacuum")
         try? db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         try? db.execute("PRAGMA shrink_memory")
         return true

@@ -1,7 +1,8 @@
 import SQLite
 
 /// The full-text index behind search: the FTS5 table `search_text` (trigram tokenizer), one
-/// row per asset under the asset's rowid, indexing `SearchText.document` of it; and
+/// row per asset under the asset's rowid, indexing `SearchText.fields` of it (one column each,
+/// so no trigram spans two fields); and
 /// `search_terms`, the fts5vocab view of its terms, where short words are looked up.
 ///
 /// It keeps neither the text (contentless: the writer gives the old text back to delete it,
@@ -18,20 +19,27 @@ enum SearchIndex {
     /// The tables. Case-sensitive, because `SearchText.fold` has already folded case and accents.
     static let tables = """
         CREATE VIRTUAL TABLE search_text USING fts5(
-            folded, tokenize = 'trigram case_sensitive 1', content = '', columnsize = 0, detail = none);
+            description, name, make, model,
+            tokenize = 'trigram case_sensitive 1', content = '', columnsize = 0, detail = none);
         CREATE VIRTUAL TABLE search_terms USING fts5vocab(search_text, row);
         """
 
     /// Indexes the text of the asset with this rowid, which has none yet.
     static func insert(_ db: SQLiteConnection, rowid: Int64, path: [UInt8], content: AssetContent) throws {
-        try db.statement("INSERT INTO search_text(rowid, folded) VALUES (?, ?)")
-            .bind([.integer(rowid), .text(document(path: path, content: content))]).run()
+        try db.statement("INSERT INTO search_text(rowid, description, name, make, model) VALUES (?, ?, ?, ?, ?)")
+            .bind([.integer(rowid)] + fields(path: path, content: content)).run()
     }
 
     /// Removes the text of the asset with this rowid, as it was indexed (from `path` and `content`).
     static func remove(_ db: SQLiteConnection, rowid: Int64, path: [UInt8], content: AssetContent) throws {
-        try db.statement("INSERT INTO search_text(search_text, rowid, folded) VALUES ('delete', ?, ?)")
-            .bind([.integer(rowid), .text(document(path: path, content: content))]).run()
+        try db.statement("""
+            INSERT INTO search_text(search_text, rowid, description, name, make, model) VALUES ('delete', ?, ?, ?, ?, ?)
+            """).bind([.integer(rowid)] + fields(path: path, content: content)).run()
+    }
+
+    private static func fields(path: [UInt8], content: AssetContent) -> [SQLiteValue] {
+        SearchText.fields(description: content.description, path: path, make: content.make, model: content.model)
+            .map { .text($0) }
     }
 
     static func document(path: [UInt8], content: AssetContent) -> String {

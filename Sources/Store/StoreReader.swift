@@ -1,4 +1,3 @@
-import Foundation
 import SQLite
 
 /// The orders `assets(in:sort:after:limit:)` can return.
@@ -188,10 +187,8 @@ extension StoreDatabase {
             let statement = try db.statement("SELECT token, payload FROM changes WHERE token > ? ORDER BY token LIMIT ?")
             try statement.bind([.integer(token), .integer(Int64(limit))])
             var changes: [CommittedChange] = []
-            let decoder = JSONDecoder()
             while try statement.step() {
-                guard var change = try? decoder.decode(CommittedChange.self, from: Data((statement.text(1) ?? "").utf8))
-                else { continue }
+                guard var change = ChangePayload.decode(statement, 1) else { continue }
                 change.token = statement.int64(0)
                 changes.append(change)
             }

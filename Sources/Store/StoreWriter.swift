@@ -178,10 +178,10 @@ private struct BatchWriter {
         try db.execute("DELETE FROM groups WHERE count <= 0")
         try rows.refreshLatest()
         guard !change.isEmpty else { return nil }
-        let payload = String(decoding: try JSONEncoder().encode(change), as: UTF8.self)
+        let payload = try ChangePayload.encode(change)
         change.token = try ChangeLog.append(db, payload: payload, committedAtNs: Int64(Date().timeIntervalSince1970 * 1e9))
         let (logBytes, pruned) = try ChangeLog.prune(
-            db, newest: change.token, total: loggedBytes + Int64(payload.utf8.count), limits: limits)
+            db, newest: change.token, total: loggedBytes + Int64(payload.count), limits: limits)
         return (change, logBytes, pruned)
     }
 

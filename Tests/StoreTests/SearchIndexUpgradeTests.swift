@@ -52,9 +52,9 @@ import Testing
         // pass). A photo's text taken out of the index behind the store's back stays out.
         let db = try SQLiteConnection(path: path, create: false)
         let zurich = try #require(try db.integer("SELECT number FROM assets WHERE name = CAST('Zürich.jpg' AS BLOB)"))
-        try db.statement("INSERT INTO search_text(search_text, rowid, folded) VALUES ('delete', ?, ?)")
-            .bind([.integer(zurich), .text(SearchText.document(description: nil, path: Array("/lib/Zürich.jpg".utf8),
-                                                                make: nil, model: nil))]).run()
+        try db.statement("INSERT INTO search_text(search_text, rowid, name) VALUES ('delete', ?, ?)")
+            .bind([.integer(zurich), .text(SearchText.fields(description: nil, path: Array("/lib/Zürich.jpg".utf8),
+                                                              make: nil, model: nil)[1])]).run()
         let reopened = try Store(path: path)
         await #expect(try reopened.searchPaths("zurich").isEmpty)
         await #expect(try reopened.searchPaths("creme") == ["/lib/new.jpg", "/lib/IMG_2.JPG"])
