@@ -30,19 +30,66 @@ struct SearchPlan {
 
     /// The page `shape` finds.
     func rows(_ db: SQLiteConnection, _ shape: Shape) throws -> [StoredAsset] {
-        let (sql, values) = statement(shape)
-        let statement = try db.statement(sql)
-        defer { statement.reset() }
-        try statement.bind(values)
-        let columns = try AssetColumns(statement)
-        let needles = words.map { Array($0.utf8) }
+        let check = TextCheck(words: words)
+        guard case .rowids(let rowids) = shape else {
+            let (sql, values) = statement(shape)
+            let statement = try db.statement(sql)
+            defer { statement.reset() }
+            try statement.bind(values)
+            let columns = try AssetColumns(statement)
+            var rows: [StoredAsset] = []
+            while rows.count < limit, try statement.step() {
+                let asset = columns.decode(statement)
+                if check.matches(asset) { rows.append(asset) }
+            }
+            return rows
+        }
+        // Sort the matches by their keys alone, then read whole rows only until the page is full.
+        let (sql, values) = statement(.rowids(rowids))
+        let order = try db.statement(sql)
+        try order.bind(values)
+        var numbers: [Int64] = []
+        while try order.step() { numbers.append(order.int64(0)) }
+        order.reset()
+        let row = try db.statement("SELECT \(AssetRowDecoder.assetColumns) FROM assets a \(AssetRowDecoder.joins) WHERE a.number = ?")
+        defer { row.reset() }
+        let columns = try AssetColumns(row)
         var rows: [StoredAsset] = []
-        while rows.count < limit, try statement.step() {
-            let asset = columns.decode(statement)
-            let text = Array(SearchIndex.document(path: asset.path, content: asset.content).utf8)
-            if needles.allSatisfy({ Self.bytes(of: text, contain: $0) }) { rows.append(asset) }
+        for number in numbers where rows.count < limit {
+            row.reset()
+            try row.bind([.integer(number)])
+            guard try row.step() else { continue }
+            let asset = columns.decode(row)
+            if check.matches(asset) { rows.append(asset) }
         }
         return rows
+    }
+
+    /// Tests photos' text against the words, folding each distinct description, make and model
+    /// once per search (photos of one event or camera share them).
+    private final class TextCheck {
+        let needles: [[UInt8]]
+        var folded: [String: String] = [:]
+
+        init(words: [String]) {
+            needles = words.map { Array($0.utf8) }
+        }
+
+        func matches(_ asset: StoredAsset) -> Bool {
+            let content = asset.content
+            let text = SearchText.document(description: content.description, path: asset.path, make: content.make,
+                                           model: content.model, fold: fold)
+            let bytes = Array(text.utf8)
+            return needles.allSatisfy { SearchPlan.bytes(of: bytes, contain: $0) }
+        }
+
+        private func fold(_ field: String) -> String {
+            if let known = folded[field] { return known }
+            let result = SearchText.fold(field)
+            // Bounded: a library of all-different descriptions folds each as it comes.
+            if folded.count < 4096 { folded[field] = result }
+            return result
+        }
     }
 
     /// Whether `needle` occurs in `haystack`. On UTF-8 bytes this is occurrence character for
@@ -63,11 +110,14 @@ struct SearchPlan {
     func statement(_ shape: Shape) -> (sql: String, values: [SQLiteValue]) {
         let ordered = groupKey == nil ? "assets a INDEXED BY assets_by_taken" : "assets a INDEXED BY assets_by_group_taken"
         let from: String
+        var columns = "\(AssetRowDecoder.assetColumns)"
+        var joins = " \(AssetRowDecoder.joins)"
         var conditions: [String] = []
         var values: [SQLiteValue] = []
         switch shape {
         case .rowids(let rowids):
             from = "assets a"
+            columns = "a.number"
             conditions.append("a.rowid IN (SELECT value FROM json_each(?))")
             values.append(.text("[" + rowids.map(String.init).joined(separator: ",") + "]"))
         case .walk(let expression):
@@ -90,8 +140,8 @@ struct SearchPlan {
             values += [.integer(key), AssetEncoding.id(position.id)]
         }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        let sql = "SELECT \(AssetRowDecoder.assetColumns) FROM \(from) \(AssetRowDecoder.joins) "
-            + "\(filter) ORDER BY a.taken_key DESC, a.id DESC"
+        if case .rowids = shape { joins = "" }
+        let sql = "SELECT \(columns) FROM \(from)\(joins) \(filter) ORDER BY a.taken_key DESC, a.id DESC"
         return (sql, values)
     }
 }

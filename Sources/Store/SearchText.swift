@@ -54,14 +54,17 @@ public enum SearchText {
 
     /// The text searched for one asset: its description, file name (the path's last component),
     /// make and model, each folded, one per line (a word never spans two: none holds a newline).
-    static func document(description: String?, path: [UInt8], make: String?, model: String?) -> String {
-        fields(description: description, path: path, make: make, model: model).compactMap { $0 }.joined()
+    /// `fold` folds one field (`fold(_:)`, or a cache of it).
+    static func document(description: String?, path: [UInt8], make: String?, model: String?,
+                         fold: (String) -> String = fold) -> String {
+        fields(description: description, path: path, make: make, model: model, fold: fold).compactMap { $0 }.joined()
     }
 
     /// The same four fields, each folded and ended by a newline (nil when absent): the columns
     /// of the search index. The newline makes every character but a field's last begin a
     /// trigram, so a word of two characters is found through the terms that begin with it.
-    static func fields(description: String?, path: [UInt8], make: String?, model: String?) -> [String?] {
+    static func fields(description: String?, path: [UInt8], make: String?, model: String?,
+                       fold: (String) -> String = fold) -> [String?] {
         let name = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).last ?? path[...]
         return [description, String(decoding: name, as: UTF8.self), make, model].map { $0.map { fold($0) + "\n" } }
     }
