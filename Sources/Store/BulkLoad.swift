@@ -56,11 +56,10 @@ enum BulkLoad {
             try SearchIndex.fill(db, after: above)
             try db.statement("DELETE FROM settings WHERE key = ?").bind([.text(setting)]).run()
         }
-        // Merging the search index into one segment freed the old ones: give them back, then
-        // the cache's memory and the WAL's room.
+        // Merging the search index into one segment freed the old ones: give them back, and
+        // the WAL's room (the store hands back the caches' memory: `Store.endBulkLoad()`).
         try? db.execute("PRAGMA incremental_vacuum")
         try? db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        try? db.execute("PRAGMA shrink_memory")
         return true
     }
 }

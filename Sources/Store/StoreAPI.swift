@@ -238,9 +238,18 @@ extension Store {
         try await onWriter { database in try database.write { try BulkLoad.begin($0, adding: count) } }
     }
 
+    /// Hands back the memory SQLite's page caches hold (they fill again as queries need):
+    /// for after a large reconcile. A bulk load's end does it by itself.
+    nonisolated(nonsending) public func releaseMemory() async throws {
+        try await onWriter { $0.releaseMemory() }
+    }
+
     /// Ends a bulk load: builds its indexes and search text once. A load a crash interrupted
     /// is ended when the index is next opened.
     nonisolated(nonsending) public func endBulkLoad() async throws {
-        try await onWriter { database in try database.write { _ = try BulkLoad.finish($0) } }
+        try await onWriter { database in
+            try database.write { _ = try BulkLoad.finish($0) }
+            database.releaseMemory()
+        }
     }
 }

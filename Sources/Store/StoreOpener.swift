@@ -87,7 +87,7 @@ struct StoreOpener {
         try writer.execute("PRAGMA journal_size_limit = \(Self.walSizeLimit)")
         try writer.execute("PRAGMA synchronous = NORMAL")
         try writer.execute("PRAGMA temp_store = MEMORY")
-        try writer.execute("PRAGMA cache_size = -\(StoreDatabase.cacheKiB)")
+        try writer.execute("PRAGMA cache_size = -\(StoreDatabase.writerCacheKiB)")
         let compacted = try Schema.migrate(writer)
         return (writer, compacted)
     }
