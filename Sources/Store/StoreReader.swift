@@ -26,7 +26,7 @@ public struct StorePosition: Sendable, Equatable {
 extension StoreDatabase {
     /// Every indexed file under `root` (a folder path without trailing slash), for reconciling.
     func indexedFiles(under root: [UInt8]) throws -> [IndexedFile] {
-        try indexedFiles(withPrefix: Self.prefixRange(root).low)
+        try indexedFiles(withPrefix: Self.folderPrefix(root))
     }
 
     /// Indexed files whose path starts with `prefix` byte for byte (an image's siblings: "dir/name.").
@@ -74,7 +74,7 @@ extension StoreDatabase {
     /// Number of assets under `root`.
     func assetCount(under root: [UInt8]) throws -> Int {
         try read { db in
-            let condition = try PathStems.range(db, prefix: Self.prefixRange(root).low).condition
+            let condition = try PathStems.range(db, prefix: Self.folderPrefix(root)).condition
             let statement = try db.statement(
                 "SELECT count(*) FROM folders f CROSS JOIN assets a ON a.folder = f.id WHERE \(condition.sql)")
             try statement.bind(condition.values)
@@ -82,13 +82,9 @@ extension StoreDatabase {
         }
     }
 
-    /// The byte range holding every path below `root`: from "root/" up to, not including, "root0".
-    static func prefixRange(_ root: [UInt8]) -> (low: [UInt8], high: [UInt8]) {
-        var low = root
-        if low.last != UInt8(ascii: "/") { low.append(UInt8(ascii: "/")) }
-        var high = low
-        high[high.count - 1] += 1
-        return (low, high)
+    /// The prefix of every path below `root`: "root/".
+    static func folderPrefix(_ root: [UInt8]) -> [UInt8] {
+        root.last == UInt8(ascii: "/") ? root : root + [UInt8(ascii: "/")]
     }
 
     /// Total assets and groups.

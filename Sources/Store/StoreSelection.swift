@@ -111,7 +111,7 @@ extension StoreDatabase {
     /// Number of assets of `selection` under `root`.
     func assetCount(under root: [UInt8], in selection: StoreSelection) throws -> Int {
         try read { db in
-            let range = try PathStems.range(db, prefix: Self.prefixRange(root).low).condition
+            let range = try PathStems.range(db, prefix: Self.folderPrefix(root)).condition
             let statement = try db.statement("""
                 SELECT count(*) FROM folders f CROSS JOIN assets a ON a.folder = f.id
                 WHERE \(range.sql) AND \(StoreSelection.condition)

@@ -43,10 +43,9 @@ import Testing
         #expect(SearchQuery(text) == nil)
     }
 
-    @Test func userTextIsQuotedForFTS5AndEscapedForLIKE() {
+    @Test func userTextIsQuotedForFTS5() {
         #expect(SearchQuery.quoted(#"a"b"#) == #""a""b""#)
         #expect(SearchQuery.quoted("NEAR(x y)") == #""NEAR(x y)""#)
-        #expect(SearchQuery.likePattern(#"50%_a\b"#) == #"%50\%\_a\\b%"#)
     }
 
     @Test func thePrefixUpperBoundIsTheNextStringAfterEveryStringWithThePrefix() {
