@@ -113,46 +113,11 @@ enum AssetEncoding {
     static let takenSQL =
         "(CASE WHEN a.taken = '' THEN strftime('%Y-%m-%dT%H:%M:%S', a.taken_key / 1000000000, 'unixepoch') ELSE a.taken END)"
 
-    /// Nanoseconds since the epoch as "YYYY-MM-DDTHH:MM:SS" (UTC) when they are a whole second
-    /// of the years 1 to 9999; nil otherwise.
+    /// Nanoseconds since the epoch as "YYYY-MM-DDTHH:MM:SS" (UTC) when they are a whole second;
+    /// nil otherwise. (64-bit nanoseconds reach the years 1677 to 2262: always four digits.)
     static func canonicalTaken(_ nanoseconds: Int64) -> String? {
         let (seconds, fraction) = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
-        guard fraction == 0 else { return nil }
-        let (daysSinceEpoch, secondOfDay) = seconds.floorDivided(by: 86_400)
-        let (year, month, day) = civilDate(daysSinceEpoch: daysSinceEpoch)
-        guard (1...9999).contains(year) else { return nil }
-        var text = [UInt8]()
-        text.reserveCapacity(19)
-        func append(_ value: Int64, digits: Int) {
-            var divisor: Int64 = 1
-            for _ in 1..<digits { divisor *= 10 }
-            var rest = value
-            while divisor > 0 {
-                text.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-                rest %= divisor
-                divisor /= 10
-            }
-        }
-        append(year, digits: 4); text.append(UInt8(ascii: "-"))
-        append(month, digits: 2); text.append(UInt8(ascii: "-"))
-        append(day, digits: 2); text.append(UInt8(ascii: "T"))
-        append(secondOfDay / 3600, digits: 2); text.append(UInt8(ascii: ":"))
-        append(secondOfDay / 60 % 60, digits: 2); text.append(UInt8(ascii: ":"))
-        append(secondOfDay % 60, digits: 2)
-        return String(decoding: text, as: UTF8.self)
-    }
-
-    /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's algorithm).
-    private static func civilDate(daysSinceEpoch days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        return fraction == 0 ? ISOTime.wallClock(seconds: seconds) : nil
     }
 
     // MARK: Group spelling and description
@@ -196,13 +161,5 @@ enum AssetEncoding {
         guard statement.isInteger(column) else { return statement.text(column) }
         let code = Int(statement.int64(column))
         return names.indices.contains(code - 1) ? names[code - 1] : ""
-    }
-}
-
-extension Int64 {
-    /// Floor division: the quotient rounded down and a remainder in 0..<divisor.
-    fileprivate func floorDivided(by divisor: Int64) -> (quotient: Int64, remainder: Int64) {
-        let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
-        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
     }
 }

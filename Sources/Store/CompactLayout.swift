@@ -110,13 +110,14 @@ enum CompactLayout {
                 SELECT key, name, count, latest_taken, latest_mtime_ns FROM old_groups ORDER BY key;
             """)
         let rows = try db.statement("""
-            SELECT rowid, id, path, \(AssetRowDecoder.stampColumns), group_key, group_spelling, description,
+            SELECT rowid, id, path, \(AssetRowDecoder.stampColumns), group_key, group_spelling AS spelling, description,
               description_source, format, taken, taken_key, width, height, orientation, make, model, sidecar_candidate
             FROM old_assets a ORDER BY rowid
             """)
         let (rowid, id, path) = (try rows.column(named: "rowid"), try rows.column(named: "id"), try rows.column(named: "path"))
         let stamp = try StampColumns(rows)
-        let content = try OldContentColumns(rows)
+        // The compact columns read plain text as it is (`AssetEncoding`), so the old row decodes alike.
+        let content = try ContentColumns(rows)
         var writer = AssetRowWriter(db: db)
         while try rows.step() {
             // Ids and paths were unique already: a refusal would lose a photo, so it stops the migration.
@@ -130,38 +131,5 @@ enum CompactLayout {
         try db.execute("DROP TABLE old_assets; DROP TABLE old_groups")
         try SearchIndex.fill(db, after: 0)
         try db.statement("DELETE FROM settings WHERE key = ?").bind([.text(SearchIndex.staleSetting)]).run()
-    }
-}
-
-/// Where the content columns of a schema-8 `assets` row are.
-private struct OldContentColumns {
-    let groupKey, groupSpelling, description, descriptionSource, format, taken, takenKey: Int32
-    let width, height, orientation, make, model, sidecarCandidate: Int32
-
-    init(_ statement: SQLiteStatement) throws(SQLiteError) {
-        groupKey = try statement.column(named: "group_key")
-        groupSpelling = try statement.column(named: "group_spelling")
-        description = try statement.column(named: "description")
-        descriptionSource = try statement.column(named: "description_source")
-        format = try statement.column(named: "format")
-        taken = try statement.column(named: "taken")
-        takenKey = try statement.column(named: "taken_key")
-        width = try statement.column(named: "width")
-        height = try statement.column(named: "height")
-        orientation = try statement.column(named: "orientation")
-        make = try statement.column(named: "make")
-        model = try statement.column(named: "model")
-        sidecarCandidate = try statement.column(named: "sidecar_candidate")
-    }
-
-    func decode(_ statement: SQLiteStatement) -> AssetContent {
-        let takenText = statement.text(taken)
-        return AssetContent(
-            groupKey: statement.text(groupKey) ?? "", groupSpelling: statement.text(groupSpelling) ?? "",
-            description: statement.text(description), descriptionSource: statement.text(descriptionSource),
-            format: statement.text(format) ?? "", taken: takenText, takenNs: takenText == nil ? nil : statement.int64(takenKey),
-            width: statement.optionalInt(width), height: statement.optionalInt(height),
-            orientation: statement.optionalInt(orientation), make: statement.text(make), model: statement.text(model),
-            sidecarCandidate: statement.optionalInt(sidecarCandidate))
     }
 }

@@ -1,4 +1,5 @@
 /// ISO 8601 conversions done by hand: they run once per asset, and need no time zone database.
+/// In the store, which writes a camera time as its key when the two agree (`AssetEncoding`).
 public enum ISOTime {
     /// "2024-03-01T12:00:00Z" (UTC, whole seconds) for nanoseconds since the epoch.
     public static func utcString(nanoseconds: Int64) -> String {
@@ -31,7 +32,7 @@ public enum ISOTime {
     }
 
     /// "YYYY-MM-DDTHH:MM:SS" for seconds since the epoch read as UTC (a wall clock without a zone).
-    static func wallClock(seconds: Int64) -> String {
+    public static func wallClock(seconds: Int64) -> String {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
@@ -40,7 +41,7 @@ public enum ISOTime {
     }
 
     /// Seconds since the epoch of a wall clock read as UTC.
-    static func seconds(year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) -> Int64 {
+    public static func seconds(year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) -> Int64 {
         daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
     }
 
