@@ -56,4 +56,16 @@ import Testing
             await app.close()
         }
     }
+
+    @Test func aTestWaitingForAChangeThatNeverComesFailsAtTheHarnessTimeLimit() async throws {
+        let started = ContinuousClock.now
+        await withKnownIssue("the harness records the time limit") {
+            try await TestDaemon.withDaemon(timeLimit: .seconds(1)) { daemon in
+                let owner = try await daemon.client()
+                // Nothing changes in this library: only the harness can end this wait.
+                for try await _ in owner.subscribe() {}
+            }
+        }
+        #expect(ContinuousClock.now - started < .seconds(30))
+    }
 }
