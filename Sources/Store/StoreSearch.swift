@@ -19,16 +19,23 @@ extension StoreDatabase {
                 }
                 // During a bulk load the search and order indexes wait for its end (`BulkLoad`).
                 if try BulkLoad.isActive(db) { return try plan.rows(db, .scan(selection: nil, ordered: false)) }
-                guard let match = try SearchMatch(query, terms: { try Self.terms(db, beginning: $0) }) else { return [] }
-                guard let expression = match.expression else {
-                    return try plan.rows(db, .scan(selection: nil, ordered: true))
-                }
+                guard var match = try SearchMatch(query, terms: { try Self.terms(db, beginning: $0) }) else { return [] }
                 // Few matches: fetch and sort them. Many: walk the taken-order index keeping the rows
                 // that match, which stops after a page instead of sorting every match. The walk
                 // reads about total / matches rows per row kept, the sort every match: they cost
                 // the same near sqrt(total × limit) matches.
                 let total = try Self.assetCount(db, groupKey: groupKey)
                 let few = Int((Double(total) * Double(limit)).squareRoot())
+                // A common trigram's list ("img", "jpg": every photo) costs the most to merge and
+                // narrows nothing a rare one has not: with a rare one, the rare ones are enough,
+                // as each photo found is checked against its text anyway.
+                if match.trigrams.count > 1 {
+                    let rare = try match.trigrams.filter { try Self.rowids(db, matching: SearchQuery.quoted($0), atMost: few + 1).count <= few }
+                    if !rare.isEmpty { match.trigrams = rare }
+                }
+                guard let expression = match.expression else {
+                    return try plan.rows(db, .scan(selection: nil, ordered: true))
+                }
                 let matches = try Self.rowids(db, matching: expression, atMost: few + 1)
                 guard !matches.isEmpty else { return [] }
                 return try plan.rows(db, matches.count <= few ? .rowids(matches) : .walk(expression: expression))
@@ -66,8 +73,17 @@ extension StoreDatabase {
 /// it finds is checked against the words after (`SearchPlan`), which also tests the words the
 /// index cannot find (one character).
 struct SearchMatch {
+    /// The distinct trigrams of the words of three characters or more, all to be found.
+    var trigrams: [String]
+    /// For each word of two characters, the index terms that begin with it, one to be found.
+    var alternatives: [[String]]
+
     /// Every word the index can find, ANDed; nil when there is none.
-    var expression: String?
+    var expression: String? {
+        let parts = trigrams.map(SearchQuery.quoted)
+            + alternatives.map { "(" + $0.map(SearchQuery.quoted).joined(separator: " OR ") + ")" }
+        return parts.isEmpty ? nil : parts.joined(separator: " AND ")
+    }
 
     /// Most index terms a two-character word may stand for; a word that begins more (a rare
     /// thing: it takes that many different following characters) is left to the check.
@@ -81,7 +97,7 @@ struct SearchMatch {
     init?(_ query: SearchQuery, terms: (String) throws -> [String]?) throws {
         // The index keeps no positions: a word is each of its trigrams, and the check after
         // drops the photos that hold them all but not in a row.
-        var trigrams: [String] = []
+        trigrams = []
         var seen: Set<String> = []
         for word in query.longWords {
             let scalars = Array(word.unicodeScalars)
@@ -92,14 +108,13 @@ struct SearchMatch {
                 if seen.insert(text).inserted { trigrams.append(text) }
             }
         }
-        var parts = trigrams.map(SearchQuery.quoted)
+        alternatives = []
         for word in query.twoCharacterWords {
-            // Every character of an indexed text begins a trigram (`SearchText.document`), so
-            // the photos holding a two-character word are exactly those holding a term that begins with it.
+            // Every character of an indexed field but its last begins a trigram (`SearchText.fields`),
+            // so the photos holding a two-character word are exactly those holding a term that begins with it.
             guard let found = try terms(word), found.count <= Self.maximumTerms else { continue }
             guard !found.isEmpty else { return nil }
-            parts.append("(" + found.map(SearchQuery.quoted).joined(separator: " OR ") + ")")
+            alternatives.append(found)
         }
-        expression = parts.isEmpty ? nil : parts.joined(separator: " AND ")
     }
 }
