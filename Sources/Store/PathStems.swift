@@ -86,6 +86,17 @@ enum PathStems {
         }
     }
 
+    /// Where the paths after `cursor` (before it, `descending`) are, in path order: the rest of
+    /// the stem holding the cursor, then the stems after it; or, when no stem holds it, the
+    /// stems after it. Each part a condition on `folders f` and `assets a`, with its values.
+    static func after(_ db: SQLiteConnection, cursor: [UInt8],
+                      descending: Bool = false) throws -> [(conditions: [String], values: [SQLiteValue])] {
+        let after = descending ? "<" : ">"
+        guard let held = try find(db, cursor) else { return [(["f.path \(after) ?"], [.blob(cursor)])] }
+        return [(["f.id = ?", "a.name \(after) ?"], [.integer(held.folder), .blob(held.name)]),
+                (["f.path \(after) ?"], [.blob(held.stem)])]
+    }
+
     /// The range of paths beginning with `prefix`.
     static func range(_ db: SQLiteConnection, prefix: [UInt8]) throws -> Range {
         if let found = try find(db, prefix), found.stem.count < prefix.count {

@@ -52,15 +52,9 @@ public struct StoreListing: Sendable, Equatable {
     func statements(_ db: SQLiteConnection, after position: StorePosition?,
                     limit: Int) throws -> [(sql: String, values: [SQLiteValue])] {
         guard sort == .path else { return [statement(after: position, limit: limit)] }
-        let after = descending ? "<" : ">"
         var parts: [(conditions: [String], values: [SQLiteValue])] = []
         if let position, case .bytes(let cursor) = position.value {
-            if let held = try PathStems.find(db, cursor) {
-                parts.append((["f.id = ?", "a.name \(after) ?"], [.integer(held.folder), .blob(held.name)]))
-                parts.append((["f.path \(after) ?"], [.blob(held.stem)]))
-            } else {
-                parts.append((["f.path \(after) ?"], [.blob(cursor)]))
-            }
+            parts = try PathStems.after(db, cursor: cursor, descending: descending)
         } else if position != nil, descending {
             // A number cursor in the path order: every path sorts after a number, as SQLite compares them.
             return []

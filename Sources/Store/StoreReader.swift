@@ -37,14 +37,16 @@ extension StoreDatabase {
         }
     }
 
-    /// The indexed files of `assets a` (stem `f` first, so the rows come in path order) meeting `condition`.
-    private static func indexedFiles(_ db: SQLiteConnection, where condition: String,
-                                     _ values: [SQLiteValue]) throws -> [IndexedFile] {
+    /// The indexed files of `assets a` meeting `condition` (on `a` and its stem `f`); the first
+    /// `orderedLimit` in path order when one is given.
+    static func indexedFiles(_ db: SQLiteConnection, where condition: String, _ values: [SQLiteValue],
+                             orderedLimit: Int? = nil) throws -> [IndexedFile] {
+        // Stems outside: the rows come stem by stem, in path order without a sort.
         let statement = try db.statement("""
             SELECT a.id, f.path AS folder_path, a.name, \(AssetRowDecoder.stampColumns)
             FROM folders f CROSS JOIN assets a ON a.folder = f.id WHERE \(condition)
-            """)
-        try statement.bind(values)
+            """ + (orderedLimit == nil ? "" : " ORDER BY f.path, a.name LIMIT ?"))
+        try statement.bind(values + (orderedLimit.map { [.integer(Int64($0))] } ?? []))
         let (id, stem, name, stamp) = (try statement.column(named: "id"), try statement.column(named: "folder_path"),
                                        try statement.column(named: "name"), try StampColumns(statement))
         var files: [IndexedFile] = []
