@@ -115,9 +115,19 @@ def search_script(index, text, total):
             script += lookup + ";\n"
             terms = index.cli(lookup + ";\n")[2]
             parts.append("(" + " OR ".join('"%s"' % t.replace('"', '""') for t in terms) + ")")
+    few = int((total * (PAGE + 1) / 6) ** 0.5)
+    if len(trigrams) > 1:
+        # photod looks up only the rare trigrams when there are some (StoreSearch).
+        rare = []
+        for trigram in trigrams:
+            probe = "SELECT rowid FROM search_text WHERE search_text MATCH %s LIMIT %d" % (
+                sql_text('"%s"' % trigram.replace('"', '""')), few + 1)
+            script += probe + ";\n"
+            if len(index.cli(probe + ";\n")[2]) <= few:
+                rare.append(trigram)
+        trigrams = rare or trigrams
     parts = ['"%s"' % t.replace('"', '""') for t in trigrams] + parts
     expression = " AND ".join(parts)
-    few = int((total * (PAGE + 1)) ** 0.5)
     candidates = "SELECT rowid FROM search_text WHERE search_text MATCH %s LIMIT %d" % (sql_text(expression), few + 1)
     rowids = [int(line) for line in index.cli(candidates + ";\n")[2]]
     script += candidates + ";\n"

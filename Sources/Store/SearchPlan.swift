@@ -51,16 +51,25 @@ struct SearchPlan {
         var numbers: [Int64] = []
         while try order.step() { numbers.append(order.int64(0)) }
         order.reset()
-        let row = try db.statement("SELECT \(AssetRowDecoder.assetColumns) FROM assets a \(AssetRowDecoder.joins) WHERE a.number = ?")
-        defer { row.reset() }
-        let columns = try AssetColumns(row)
+        let page = try db.statement("""
+            SELECT a.number AS row_number, \(AssetRowDecoder.assetColumns) FROM assets a \(AssetRowDecoder.joins)
+            WHERE a.number IN (SELECT value FROM json_each(?))
+            """)
+        defer { page.reset() }
+        let (number, columns) = (try page.column(named: "row_number"), try AssetColumns(page))
         var rows: [StoredAsset] = []
-        for number in numbers where rows.count < limit {
-            row.reset()
-            try row.bind([.integer(number)])
-            guard try row.step() else { continue }
-            let asset = columns.decode(row)
-            if check.matches(asset) { rows.append(asset) }
+        var next = numbers[...]
+        while rows.count < limit, !next.isEmpty {
+            // The next rows in order, as many as the page lacks, in one statement.
+            let chunk = next.prefix(limit - rows.count)
+            next = next.dropFirst(chunk.count)
+            page.reset()
+            try page.bind([.text("[" + chunk.map(String.init).joined(separator: ",") + "]")])
+            var found: [Int64: StoredAsset] = [:]
+            while try page.step() { found[page.int64(number)] = columns.decode(page) }
+            for key in chunk {
+                if let asset = found[key], check.matches(asset) { rows.append(asset) }
+            }
         }
         return rows
     }

@@ -22,16 +22,29 @@ extension StoreDatabase {
                 guard var match = try SearchMatch(query, terms: { try Self.terms(db, beginning: $0) }) else { return [] }
                 // Few matches: fetch and sort them. Many: walk the taken-order index keeping the rows
                 // that match, which stops after a page instead of sorting every match. The walk
-                // reads about total / matches rows per row kept, the sort every match: they cost
-                // the same near sqrt(total × limit) matches.
+                // reads about total / matches index entries per row kept, in order; the sort reads
+                // every match's row, at random places, about six times dearer each (1,574 matches
+                // of 100,000 photos, 4 MiB cache: 2.6 ms to sort, 0.9 ms to walk). They cost the
+                // same near sqrt(total × limit / 6) matches.
                 let total = try Self.assetCount(db, groupKey: groupKey)
-                let few = Int((Double(total) * Double(limit)).squareRoot())
+                let few = Int((Double(total) * Double(limit) / 6).squareRoot())
                 // A common trigram's list ("img", "jpg": every photo) costs the most to merge and
                 // narrows nothing a rare one has not: with a rare one, the rare ones are enough,
                 // as each photo found is checked against its text anyway.
                 if match.trigrams.count > 1 {
-                    let rare = try match.trigrams.filter { try Self.rowids(db, matching: SearchQuery.quoted($0), atMost: few + 1).count <= few }
-                    if !rare.isEmpty { match.trigrams = rare }
+                    var rare: [(trigram: String, rowids: [Int64])] = []
+                    for trigram in match.trigrams {
+                        let rowids = try Self.rowids(db, matching: SearchQuery.quoted(trigram), atMost: few + 1)
+                        if rowids.count <= few { rare.append((trigram, rowids)) }
+                    }
+                    if !rare.isEmpty, match.alternatives.isEmpty {
+                        // The rare lists are in hand: the photos in all of them are the candidates.
+                        var candidates = Set(rare[0].rowids)
+                        for list in rare.dropFirst() { candidates.formIntersection(list.rowids) }
+                        guard !candidates.isEmpty else { return [] }
+                        return try plan.rows(db, .rowids(Array(candidates)))
+                    }
+                    if !rare.isEmpty { match.trigrams = rare.map(\.trigram) }
                 }
                 guard let expression = match.expression else {
                     return try plan.rows(db, .scan(selection: nil, ordered: true))
