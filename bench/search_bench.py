@@ -116,21 +116,30 @@ def search_script(index, text, total):
             terms = index.cli(lookup + ";\n")[2]
             parts.append("(" + " OR ".join('"%s"' % t.replace('"', '""') for t in terms) + ")")
     few = int((total * (PAGE + 1) / 6) ** 0.5)
+    rowids = None
     if len(trigrams) > 1:
-        # photod looks up only the rare trigrams when there are some (StoreSearch).
+        # photod looks up only the rare trigrams when there are some (StoreSearch), and with no
+        # two-letter word takes the photos in all their lists as the candidates.
+        bound = int((total * (PAGE + 1)) ** 0.5)
         rare = []
         for trigram in trigrams:
             probe = "SELECT rowid FROM search_text WHERE search_text MATCH %s LIMIT %d" % (
-                sql_text('"%s"' % trigram.replace('"', '""')), few + 1)
+                sql_text('"%s"' % trigram.replace('"', '""')), bound + 1)
             script += probe + ";\n"
-            if len(index.cli(probe + ";\n")[2]) <= few:
-                rare.append(trigram)
-        trigrams = rare or trigrams
+            found = [int(line) for line in index.cli(probe + ";\n")[2]]
+            if len(found) <= bound:
+                rare.append((trigram, set(found)))
+        if rare:
+            trigrams = [trigram for trigram, _ in rare]
+            candidates = set.intersection(*(found for _, found in rare))
+            if not parts and len(candidates) <= few:
+                rowids = sorted(candidates)
     parts = ['"%s"' % t.replace('"', '""') for t in trigrams] + parts
     expression = " AND ".join(parts)
-    candidates = "SELECT rowid FROM search_text WHERE search_text MATCH %s LIMIT %d" % (sql_text(expression), few + 1)
-    rowids = [int(line) for line in index.cli(candidates + ";\n")[2]]
-    script += candidates + ";\n"
+    if rowids is None:
+        candidates = "SELECT rowid FROM search_text WHERE search_text MATCH %s LIMIT %d" % (sql_text(expression), few + 1)
+        rowids = [int(line) for line in index.cli(candidates + ";\n")[2]]
+        script += candidates + ";\n"
     walk = len(rowids) > few
     # photod checks each photo the index finds against its text and stops after a page; the
     # CLI takes the index's first page as it is (the same rows unless a photo holds every

@@ -29,22 +29,24 @@ extension StoreDatabase {
                 let total = try Self.assetCount(db, groupKey: groupKey)
                 let few = Int((Double(total) * Double(limit) / 6).squareRoot())
                 // A common trigram's list ("img", "jpg": every photo) costs the most to merge and
-                // narrows nothing a rare one has not: with a rare one, the rare ones are enough,
-                // as each photo found is checked against its text anyway.
+                // narrows nothing a rare one has not: with rare ones (as short as sqrt(total ×
+                // limit)), the rare ones are enough, as each photo found is checked against its
+                // text anyway.
                 if match.trigrams.count > 1 {
+                    let rareBound = Int((Double(total) * Double(limit)).squareRoot())
                     var rare: [(trigram: String, rowids: [Int64])] = []
                     for trigram in match.trigrams {
-                        let rowids = try Self.rowids(db, matching: SearchQuery.quoted(trigram), atMost: few + 1)
-                        if rowids.count <= few { rare.append((trigram, rowids)) }
+                        let rowids = try Self.rowids(db, matching: SearchQuery.quoted(trigram), atMost: rareBound + 1)
+                        if rowids.count <= rareBound { rare.append((trigram, rowids)) }
                     }
+                    if !rare.isEmpty { match.trigrams = rare.map(\.trigram) }
                     if !rare.isEmpty, match.alternatives.isEmpty {
-                        // The rare lists are in hand: the photos in all of them are the candidates.
+                        // Their lists are in hand: the photos in all of them are the candidates.
                         var candidates = Set(rare[0].rowids)
                         for list in rare.dropFirst() { candidates.formIntersection(list.rowids) }
                         guard !candidates.isEmpty else { return [] }
-                        return try plan.rows(db, .rowids(Array(candidates)))
+                        if candidates.count <= few { return try plan.rows(db, .rowids(Array(candidates))) }
                     }
-                    if !rare.isEmpty { match.trigrams = rare.map(\.trigram) }
                 }
                 guard let expression = match.expression else {
                     return try plan.rows(db, .scan(selection: nil, ordered: true))
