@@ -40,6 +40,14 @@ struct Scanner: Sendable {
     private static let chunkSize = 128
 
     func reconcile(root: [UInt8], progress: ScanProgressTracker) async throws -> ScanReport {
+        let (report, bulk) = try await reconcileFiles(root: root, progress: progress)
+        // Built once the walk's lists are gone, so their memory and the build's never add up.
+        if bulk { try await store.endBulkLoad() }
+        return report
+    }
+
+    /// The reconcile itself; true with the report when it left a bulk load to end.
+    private func reconcileFiles(root: [UInt8], progress: ScanProgressTracker) async throws -> (ScanReport, Bool) {
         let clock = ContinuousClock()
         let started = clock.now
         // The walk and the index's list of files are independent: fetch both at once.
@@ -90,12 +98,19 @@ struct Scanner: Sendable {
         }
         batch.removals = plan.removals
         try await commit(batch, into: &report)
-        try await readAll(plan.reads, sidecars: found, progress: progress, report: &report)
+        // Many new files (a first index): the store builds its query indexes once, at the end.
+        let bulk = try await store.beginBulkLoad(adding: plan.reads.count)
+        do {
+            try await readAll(plan.reads, sidecars: found, progress: progress, report: &report)
+        } catch {
+            if bulk { try? await store.endBulkLoad() }
+            throw error
+        }
         logger.debug("""
             read and wrote \(plan.reads.count) files in \((clock.now - planned).seconds) s \
             (\(report.writeSeconds) s in write transactions)
             """)
-        return report
+        return (report, bulk)
     }
 
     /// New files that are assets moved in from outside this folder while nobody could see the

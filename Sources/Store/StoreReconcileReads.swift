@@ -1,0 +1,31 @@
+import SQLite
+
+// The index's files in path order, a page at a time: a reconcile compares them with a walk of
+// the disk in the same order, so neither list is ever held whole (a million photos would be
+// hundreds of megabytes of paths).
+extension StoreDatabase {
+    /// Up to `limit` indexed files under `root`, in path (byte) order, after `after` (nil: from the first).
+    func indexedFiles(under root: [UInt8], after: [UInt8]?, limit: Int) throws -> [IndexedFile] {
+        try read { db in
+            let range = try PathStems.range(db, prefix: Self.folderPrefix(root)).condition
+            // Stem then name is path order (`PathStems`): the rest of the cursor's stem, then
+            // the stems after it, each a range on the path index.
+            let parts = try after.map { try PathStems.after(db, cursor: $0) } ?? [([], [])]
+            var files: [IndexedFile] = []
+            for part in parts where files.count < limit {
+                files += try Self.indexedFiles(db, where: ([range.sql] + part.conditions).joined(separator: " AND "),
+                                               range.values + part.values, orderedLimit: limit - files.count)
+            }
+            return files
+        }
+    }
+}
+
+extension Store {
+    /// Up to `limit` indexed files under `root` (a folder path without trailing slash) in path
+    /// (byte) order, after the path `after` (nil: from the first): for a reconcile, page by page.
+    nonisolated(nonsending) public func indexedFiles(under root: [UInt8], after: [UInt8]?,
+                                                     limit: Int) async throws -> [IndexedFile] {
+        try await onReader { try $0.indexedFiles(under: root, after: after, limit: limit) }
+    }
+}
