@@ -33,9 +33,19 @@ SHARED = os.path.join(os.path.dirname(REPO), "shared")
 RELEASE = os.path.join(REPO, ".build", "release")
 PAGE = 50
 
-COLUMNS = ("a.id, a.path, a.device, a.inode, a.size, a.mtime_ns, a.sidecar, g.name, a.group_key, a.group_spelling, "
+# photod's AssetRowDecoder.assetColumns and joins; the id comes out as hex (it is stored as its 10 bytes).
+COLUMNS = ("hex(a.id), f.path, a.name, a.device, a.inode, a.size, a.mtime_ns, a.sidecar, g.name, g.key, a.spelling, "
            "a.description, a.description_source, a.format, a.taken, a.taken_key, a.width, a.height, "
-           "a.orientation, a.make, a.model")
+           "a.orientation, c.make, c.model")
+JOINS = ("JOIN groups g ON g.id = a.group_id JOIN folders f ON f.id = a.folder "
+         "LEFT JOIN cameras c ON c.id = a.camera")
+ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
+
+
+def asset_id(hex_id):
+    """An id as photod shows it, from the hex of its 10 stored bytes."""
+    number = int(hex_id, 16)
+    return "".join(ALPHABET[(number >> (5 * (15 - i))) & 31] for i in range(16))
 
 
 def percentiles(samples):
@@ -90,10 +100,14 @@ def search_script(index, text, total):
     for word in sorted(fold(text).split(), key=len, reverse=True):
         if not any(word in kept for kept in words):
             words.append(word)
-    script, parts, likes = "", [], []
+    script, parts = "", []
+    trigrams = []
     for word in words:
         if len(word) >= 3:
-            parts.append('"%s"' % word.replace('"', '""'))
+            # The index keeps no positions: a word is all of its trigrams (SearchMatch).
+            for start in range(len(word) - 2):
+                if word[start:start + 3] not in trigrams and len(trigrams) < 64:
+                    trigrams.append(word[start:start + 3])
         elif len(word) == 2:
             upper = word[:-1] + chr(ord(word[-1]) + 1)
             lookup = "SELECT term FROM search_terms WHERE term >= %s AND term < %s LIMIT 257" % (
@@ -101,26 +115,44 @@ def search_script(index, text, total):
             script += lookup + ";\n"
             terms = index.cli(lookup + ";\n")[2]
             parts.append("(" + " OR ".join('"%s"' % t.replace('"', '""') for t in terms) + ")")
-        else:
-            likes.append("%" + word + "%")
+    few = int((total * (PAGE + 1) / 6) ** 0.5)
+    rowids = None
+    if len(trigrams) > 1:
+        # photod looks up only the rare trigrams when there are some (StoreSearch), and with no
+        # two-letter word takes the photos in all their lists as the candidates.
+        bound = int((total * (PAGE + 1)) ** 0.5)
+        rare = []
+        for trigram in trigrams:
+            probe = "SELECT rowid FROM search_text WHERE search_text MATCH %s LIMIT %d" % (
+                sql_text('"%s"' % trigram.replace('"', '""')), bound + 1)
+            script += probe + ";\n"
+            found = [int(line) for line in index.cli(probe + ";\n")[2]]
+            if len(found) <= bound:
+                rare.append((trigram, set(found)))
+        if rare:
+            trigrams = [trigram for trigram, _ in rare]
+            candidates = set.intersection(*(found for _, found in rare))
+            if not parts and len(candidates) <= few:
+                rowids = sorted(candidates)
+    parts = ['"%s"' % t.replace('"', '""') for t in trigrams] + parts
     expression = " AND ".join(parts)
-    few = int((total * (PAGE + 1)) ** 0.5)
-    candidates = "SELECT rowid FROM search_text WHERE search_text MATCH %s LIMIT %d" % (sql_text(expression), few + 1)
-    rowids = [int(line) for line in index.cli(candidates + ";\n")[2]]
-    script += candidates + ";\n"
+    if rowids is None:
+        candidates = "SELECT rowid FROM search_text WHERE search_text MATCH %s LIMIT %d" % (sql_text(expression), few + 1)
+        rowids = [int(line) for line in index.cli(candidates + ";\n")[2]]
+        script += candidates + ";\n"
     walk = len(rowids) > few
-    search_text = " JOIN search_text s ON s.rowid = a.rowid" if likes else ""
-    residual = (" AND NOT EXISTS (SELECT 1 FROM json_each(%s) w WHERE +s.folded NOT LIKE w.value ESCAPE '\\')"
-                % sql_text(json.dumps(likes))) if likes else ""
+    # photod checks each photo the index finds against its text and stops after a page; the
+    # CLI takes the index's first page as it is (the same rows unless a photo holds every
+    # trigram of a word but not the word).
     if walk:
-        page = ("SELECT %s FROM assets a INDEXED BY assets_by_taken%s JOIN groups g ON g.key = a.group_key "
-                "WHERE a.rowid IN (SELECT rowid FROM search_text WHERE search_text MATCH %s)%s "
+        page = ("SELECT %s FROM assets a INDEXED BY assets_by_taken %s "
+                "WHERE a.rowid IN (SELECT rowid FROM search_text WHERE search_text MATCH %s) "
                 "ORDER BY a.taken_key DESC, a.id DESC LIMIT %d"
-                % (COLUMNS, search_text, sql_text(expression), residual, PAGE + 1))
+                % (COLUMNS, JOINS, sql_text(expression), PAGE + 1))
     else:
-        page = ("SELECT %s FROM assets a%s JOIN groups g ON g.key = a.group_key "
-                "WHERE a.rowid IN (SELECT value FROM json_each(%s))%s ORDER BY a.taken_key DESC, a.id DESC LIMIT %d"
-                % (COLUMNS, search_text, sql_text(json.dumps(rowids, separators=(",", ":"))), residual, PAGE + 1))
+        page = ("SELECT %s FROM assets a %s "
+                "WHERE a.rowid IN (SELECT value FROM json_each(%s)) ORDER BY a.taken_key DESC, a.id DESC LIMIT %d"
+                % (COLUMNS, JOINS, sql_text(json.dumps(rowids, separators=(",", ":"))), PAGE + 1))
     matches = int(index.scalar("SELECT count(*) FROM search_text WHERE search_text MATCH %s" % sql_text(expression)))
     return script + page + ";\n", matches, "walk" if walk else "rowids"
 
@@ -139,12 +171,13 @@ def listing_script(since, until, reverse):
     s_wall, s_ns, s_instant = local_bound(since, False)
     u_wall, u_ns, u_instant = local_bound(until, True)
     direction = " DESC" if reverse else ""
-    return ("SELECT %s FROM assets a JOIN groups g ON g.key = a.group_key WHERE a.taken_key >= %d AND "
-            "(CASE WHEN a.taken IS NULL THEN a.taken_key >= %d ELSE substr(a.taken, 1, 19) >= %s END) AND "
-            "a.taken_key < %d AND (CASE WHEN a.taken IS NULL THEN a.taken_key < %d ELSE substr(a.taken, 1, 19) < %s END) "
-            "ORDER BY a.taken_key%s, a.id%s LIMIT %d;\n"
-            % (COLUMNS, min(s_ns - slack, s_instant), s_instant, sql_text(s_wall), max(u_ns + slack, u_instant),
-               u_instant, sql_text(u_wall), direction, direction, PAGE + 1))
+    return ("SELECT %s FROM assets a %s WHERE a.taken_key >= %d AND "
+            "(CASE WHEN a.taken IS NULL THEN a.taken_key >= %d WHEN a.taken = '' THEN a.taken_key >= %d "
+            "ELSE substr(a.taken, 1, 19) >= %s END) AND a.taken_key < %d AND "
+            "(CASE WHEN a.taken IS NULL THEN a.taken_key < %d WHEN a.taken = '' THEN a.taken_key < %d "
+            "ELSE substr(a.taken, 1, 19) < %s END) ORDER BY a.taken_key%s, a.id%s LIMIT %d;\n"
+            % (COLUMNS, JOINS, min(s_ns - slack, s_instant), s_instant, s_ns, sql_text(s_wall),
+               max(u_ns + slack, u_instant), u_instant, u_ns, sql_text(u_wall), direction, direction, PAGE + 1))
 
 
 def timed_calls(varlink, method, parameters, runs):
@@ -232,7 +265,7 @@ def measure(varlink, index, database, env, runs):
         script, matches, plan = search_script(index, queries[0], total)
         cli = [index.cli(script) for _ in range(max(5, runs // 5))]
         expected = [a["id"] for a in varlink.call("io.photod.Library.Search", {"text": queries[0], "limit": PAGE})["assets"]]
-        got = [line.split("|")[0] for line in cli[-1][2] if "|" in line][:PAGE]
+        got = [asset_id(line.split("|")[0]) for line in cli[-1][2] if "|" in line][:PAGE]
         if got != expected:
             print("  warning: sqlite3's rows differ from photod's for %r" % queries[0])
         worst_find = max(worst_find, percentiles(find)[0])
@@ -259,7 +292,7 @@ def measure(varlink, index, database, env, runs):
             process = timed_process(arguments + (["--reverse"] if reverse else []), env, runs)
             script = listing_script(since, until, reverse)
             cli = [index.cli(script) for _ in range(max(5, runs // 5))]
-            got = [line.split("|")[0] for line in cli[-1][2] if "|" in line][:PAGE]
+            got = [asset_id(line.split("|")[0]) for line in cli[-1][2] if "|" in line][:PAGE]
             if got != [a["id"] for a in reply["assets"]]:
                 print("  warning: sqlite3's rows differ from photod's for %s %s" % (name, reverse))
             print("%-34s %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %6d" % (
@@ -268,7 +301,8 @@ def measure(varlink, index, database, env, runs):
     plan = subprocess.run(["sqlite3", "-readonly", database, "EXPLAIN QUERY PLAN " + listing_script(*spans[1][1:], False)],
                           capture_output=True, text=True).stdout
     print("query plan of the month:", " / ".join(l.strip("|-` ") for l in plan.splitlines()[1:]))
-    print("index file: %.1f MB (search_text and its terms included)" % (os.path.getsize(database) / 1e6))
+    print("index file: %.1f MB, %.0f bytes per photo (search_text and its terms included; "
+          "bench/index_size.py breaks it down)" % (os.path.getsize(database) / 1e6, os.path.getsize(database) / total))
 
 
 if __name__ == "__main__":

@@ -377,12 +377,14 @@ public struct PathRange: Sendable, Equatable {
     /// Whether some path beginning with `prefix` (a folder's, ending in "/") lies in the range:
     /// such paths run from `prefix` itself up to, not including, the first one not beginning with it.
     func reaches(folder prefix: [UInt8]) -> Bool {
-        (high.map { prefix.pathOrder($0) < 0 } ?? true) && (low.map { $0.pathOrder(prefix) <= 0 || $0.starts(with: prefix) } ?? true)
+        (high.map { prefix.pathOrder($0) < 0 } ?? true)
+            && (low.map { $0.pathOrder(prefix) <= 0 || $0.starts(with: prefix) } ?? true)
     }
 
     /// Whether every path beginning with `prefix` lies in the range.
     func holdsEverything(under prefix: [UInt8]) -> Bool {
-        (low.map { $0.pathOrder(prefix) <= 0 } ?? true) && (high.map { prefix.pathOrder($0) < 0 && !$0.starts(with: prefix) } ?? true)
+        (low.map { $0.pathOrder(prefix) <= 0 } ?? true)
+            && (high.map { prefix.pathOrder($0) < 0 && !$0.starts(with: prefix) } ?? true)
     }
 }
 

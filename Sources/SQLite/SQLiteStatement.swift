@@ -71,6 +71,12 @@ public final class SQLiteStatement {
     /// True when column `index` of the current row is NULL.
     public func isNull(_ index: Int32) -> Bool { sqlite3_column_type(raw, index) == SQLITE_NULL }
 
+    /// True when column `index` of the current row is an integer.
+    public func isInteger(_ index: Int32) -> Bool { sqlite3_column_type(raw, index) == SQLITE_INTEGER }
+
+    /// True when column `index` of the current row is a blob.
+    public func isBlob(_ index: Int32) -> Bool { sqlite3_column_type(raw, index) == SQLITE_BLOB }
+
     /// Column `index` as an integer.
     public func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(raw, index) }
 

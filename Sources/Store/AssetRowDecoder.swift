@@ -4,14 +4,23 @@ import SQLite
 /// found by name once per query (`SQLiteStatement.column(named:)`), so a query may select them
 /// in any order and a reordered column list can never shift a value into the wrong field.
 enum AssetRowDecoder {
-    /// The content columns, from `group_key` to `sidecar_candidate`.
+    /// The content columns of `assets a` and the tables `joins` adds.
     static let contentColumns = """
-        group_key, group_spelling, description, description_source, format, taken, taken_key, width, height, \
-        orientation, make, model, sidecar_candidate
+        g.key AS group_key, a.spelling, a.description, a.description_source, a.format, a.taken, a.taken_key, \
+        a.width, a.height, a.orientation, c.make, c.model, a.sidecar_candidate
         """
 
     /// The stamp columns.
-    static let stampColumns = "device, inode, size, mtime_ns, sidecar"
+    static let stampColumns = "a.device, a.inode, a.size, a.mtime_ns, a.sidecar"
+
+    /// A whole asset row with its group's name (`AssetColumns`).
+    static let assetColumns = "a.id, f.path AS folder_path, a.name AS file_name, \(stampColumns), g.name AS group_name, "
+        + contentColumns
+
+    /// What the columns above need joined to `assets a`: its group, its stem and its camera.
+    static let joins = """
+        JOIN groups g ON g.id = a.group_id JOIN folders f ON f.id = a.folder LEFT JOIN cameras c ON c.id = a.camera
+        """
 }
 
 /// Where a query's stamp columns are.
@@ -37,13 +46,13 @@ struct StampColumns {
 
 /// Where a query's content columns are.
 struct ContentColumns {
-    let groupKey, groupSpelling, description, descriptionSource, format, taken, takenKey: Int32
+    let groupKey, spelling, description, descriptionSource, format, taken, takenKey: Int32
     let width, height, orientation, make, model, sidecarCandidate: Int32
 
     /// Finds the columns of `AssetRowDecoder.contentColumns` in `statement`'s result.
     init(_ statement: SQLiteStatement) throws(SQLiteError) {
         groupKey = try statement.column(named: "group_key")
-        groupSpelling = try statement.column(named: "group_spelling")
+        spelling = try statement.column(named: "spelling")
         description = try statement.column(named: "description")
         descriptionSource = try statement.column(named: "description_source")
         format = try statement.column(named: "format")
@@ -59,15 +68,18 @@ struct ContentColumns {
 
     /// The current row's content.
     func decode(_ statement: SQLiteStatement) -> AssetContent {
-        let takenText = statement.text(taken)
+        let key = statement.text(groupKey) ?? ""
+        let spelling = statement.text(spelling) ?? key
+        let takenKey = statement.int64(takenKey)
+        let takenText = AssetEncoding.taken(stored: statement.text(taken), takenKey: takenKey)
         return AssetContent(
-            groupKey: statement.text(groupKey) ?? "",
-            groupSpelling: statement.text(groupSpelling) ?? "",
-            description: statement.text(description),
-            descriptionSource: statement.text(descriptionSource),
-            format: statement.text(format) ?? "",
+            groupKey: key,
+            groupSpelling: spelling,
+            description: AssetEncoding.description(statement, description, spelling: spelling),
+            descriptionSource: AssetEncoding.name(statement, descriptionSource),
+            format: AssetEncoding.name(statement, format) ?? "",
             taken: takenText,
-            takenNs: takenText == nil ? nil : statement.int64(takenKey),
+            takenNs: takenText == nil ? nil : takenKey,
             width: statement.optionalInt(width),
             height: statement.optionalInt(height),
             orientation: statement.optionalInt(orientation),
@@ -77,17 +89,18 @@ struct ContentColumns {
     }
 }
 
-/// Where the columns of `StoreDatabase.assetColumns` are: a whole asset row with its group's name.
+/// Where the columns of `AssetRowDecoder.assetColumns` are: a whole asset row with its group's name.
 struct AssetColumns {
-    let id, path, groupName: Int32
+    let id, stem, name, groupName: Int32
     let stamp: StampColumns
     let content: ContentColumns
 
     /// Finds the columns in `statement`'s result.
     init(_ statement: SQLiteStatement) throws(SQLiteError) {
         id = try statement.column(named: "id")
-        path = try statement.column(named: "path")
-        groupName = try statement.column(named: "name")
+        stem = try statement.column(named: "folder_path")
+        name = try statement.column(named: "file_name")
+        groupName = try statement.column(named: "group_name")
         stamp = try StampColumns(statement)
         content = try ContentColumns(statement)
     }
@@ -95,13 +108,14 @@ struct AssetColumns {
     /// The current row's asset.
     func decode(_ statement: SQLiteStatement) -> StoredAsset {
         StoredAsset(
-            id: statement.text(id) ?? "", path: statement.blob(path), stamp: stamp.decode(statement),
+            id: AssetEncoding.idText(statement, id), path: statement.blob(stem) + statement.blob(name),
+            stamp: stamp.decode(statement),
             groupName: statement.text(groupName) ?? "", content: content.decode(statement))
     }
 }
 
 extension AssetColumns {
-    /// The assets `sql` (selecting `StoreDatabase.assetColumns`) finds with `values` bound.
+    /// The assets `sql` (selecting `AssetRowDecoder.assetColumns`) finds with `values` bound.
     static func rows(_ db: SQLiteConnection, _ sql: String, _ values: [SQLiteValue]) throws -> [StoredAsset] {
         let statement = try db.statement(sql)
         try statement.bind(values)

@@ -28,10 +28,10 @@ enum ChangeLog {
         try db.integer("SELECT coalesce(sum(size), 0) FROM changes INDEXED BY changes_by_size") ?? 0
     }
 
-    /// Appends `payload` and returns its token.
-    static func append(_ db: SQLiteConnection, payload: String, committedAtNs: Int64) throws -> Int64 {
+    /// Appends `payload` (`ChangePayload`) and returns its token.
+    static func append(_ db: SQLiteConnection, payload: [UInt8], committedAtNs: Int64) throws -> Int64 {
         try db.statement("INSERT INTO changes(committed_at_ns, payload, size) VALUES (?, ?, ?)")
-            .bind([.integer(committedAtNs), .text(payload), .integer(Int64(payload.utf8.count))]).run()
+            .bind([.integer(committedAtNs), .blob(payload), .integer(Int64(payload.count))]).run()
         return db.lastInsertRowID
     }
 

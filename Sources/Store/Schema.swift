@@ -114,20 +114,33 @@ enum Schema {
         """,
     ]
 
-    /// Runs the migrations the database has not seen yet, each in its own transaction.
-    static func migrate(_ db: SQLiteConnection) throws {
+    /// The schema version this code writes: the SQL migrations above, then the compact layout
+    /// (`CompactLayout`, migration 9), which converts rows in Swift.
+    static let version = migrations.count + 1
+
+    /// Runs the migrations the database has not seen yet, each in its own transaction; true
+    /// when it converted the database to the compact layout (migration 9).
+    @discardableResult
+    static func migrate(_ db: SQLiteConnection) throws -> Bool {
         let statement = try db.statement("PRAGMA user_version")
-        let version = try statement.step() ? Int(statement.int64(0)) : 0
+        let found = try statement.step() ? Int(statement.int64(0)) : 0
         statement.reset()
-        guard version <= migrations.count else {
-            throw StoreError.newerSchema(found: version, supported: migrations.count)
+        guard found <= version else {
+            throw StoreError.newerSchema(found: found, supported: version)
         }
-        for (index, sql) in migrations.enumerated().dropFirst(version) {
+        for (index, sql) in migrations.enumerated().dropFirst(found) {
             try db.transaction {
                 try db.execute(sql)
                 try db.execute("PRAGMA user_version = \(index + 1)")
             }
         }
+        if found < version {
+            try db.transaction {
+                try CompactLayout.convert(db)
+                try db.execute("PRAGMA user_version = \(version)")
+            }
+        }
+        return found < version
     }
 
     /// Part of migration 6: makes an index created before it give freed pages back to the file

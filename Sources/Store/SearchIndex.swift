@@ -1,27 +1,49 @@
 import SQLite
 
 /// The full-text index behind search: the FTS5 table `search_text` (trigram tokenizer), one
-/// row per asset under the asset's rowid, holding `SearchText.document` of it; and
+/// row per asset under the asset's rowid, indexing `SearchText.fields` of it (one column each,
+/// so no trigram spans two fields); and
 /// `search_terms`, the fts5vocab view of its terms, where short words are looked up.
 ///
+/// It keeps neither the text (contentless: the writer gives the old text back to delete it,
+/// computed again from the row) nor the positions of the terms (`detail = none`): a word is
+/// looked up as all of its trigrams, and each photo found is then checked against its own text
+/// (`SearchPlan`), so the index only has to find a superset. That takes a quarter of the room.
+///
 /// The store writer keeps it in step with `assets` in the same transaction as every insert,
-/// update, move and removal, so a search never sees a photo the index does not have.
+/// update, move and removal, except during a bulk load (`BulkLoad`), which writes it at its end.
 enum SearchIndex {
-    /// The setting that marks the index for a rebuild at the next open: set by the migration
-    /// that creates it (an index from before search existed has photos but no text for them).
+    /// The setting that marks the index for a rebuild at the next open.
     static let staleSetting = "search_text_stale"
 
-    /// Writes the text of the asset with this rowid, replacing what it had.
-    static func write(_ db: SQLiteConnection, rowid: Int64, path: [UInt8], content: AssetContent) throws {
-        let text = SearchText.document(description: content.description, path: path, make: content.make,
-                                       model: content.model)
-        try db.statement("INSERT OR REPLACE INTO search_text(rowid, folded) VALUES (?, ?)")
-            .bind([.integer(rowid), .text(text)]).run()
+    /// The tables. Case-sensitive, because `SearchText.fold` has already folded case and accents.
+    static let tables = """
+        CREATE VIRTUAL TABLE search_text USING fts5(
+            description, name, make, model,
+            tokenize = 'trigram case_sensitive 1', content = '', columnsize = 0, detail = none);
+        CREATE VIRTUAL TABLE search_terms USING fts5vocab(search_text, row);
+        """
+
+    /// Indexes the text of the asset with this rowid, which has none yet.
+    static func insert(_ db: SQLiteConnection, rowid: Int64, path: [UInt8], content: AssetContent) throws {
+        try db.statement("INSERT INTO search_text(rowid, description, name, make, model) VALUES (?, ?, ?, ?, ?)")
+            .bind([.integer(rowid)] + fields(path: path, content: content)).run()
     }
 
-    /// Removes the text of the asset with this rowid.
-    static func remove(_ db: SQLiteConnection, rowid: Int64) throws {
-        try db.statement("DELETE FROM search_text WHERE rowid = ?").bind([.integer(rowid)]).run()
+    /// Removes the text of the asset with this rowid, as it was indexed (from `path` and `content`).
+    static func remove(_ db: SQLiteConnection, rowid: Int64, path: [UInt8], content: AssetContent) throws {
+        try db.statement("""
+            INSERT INTO search_text(search_text, rowid, description, name, make, model) VALUES ('delete', ?, ?, ?, ?, ?)
+            """).bind([.integer(rowid)] + fields(path: path, content: content)).run()
+    }
+
+    private static func fields(path: [UInt8], content: AssetContent) -> [SQLiteValue] {
+        SearchText.fields(description: content.description, path: path, make: content.make, model: content.model)
+            .map { .text($0) }
+    }
+
+    static func document(path: [UInt8], content: AssetContent) -> String {
+        SearchText.document(description: content.description, path: path, make: content.make, model: content.model)
     }
 
     /// Whether an asset's text changes between these two versions of it.
@@ -30,7 +52,7 @@ enum SearchIndex {
             || old.content.make != new.content.make || old.content.model != new.content.model
     }
 
-    /// Marks the index for a rebuild: after a VACUUM, which may give the assets new rowids.
+    /// Marks the index for a rebuild at the next open.
     static func markStale(_ db: SQLiteConnection) throws {
         try db.statement("INSERT INTO settings(key, value) VALUES (?, '1') ON CONFLICT(key) DO NOTHING")
             .bind([.text(staleSetting)]).run()
@@ -46,18 +68,27 @@ enum SearchIndex {
         marker.reset()
         guard stale else { return false }
         try db.transaction {
-            try db.execute("DELETE FROM search_text")
-            let rows = try db.statement("SELECT rowid, path, \(AssetRowDecoder.contentColumns) FROM assets")
-            let (rowid, path, content) = (try rows.column(named: "rowid"), try rows.column(named: "path"),
-                                          try ContentColumns(rows))
-            while try rows.step() {
-                try write(db, rowid: rows.int64(rowid), path: rows.blob(path), content: content.decode(rows))
-            }
-            rows.reset()
+            try db.execute("INSERT INTO search_text(search_text) VALUES ('delete-all')")
+            try fill(db, after: 0)
             try db.statement("DELETE FROM settings WHERE key = ?").bind([.text(staleSetting)]).run()
         }
-        // One segment instead of one per thousand rows or so: queries merge fewer lists.
-        try db.execute("INSERT INTO search_text(search_text) VALUES ('optimize')")
         return true
+    }
+
+    /// Indexes the text of every asset numbered above `number`, in rowid order, then merges the
+    /// index into one segment (fewer lists for a query to merge).
+    static func fill(_ db: SQLiteConnection, after number: Int64) throws {
+        let rows = try db.statement("""
+            SELECT a.number, f.path AS folder_path, a.name AS file_name, \(AssetRowDecoder.contentColumns)
+            FROM assets a \(AssetRowDecoder.joins) WHERE a.number > ? ORDER BY a.number
+            """)
+        try rows.bind([.integer(number)])
+        let (rowid, stem, name, content) = (try rows.column(named: "number"), try rows.column(named: "folder_path"),
+                                            try rows.column(named: "file_name"), try ContentColumns(rows))
+        while try rows.step() {
+            try insert(db, rowid: rows.int64(rowid), path: rows.blob(stem) + rows.blob(name), content: content.decode(rows))
+        }
+        rows.reset()
+        try db.execute("INSERT INTO search_text(search_text) VALUES ('optimize')")
     }
 }

@@ -1,76 +1,156 @@
 import SQLite
 
-/// The SQL of one search page: newest first, of one group or all, after a position.
+/// The SQL of one search page, newest first, of one group or all, after a position, and the
+/// check of each photo it yields against the query's words.
 ///
-/// Three shapes, so the statement cache holds a handful of statements whatever is searched (the
-/// words travel as bound values: the FTS5 expression, rowids and LIKE patterns as JSON arrays):
-/// - `rowids`: the assets the index matched, fetched by rowid and sorted — for few matches;
-/// - `walk`: the taken-order index walked newest first, keeping assets among the matches — for
+/// The index finds a superset (`SearchIndex` keeps no positions), so every photo a statement
+/// yields is checked against its own text, and the page ends after `limit` photos that pass.
+/// The statements carry no LIMIT: the taken order comes from an index (ties on the time
+/// sorted as they come), so stopping early costs nothing. Three shapes, so the statement cache
+/// holds a handful of statements whatever is searched (rowids and the FTS5 expression travel
+/// as bound values):
+/// - `rowids`: the photos the index matched, fetched by rowid and sorted — for few matches;
+/// - `walk`: the taken-order index walked newest first, keeping photos among the matches — for
 ///   many, since it stops after a page instead of sorting them all;
-/// - `scan`: the taken-order index walked testing each asset's text with LIKE — when the index
-///   cannot help (one-character words), and for a limited app, from its own selection.
+/// - `scan`: every photo in taken order — when the index cannot help (one-character words, a
+///   bulk load under way), and for a limited app, from its own selection.
 struct SearchPlan {
     let groupKey: String?
     let position: StorePosition?
     let limit: Int
+    /// The folded words every photo's text must hold.
+    let words: [String]
 
     enum Shape {
-        case rowids([Int64], likes: [String])
-        case walk(expression: String, likes: [String])
-        case scan(likes: [String], selection: StoreSelection?)
+        case rowids([Int64])
+        case walk(expression: String)
+        /// `ordered`: walk the taken-order index (false when it may be missing, or a selection picks the way in).
+        case scan(selection: StoreSelection?, ordered: Bool)
     }
 
     /// The page `shape` finds.
     func rows(_ db: SQLiteConnection, _ shape: Shape) throws -> [StoredAsset] {
-        let (sql, values) = statement(shape)
-        return try AssetColumns.rows(db, sql, values)
+        let check = TextCheck(words: words)
+        guard case .rowids(let rowids) = shape else {
+            let (sql, values) = statement(shape)
+            let statement = try db.statement(sql)
+            defer { statement.reset() }
+            try statement.bind(values)
+            let columns = try AssetColumns(statement)
+            var rows: [StoredAsset] = []
+            while rows.count < limit, try statement.step() {
+                let asset = columns.decode(statement)
+                if check.matches(asset) { rows.append(asset) }
+            }
+            return rows
+        }
+        // Sort the matches by their keys alone, then read whole rows only until the page is full.
+        let (sql, values) = statement(.rowids(rowids))
+        let order = try db.statement(sql)
+        try order.bind(values)
+        var numbers: [Int64] = []
+        while try order.step() { numbers.append(order.int64(0)) }
+        order.reset()
+        let page = try db.statement("""
+            SELECT a.number AS row_number, \(AssetRowDecoder.assetColumns) FROM assets a \(AssetRowDecoder.joins)
+            WHERE a.number IN (SELECT value FROM json_each(?))
+            """)
+        defer { page.reset() }
+        let (number, columns) = (try page.column(named: "row_number"), try AssetColumns(page))
+        var rows: [StoredAsset] = []
+        var next = numbers[...]
+        while rows.count < limit, !next.isEmpty {
+            // The next rows in order, as many as the page lacks, in one statement.
+            let chunk = next.prefix(limit - rows.count)
+            next = next.dropFirst(chunk.count)
+            page.reset()
+            try page.bind([.text("[" + chunk.map(String.init).joined(separator: ",") + "]")])
+            var found: [Int64: StoredAsset] = [:]
+            while try page.step() { found[page.int64(number)] = columns.decode(page) }
+            for key in chunk {
+                if let asset = found[key], check.matches(asset) { rows.append(asset) }
+            }
+        }
+        return rows
+    }
+
+    /// Tests photos' text against the words, folding each distinct description, make and model
+    /// once per search (photos of one event or camera share them).
+    private final class TextCheck {
+        let needles: [[UInt8]]
+        var folded: [String: String] = [:]
+
+        init(words: [String]) {
+            needles = words.map { Array($0.utf8) }
+        }
+
+        func matches(_ asset: StoredAsset) -> Bool {
+            let content = asset.content
+            let text = SearchText.document(description: content.description, path: asset.path, make: content.make,
+                                           model: content.model, fold: fold)
+            let bytes = Array(text.utf8)
+            return needles.allSatisfy { SearchPlan.bytes(of: bytes, contain: $0) }
+        }
+
+        private func fold(_ field: String) -> String {
+            if let known = folded[field] { return known }
+            let result = SearchText.fold(field)
+            // Bounded: a library of all-different descriptions folds each as it comes.
+            if folded.count < 4096 { folded[field] = result }
+            return result
+        }
+    }
+
+    /// Whether `needle` occurs in `haystack`. On UTF-8 bytes this is occurrence character for
+    /// character, as the index and the old LIKE test compared: a character's first byte is never
+    /// the middle of another.
+    static func bytes(of haystack: [UInt8], contain needle: [UInt8]) -> Bool {
+        guard let first = needle.first else { return true }
+        guard needle.count <= haystack.count else { return false }
+        var start = 0
+        while start <= haystack.count - needle.count {
+            if haystack[start] == first, haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }
+            start += 1
+        }
+        return false
     }
 
     /// The SQL and its values for `shape`.
     func statement(_ shape: Shape) -> (sql: String, values: [SQLiteValue]) {
         let ordered = groupKey == nil ? "assets a INDEXED BY assets_by_taken" : "assets a INDEXED BY assets_by_group_taken"
         let from: String
+        var columns = "\(AssetRowDecoder.assetColumns)"
+        var joins = " \(AssetRowDecoder.joins)"
         var conditions: [String] = []
         var values: [SQLiteValue] = []
-        var likes: [String]
         switch shape {
-        case .rowids(let rowids, let patterns):
-            from = "assets a" + (patterns.isEmpty ? "" : " JOIN search_text s ON s.rowid = a.rowid")
+        case .rowids(let rowids):
+            from = "assets a"
+            columns = "a.number"
             conditions.append("a.rowid IN (SELECT value FROM json_each(?))")
             values.append(.text("[" + rowids.map(String.init).joined(separator: ",") + "]"))
-            likes = patterns
-        case .walk(let expression, let patterns):
-            from = ordered + (patterns.isEmpty ? "" : " JOIN search_text s ON s.rowid = a.rowid")
+        case .walk(let expression):
+            from = ordered
             conditions.append("a.rowid IN (SELECT rowid FROM search_text WHERE search_text MATCH ?)")
             values.append(.text(expression))
-            likes = patterns
-        case .scan(let patterns, let selection):
-            // A selection picks its own way in (its groups and ids); the owner's scan walks in order.
-            from = (selection == nil ? ordered : "assets a") + " JOIN search_text s ON s.rowid = a.rowid"
+        case .scan(let selection, let isOrdered):
+            from = isOrdered ? ordered : "assets a"
             if let selection {
                 conditions.append(StoreSelection.condition)
                 values += selection.values
             }
-            likes = patterns
         }
         if let groupKey {
-            conditions.append("a.group_key = ?")
+            conditions.append("a.group_id = (SELECT id FROM groups WHERE key = ?)")
             values.append(.text(groupKey))
         }
         if let position, case .integer(let key) = position.value {
             conditions.append("(a.taken_key, a.id) < (?, ?)")
-            values += [.integer(key), .text(position.id)]
-        }
-        if !likes.isEmpty {
-            // `+` keeps SQLite from handing the LIKE to FTS5, which would search the whole index
-            // for it once per row instead of testing this row's text.
-            conditions.append(#"NOT EXISTS (SELECT 1 FROM json_each(?) w WHERE +s.folded NOT LIKE w.value ESCAPE '\')"#)
-            values.append(.text(StoreSelection.json(likes)))
+            values += [.integer(key), AssetEncoding.id(position.id)]
         }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        let sql = "SELECT \(StoreDatabase.assetColumns) FROM \(from) JOIN groups g ON g.key = a.group_key "
-            + "\(filter) ORDER BY a.taken_key DESC, a.id DESC LIMIT ?"
-        values.append(.integer(Int64(limit)))
+        if case .rowids = shape { joins = "" }
+        let sql = "SELECT \(columns) FROM \(from)\(joins) \(filter) ORDER BY a.taken_key DESC, a.id DESC"
         return (sql, values)
     }
 }

@@ -45,16 +45,6 @@ public struct SearchQuery: Sendable, Equatable {
         "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    /// A LIKE pattern matching `word` anywhere, with `%`, `_` and the escape character escaped (ESCAPE '\').
-    static func likePattern(_ word: String) -> String {
-        var escaped = ""
-        for character in word {
-            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return "%" + escaped + "%"
-    }
-
     /// The first string after every string that begins with `prefix`: the prefix with its last
     /// scalar raised by one; nil when no such string exists (the last scalar is the largest).
     static func upperBound(ofPrefix prefix: String) -> String? {

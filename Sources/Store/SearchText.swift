@@ -52,14 +52,20 @@ public enum SearchText {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The text indexed for one asset: its description, file name (the path's last component),
-    /// make and model, each folded, one per line.
-    ///
-    /// Two newlines end it, so that every character of the text begins a trigram: a word of one
-    /// or two characters is then found through the index's terms that begin with it.
-    static func document(description: String?, path: [UInt8], make: String?, model: String?) -> String {
+    /// The text searched for one asset: its description, file name (the path's last component),
+    /// make and model, each folded, one per line (a word never spans two: none holds a newline).
+    /// `fold` folds one field (`fold(_:)`, or a cache of it).
+    static func document(description: String?, path: [UInt8], make: String?, model: String?,
+                         fold: (String) -> String = fold) -> String {
+        fields(description: description, path: path, make: make, model: model, fold: fold).compactMap { $0 }.joined()
+    }
+
+    /// The same four fields, each folded and ended by a newline (nil when absent): the columns
+    /// of the search index. The newline makes every character but a field's last begin a
+    /// trigram, so a word of two characters is found through the terms that begin with it.
+    static func fields(description: String?, path: [UInt8], make: String?, model: String?,
+                       fold: (String) -> String = fold) -> [String?] {
         let name = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).last ?? path[...]
-        let fields = [description, String(decoding: name, as: UTF8.self), make, model].compactMap { $0 }
-        return fields.map(fold).joined(separator: "\n") + "\n\n"
+        return [description, String(decoding: name, as: UTF8.self), make, model].map { $0.map { fold($0) + "\n" } }
     }
 }

@@ -227,3 +227,29 @@ extension Store {
         try await onReader { try $0.visibleGroups(in: selection) }
     }
 }
+
+// A bulk load (`BulkLoad`): the indexer calls `beginBulkLoad(adding:)` before writing many new
+// files and `endBulkLoad()` after, before it reports the library ready.
+extension Store {
+    /// Begins a bulk load when `count` new files are about to be written and that is worth it
+    /// (an empty index, or one they at least double): the indexes only queries use are dropped
+    /// until `endBulkLoad()`. True when a bulk load is under way; every query stays right meanwhile.
+    nonisolated(nonsending) public func beginBulkLoad(adding count: Int) async throws -> Bool {
+        try await onWriter { database in try database.write { try BulkLoad.begin($0, adding: count) } }
+    }
+
+    /// Hands back the memory SQLite's page caches hold (they fill again as queries need):
+    /// for after a large reconcile. A bulk load's end does it by itself.
+    nonisolated(nonsending) public func releaseMemory() async throws {
+        try await onWriter { $0.releaseMemory() }
+    }
+
+    /// Ends a bulk load: builds its indexes and search text once. A load a crash interrupted
+    /// is ended when the index is next opened.
+    nonisolated(nonsending) public func endBulkLoad() async throws {
+        try await onWriter { database in
+            try database.write { _ = try BulkLoad.finish($0) }
+            database.releaseMemory()
+        }
+    }
+}

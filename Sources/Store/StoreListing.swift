@@ -21,18 +21,65 @@ public struct StoreListing: Sendable, Equatable {
         self.selection = selection
     }
 
-    /// The page of up to `limit` assets after `position`: the SQL and its values.
+    /// The page of up to `limit` assets after `position` in the taken or modified order: the SQL
+    /// and its values. (The path order takes `statements(_:after:limit:)`.)
     func statement(after position: StorePosition?, limit: Int) -> (sql: String, values: [SQLiteValue]) {
-        let column: String
-        switch sort {
-        case .taken: column = "a.taken_key"
-        case .modified: column = "a.mtime_ns"
-        case .path: column = "a.path"
+        let column = sort == .modified ? "a.mtime_ns" : "a.taken_key"
+        var (conditions, values) = filters()
+        let after = descending ? "<" : ">"
+        if let position {
+            switch position.value {
+            case .integer(let number):
+                conditions.append("(\(column), a.id) \(after) (?, ?)")
+                values += [.integer(number), AssetEncoding.id(position.id)]
+            case .bytes(let bytes):
+                // A path cursor in another order compares as SQLite compares a number with bytes.
+                conditions.append("\(column) \(after) ?")
+                values.append(.blob(bytes))
+            }
         }
+        let direction = descending ? " DESC" : ""
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let sql = "SELECT \(AssetRowDecoder.assetColumns) FROM assets a \(AssetRowDecoder.joins) "
+            + "\(filter) ORDER BY \(column)\(direction), a.id\(direction) LIMIT ?"
+        values.append(.integer(Int64(limit)))
+        return (sql, values)
+    }
+
+    /// The statements of the page, run one after the other until it is full: one for the taken
+    /// and modified orders; for the path order, the rest of the cursor's stem, then the stems
+    /// after it (`PathStems`: stem, then name, is path order), each walked stem by stem.
+    func statements(_ db: SQLiteConnection, after position: StorePosition?,
+                    limit: Int) throws -> [(sql: String, values: [SQLiteValue])] {
+        guard sort == .path else { return [statement(after: position, limit: limit)] }
+        var parts: [(conditions: [String], values: [SQLiteValue])] = []
+        if let position, case .bytes(let cursor) = position.value {
+            parts = try PathStems.after(db, cursor: cursor, descending: descending)
+        } else if position != nil, descending {
+            // A number cursor in the path order: every path sorts after a number, as SQLite compares them.
+            return []
+        } else {
+            parts.append(([], []))
+        }
+        let direction = descending ? " DESC" : ""
+        let (filters, filterValues) = filters()
+        return parts.map { part in
+            let conditions = filters + part.conditions
+            let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            // Stems outside, so the rows come in order stem by stem without a sort.
+            let sql = "SELECT \(AssetRowDecoder.assetColumns) FROM folders f CROSS JOIN assets a ON a.folder = f.id "
+                + "JOIN groups g ON g.id = a.group_id LEFT JOIN cameras c ON c.id = a.camera "
+                + "\(filter) ORDER BY f.path\(direction), a.name\(direction) LIMIT ?"
+            return (sql, filterValues + part.values + [.integer(Int64(limit))])
+        }
+    }
+
+    /// The group, selection and time conditions on `assets a`, and their values.
+    private func filters() -> (conditions: [String], values: [SQLiteValue]) {
         var conditions: [String] = []
         var values: [SQLiteValue] = []
         if let groupKey {
-            conditions.append("a.group_key = ?")
+            conditions.append("a.group_id = (SELECT id FROM groups WHERE key = ?)")
             values.append(.text(groupKey))
         }
         if let selection {
@@ -44,32 +91,20 @@ public struct StoreListing: Sendable, Equatable {
             conditions += filter.sql
             values += filter.values
         }
-        let after = descending ? "<" : ">"
-        if let position {
-            switch position.value {
-            case .integer(let number):
-                conditions.append("(\(column), a.id) \(after) (?, ?)")
-                values += [.integer(number), .text(position.id)]
-            case .bytes(let bytes):
-                conditions.append("\(column) \(after) ?")
-                values.append(.blob(bytes))
-            }
-        }
-        let direction = descending ? " DESC" : ""
-        let order = sort == .path ? column + direction : "\(column)\(direction), a.id\(direction)"
-        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        let sql = "SELECT \(StoreDatabase.assetColumns) FROM assets a JOIN groups g ON g.key = a.group_key "
-            + "\(filter) ORDER BY \(order) LIMIT ?"
-        values.append(.integer(Int64(limit)))
-        return (sql, values)
+        return (conditions, values)
     }
 }
 
 extension StoreDatabase {
     /// Up to `limit` assets of `listing` after `position`.
     func assets(_ listing: StoreListing, after position: StorePosition?, limit: Int) throws -> [StoredAsset] {
-        let (sql, values) = listing.statement(after: position, limit: limit)
-        return try read { db in try AssetColumns.rows(db, sql, values) }
+        try read { db in
+            var rows: [StoredAsset] = []
+            for (sql, values) in try listing.statements(db, after: position, limit: limit) where rows.count < limit {
+                rows += try AssetColumns.rows(db, sql, Array(values.dropLast()) + [.integer(Int64(limit - rows.count))])
+            }
+            return rows
+        }
     }
 
     /// Up to `limit` assets of one group (or all) in `sort` order, after `position`; with a

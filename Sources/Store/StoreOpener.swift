@@ -42,17 +42,24 @@ struct StoreOpener {
             try moveAside(because: "it is empty (0 bytes)", into: &report)
         }
         var writer: SQLiteConnection
+        var compacted: Bool
         do {
-            writer = try configuredWriter()
+            (writer, compacted) = try configuredWriter()
         } catch let error as SQLiteError where error.isDamagedDatabase {
             try moveAside(because: "SQLite cannot read it (\(error.message))", into: &report)
-            writer = try configuredWriter()
+            (writer, compacted) = try configuredWriter()
         }
         report.convertedToIncrementalVacuum = Schema.convertToIncrementalVacuum(writer)
-        // After the VACUUM, which may renumber the assets' rowids that the search index is keyed
-        // by. A rebuild that fails (a full disk) leaves the mark, and the next open tries again;
-        // meanwhile search misses only the photos indexed before search existed.
-        if report.convertedToIncrementalVacuum { try? SearchIndex.markStale(writer) }
+        if compacted, !report.convertedToIncrementalVacuum {
+            // The compact layout leaves about two thirds of the old file free: one VACUUM gives
+            // it back and lays the new tables out in order (the rowids the search index is keyed
+            // by are kept: `assets.number`). On a full disk the pages are given back bit by bit.
+            do { try writer.execute("VACUUM") } catch { try? writer.execute("PRAGMA incremental_vacuum") }
+        }
+        // A bulk load that a crash interrupted is finished before anything reads the index; one
+        // that cannot be (a full disk) leaves the mark, every query still answers, and the next
+        // open tries again.
+        _ = try? BulkLoad.finish(writer)
         _ = try? SearchIndex.rebuildIfNeeded(writer)
         let backup = AppsBackup.path(for: path)
         if !existed || report.brokenPath != nil, FileManager.default.fileExists(atPath: backup) {
@@ -70,7 +77,8 @@ struct StoreOpener {
         return Opened(writer: writer, report: report, unlimitedPages: unlimitedPages)
     }
 
-    private func configuredWriter() throws -> SQLiteConnection {
+    /// The writer, and whether migrating it converted it to the compact layout.
+    private func configuredWriter() throws -> (SQLiteConnection, Bool) {
         let writer = try SQLiteConnection(path: path, create: true)
         // Only takes effect in a new database, before its first table: existing ones are
         // converted once by `Schema.convertToIncrementalVacuum`.
@@ -79,9 +87,9 @@ struct StoreOpener {
         try writer.execute("PRAGMA journal_size_limit = \(Self.walSizeLimit)")
         try writer.execute("PRAGMA synchronous = NORMAL")
         try writer.execute("PRAGMA temp_store = MEMORY")
-        try writer.execute("PRAGMA cache_size = -16384")
-        try Schema.migrate(writer)
-        return writer
+        try writer.execute("PRAGMA cache_size = -\(StoreDatabase.writerCacheKiB)")
+        let compacted = try Schema.migrate(writer)
+        return (writer, compacted)
     }
 
     /// Renames the index (and its -wal and -shm, which belong to it and would otherwise be

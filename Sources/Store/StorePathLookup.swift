@@ -5,12 +5,13 @@ extension StoreDatabase {
     func assets(paths: [[UInt8]]) throws -> [StoredAsset] {
         try read { db in
             let statement = try db.statement(
-                "SELECT \(Self.assetColumns) FROM assets a JOIN groups g ON g.key = a.group_key WHERE a.path = ?")
+                "SELECT \(AssetRowDecoder.assetColumns) FROM assets a \(AssetRowDecoder.joins) WHERE a.folder = ? AND a.name = ?")
             let columns = try AssetColumns(statement)
             var found: [StoredAsset] = []
             for path in paths {
+                guard let (folder, _, name) = try PathStems.find(db, path) else { continue }
                 statement.reset()
-                try statement.bind([.blob(path)])
+                try statement.bind([.integer(folder), .blob(name)])
                 if try statement.step() { found.append(columns.decode(statement)) }
             }
             return found
@@ -23,13 +24,15 @@ extension StoreDatabase {
         try read { db in
             // Two indexed branches, as in `visibleIDs(in:)`.
             let statement = try db.statement("""
-                SELECT path, id FROM assets WHERE group_key IN (SELECT value FROM json_each(?))
-                UNION ALL SELECT path, id FROM assets WHERE id IN (SELECT value FROM json_each(?))
+                SELECT f.path, a.name, a.id FROM assets a JOIN folders f ON f.id = a.folder
+                    WHERE a.group_id IN \(StoreSelection.groupIDs)
+                UNION ALL SELECT f.path, a.name, a.id FROM assets a JOIN folders f ON f.id = a.folder
+                    WHERE a.id IN \(StoreSelection.storedIDs)
                 """)
             try statement.bind(selection.values)
             var ids: [[UInt8]: String] = [:]
             while try statement.step() {
-                if let id = statement.text(1) { ids[statement.blob(0)] = id }
+                ids[statement.blob(0) + statement.blob(1)] = AssetEncoding.idText(statement, 2)
             }
             return ids
         }

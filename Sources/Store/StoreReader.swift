@@ -1,4 +1,3 @@
-import Foundation
 import SQLite
 
 /// The orders `assets(in:sort:after:limit:)` can return.
@@ -25,86 +24,69 @@ public struct StorePosition: Sendable, Equatable {
 }
 
 extension StoreDatabase {
-    static let assetColumns = "a.id, a.path, a.device, a.inode, a.size, a.mtime_ns, a.sidecar, g.name, "
-        + AssetRowDecoder.contentColumns.split(separator: ",").map { "a." + $0.trimmingCharacters(in: .whitespaces) }
-        .joined(separator: ", ")
-
-
     /// Every indexed file under `root` (a folder path without trailing slash), for reconciling.
     func indexedFiles(under root: [UInt8]) throws -> [IndexedFile] {
-        let (low, high) = Self.prefixRange(root)
-        return try indexedFiles(from: low, below: high)
+        try indexedFiles(withPrefix: Self.folderPrefix(root))
     }
 
     /// Indexed files whose path starts with `prefix` byte for byte (an image's siblings: "dir/name.").
     func indexedFiles(withPrefix prefix: [UInt8]) throws -> [IndexedFile] {
-        guard let last = prefix.last, last < 0xFF else { return [] }
-        var high = prefix
-        high[high.count - 1] = last + 1
-        return try indexedFiles(from: prefix, below: high)
+        try read { db in
+            let condition = try PathStems.range(db, prefix: prefix).condition
+            return try Self.indexedFiles(db, where: condition.sql, condition.values)
+        }
     }
 
-    private func indexedFiles(from low: [UInt8], below high: [UInt8]) throws -> [IndexedFile] {
-        try read { db in
-            let statement = try db.statement(
-                "SELECT id, path, \(AssetRowDecoder.stampColumns) FROM assets WHERE path >= ? AND path < ?")
-            try statement.bind([.blob(low), .blob(high)])
-            let (id, path, stamp) = (try statement.column(named: "id"), try statement.column(named: "path"),
-                                     try StampColumns(statement))
-            var files: [IndexedFile] = []
-            while try statement.step() {
-                files.append(IndexedFile(
-                    id: statement.text(id) ?? "", path: statement.blob(path), stamp: stamp.decode(statement)))
-            }
-            return files
+    /// The indexed files of `assets a` meeting `condition` (on `a` and its stem `f`); the first
+    /// `orderedLimit` in path order when one is given.
+    static func indexedFiles(_ db: SQLiteConnection, where condition: String, _ values: [SQLiteValue],
+                             orderedLimit: Int? = nil) throws -> [IndexedFile] {
+        // Stems outside: the rows come stem by stem, in path order without a sort.
+        let statement = try db.statement("""
+            SELECT a.id, f.path AS folder_path, a.name, \(AssetRowDecoder.stampColumns)
+            FROM folders f CROSS JOIN assets a ON a.folder = f.id WHERE \(condition)
+            """ + (orderedLimit == nil ? "" : " ORDER BY f.path, a.name LIMIT ?"))
+        try statement.bind(values + (orderedLimit.map { [.integer(Int64($0))] } ?? []))
+        let (id, stem, name, stamp) = (try statement.column(named: "id"), try statement.column(named: "folder_path"),
+                                       try statement.column(named: "name"), try StampColumns(statement))
+        var files: [IndexedFile] = []
+        while try statement.step() {
+            files.append(IndexedFile(id: AssetEncoding.idText(statement, id), path: statement.blob(stem) + statement.blob(name),
+                                     stamp: stamp.decode(statement)))
         }
+        return files
     }
 
     /// The indexed file at exactly `path`, if any.
     func indexedFile(at path: [UInt8]) throws -> IndexedFile? {
         try read { db in
-            let statement = try db.statement("SELECT id, \(AssetRowDecoder.stampColumns) FROM assets WHERE path = ?")
-            try statement.bind([.blob(path)])
-            let (id, stamp) = (try statement.column(named: "id"), try StampColumns(statement))
-            guard try statement.step() else { return nil }
-            return IndexedFile(id: statement.text(id) ?? "", path: path, stamp: stamp.decode(statement))
+            guard let (folder, _, name) = try PathStems.find(db, path) else { return nil }
+            return try Self.indexedFiles(db, where: "f.id = ? AND a.name = ?", [.integer(folder), .blob(name)]).first
         }
     }
 
     /// Indexed files with this (device, inode): the same file under one or more paths.
     func indexedFiles(device: UInt64, inode: UInt64) throws -> [IndexedFile] {
         try read { db in
-            let statement = try db.statement(
-                "SELECT id, path, \(AssetRowDecoder.stampColumns) FROM assets WHERE device = ? AND inode = ?")
-            try statement.bind([.integer(Int64(bitPattern: device)), .integer(Int64(bitPattern: inode))])
-            let (id, path, stamp) = (try statement.column(named: "id"), try statement.column(named: "path"),
-                                     try StampColumns(statement))
-            var files: [IndexedFile] = []
-            while try statement.step() {
-                files.append(IndexedFile(
-                    id: statement.text(id) ?? "", path: statement.blob(path), stamp: stamp.decode(statement)))
-            }
-            return files
+            try Self.indexedFiles(db, where: "a.inode = ? AND a.device = ?",
+                                  [.integer(Int64(bitPattern: inode)), .integer(Int64(bitPattern: device))])
         }
     }
 
     /// Number of assets under `root`.
     func assetCount(under root: [UInt8]) throws -> Int {
-        let (low, high) = Self.prefixRange(root)
-        return try read { db in
-            let statement = try db.statement("SELECT count(*) FROM assets WHERE path >= ? AND path < ?")
-            try statement.bind([.blob(low), .blob(high)])
+        try read { db in
+            let condition = try PathStems.range(db, prefix: Self.folderPrefix(root)).condition
+            let statement = try db.statement(
+                "SELECT count(*) FROM folders f CROSS JOIN assets a ON a.folder = f.id WHERE \(condition.sql)")
+            try statement.bind(condition.values)
             return try statement.step() ? Int(statement.int64(0)) : 0
         }
     }
 
-    /// The byte range holding every path below `root`: from "root/" up to, not including, "root0".
-    static func prefixRange(_ root: [UInt8]) -> (low: [UInt8], high: [UInt8]) {
-        var low = root
-        if low.last != UInt8(ascii: "/") { low.append(UInt8(ascii: "/")) }
-        var high = low
-        high[high.count - 1] += 1
-        return (low, high)
+    /// The prefix of every path below `root`: "root/".
+    static func folderPrefix(_ root: [UInt8]) -> [UInt8] {
+        root.last == UInt8(ascii: "/") ? root : root + [UInt8(ascii: "/")]
     }
 
     /// Total assets and groups.
@@ -141,11 +123,14 @@ extension StoreDatabase {
     /// Up to `limit` asset ids starting with `prefix`, in order (the id's unique index answers it).
     func assetIDs(withPrefix prefix: String, limit: Int) throws -> [String] {
         try read { db in
-            // ids are lowercase base32, so every id with the prefix sorts between it and prefix + "~".
-            let statement = try db.statement("SELECT id FROM assets WHERE id >= ? AND id < ? ORDER BY id LIMIT ?")
-            try statement.bind([.text(prefix), .text(prefix + "~"), .integer(Int64(limit))])
+            // Stored ids sort as their text does, so the ids with the prefix are one range.
+            guard let range = AssetEncoding.idRange(prefix: prefix) else { return [] }
+            let statement = try db.statement(range.high == nil
+                ? "SELECT id FROM assets WHERE id >= ?1 ORDER BY id LIMIT ?3"
+                : "SELECT id FROM assets WHERE id >= ?1 AND id < ?2 ORDER BY id LIMIT ?3")
+            try statement.bind([range.low, range.high ?? .null, .integer(Int64(limit))])
             var ids: [String] = []
-            while try statement.step() { ids.append(statement.text(0) ?? "") }
+            while try statement.step() { ids.append(AssetEncoding.idText(statement, 0)) }
             return ids
         }
     }
@@ -154,12 +139,12 @@ extension StoreDatabase {
     func assets(ids: [String]) throws -> [StoredAsset] {
         try read { db in
             let statement = try db.statement(
-                "SELECT \(Self.assetColumns) FROM assets a JOIN groups g ON g.key = a.group_key WHERE a.id = ?")
+                "SELECT \(AssetRowDecoder.assetColumns) FROM assets a \(AssetRowDecoder.joins) WHERE a.id = ?")
             let columns = try AssetColumns(statement)
             var found: [StoredAsset] = []
             for id in ids {
                 statement.reset()
-                try statement.bind([.text(id)])
+                try statement.bind([AssetEncoding.id(id)])
                 if try statement.step() { found.append(columns.decode(statement)) }
             }
             return found
@@ -170,7 +155,7 @@ extension StoreDatabase {
     func allAssets() throws -> [StoredAsset] {
         try read { db in
             let statement = try db.statement(
-                "SELECT \(Self.assetColumns) FROM assets a JOIN groups g ON g.key = a.group_key ORDER BY a.id")
+                "SELECT \(AssetRowDecoder.assetColumns) FROM assets a \(AssetRowDecoder.joins) ORDER BY a.id")
             let columns = try AssetColumns(statement)
             var all: [StoredAsset] = []
             while try statement.step() { all.append(columns.decode(statement)) }
@@ -200,10 +185,8 @@ extension StoreDatabase {
             let statement = try db.statement("SELECT token, payload FROM changes WHERE token > ? ORDER BY token LIMIT ?")
             try statement.bind([.integer(token), .integer(Int64(limit))])
             var changes: [CommittedChange] = []
-            let decoder = JSONDecoder()
             while try statement.step() {
-                guard var change = try? decoder.decode(CommittedChange.self, from: Data((statement.text(1) ?? "").utf8))
-                else { continue }
+                guard var change = ChangePayload.decode(statement, 1) else { continue }
                 change.token = statement.int64(0)
                 changes.append(change)
             }

@@ -5,34 +5,37 @@ import SQLite
 // hundreds of megabytes of paths).
 extension StoreDatabase {
     /// Up to `limit` indexed files under `root`, in path (byte) order: after the path `after`,
-    /// else from the path `from`, else from the first.
-    func indexedFiles(under root: [UInt8], from: [UInt8]?, after: [UInt8]?, limit: Int) throws -> [IndexedFile] {
-        let (low, high) = Self.prefixRange(root)
-        let start = after ?? from.map { $0.lexicographicallyPrecedes(low) ? low : $0 } ?? low
-        return try read { db in
-            // Two statements rather than one with an OR, so that both bounds are a range on the path index.
-            let statement = try db.statement("""
-                SELECT id, path, \(AssetRowDecoder.stampColumns) FROM assets
-                WHERE path \(after == nil ? ">=" : ">") ? AND path < ? ORDER BY path LIMIT ?
-                """)
-            try statement.bind([.blob(start), .blob(high), .integer(Int64(limit))])
-            let (id, path, stamp) = (try statement.column(named: "id"), try statement.column(named: "path"),
-                                     try StampColumns(statement))
+    /// else from the path `from` (a range of a walk split in parts), else from the first.
+    func indexedFiles(under root: [UInt8], from: [UInt8]? = nil, after: [UInt8]?, limit: Int) throws -> [IndexedFile] {
+        try read { db in
+            let range = try PathStems.range(db, prefix: Self.folderPrefix(root)).condition
+            // Stem then name is path order (`PathStems`): the rest of the cursor's stem, then
+            // the stems after it, each a range on the path index.
+            let parts = try after.map { try PathStems.after(db, cursor: $0) }
+                ?? from.map { try Self.from(db, $0) } ?? [([], [])]
             var files: [IndexedFile] = []
-            files.reserveCapacity(limit)
-            while try statement.step() {
-                files.append(IndexedFile(
-                    id: statement.text(id) ?? "", path: statement.blob(path), stamp: stamp.decode(statement)))
+            for part in parts where files.count < limit {
+                files += try Self.indexedFiles(db, where: ([range.sql] + part.conditions).joined(separator: " AND "),
+                                               range.values + part.values, orderedLimit: limit - files.count)
             }
             return files
         }
+    }
+
+    /// `PathStems.after`, with `path` itself included: the rest of its stem from it, then the stems after.
+    private static func from(_ db: SQLiteConnection,
+                             _ path: [UInt8]) throws -> [(conditions: [String], values: [SQLiteValue])] {
+        // No stem holds the path: a stem before it holds only paths before it.
+        guard let held = try PathStems.find(db, path) else { return [(["f.path >= ?"], [.blob(path)])] }
+        return [(["f.id = ?", "a.name >= ?"], [.integer(held.folder), .blob(held.name)]),
+                (["f.path > ?"], [.blob(held.stem)])]
     }
 }
 
 extension Store {
     /// Up to `limit` indexed files under `root` (a folder path without trailing slash) in path
-    /// (byte) order: after the path `after`, else from the path `from` (included), else from the
-    /// first. For a reconcile, page by page.
+    /// (byte) order: after the path `after`, else from the path `from` (included), else from
+    /// the first. For a reconcile, page by page.
     nonisolated(nonsending) public func indexedFiles(under root: [UInt8], from: [UInt8]? = nil, after: [UInt8]?,
                                                      limit: Int) async throws -> [IndexedFile] {
         try await onReader { try $0.indexedFiles(under: root, from: from, after: after, limit: limit) }

@@ -9,26 +9,52 @@ extension StoreDatabase {
         selection: StoreSelection? = nil
     ) throws -> [StoredAsset] {
         try read { db in
-            let plan = SearchPlan(groupKey: groupKey, position: position, limit: limit)
-            if let selection {
-                // A limited app: start from its own photos and test each one's text, never the
-                // index as a whole, so neither the reply nor its timing depends on hidden photos.
-                return try plan.rows(db, .scan(likes: query.words.map(SearchQuery.likePattern), selection: selection))
+            // One snapshot for the whole search, so the bulk-load mark and the indexes agree.
+            try db.transaction(immediate: false) {
+                let plan = SearchPlan(groupKey: groupKey, position: position, limit: limit, words: query.words)
+                if let selection {
+                    // A limited app: start from its own photos and test each one's text, never the
+                    // index as a whole, so neither the reply nor its timing depends on hidden photos.
+                    return try plan.rows(db, .scan(selection: selection, ordered: false))
+                }
+                // During a bulk load the search and order indexes wait for its end (`BulkLoad`).
+                if try BulkLoad.isActive(db) { return try plan.rows(db, .scan(selection: nil, ordered: false)) }
+                guard var match = try SearchMatch(query, terms: { try Self.terms(db, beginning: $0) }) else { return [] }
+                // Few matches: fetch and sort them. Many: walk the taken-order index keeping the rows
+                // that match, which stops after a page instead of sorting every match. The walk
+                // reads about total / matches index entries per row kept, in order; the sort reads
+                // every match's row, at random places, about six times dearer each (1,574 matches
+                // of 100,000 photos, 4 MiB cache: 2.6 ms to sort, 0.9 ms to walk). They cost the
+                // same near sqrt(total × limit / 6) matches.
+                let total = try Self.assetCount(db, groupKey: groupKey)
+                let few = Int((Double(total) * Double(limit) / 6).squareRoot())
+                // A common trigram's list ("img", "jpg": every photo) costs the most to merge and
+                // narrows nothing a rare one has not: with rare ones (as short as sqrt(total ×
+                // limit)), the rare ones are enough, as each photo found is checked against its
+                // text anyway.
+                if match.trigrams.count > 1 {
+                    let rareBound = Int((Double(total) * Double(limit)).squareRoot())
+                    var rare: [(trigram: String, rowids: [Int64])] = []
+                    for trigram in match.trigrams {
+                        let rowids = try Self.rowids(db, matching: SearchQuery.quoted(trigram), atMost: rareBound + 1)
+                        if rowids.count <= rareBound { rare.append((trigram, rowids)) }
+                    }
+                    if !rare.isEmpty { match.trigrams = rare.map(\.trigram) }
+                    if !rare.isEmpty, match.alternatives.isEmpty {
+                        // Their lists are in hand: the photos in all of them are the candidates.
+                        var candidates = Set(rare[0].rowids)
+                        for list in rare.dropFirst() { candidates.formIntersection(list.rowids) }
+                        guard !candidates.isEmpty else { return [] }
+                        if candidates.count <= few { return try plan.rows(db, .rowids(Array(candidates))) }
+                    }
+                }
+                guard let expression = match.expression else {
+                    return try plan.rows(db, .scan(selection: nil, ordered: true))
+                }
+                let matches = try Self.rowids(db, matching: expression, atMost: few + 1)
+                guard !matches.isEmpty else { return [] }
+                return try plan.rows(db, matches.count <= few ? .rowids(matches) : .walk(expression: expression))
             }
-            guard let match = try SearchMatch(query, terms: { try Self.terms(db, beginning: $0) }) else { return [] }
-            guard let expression = match.expression else {
-                return try plan.rows(db, .scan(likes: match.likes, selection: nil))
-            }
-            // Few matches: fetch and sort them. Many: walk the taken-order index keeping the rows
-            // that match, which stops after a page instead of sorting every match. The walk
-            // reads about total / matches rows per row kept, the sort every match: they cost
-            // the same near sqrt(total × limit) matches.
-            let total = try Self.assetCount(db, groupKey: groupKey)
-            let few = Int((Double(total) * Double(limit)).squareRoot())
-            let matches = try Self.rowids(db, matching: expression, atMost: few + 1)
-            guard !matches.isEmpty else { return [] }
-            return try plan.rows(db, matches.count <= few ? .rowids(matches, likes: match.likes)
-                                                          : .walk(expression: expression, likes: match.likes))
         }
     }
 
@@ -58,33 +84,52 @@ extension StoreDatabase {
     }
 }
 
-/// A query in the index's terms: an FTS5 expression for what the index can find, and LIKE
-/// patterns for what it cannot (one-character words), tested against each candidate's text.
+/// A query in the index's terms: an FTS5 expression for what the index can find. Every photo
+/// it finds is checked against the words after (`SearchPlan`), which also tests the words the
+/// index cannot find (one character).
 struct SearchMatch {
+    /// The distinct trigrams of the words of three characters or more, all to be found.
+    var trigrams: [String]
+    /// For each word of two characters, the index terms that begin with it, one to be found.
+    var alternatives: [[String]]
+
     /// Every word the index can find, ANDed; nil when there is none.
-    var expression: String?
-    /// LIKE patterns every candidate's text must also match.
-    var likes: [String]
+    var expression: String? {
+        let parts = trigrams.map(SearchQuery.quoted)
+            + alternatives.map { "(" + $0.map(SearchQuery.quoted).joined(separator: " OR ") + ")" }
+        return parts.isEmpty ? nil : parts.joined(separator: " AND ")
+    }
 
     /// Most index terms a two-character word may stand for; a word that begins more (a rare
-    /// thing: it takes that many different following characters) is tested like a one-character word.
+    /// thing: it takes that many different following characters) is left to the check.
     static let maximumTerms = 256
+
+    /// Most trigrams looked up: past a few dozen, more narrow nothing down that the check does not.
+    static let maximumTrigrams = 64
 
     /// The match for `query`; nil when it cannot match anything (a two-character word that
     /// begins no term occurs in no photo). `terms` lists the index terms beginning with a prefix.
     init?(_ query: SearchQuery, terms: (String) throws -> [String]?) throws {
-        var parts = query.longWords.map(SearchQuery.quoted)
-        likes = query.oneCharacterWords.map(SearchQuery.likePattern)
-        for word in query.twoCharacterWords {
-            // Every character of an indexed text begins a trigram (`SearchText.document`), so
-            // the photos holding a two-character word are exactly those holding a term that begins with it.
-            guard let found = try terms(word), found.count <= Self.maximumTerms else {
-                likes.append(SearchQuery.likePattern(word))
-                continue
+        // The index keeps no positions: a word is each of its trigrams, and the check after
+        // drops the photos that hold them all but not in a row.
+        trigrams = []
+        var seen: Set<String> = []
+        for word in query.longWords {
+            let scalars = Array(word.unicodeScalars)
+            for start in 0...(scalars.count - 3) where trigrams.count < Self.maximumTrigrams {
+                var trigram = String.UnicodeScalarView()
+                trigram.append(contentsOf: scalars[start..<(start + 3)])
+                let text = String(trigram)
+                if seen.insert(text).inserted { trigrams.append(text) }
             }
-            guard !found.isEmpty else { return nil }
-            parts.append("(" + found.map(SearchQuery.quoted).joined(separator: " OR ") + ")")
         }
-        expression = parts.isEmpty ? nil : parts.joined(separator: " AND ")
+        alternatives = []
+        for word in query.twoCharacterWords {
+            // Every character of an indexed field but its last begins a trigram (`SearchText.fields`),
+            // so the photos holding a two-character word are exactly those holding a term that begins with it.
+            guard let found = try terms(word), found.count <= Self.maximumTerms else { continue }
+            guard !found.isEmpty else { return nil }
+            alternatives.append(found)
+        }
     }
 }

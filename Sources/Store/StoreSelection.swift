@@ -17,13 +17,30 @@ public struct StoreSelection: Sendable, Equatable {
     /// The selection as sets, for testing many assets against it.
     public var matcher: SelectionMatcher { SelectionMatcher(self) }
 
-    /// The SQL condition on `assets a`, bound to `values`. The lists travel as one JSON text
-    /// each, so a selection of any size is two parameters and one prepared statement.
-    static let condition =
-        "(a.group_key IN (SELECT value FROM json_each(?)) OR a.id IN (SELECT value FROM json_each(?)))"
+    /// The SQL condition on `assets a`, bound to `values`. The lists travel as one value each
+    /// (keys as a JSON text, ids as their stored bytes end to end and, for an id of another
+    /// form, JSON), so a selection of any size is three parameters and one prepared statement.
+    static let condition = "(a.group_id IN \(groupIDs) OR a.id IN \(storedIDs))"
+
+    /// The numbers of the selection's groups; binds the first value.
+    static let groupIDs = "(SELECT id FROM groups WHERE key IN (SELECT value FROM json_each(?)))"
+
+    /// The selection's ids as stored (`AssetEncoding`); binds the second and third values.
+    static let storedIDs = """
+        (WITH RECURSIVE list(bytes) AS (SELECT ?), at(offset) AS (SELECT 0 UNION ALL SELECT offset + 10 FROM at, list \
+        WHERE offset + 10 < length(list.bytes)) SELECT substr(list.bytes, offset + 1, 10) FROM at, list \
+        UNION ALL SELECT value FROM json_each(?))
+        """
 
     /// The values `condition` binds.
-    var values: [SQLiteValue] { [.text(Self.json(groupKeys)), .text(Self.json(ids))] }
+    var values: [SQLiteValue] {
+        var packed: [UInt8] = []
+        var others: [String] = []
+        for id in ids {
+            if let bytes = AssetEncoding.idBytes(id) { packed += bytes } else { others.append(id) }
+        }
+        return [.text(Self.json(groupKeys)), .blob(packed), .text(Self.json(others))]
+    }
 
     /// `strings` as one JSON array, for `json_each`.
     static func json(_ strings: [String]) -> String {
@@ -67,9 +84,10 @@ extension StoreDatabase {
     func groups(in selection: StoreSelection) throws -> [StoredGroup] {
         try read { db in
             let statement = try db.statement("""
-                SELECT g.key, g.name, count(*) AS count, max(a.taken) AS latest_taken, max(a.mtime_ns) AS latest_mtime_ns
-                FROM assets a JOIN groups g ON g.key = a.group_key
-                WHERE \(StoreSelection.condition) GROUP BY g.key ORDER BY g.name, g.key
+                SELECT g.key, g.name, count(*) AS count, max(\(AssetEncoding.takenSQL)) AS latest_taken,
+                  max(a.mtime_ns) AS latest_mtime_ns
+                FROM assets a JOIN groups g ON g.id = a.group_id
+                WHERE \(StoreSelection.condition) GROUP BY g.id ORDER BY g.name, g.key
                 """)
             try statement.bind(selection.values)
             let columns = try GroupColumns(statement)
@@ -83,7 +101,7 @@ extension StoreDatabase {
     func totals(in selection: StoreSelection) throws -> (assets: Int, groups: Int) {
         try read { db in
             let statement = try db.statement(
-                "SELECT count(*), count(DISTINCT a.group_key) FROM assets a WHERE \(StoreSelection.condition)")
+                "SELECT count(*), count(DISTINCT a.group_id) FROM assets a WHERE \(StoreSelection.condition)")
             try statement.bind(selection.values)
             guard try statement.step() else { return (0, 0) }
             return (Int(statement.int64(0)), Int(statement.int64(1)))
@@ -92,11 +110,13 @@ extension StoreDatabase {
 
     /// Number of assets of `selection` under `root`.
     func assetCount(under root: [UInt8], in selection: StoreSelection) throws -> Int {
-        let (low, high) = Self.prefixRange(root)
-        return try read { db in
-            let statement = try db.statement(
-                "SELECT count(*) FROM assets a WHERE a.path >= ? AND a.path < ? AND \(StoreSelection.condition)")
-            try statement.bind([.blob(low), .blob(high)] + selection.values)
+        try read { db in
+            let range = try PathStems.range(db, prefix: Self.folderPrefix(root)).condition
+            let statement = try db.statement("""
+                SELECT count(*) FROM folders f CROSS JOIN assets a ON a.folder = f.id
+                WHERE \(range.sql) AND \(StoreSelection.condition)
+                """)
+            try statement.bind(range.values + selection.values)
             return try statement.step() ? Int(statement.int64(0)) : 0
         }
     }
@@ -105,7 +125,7 @@ extension StoreDatabase {
     func memberships(in selection: StoreSelection) throws -> [AssetMembership] {
         try read { db in
             let statement = try db.statement("""
-                SELECT a.id, a.group_key, g.name FROM assets a JOIN groups g ON g.key = a.group_key
+                SELECT a.id, g.key AS group_key, g.name FROM assets a JOIN groups g ON g.id = a.group_id
                 WHERE \(StoreSelection.condition)
                 """)
             try statement.bind(selection.values)
@@ -114,7 +134,7 @@ extension StoreDatabase {
             var found: [AssetMembership] = []
             while try statement.step() {
                 found.append(AssetMembership(
-                    id: statement.text(id) ?? "", groupKey: statement.text(key) ?? "", groupName: statement.text(name) ?? ""))
+                    id: AssetEncoding.idText(statement, id), groupKey: statement.text(key) ?? "", groupName: statement.text(name) ?? ""))
             }
             return found
         }
@@ -124,12 +144,12 @@ extension StoreDatabase {
     func memberships(ids: [String]) throws -> [AssetMembership] {
         try read { db in
             let statement = try db.statement(
-                "SELECT a.group_key, g.name FROM assets a JOIN groups g ON g.key = a.group_key WHERE a.id = ?")
+                "SELECT g.key AS group_key, g.name FROM assets a JOIN groups g ON g.id = a.group_id WHERE a.id = ?")
             let (key, name) = (try statement.column(named: "group_key"), try statement.column(named: "name"))
             var found: [AssetMembership] = []
             for id in ids {
                 statement.reset()
-                try statement.bind([.text(id)])
+                try statement.bind([AssetEncoding.id(id)])
                 if try statement.step() {
                     found.append(AssetMembership(id: id, groupKey: statement.text(key) ?? "", groupName: statement.text(name) ?? ""))
                 }

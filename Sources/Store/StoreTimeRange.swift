@@ -38,21 +38,29 @@ public struct StoreTimeRange: Sendable, Equatable {
 
     /// Conditions on `assets a` and their values. Each end is a range on `taken_key`, which the
     /// taken-order indexes answer, wide enough for every photo that may belong, and then the
-    /// exact test of each photo in the range: its wall clock, or its modification instant.
+    /// exact test of each photo in the range: its wall clock, or its modification instant. A
+    /// taken time stored as '' is `taken_key` written out (`AssetEncoding`): its wall clock
+    /// compares as `taken_key` with the bound's wall clock read as UTC, both whole seconds.
     var conditions: (sql: [String], values: [SQLiteValue]) {
         var sql: [String] = []
         var values: [SQLiteValue] = []
         if let since {
             sql.append("a.taken_key >= ?")
             values.append(.integer(min(since.wallNs.subtractingClamped(Self.offsetSlack), since.instantNs)))
-            sql.append("(CASE WHEN a.taken IS NULL THEN a.taken_key >= ? ELSE substr(a.taken, 1, 19) >= ? END)")
-            values += [.integer(since.instantNs), .text(since.wallClock)]
+            sql.append("""
+                (CASE WHEN a.taken IS NULL THEN a.taken_key >= ? WHEN a.taken = '' THEN a.taken_key >= ? \
+                ELSE substr(a.taken, 1, 19) >= ? END)
+                """)
+            values += [.integer(since.instantNs), .integer(since.wallNs), .text(since.wallClock)]
         }
         if let until {
             sql.append("a.taken_key < ?")
             values.append(.integer(max(until.wallNs.addingClamped(Self.offsetSlack), until.instantNs)))
-            sql.append("(CASE WHEN a.taken IS NULL THEN a.taken_key < ? ELSE substr(a.taken, 1, 19) < ? END)")
-            values += [.integer(until.instantNs), .text(until.wallClock)]
+            sql.append("""
+                (CASE WHEN a.taken IS NULL THEN a.taken_key < ? WHEN a.taken = '' THEN a.taken_key < ? \
+                ELSE substr(a.taken, 1, 19) < ? END)
+                """)
+            values += [.integer(until.instantNs), .integer(until.wallNs), .text(until.wallClock)]
         }
         return (sql, values)
     }

@@ -43,13 +43,13 @@ extension StoreDatabase {
         try read { db in
             // Two indexed branches instead of one OR, which SQLite answers with a full scan.
             let statement = try db.statement("""
-                SELECT id FROM assets WHERE group_key IN (SELECT value FROM json_each(?))
-                UNION ALL SELECT id FROM assets WHERE id IN (SELECT value FROM json_each(?))
+                SELECT id FROM assets a WHERE a.group_id IN \(StoreSelection.groupIDs)
+                UNION ALL SELECT id FROM assets a WHERE a.id IN \(StoreSelection.storedIDs)
                 """)
             try statement.bind(selection.values)
             var ids = Set<String>()
             while try statement.step() {
-                if let id = statement.text(0) { ids.insert(id) }
+                ids.insert(AssetEncoding.idText(statement, 0))
             }
             return ids
         }
@@ -60,7 +60,7 @@ extension StoreDatabase {
         try read { db in
             let statement = try db.statement("""
                 SELECT key, name FROM groups WHERE key IN (SELECT value FROM json_each(?))
-                    OR key IN (SELECT group_key FROM assets WHERE id IN (SELECT value FROM json_each(?)))
+                    OR id IN (SELECT group_id FROM assets a WHERE a.id IN \(StoreSelection.storedIDs))
                 ORDER BY key
                 """)
             try statement.bind(selection.values)

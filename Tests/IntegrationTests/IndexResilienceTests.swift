@@ -136,4 +136,61 @@ import Testing
         #expect(daemon.logContains("could not be used: it is empty (0 bytes). It was moved to \(folder)/\(broken.first ?? "?")"))
         #expect(try status(daemon)["assets"] as? Int == 1)
     }
+    /// The bulk-load mark in the index (`bulk_load_above`, read with Python's sqlite3, which
+    /// the tests have anyway) and the number of photos written; nil when it cannot be read.
+    private func bulkLoad(of database: String) -> (marked: Bool, assets: Int)? {
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True, timeout=5)
+            marked = db.execute("SELECT count(*) FROM settings WHERE key = 'bulk_load_above'").fetchone()[0]
+            print(marked, db.execute("SELECT count(*) FROM assets").fetchone()[0])
+            """
+        guard let result = try? ProcessRunner.run("/usr/bin/python3", ["-c", script, database]), result.status == 0
+        else { return nil }
+        let fields = result.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        return fields.count == 2 ? (fields[0] == 1, fields[1]) : nil
+    }
+
+    @Test func killedInTheMiddleOfAFirstIndexItFinishesAtTheNextStart() throws {
+        let daemon = try DaemonHarness()
+        let total = 5000
+        let places = ["Alps", "Bern", "Chur", "Davos", "Engadin", "Flims", "Gstaad", "Horgen", "Ilanz", "Jura"]
+        for n in 0..<total {
+            try daemon.add("day-\(n % 10)/IMG_\(10_000 + n).jpg", Photo.jpeg("Trip to \(places[n % 10])"))
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binaries.photod)
+        process.arguments = ["--root", daemon.library, "--database", daemon.database, "--socket", daemon.socket]
+        process.environment = ProcessInfo.processInfo.environment.merging(daemon.environment) { $1 }
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Killed once the first photos are written without their query indexes.
+        var seen: (marked: Bool, assets: Int)?
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline, process.isRunning {
+            if let state = bulkLoad(of: daemon.database), state.marked, state.assets > 0 {
+                seen = state
+                break
+            }
+            usleep(2_000)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let killed = try #require(seen, "photod was seen in the middle of a bulk load")
+        #expect(killed.assets < total)
+        #expect(bulkLoad(of: daemon.database)?.marked == true, "killed before the load ended")
+        try daemon.start(timeout: 120)
+        #expect(bulkLoad(of: daemon.database)?.marked == false, "the next start finished it")
+        #expect(try status(daemon)["assets"] as? Int == total)
+        let listed = try daemon.photoctlJSON(["list", "--sort", "path"]).ids(relativeTo: daemon.library)
+        #expect(listed.count == total)
+        #expect(Set(listed.values).count == total, "every photo once, with an id of its own")
+        let found = try daemon.photoctlJSON(["find", "davos trip", "--limit", "10000"]).assets
+        #expect(found.count == total / 10)
+        // Started again, nothing changes: the same ids.
+        #expect(daemon.stop() == 0)
+        try daemon.start()
+        #expect(try daemon.photoctlJSON(["list", "--sort", "path"]).ids(relativeTo: daemon.library) == listed)
+    }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import PhotoDaemon
+import Store
 
 @Suite struct GroupingRulesTests {
     let rules = GroupingRules()

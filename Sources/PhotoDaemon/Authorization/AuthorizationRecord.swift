@@ -1,5 +1,6 @@
 import PhotoAPI
 import Foundation
+import Store
 
 /// One app's authorization as it is stored and shown to the owner (`io.photod.Authorization.App`).
 struct AppAuthorization: Sendable, Equatable, Codable {

@@ -141,7 +141,8 @@ final class Indexer: Sendable {
             // before each is listed: nothing made in a folder after its listing goes unseen.
             let covering = coverage.needsCovering(path)
             let coverage = self.coverage
-            let watch: (@Sendable ([UInt8]) -> Void)? = covering ? { @Sendable folder in coverage.watchWhileWalking(folder) } : nil
+            let watch: (@Sendable ([UInt8]) -> Void)? =
+                covering ? { @Sendable folder in coverage.watchWhileWalking(folder) } : nil
             do {
                 total = total + (try await scanner.reconcile(root: path, progress: state.progress, beforeListing: watch))
                 if covering { coverage.finishCovering(path, walked: true) }
@@ -158,7 +159,9 @@ final class Indexer: Sendable {
             state.setIndexProblem(nil)
             logger.notice("the index can be written again: every root is reconciled, nothing missed while it could not be")
         }
-        // The walk's listings, the pages and the batches are freed: give their memory back.
+        // The walk's listings, the pages and the batches are freed: give their memory back, and
+        // the pages the reconcile read into the store's caches (the next queries need others).
+        try? await scanner.store.releaseMemory()
         ProcessMemory.giveBack()
         logger.info("""
             reconciled (\(reason)) in \(String(format: "%.2f", (ContinuousClock.now - started).seconds)) s: \

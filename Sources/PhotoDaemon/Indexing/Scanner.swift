@@ -55,11 +55,22 @@ struct Scanner: Sendable {
     /// just before the walk lists it (the start-up reconcile watches the folders there).
     func reconcile(root: [UInt8], progress: ScanProgressTracker,
                    beforeListing: (@Sendable ([UInt8]) -> Void)? = nil) async throws -> ScanReport {
+        let (report, bulk) = try await reconcileFiles(root: root, progress: progress, beforeListing: beforeListing)
+        // Built once the reconcile's buffers are gone, so their memory and the build's never add up.
+        if bulk { try await store.endBulkLoad() }
+        return report
+    }
+
+    /// The reconcile itself; true with the report when it left a bulk load to end.
+    private func reconcileFiles(root: [UInt8], progress: ScanProgressTracker,
+                                beforeListing: (@Sendable ([UInt8]) -> Void)?) async throws -> (ScanReport, Bool) {
         let clock = ContinuousClock()
         let started = clock.now
         // The tree is walked in as many ranges as files are read at once, side by side: the walk
         // is a stat call a file, and a reconcile of an unchanged library is nothing but the walk.
-        let ranges = try await pool.runIfActive { [parallelism] in DirectoryWalker(root: root).split(into: parallelism) }
+        let ranges = try await pool.runIfActive { [parallelism] in
+            DirectoryWalker(root: root).split(into: parallelism)
+        }
         let walks = ranges.map {
             LibraryWalk(root: root, range: $0, sidecars: reader.sources.contains(.sidecar), beforeListing: beforeListing,
                         logger: logger)
@@ -74,121 +85,144 @@ struct Scanner: Sendable {
         var counting = false
         var counted: Int?
         var nextPart = 0
-        try await withThrowingTaskGroup(of: Step.self) { group in
-            func start(_ actions: [ScanPipeline<[ReconcilePlan.Read]>.Action]) {
-                for action in actions {
-                    switch action {
-                    case .read(let chunk):
-                        group.addTask { .read(try await readChunk(chunk), files: chunk.count) }
-                    case .commit(let batch):
-                        group.addTask {
-                            let (change, seconds) = try await timedApply(batch)
-                            return .committed(change, seconds: seconds)
-                        }
-                    }
-                }
-            }
-            func fetch() {
-                for part in feeds.indices {
-                    for fetch in feeds[part].fetches() {
-                        switch fetch {
-                        case .walk:
-                            let walk = walks[part]
+        var bulk = false
+        do {
+            try await withThrowingTaskGroup(of: Step.self) { group in
+                func start(_ actions: [ScanPipeline<[ReconcilePlan.Read]>.Action]) {
+                    for action in actions {
+                        switch action {
+                        case .read(let chunk):
+                            group.addTask { .read(try await readChunk(chunk), files: chunk.count) }
+                        case .commit(let batch):
                             group.addTask {
-                                .walked(part: part, try await pool.runIfActive { walk.next(upTo: ReconcileFeed.walkStep) })
-                            }
-                        case .page(let from, let after):
-                            group.addTask {
-                                .paged(part: part, try await store.indexedFiles(
-                                    under: root, from: from, after: after, limit: ReconcileFeed.pageSize))
-                            }
-                        case .check(let stamps):
-                            group.addTask {
-                                .checked(part: part, Set(try await store.indexedFiles(sharingInodeWith: stamps)
-                                    .map(\.stamp.withoutSidecar)))
+                                let (change, seconds) = try await timedApply(batch)
+                                return .committed(change, seconds: seconds)
                             }
                         }
                     }
                 }
-            }
-            /// The next chunk to read, from each range in turn.
-            func takeReads() -> [ReconcilePlan.Read]? {
-                for offset in feeds.indices {
-                    let part = (nextPart + offset) % feeds.count
-                    if let chunk = feeds[part].takeReads(limit: Self.chunkSize) {
-                        nextPart = part + 1
-                        return chunk
+                func fetch() {
+                    for part in feeds.indices {
+                        for fetch in feeds[part].fetches() {
+                            group.addTask(operation: task(for: fetch, part: part, walk: walks[part], root: root))
+                        }
                     }
                 }
-                return nil
-            }
-            fetch()
-            while let step = try await group.next() {
-                switch step {
-                case .walked(let part, let walked):
-                    progress.found(walked.found)
-                    feeds[part].walked(walked)
-                case .paged(let part, let rows):
-                    feeds[part].paged(rows)
-                    if !counting, feeds.allSatisfy({ $0.firstPageRows == 0 }) {
-                        // A first index of this root: count its files, so progress has a total
-                        // long before the walk that reads them ends.
-                        counting = true
-                        group.addTask { .counted(try await pool.runIfActive { LibraryWalk.count(root) }) }
+                /// The next chunk to read, from each range in turn.
+                func takeReads() -> [ReconcilePlan.Read]? {
+                    for offset in feeds.indices {
+                        let part = (nextPart + offset) % feeds.count
+                        if let chunk = feeds[part].takeReads(limit: Self.chunkSize) {
+                            nextPart = part + 1
+                            return chunk
+                        }
                     }
-                case .checked(let part, let known):
-                    feeds[part].checked(known: known)
-                case .counted(let files):
-                    if !settled {
-                        counted = files
-                        progress.addTotal(files)
-                    }
-                case .read(let writes, let files):
-                    report.read += files
-                    progress.indexed(files)
-                    start(pipeline.read(writes))
-                case .committed(let change, let seconds):
-                    report.writeSeconds += seconds
-                    if let change { record(change, in: &report) }
-                    start(pipeline.committed())
-                }
-                while pipeline.wantsInput, let chunk = takeReads() {
-                    reads += chunk.count
-                    start(pipeline.add(chunk))
-                }
-                if !settled, feeds.allSatisfy(\.isExhausted) {
-                    settled = true
-                    var merge = feeds[0].takeMerge()
-                    for part in feeds.indices.dropFirst() { merge.absorb(feeds[part].takeMerge()) }
-                    var plan = merge.finish()
-                    try await adoptUnseenMoves(into: &plan, indexedHere: merge.indexedRows, indexedAnywhere: indexedAnywhere)
-                    reads += plan.reads.count
-                    // The total is known now; a count made at the start is corrected to it.
-                    progress.addTotal(reads - (counted ?? 0))
-                    report.scanned = feeds.reduce(0) { $0 + $1.found }
-                    report.unchanged = plan.unchanged
-                    logger.debug("""
-                        walked \(String(decoding: root, as: UTF8.self)) in \(ranges.count) parts in \
-                        \((clock.now - started).seconds) s: \(report.scanned) files, \(reads) to read, \
-                        \(plan.moves.count) moved, \(plan.removals.count) gone, \(plan.unchanged) unchanged
-                        """)
-                    for chunk in stride(from: 0, to: plan.reads.count, by: Self.chunkSize) {
-                        start(pipeline.add(Array(plan.reads[chunk..<min(chunk + Self.chunkSize, plan.reads.count)])))
-                    }
-                    var writes = WriteBatch()
-                    writes.updates = plan.moves.map { WriteBatch.Update(id: $0.id, path: $0.path, stamp: $0.stamp, content: nil) }
-                    writes.removals = plan.removals
-                    start(pipeline.add(writes: writes))
-                    start(pipeline.endInput())
+                    return nil
                 }
                 fetch()
+                while let step = try await group.next() {
+                    switch step {
+                    case .walked(let part, let walked):
+                        progress.found(walked.found)
+                        feeds[part].walked(walked)
+                    case .paged(let part, let rows):
+                        feeds[part].paged(rows)
+                        if !counting, feeds.allSatisfy({ $0.firstPageRows == 0 }) {
+                            // A first index of this root: count its files, so progress has a total
+                            // long before the walk that reads them ends.
+                            counting = true
+                            group.addTask { .counted(try await pool.runIfActive { LibraryWalk.count(root) }) }
+                        }
+                    case .checked(let part, let known):
+                        feeds[part].checked(known: known)
+                    case .counted(let files):
+                        if !settled {
+                            counted = files
+                            progress.addTotal(files)
+                            // Nothing under this root was indexed: when these files at least double the
+                            // index (a first index), the store builds its query indexes once, at the end.
+                            if try await store.beginBulkLoad(adding: files) { bulk = true }
+                        }
+                    case .read(let writes, let files):
+                        report.read += files
+                        progress.indexed(files)
+                        start(pipeline.read(writes))
+                    case .committed(let change, let seconds):
+                        report.writeSeconds += seconds
+                        if let change { record(change, in: &report) }
+                        start(pipeline.committed())
+                    }
+                    while pipeline.wantsInput, let chunk = takeReads() {
+                        reads += chunk.count
+                        start(pipeline.add(chunk))
+                    }
+                    if !settled, feeds.allSatisfy(\.isExhausted) {
+                        settled = true
+                        let plan = try await settle(&feeds, indexedAnywhere: indexedAnywhere)
+                        reads += plan.reads.count
+                        // The total is known now; a count made at the start is corrected to it.
+                        progress.addTotal(reads - (counted ?? 0))
+                        report.scanned = feeds.reduce(0) { $0 + $1.found }
+                        report.unchanged = plan.unchanged
+                        logger.debug("""
+                            walked \(String(decoding: root, as: UTF8.self)) in \(ranges.count) parts in \
+                            \((clock.now - started).seconds) s: \(report.scanned) files, \(reads) to read, \
+                            \(plan.moves.count) moved, \(plan.removals.count) gone, \(plan.unchanged) unchanged
+                            """)
+                        for chunk in Self.chunks(plan.reads) { start(pipeline.add(chunk)) }
+                        var writes = WriteBatch()
+                        writes.updates = plan.moves.map {
+                            WriteBatch.Update(id: $0.id, path: $0.path, stamp: $0.stamp, content: nil)
+                        }
+                        writes.removals = plan.removals
+                        start(pipeline.add(writes: writes))
+                        start(pipeline.endInput())
+                    }
+                    fetch()
+                }
             }
+        } catch {
+            if bulk { try? await store.endBulkLoad() }
+            throw error
         }
         logger.debug("""
             read and wrote \(reads) files in \((clock.now - started).seconds) s \
             (\(report.writeSeconds) s in write transactions)
             """)
-        return report
+        return (report, bulk)
+    }
+
+    /// The child task that fetches `fetch` for the range `part`.
+    private func task(for fetch: ReconcileFeed.Fetch, part: Int, walk: LibraryWalk,
+                      root: [UInt8]) -> @Sendable () async throws -> Step {
+        switch fetch {
+        case .walk:
+            return { .walked(part: part, try await pool.runIfActive { walk.next(upTo: ReconcileFeed.walkStep) }) }
+        case .page(let from, let after):
+            return {
+                .paged(part: part, try await store.indexedFiles(under: root, from: from, after: after,
+                                                                limit: ReconcileFeed.pageSize))
+            }
+        case .check(let stamps):
+            return {
+                .checked(part: part, Set(try await store.indexedFiles(sharingInodeWith: stamps).map(\.stamp.withoutSidecar)))
+            }
+        }
+    }
+
+    /// What only the end of every range can settle: moves (across ranges too), removals, and
+    /// the new files that were held; and the moves made while photod was down from elsewhere.
+    private func settle(_ feeds: inout [ReconcileFeed], indexedAnywhere: Int) async throws -> ReconcilePlan {
+        var merge = feeds[0].takeMerge()
+        for part in feeds.indices.dropFirst() { merge.absorb(feeds[part].takeMerge()) }
+        var plan = merge.finish()
+        try await adoptUnseenMoves(into: &plan, indexedHere: merge.indexedRows, indexedAnywhere: indexedAnywhere)
+        return plan
+    }
+
+    /// `reads` in chunks of `chunkSize`, the unit a reader thread takes.
+    private static func chunks(_ reads: [ReconcilePlan.Read]) -> [[ReconcilePlan.Read]] {
+        stride(from: 0, to: reads.count, by: chunkSize).map { Array(reads[$0..<min($0 + chunkSize, reads.count)]) }
     }
 
     /// New files that are assets moved in from outside this folder while nobody could see the

@@ -1,4 +1,5 @@
 /// ISO 8601 conversions done by hand: they run once per asset, and need no time zone database.
+/// In the store, which writes a camera time as its key when the two agree (`AssetEncoding`).
 public enum ISOTime {
     /// "2024-03-01T12:00:00Z" (UTC, whole seconds) for nanoseconds since the epoch.
     public static func utcString(nanoseconds: Int64) -> String {
@@ -31,16 +32,34 @@ public enum ISOTime {
     }
 
     /// "YYYY-MM-DDTHH:MM:SS" for seconds since the epoch read as UTC (a wall clock without a zone).
-    static func wallClock(seconds: Int64) -> String {
+    public static func wallClock(seconds: Int64) -> String {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
-        return four(year) + "-" + two(month) + "-" + two(day) + "T" + two(secondOfDay / 3600) + ":"
-            + two(secondOfDay / 60 % 60) + ":" + two(secondOfDay % 60)
+        guard (0...9999).contains(year) else {
+            return four(year) + "-" + two(month) + "-" + two(day) + "T" + two(secondOfDay / 3600) + ":"
+                + two(secondOfDay / 60 % 60) + ":" + two(secondOfDay % 60)
+        }
+        // Byte by byte: the store writes one for every photo it reads back (`AssetEncoding`).
+        var text: [UInt8] = []
+        text.reserveCapacity(19)
+        let parts: [(value: Int64, divisor: Int64, then: UInt8?)] = [
+            (year, 1000, UInt8(ascii: "-")), (month, 10, UInt8(ascii: "-")), (day, 10, UInt8(ascii: "T")),
+            (secondOfDay / 3600, 10, UInt8(ascii: ":")), (secondOfDay / 60 % 60, 10, UInt8(ascii: ":")), (secondOfDay % 60, 10, nil),
+        ]
+        for part in parts {
+            var divisor = part.divisor
+            while divisor > 0 {
+                text.append(UInt8(ascii: "0") + UInt8(part.value / divisor % 10))
+                divisor /= 10
+            }
+            if let separator = part.then { text.append(separator) }
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Seconds since the epoch of a wall clock read as UTC.
-    static func seconds(year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) -> Int64 {
+    public static func seconds(year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) -> Int64 {
         daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
     }
 

@@ -1,0 +1,115 @@
+import Foundation
+import PhotoTestSupport
+import SQLite
+import Testing
+@testable import Store
+
+/// Paths stored as a stem and the rest keep byte order, whatever order folders appear and go in.
+@Suite struct PathStemsTests {
+    /// Files of a folder among its subfolders ("b0.jpg" sorts after "b/", "a.jpg" before it),
+    /// a deep folder written before its parents, a name that is not UTF-8.
+    private static let paths: [String] = [
+        "/lib/b/x/deep.jpg", "/lib/b/y.jpg", "/lib/b0.jpg", "/lib/a.jpg", "/lib/b-c.jpg", "/lib/c/z.jpg",
+        "/lib2/q.jpg", "/li.jpg", "/lib/b/x/y/z/w.jpg",
+    ]
+
+    private func library() async throws -> (Store, TemporaryDirectory) {
+        let dir = try TemporaryDirectory()
+        let store = try await openStore(dir)
+        // One batch per photo: each may add a stem or merge deeper ones into a new one.
+        for (n, path) in Self.paths.enumerated() {
+            var batch = WriteBatch()
+            batch.inserts = [insert(path, Int64(n), "G")]
+            _ = try await store.apply(batch)
+        }
+        var odd = WriteBatch()
+        odd.inserts = [WriteBatch.Insert(path: Array("/lib/b/".utf8) + [0xFF, 0x2E, 0x6A], stamp: stamp(99), content: content("G"))]
+        _ = try await store.apply(odd)
+        return (store, dir)
+    }
+
+    private var sorted: [[UInt8]] {
+        (Self.paths.map { Array($0.utf8) } + [Array("/lib/b/".utf8) + [0xFF, 0x2E, 0x6A]]).sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    /// No stem in use is a prefix of another, and every stem is in use.
+    private func checkStems(_ store: Store) throws {
+        let (stems, unused) = try store.database.read { db -> ([[UInt8]], Int64?) in
+            let statement = try db.statement("SELECT path FROM folders ORDER BY path")
+            var stems: [[UInt8]] = []
+            while try statement.step() { stems.append(statement.blob(0)) }
+            return (stems, try db.integer("SELECT count(*) FROM folders f WHERE NOT EXISTS (SELECT 1 FROM assets WHERE folder = f.id)"))
+        }
+        for stem in stems {
+            #expect(!stems.contains { $0 != stem && $0.starts(with: stem) }, "\(String(decoding: stem, as: UTF8.self))")
+        }
+        #expect(unused == 0)
+    }
+
+    @Test func everyReadInPathOrderIsByteOrder() async throws {
+        let (store, dir) = try await library()
+        defer { withExtendedLifetime(dir) {} }
+        try checkStems(store)
+        for descending in [false, true] {
+            var seen: [[UInt8]] = []
+            var position: StorePosition?
+            while true {
+                let page = try await store.assets(StoreListing(sort: .path, descending: descending), after: position, limit: 3)
+                guard let last = page.last else { break }
+                seen += page.map(\.path)
+                position = StorePosition(value: .bytes(last.path), id: last.id)
+            }
+            #expect(seen == (descending ? sorted.reversed() : sorted))
+        }
+        var paged: [[UInt8]] = []
+        var after: [UInt8]?
+        while true {
+            let page = try await store.indexedFiles(under: Array("/lib".utf8), after: after, limit: 2)
+            guard let last = page.last else { break }
+            paged += page.map(\.path)
+            after = last.path
+        }
+        #expect(paged == sorted.filter { $0.starts(with: Array("/lib/".utf8)) })
+        let siblings = try await store.indexedFiles(withPrefix: Array("/lib/b".utf8)).map(\.path)
+        #expect(Set(siblings) == Set(sorted.filter { $0.starts(with: Array("/lib/b".utf8)) }))
+        await #expect(try store.assetCount(under: Array("/lib/b".utf8)) == 4, "not b0.jpg nor b-c.jpg")
+        await #expect(try store.assets(paths: sorted).count == sorted.count)
+    }
+
+    @Test func aPagedReadFromAPathStartsAtItIncluded() async throws {
+        let (store, dir) = try await library()
+        defer { withExtendedLifetime(dir) {} }
+        let under = sorted.filter { $0.starts(with: Array("/lib/".utf8)) }
+        // From a file's own path (inside a stem), from a folder's key (between stems), from
+        // before every path and past them all: what follows in path order, that path included.
+        for from in ["/lib/b/y.jpg", "/lib/b/", "/lib/b0.jpg", "/lib/", "/lib/c/", "/lib/zz"].map({ Array($0.utf8) }) {
+            var paged: [[UInt8]] = []
+            var after: [UInt8]?
+            while true {
+                let page = try await store.indexedFiles(under: Array("/lib".utf8), from: from, after: after, limit: 2)
+                guard let last = page.last else { break }
+                paged += page.map(\.path)
+                after = last.path
+            }
+            #expect(paged == under.filter { !$0.lexicographicallyPrecedes(from) }, "\(String(decoding: from, as: UTF8.self))")
+        }
+    }
+
+    @Test func stemsFollowMovesAndRemovals() async throws {
+        let (store, dir) = try await library()
+        defer { withExtendedLifetime(dir) {} }
+        let files = try await store.indexedFiles(under: Array("/".utf8))
+        let li = try #require(files.first { $0.path == Array("/li.jpg".utf8) })
+        let deep = try #require(files.first { $0.path == Array("/lib/b/x/y/z/w.jpg".utf8) })
+        var batch = WriteBatch()
+        batch.removals = [li.id]
+        batch.updates = [WriteBatch.Update(id: deep.id, path: Array("/elsewhere/w.jpg".utf8), stamp: deep.stamp, content: nil)]
+        _ = try await store.apply(batch)
+        try checkStems(store)
+        await #expect(try store.indexedFile(at: Array("/elsewhere/w.jpg".utf8))?.id == deep.id)
+        await #expect(try store.indexedFile(at: Array("/lib/b/x/y/z/w.jpg".utf8)) == nil)
+        let all = try await store.assets(groupKey: nil, sort: .path, after: nil, limit: 100).map(\.path)
+        #expect(all == all.sorted { $0.lexicographicallyPrecedes($1) })
+        #expect(all.count == sorted.count - 1)
+    }
+}
