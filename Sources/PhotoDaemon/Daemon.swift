@@ -81,9 +81,11 @@ public struct Daemon: Sendable {
         let roots = LibraryRoots(LibraryRoot.distinct(config.roots))
         let state = LibraryState()
         let mapper = AssetMapper(rules: config.grouping)
+        // 4,000 files a transaction: each commit costs about 6 ms besides its rows (a first index of
+        // 100,000 photos spent 2.05 s in write transactions with 1,000 a batch, 1.5-1.7 s with 4,000).
         let scanner = Scanner(
             store: store, reader: AssetReader(rules: config.grouping, sources: config.descriptionSources), pool: pool,
-            parallelism: cores, batchSize: 1000, logger: logger)
+            parallelism: cores, batchSize: 4000, logger: logger)
         let inotify = try Inotify()
         let budget = config.maxWatches > 0 ? config.maxWatches : WatchSet.kernelBudget()
         let coverage = FolderCoverage(watches: WatchSet(inotify: inotify, budget: budget), roots: roots, state: state,
