@@ -140,21 +140,8 @@ public struct DirectoryWalker {
         public mutating func next(upTo limit: Int) -> Step {
             var step = Step()
             step.entries.reserveCapacity(limit)
-            while step.entries.count < limit, let top = frames.indices.last {
-                let listing = frames[top].listing
-                guard frames[top].next < listing.children.count else {
-                    frames.removeLast()
-                    continue
-                }
-                let child = listing.children[frames[top].next]
-                frames[top].next += 1
-                let path = listing.path(of: child.name)
-                if let info = child.info {
-                    if frames[top].bounded, let range, !range.contains(path) { continue }
-                    step.entries.append(Entry(path: path, info: info, folder: listing))
-                } else {
-                    descend(into: child.name, path: path, parent: frames[top].folder, bounded: frames[top].bounded)
-                }
+            while step.entries.count < limit, let file = nextFile() {
+                step.entries.append(Entry(path: file.listing.path(of: file.name), info: file.info, folder: file.listing))
             }
             step.failures = pendingFailures
             pendingFailures = []
@@ -165,6 +152,15 @@ public struct DirectoryWalker {
         /// Counts the files of the rest of the walk that `include` accepts, by name.
         fileprivate mutating func countRest(where include: ([UInt8]) -> Bool) -> Int {
             var count = 0
+            while let file = nextFile() {
+                if include(file.name) { count += 1 }
+            }
+            return count
+        }
+
+        /// The walk's next file in the range, with its folder's listing; the folders on the way
+        /// are entered. Nil at the end of the walk.
+        private mutating func nextFile() -> (name: [UInt8], info: FileInfo, listing: FolderListing)? {
             while let top = frames.indices.last {
                 let listing = frames[top].listing
                 guard frames[top].next < listing.children.count else {
@@ -173,15 +169,15 @@ public struct DirectoryWalker {
                 }
                 let child = listing.children[frames[top].next]
                 frames[top].next += 1
-                if child.info != nil {
-                    if frames[top].bounded, let range, !range.contains(listing.path(of: child.name)) { continue }
-                    if include(child.name) { count += 1 }
-                } else {
+                guard let info = child.info else {
                     descend(into: child.name, path: listing.path(of: child.name), parent: frames[top].folder,
                             bounded: frames[top].bounded)
+                    continue
                 }
+                if frames[top].bounded, let range, !range.contains(listing.path(of: child.name)) { continue }
+                return (child.name, info, listing)
             }
-            return count
+            return nil
         }
 
         private mutating func descend(into name: [UInt8], path: [UInt8], parent: OpenFolder, bounded: Bool) {

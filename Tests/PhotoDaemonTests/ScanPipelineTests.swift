@@ -143,6 +143,25 @@ private struct PipelineRun {
         #expect(added <= 6)
     }
 
+    @Test func aBatchClosesOnceItHoldsItsBytesWhateverItsCount() {
+        // Descriptions can be megabytes of XMP: a batch is bounded by bytes as well as by count.
+        var pipeline = ScanPipeline<Int>(parallelism: 1, batchSize: 1000, batchBytes: 10_000)
+        var commits: [WriteBatch] = []
+        func take(_ actions: [ScanPipeline<Int>.Action]) {
+            for case .commit(let batch) in actions { commits.append(batch) }
+        }
+        take(pipeline.add(0))
+        var writes = WriteBatch()
+        let big = AssetContent(groupKey: "g", groupSpelling: "g", description: String(repeating: "x", count: 4_000),
+                               format: "jpeg")
+        writes.inserts = (0..<3).map {
+            WriteBatch.Insert(path: Array("/p/\($0)".utf8), stamp: FileStamp(device: 1, inode: UInt64($0), size: 1, mtimeNs: 1),
+                              content: big)
+        }
+        take(pipeline.read(writes))
+        #expect(commits.map(\.inserts.count) == [3])
+    }
+
     @Test func nothingToReadStartsNothing() {
         let (pipeline, started) = PhotoDaemonTests.pipeline(chunks: 0, parallelism: 2, batchSize: 10)
         #expect(started.isEmpty)

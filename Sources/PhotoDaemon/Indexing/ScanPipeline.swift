@@ -17,20 +17,24 @@ struct ScanPipeline<Chunk> {
 
     private let parallelism: Int
     private let batchSize: Int
+    private let batchBytes: Int
     /// Chunks that arrived and are not being read yet, oldest first.
     private var queued: [Chunk] = []
     private var reading = 0
     private var committing = false
     private var inputEnded = false
-    /// Read results not yet a full batch.
+    /// Read results not yet a full batch, and about how many bytes they hold.
     private var filling = WriteBatch()
+    private var fillingBytes = 0
     /// Full batches waiting for the writer.
     private var full: [WriteBatch] = []
 
-    /// A pipeline reading `parallelism` chunks at once, committing `batchSize` writes at a time.
-    init(parallelism: Int, batchSize: Int) {
+    /// A pipeline reading `parallelism` chunks at once, committing `batchSize` writes at a time,
+    /// or fewer once they hold `batchBytes` (a description may be megabytes of XMP).
+    init(parallelism: Int, batchSize: Int, batchBytes: Int = 16 << 20) {
         self.parallelism = max(1, parallelism)
         self.batchSize = max(1, batchSize)
+        self.batchBytes = max(1, batchBytes)
     }
 
     /// True once the input has ended and every chunk is read and every batch committed.
@@ -75,9 +79,11 @@ struct ScanPipeline<Chunk> {
         filling.inserts += writes.inserts
         filling.updates += writes.updates
         filling.removals += writes.removals
-        if filling.count >= batchSize {
+        fillingBytes += writes.weight
+        if filling.count >= batchSize || fillingBytes >= batchBytes {
             full.append(filling)
             filling = WriteBatch()
+            fillingBytes = 0
         }
     }
 
@@ -87,6 +93,7 @@ struct ScanPipeline<Chunk> {
         if inputEnded, reading == 0, queued.isEmpty, !filling.isEmpty {
             full.append(filling)
             filling = WriteBatch()
+            fillingBytes = 0
         }
         if !committing, !full.isEmpty {
             committing = true
@@ -97,5 +104,22 @@ struct ScanPipeline<Chunk> {
             reading += 1
         }
         return actions
+    }
+}
+
+extension WriteBatch {
+    /// About how many bytes the batch holds: its paths, ids and texts.
+    var weight: Int {
+        inserts.reduce(0) { $0 + $1.path.count + $1.content.weight }
+            + updates.reduce(0) { $0 + $1.path.count + $1.id.utf8.count + ($1.content?.weight ?? 0) }
+            + removals.reduce(0) { $0 + $1.utf8.count }
+    }
+}
+
+extension AssetContent {
+    /// About how many bytes its texts take.
+    var weight: Int {
+        [groupKey, groupSpelling, description, descriptionSource, format, taken, make, model]
+            .reduce(64) { $0 + ($1?.utf8.count ?? 0) }
     }
 }
