@@ -43,7 +43,12 @@ let package = Package(
                 .embedInCode("interface/io.photod.Authorization.varlink"),
             ]
         ),
+        // Varlink without SwiftNIO: framing, the JSON wire, errors, the trust checks and the
+        // blocking client; all a client needs, so photoctl links no event loop.
+        .target(name: "VarlinkCore"),
+        // The NIO server (and NIO client); re-exports VarlinkCore.
         .target(name: "Varlink", dependencies: [
+            "VarlinkCore",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -75,7 +80,7 @@ let package = Package(
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
-        .target(name: "PhotoClient", dependencies: ["PhotoAPI", "Varlink"]),
+        .target(name: "PhotoClient", dependencies: ["PhotoAPI", "VarlinkCore"]),
         // The session bus through sd-bus, as a client of the desktop's notification server: the
         // only code of photod-notify that touches libsystemd's bus or an unsafe pointer.
         .target(name: "SessionBus", dependencies: ["CSystemd"]),
@@ -122,7 +127,7 @@ let package = Package(
         .target(name: "PhotoTestSupport", dependencies: ["PhotoClient", "PhotoAPI"], path: "Tests/PhotoTestSupport"),
         .testTarget(name: "MetadataTests", dependencies: ["Metadata", "PhotoTestSupport"]),
         .testTarget(name: "VarlinkTests", dependencies: [
-            "Varlink", "varlink-certification", "PhotoTestSupport",
+            "Varlink", "VarlinkCore", "varlink-certification", "PhotoTestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
