@@ -107,9 +107,11 @@ let package = Package(
         ]),
         // A release photoctl carries the Swift runtime (a dynamic one costs each start loading and
         // binding a dozen libraries), folds identical functions and exports no symbols: it starts
-        // like a small C program and stays small (bench/README.md, "photoctl").
+        // like a small C program and stays small (issue 16). The two archives are what the dynamic
+        // FoundationEssentials keeps inside its .so. Debug builds, which the tests run, stay dynamic.
         .executableTarget(name: "photoctl", dependencies: ["PhotoCommands"], linkerSettings: [
-            .unsafeFlags(["-static-stdlib", "-l_FoundationCShims", "-l_FoundationCollections", "-Xlinker", "--icf=safe", "-Xlinker", "--no-export-dynamic"],
+            .unsafeFlags(["-static-stdlib", "-l_FoundationCShims", "-l_FoundationCollections",
+                          "-Xlinker", "--icf=safe", "-Xlinker", "--no-export-dynamic"],
                          .when(platforms: [.linux], configuration: .release)),
         ]),
         // Desktop alerts for permission requests: an owner client of photod, installed in /usr/libexec/photod.
