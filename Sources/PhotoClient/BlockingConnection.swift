@@ -11,7 +11,7 @@ import VarlinkCore
 /// the next call's). One call or stream at a time, as with VarlinkClient: another while one is
 /// in progress throws `VarlinkClientError.busy` rather than waiting, so a call made from inside
 /// a stream's own loop fails instead of deadlocking.
-final class BlockingConnection: Sendable {
+final class BlockingConnection: VarlinkStreamConnection {
     private let client: Mutex<VarlinkDescriptorClient?>
     private let interrupter: VarlinkInterrupter
     private let queue = DispatchQueue(label: "photod.client")
@@ -53,20 +53,25 @@ final class BlockingConnection: Sendable {
     func stream<P: Encodable & Sendable, R: Decodable & Sendable>(
         _ method: String, _ parameters: P, returning: R.Type
     ) -> AsyncThrowingStream<R, Error> {
-        let cursor = BlockingStreamCursor<P, R>(connection: self, method: method, parameters: parameters)
+        let cursor = VarlinkStreamCursor<BlockingConnection, R>(
+            connection: self,
+            message: Result {
+                try JSONWire.call(method: method, parametersJSON: JSONWire.encodeObject(parameters), more: true)
+            }
+        )
         return AsyncThrowingStream { try await cursor.next() }
     }
 
-    /// Closes the connection; a call or stream in progress fails.
-    func close() async {
-        self.shutDown()
+    /// Closes the connection and waits until the socket is closed; a call or stream in progress fails.
+    func closeAndWait() async {
+        self.close()
         // The queue runs in order: once this has run, so has the close.
         try? await Self.onThread(self.queue) {}
     }
 
     /// Marks the connection closed and interrupts whatever waits on it; the queue closes the
     /// socket once that has returned.
-    func shutDown() {
+    func close() {
         self.lifecycle.withLock { state in
             state.closed = true
             state.busy = false
@@ -88,6 +93,16 @@ final class BlockingConnection: Sendable {
         self.lifecycle.withLock { $0.busy = false }
     }
 
+    /// Writes a stream's call.
+    func send(_ message: [UInt8]) async throws {
+        try await self.run { client in try client.sendStreamCall(message) }
+    }
+
+    /// A stream's next reply.
+    func nextReply() async throws -> ReplyFrame {
+        try await self.run { client in try client.nextReplyFrame() }
+    }
+
     /// Runs `body` with the client on this connection's queue; a failure after the task was
     /// cancelled is the cancellation.
     func run<T: Sendable>(_ body: @escaping @Sendable (VarlinkDescriptorClient) throws -> T) async throws -> T {
@@ -100,7 +115,7 @@ final class BlockingConnection: Sendable {
                     }
                 }
             } onCancel: {
-                self.shutDown()
+                self.close()
             }
         } catch {
             try Task.checkCancellation()

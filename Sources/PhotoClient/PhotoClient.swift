@@ -51,7 +51,7 @@ public final class PhotoClient: Sendable {
     }
 
     /// Closes the connection.
-    public func close() async { await connection.close() }
+    public func close() async { await connection.closeAndWait() }
 
     /// The daemon's health and counts.
     public func status() async throws(PhotoClientError) -> StatusReply {

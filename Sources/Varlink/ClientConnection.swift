@@ -3,7 +3,7 @@ import NIOPosix
 import Synchronization
 
 /// The socket and the read side of a client; one call or stream owns it at a time.
-actor ClientConnection {
+actor ClientConnection: VarlinkStreamConnection {
     nonisolated let channel: any Channel
     private let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     private var iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator

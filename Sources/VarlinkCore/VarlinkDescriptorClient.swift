@@ -63,8 +63,28 @@ public final class VarlinkDescriptorClient {
     /// Sends `method` with `more: true`; its replies then come from `nextReply(as:)`, one per
     /// call, so a slow reader slows the server down rather than filling this process's memory.
     public func startStream<P: Encodable>(_ method: String, _ parameters: P) throws {
+        try self.sendStreamCall(JSONWire.call(method: method, parametersJSON: JSONWire.encodeObject(parameters), more: true))
+    }
+
+    /// The stream's next reply, nil after the last. An error reply ends the stream (thrown as
+    /// VarlinkError); a reply that does not decode as `R` ends it too, closing the connection
+    /// when more were to come.
+    public func nextReply<R: Decodable>(as type: R.Type) throws -> R? {
+        guard self.streaming else { return nil }
+        let reply = try self.nextReplyFrame()
+        do {
+            return try reply.value(as: R.self)
+        } catch let error as VarlinkError {
+            throw error
+        } catch {
+            if reply.continues { self.close() }
+            throw error
+        }
+    }
+
+    /// Writes a call made with `more: true`; until its last reply no other call may be sent.
+    package func sendStreamCall(_ message: [UInt8]) throws {
         guard !self.streaming else { throw VarlinkClientError.busy }
-        let message = try JSONWire.call(method: method, parametersJSON: JSONWire.encodeObject(parameters), more: true)
         guard let socket = self.socket else { throw VarlinkClientError.closed }
         do {
             try socket.sendAll(message)
@@ -75,28 +95,19 @@ public final class VarlinkDescriptorClient {
         self.streaming = true
     }
 
-    /// The stream's next reply, nil after the last. An error reply ends the stream (thrown as
-    /// VarlinkError); a reply that does not decode as `R` ends it too, closing the connection
-    /// when more were to come. Descriptors that come with a stream's replies are closed.
-    public func nextReply<R: Decodable>(as type: R.Type) throws -> R? {
-        guard self.streaming else { return nil }
-        let reply: ReplyFrame
+    /// The stream's next reply as it came; the stream ends with an error reply or one without
+    /// continues. Descriptors that come with a stream's replies are closed. A failure closes
+    /// the connection.
+    package func nextReplyFrame() throws -> ReplyFrame {
         do {
-            guard let socket = self.socket else { throw VarlinkClientError.closed }
-            reply = try ReplyFrame.parse(self.nextFrame(from: socket).0)
+            guard self.streaming, let socket = self.socket else { throw VarlinkClientError.closed }
+            let reply = try ReplyFrame.parse(self.nextFrame(from: socket).0)
+            if reply.error != nil || !reply.continues {
+                self.streaming = false
+            }
+            return reply
         } catch {
             self.close()
-            throw error
-        }
-        if reply.error != nil || !reply.continues {
-            self.streaming = false
-        }
-        do {
-            return try reply.value(as: R.self)
-        } catch let error as VarlinkError {
-            throw error
-        } catch {
-            if reply.continues { self.close() }
             throw error
         }
     }
