@@ -1,7 +1,8 @@
 // swift-tools-version: 6.0
 // photod: a Linux photo-library daemon (photod) and its client (photoctl).
 // Module layout and dependency direction follow DESIGN.md "Modules": the client side
-// (photoctl, PhotoCommands, PhotoClient) never links libexif, libsqlite3 or the watcher.
+// (photoctl, PhotoCommands, PhotoClient) never links libexif, libsqlite3 or the watcher, nor
+// SwiftNIO or full Foundation (FoundationEssentials only), so photoctl starts like a small C program.
 import PackageDescription
 
 let package = Package(
