@@ -14,7 +14,7 @@ import VarlinkCore
 final class BlockingConnection: VarlinkStreamConnection {
     private let client: Mutex<VarlinkDescriptorClient?>
     private let interrupter: VarlinkInterrupter
-    private let queue = DispatchQueue(label: "photod.client")
+    private let queue: DispatchQueue
     private let lifecycle = Mutex(Lifecycle())
 
     private struct Lifecycle {
@@ -22,17 +22,19 @@ final class BlockingConnection: VarlinkStreamConnection {
         var closed = false
     }
 
-    private init(client: consuming sending VarlinkDescriptorClient) {
+    private init(client: consuming sending VarlinkDescriptorClient, queue: DispatchQueue) {
         self.interrupter = client.interrupter
         self.client = Mutex(client)
+        self.queue = queue
     }
 
     /// Connects to `path` once the kernel says a user in `trusted` serves it; no call or reply
     /// waits for a set time, as none did over SwiftNIO (a rescan answers when it is done).
     static func open(path: String, trusted: TrustedServer) async throws -> BlockingConnection {
-        try await onThread(DispatchQueue(label: "photod.client.connect")) {
+        let queue = DispatchQueue(label: "photod.client")
+        return try await onThread(queue) {
             BlockingConnection(client: try VarlinkDescriptorClient.connect(
-                unixSocketPath: path, trusted: trusted, receiveTimeout: nil))
+                unixSocketPath: path, trusted: trusted, receiveTimeout: nil), queue: queue)
         }
     }
 
