@@ -1,7 +1,8 @@
 // swift-tools-version: 6.0
 // photod: a Linux photo-library daemon (photod) and its client (photoctl).
 // Module layout and dependency direction follow DESIGN.md "Modules": the client side
-// (photoctl, PhotoCommands, PhotoClient) never links libexif, libsqlite3 or the watcher.
+// (photoctl, PhotoCommands, PhotoClient) never links libexif, libsqlite3 or the watcher, nor
+// SwiftNIO or full Foundation (FoundationEssentials only), so photoctl starts like a small C program.
 import PackageDescription
 
 let package = Package(
@@ -43,7 +44,12 @@ let package = Package(
                 .embedInCode("interface/io.photod.Authorization.varlink"),
             ]
         ),
+        // Varlink without SwiftNIO: framing, the JSON wire, errors, the trust checks and the
+        // blocking client; all a client needs, so photoctl links no event loop.
+        .target(name: "VarlinkCore"),
+        // The NIO server (and NIO client); re-exports VarlinkCore.
         .target(name: "Varlink", dependencies: [
+            "VarlinkCore",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -75,7 +81,7 @@ let package = Package(
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
-        .target(name: "PhotoClient", dependencies: ["PhotoAPI", "Varlink"]),
+        .target(name: "PhotoClient", dependencies: ["PhotoAPI", "VarlinkCore"]),
         // The session bus through sd-bus, as a client of the desktop's notification server: the
         // only code of photod-notify that touches libsystemd's bus or an unsafe pointer.
         .target(name: "SessionBus", dependencies: ["CSystemd"]),
@@ -100,7 +106,15 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .executableTarget(name: "photoctl", dependencies: ["PhotoCommands"]),
+        // A release photoctl carries the Swift runtime (a dynamic one costs each start loading and
+        // binding a dozen libraries), folds identical functions and exports no symbols: it starts
+        // like a small C program and stays small (issue 16). The two archives are what the dynamic
+        // FoundationEssentials keeps inside its .so. Debug builds, which the tests run, stay dynamic.
+        .executableTarget(name: "photoctl", dependencies: ["PhotoCommands"], linkerSettings: [
+            .unsafeFlags(["-static-stdlib", "-l_FoundationCShims", "-l_FoundationCollections",
+                          "-Xlinker", "--icf=safe", "-Xlinker", "--no-export-dynamic"],
+                         .when(platforms: [.linux], configuration: .release)),
+        ]),
         // Desktop alerts for permission requests: an owner client of photod, installed in /usr/libexec/photod.
         .executableTarget(name: "photod-notify", dependencies: [
             "PhotoNotify", "Systemd",
@@ -122,7 +136,7 @@ let package = Package(
         .target(name: "PhotoTestSupport", dependencies: ["PhotoClient", "PhotoAPI"], path: "Tests/PhotoTestSupport"),
         .testTarget(name: "MetadataTests", dependencies: ["Metadata", "PhotoTestSupport"]),
         .testTarget(name: "VarlinkTests", dependencies: [
-            "Varlink", "varlink-certification", "PhotoTestSupport",
+            "Varlink", "VarlinkCore", "varlink-certification", "PhotoTestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
