@@ -58,6 +58,8 @@ let package = Package(
         // The TOML subset photod.toml uses, parsed strictly; stdlib only, so photod links no
         // Foundation (and no C++ library) for its config.
         .target(name: "TOML"),
+        // posix_spawn and pthreads without Foundation, for photod-notify (its terminal, its bus thread).
+        .target(name: "Posix"),
         // The index; owns its threads (NIOThreadPool), so no caller waits on SQLite.
         .target(name: "Store", dependencies: ["SQLite", .product(name: "NIOPosix", package: "swift-nio")]),
         // sd_notify, socket activation and the journal: the only code that touches libsystemd.
@@ -79,11 +81,11 @@ let package = Package(
         .target(name: "PhotoClient", dependencies: ["PhotoAPI", "Varlink"]),
         // The session bus through sd-bus, as a client of the desktop's notification server: the
         // only code of photod-notify that touches libsystemd's bus or an unsafe pointer.
-        .target(name: "SessionBus", dependencies: ["CSystemd"]),
+        .target(name: "SessionBus", dependencies: ["CSystemd", "Posix"]),
         // photod-notify's logic: a state machine (events in, actions out, tested without D-Bus),
         // the notification text, and the runtime joining photod's Watch to the session bus.
         .target(name: "PhotoNotify", dependencies: [
-            "PhotoAPI", "PhotoClient", "Varlink", "SessionBus", "SafeText",
+            "PhotoAPI", "PhotoClient", "Varlink", "SessionBus", "SafeText", "Posix",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
@@ -98,6 +100,7 @@ let package = Package(
         .executableTarget(name: "photod", dependencies: [
             "PhotoDaemon",
             "PhotoAPI",
+            "Systemd",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

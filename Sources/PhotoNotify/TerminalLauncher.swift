@@ -1,11 +1,14 @@
-import Foundation
+import Posix
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 
 /// Opens `photoctl permissions prompt` in the user's terminal for Choose….
 ///
 /// Through `systemd-run --user --collect` when it works, so the terminal (and the shell the
 /// owner may open from it) runs as a unit of its own, not inside photod-notify's sandbox;
-/// otherwise directly. Either child is waited for (Foundation's `Process` reaps it).
+/// otherwise directly. Either child is waited for (`ChildProcess.run` reaps it).
 struct TerminalLauncher: Sendable {
     let logger: Logger
     /// The PATH searched for `x-terminal-emulator` and `systemd-run`.
@@ -19,12 +22,12 @@ struct TerminalLauncher: Sendable {
         let logger = logger
         Task.detached {
             if let systemdRun {
-                let status = await Self.run(systemdRun, ["--user", "--collect", "--quiet", "--"] + command)
+                let status = await ChildProcess.run(systemdRun, ["--user", "--collect", "--quiet", "--"] + command)
                 if status == 0 { return }
                 logger.debug("systemd-run --user did not start the terminal; starting it directly",
                              metadata: ["status": "\(status.map(String.init) ?? "not started")"])
             }
-            let status = await Self.run(terminal, Array(command.dropFirst()))
+            let status = await ChildProcess.run(terminal, Array(command.dropFirst()))
             if status != 0 {
                 logger.warning("the terminal for Choose… failed", metadata: [
                     "terminal": "\(terminal)", "status": "\(status.map(String.init) ?? "not started")"])
@@ -37,28 +40,11 @@ struct TerminalLauncher: Sendable {
     static func find(_ name: String, path: String?) -> String? {
         for folder in (path ?? "").split(separator: ":", omittingEmptySubsequences: true) {
             let candidate = folder + "/" + name
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isFolder), !isFolder.boolValue,
-               FileManager.default.isExecutableFile(atPath: candidate) {
+            var status = stat()
+            if stat(candidate, &status) == 0, status.st_mode & S_IFMT != S_IFDIR, access(candidate, X_OK) == 0 {
                 return candidate
             }
         }
         return nil
-    }
-
-    /// Runs `executable` and waits for its exit status; nil when it could not be started.
-    private static func run(_ executable: String, _ arguments: [String]) async -> Int32? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        return await withCheckedContinuation { (done: CheckedContinuation<Int32?, Never>) in
-            process.terminationHandler = { done.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                done.resume(returning: nil)
-            }
-        }
     }
 }
