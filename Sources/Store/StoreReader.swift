@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLite
 
 /// The orders `assets(in:sort:after:limit:)` can return.
@@ -26,7 +30,7 @@ public struct StorePosition: Sendable, Equatable {
 
 extension StoreDatabase {
     static let assetColumns = "a.id, a.path, a.device, a.inode, a.size, a.mtime_ns, a.sidecar, g.name, "
-        + AssetRowDecoder.contentColumns.split(separator: ",").map { "a." + $0.trimmingCharacters(in: .whitespaces) }
+        + AssetRowDecoder.contentColumns.split(separator: ",").map { "a." + $0.filter { $0 != " " } }
         .joined(separator: ", ")
 
 

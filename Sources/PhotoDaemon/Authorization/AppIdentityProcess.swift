@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension AppIdentityResolver {
     /// Reads /proc/PID/{cgroup,cmdline,cwd,exe,status} under `procRoot` and identifies; refuses a vanished pid.
@@ -110,14 +117,10 @@ struct AppIdentityProcess: Sendable {
     /// The errno behind a Foundation file error, if it carries one.
     static func posixCode(of error: any Error) -> Int32? {
         if let posix = error as? POSIXError { return posix.code.rawValue }
-        let nsError = error as NSError
-        if nsError.domain == NSPOSIXErrorDomain { return Int32(clamping: nsError.code) }
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? any Error {
-            return posixCode(of: underlying)
-        }
-        if let cocoa = error as? CocoaError, cocoa.code == .fileReadNoSuchFile || cocoa.code == .fileNoSuchFile {
-            return ENOENT
-        }
+        guard let cocoa = error as? CocoaError else { return nil }
+        // Foundation's file errors carry the errno as their underlying error (NSUnderlyingErrorKey).
+        if let underlying = cocoa.userInfo["NSUnderlyingError"] as? any Error { return posixCode(of: underlying) }
+        if cocoa.code == .fileReadNoSuchFile || cocoa.code == .fileNoSuchFile { return ENOENT }
         return nil
     }
 }

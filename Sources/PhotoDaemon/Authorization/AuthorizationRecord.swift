@@ -1,5 +1,9 @@
 import PhotoAPI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One app's authorization as it is stored and shown to the owner (`io.photod.Authorization.App`).
 struct AppAuthorization: Sendable, Equatable, Codable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Turns a description's raw bytes into text, and text into its normalized group form.
 public enum DescriptionText {
