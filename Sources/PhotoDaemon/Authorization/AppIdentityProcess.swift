@@ -102,7 +102,7 @@ struct AppIdentityProcess: Sendable {
     /// The parent's pid, from `status` (`PPid:`).
     func parentPid() throws(AppIdentityError) -> Int32 {
         for line in try text("status").split(separator: "\n") where line.hasPrefix("PPid:") {
-            if let pid = Int32(line.dropFirst(5).trimmingCharacters(in: .whitespaces)), pid > 0 { return pid }
+            if let pid = Int32(line.dropFirst(5).trimming(where: \.isWhitespace)), pid > 0 { return pid }
         }
         throw .processGone(pid: pid)
     }

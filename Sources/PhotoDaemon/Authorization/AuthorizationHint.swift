@@ -24,6 +24,6 @@ extension AuthorizationMachine {
                 || "-_./:@%+=,".unicodeScalars.contains(scalar))
         }
         if plain { return word }
-        return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        return "'" + word.replacing("'", with: #"'\''"#) + "'"
     }
 }

@@ -116,7 +116,7 @@ final class CallerResolver: Sendable {
     private func actsForParent(pid: Int32) -> Bool {
         let process = AppIdentityProcess(pid: pid, procRoot: procRoot)
         guard let name = try? process.text("comm") else { return true }
-        return name.trimmingCharacters(in: .newlines) != PhotoctlRole.owner.rawValue
+        return name.trimming(where: \.isNewline) != PhotoctlRole.owner.rawValue
     }
 
     /// The identity of the process that started `peer`, held to the same uid.

@@ -1,11 +1,10 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
 #endif
 import Logging
 import Metadata
@@ -71,7 +70,9 @@ public struct ConfigLoader {
         do {
             return try String(contentsOfFile: file, encoding: .utf8)
         } catch {
-            throw ConfigError(file: file, key: nil, problem: "cannot read: \(error.localizedDescription)")
+            let reason = AppIdentityProcess.posixCode(of: error).map { String(cString: strerror($0)) }
+                ?? ((error as? CocoaError)?.code == .fileReadInapplicableStringEncoding ? "it is not UTF-8 text" : "\(error)")
+            throw ConfigError(file: file, key: nil, problem: "cannot read: \(reason)")
         }
     }
 
