@@ -13,8 +13,12 @@ public final class ChangeRecorder: @unchecked Sendable {
 
     /// Subscribes to the daemon at `socket` and waits for the first reply.
     public static func start(socket: String, since: Int? = nil) async throws -> ChangeRecorder {
+        try await start(client: PhotoClient.connect(socketPath: socket), since: since)
+    }
+
+    /// Subscribes through `client` (closed when recording stops) and waits for the first reply.
+    public static func start(client: PhotoClient, since: Int? = nil) async throws -> ChangeRecorder {
         let recorder = ChangeRecorder()
-        let client = try await PhotoClient.connect(socketPath: socket)
         let first = Mutexed<Int?>(nil)
         recorder.task = Task {
             do {

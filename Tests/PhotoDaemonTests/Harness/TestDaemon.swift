@@ -4,6 +4,7 @@ import PhotoAPI
 import PhotoClient
 import PhotoTestSupport
 import Synchronization
+import Testing
 import Varlink
 @testable import PhotoDaemon
 
@@ -102,13 +103,24 @@ final class TestDaemon: Sendable {
     }
 
     /// Runs `body` with a started daemon, stopping it afterwards whatever happens.
+    ///
+    /// A test still running after `timeLimit` records an issue and has its daemon stopped, which
+    /// ends its connections and so any wait on a reply or a subscription: a change that never
+    /// comes fails that test instead of hanging the whole run.
     static func withDaemon<T>(
         _ configure: (inout DaemonConfig) -> Void = { _ in }, prepare: (TestDaemon) throws -> Void = { _ in },
+        timeLimit: Duration = .seconds(120),
         _ body: (TestDaemon) async throws -> T
     ) async throws -> T {
         let daemon = try TestDaemon(configure)
         try prepare(daemon)
         try await daemon.start()
+        let watchdog = Task {
+            try await Task.sleep(for: timeLimit)
+            Issue.record("still running after \(timeLimit): its daemon was stopped to end the test")
+            await daemon.stop()
+        }
+        defer { watchdog.cancel() }
         return try await withClosing(daemon, close: { await $0.stop() }, body)
     }
 }

@@ -195,29 +195,27 @@ import Varlink
             let owner = try await daemon.client()
             let viewer = "exe:/usr/bin/viewer"
             _ = try await owner.decide(app: viewer, status: .limited, groups: ["Other"], fallback: false)
-            let app = try await daemon.client(as: TestDaemon.app(viewer))
             let token = try await owner.status().token
-            let ownerChanges = owner.subscribe(since: token)
-            let appChanges = app.subscribe(since: token)
+            // Recorded with a deadline: a change that never comes fails the test instead of
+            // leaving it waiting forever (it once hung a whole CI run).
+            let ownerChanges = try await ChangeRecorder.start(client: daemon.client(), since: token)
+            let appChanges = try await ChangeRecorder.start(client: daemon.client(as: TestDaemon.app(viewer)), since: token)
+            defer { ownerChanges.stop(); appChanges.stop() }
             try daemon.add("undescribed.jpg", TestPhoto.jpeg(nil))
             try daemon.add("described.jpg", TestPhoto.jpeg("Other"))
-            var seen: [Change] = []
-            for try await change in ownerChanges where !change.inserted.isEmpty {
-                seen.append(change)
-                if seen.flatMap(\.inserted).count == 2 { break }
-            }
+            #expect(try await ownerChanges.wait { Set($0.inserted).count >= 2 }, "\(ownerChanges.received)")
+            let seen = ownerChanges.received.filter { !$0.inserted.isEmpty }
+            #expect(Set(seen.flatMap(\.inserted)).count == 2, "\(seen)")
             let flagged = seen.filter { $0.fallbackChanged == true }
-            #expect(flagged.count == 1)
+            #expect(flagged.count == 1, "\(seen)")
             #expect(flagged.first?.groupsChanged.first == "Other")
             #expect(seen.allSatisfy { $0.fallbackRemoved == nil })
             // The app sees only the photos described Other: never the fallback group changing.
-            for try await change in appChanges where !change.inserted.isEmpty {
-                #expect(change.fallbackChanged == nil)
-                #expect(change.groupsChanged == ["Other"])
-                break
-            }
+            #expect(try await appChanges.wait { !$0.inserted.isEmpty }, "\(appChanges.received)")
+            let appInserts = appChanges.received.filter { !$0.inserted.isEmpty }
+            #expect(appInserts.first?.fallbackChanged == nil)
+            #expect(appInserts.first?.groupsChanged == ["Other"])
             await owner.close()
-            await app.close()
         }
     }
 }
