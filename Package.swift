@@ -58,7 +58,7 @@ let package = Package(
         // The TOML subset photod.toml uses, parsed strictly; stdlib only, so photod links no
         // Foundation (and no C++ library) for its config.
         .target(name: "TOML"),
-        // posix_spawn and pthreads without Foundation, for photod-notify (its terminal, its bus thread).
+        // posix_spawn and pthreads without Foundation: photod's thumbnail workers, photod-notify's terminal and bus thread.
         .target(name: "Posix"),
         // The index; owns its threads (NIOThreadPool), so no caller waits on SQLite.
         .target(name: "Store", dependencies: ["SQLite", .product(name: "NIOPosix", package: "swift-nio")]),
@@ -90,7 +90,7 @@ let package = Package(
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
         // The photod <-> photod-thumbnailer frames and the SCM_RIGHTS helpers; Glibc only, so both sides can link it.
-        .target(name: "ThumbnailProtocol"),
+        .target(name: "ThumbnailProtocol", dependencies: ["Posix"]),
         // The worker's logic (sandbox, libvips, request loop), a library so tests can reach it.
         .target(name: "Thumbnailer", dependencies: ["ThumbnailProtocol", "CVips", "CSeccomp"]),
         .target(name: "PhotoCommands", dependencies: [
