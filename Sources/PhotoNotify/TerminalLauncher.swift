@@ -8,7 +8,7 @@ import Logging
 ///
 /// Through `systemd-run --user --collect` when it works, so the terminal (and the shell the
 /// owner may open from it) runs as a unit of its own, not inside photod-notify's sandbox;
-/// otherwise directly. Either child is waited for (`ChildProcess.run` reaps it).
+/// otherwise directly. Either child is waited for (`run` reaps it).
 struct TerminalLauncher: Sendable {
     let logger: Logger
     /// The PATH searched for `x-terminal-emulator` and `systemd-run`.
@@ -22,12 +22,12 @@ struct TerminalLauncher: Sendable {
         let logger = logger
         Task.detached {
             if let systemdRun {
-                let status = await ChildProcess.run(systemdRun, ["--user", "--collect", "--quiet", "--"] + command)
+                let status = await Self.run(systemdRun, ["--user", "--collect", "--quiet", "--"] + command)
                 if status == 0 { return }
                 logger.debug("systemd-run --user did not start the terminal; starting it directly",
                              metadata: ["status": "\(status.map(String.init) ?? "not started")"])
             }
-            let status = await ChildProcess.run(terminal, Array(command.dropFirst()))
+            let status = await Self.run(terminal, Array(command.dropFirst()))
             if status != 0 {
                 logger.warning("the terminal for Choose… failed", metadata: [
                     "terminal": "\(terminal)", "status": "\(status.map(String.init) ?? "not started")"])
@@ -46,5 +46,18 @@ struct TerminalLauncher: Sendable {
             }
         }
         return nil
+    }
+
+    /// Starts `executable` and waits for it on a thread of its own (a terminal may stay open
+    /// for hours; no thread of Swift's pool is held); its status as `ChildProcess.wait` says
+    /// it, or nil when it could not be started. Here rather than in Posix, so that the
+    /// thumbnail worker, which links Posix, carries no Swift concurrency runtime.
+    private static func run(_ executable: String, _ arguments: [String]) async -> Int32? {
+        guard case .success(let pid) = ChildProcess.spawn(executable, arguments) else { return nil }
+        return await withCheckedContinuation { (done: CheckedContinuation<Int32?, Never>) in
+            let started = DetachedThread.start(name: "child-wait") { done.resume(returning: ChildProcess.wait(pid)) }
+            // No thread to wait on: reap it here rather than leave a zombie.
+            if !started { done.resume(returning: ChildProcess.wait(pid)) }
+        }
     }
 }

@@ -61,18 +61,6 @@ public enum ChildProcess {
         guard result == pid else { return nil }
         return status & 0x7F == 0 ? (status >> 8) & 0xFF : status & 0x7F
     }
-
-    /// Starts `executable` and waits for it on a thread of its own (a terminal may stay open
-    /// for hours; no thread of Swift's pool is held); its status as `wait` says it, or nil
-    /// when it could not be started.
-    public static func run(_ executable: String, _ arguments: [String]) async -> Int32? {
-        guard case .success(let pid) = spawn(executable, arguments) else { return nil }
-        return await withCheckedContinuation { (done: CheckedContinuation<Int32?, Never>) in
-            let started = DetachedThread.start(name: "child-wait") { done.resume(returning: wait(pid)) }
-            // No thread to wait on: reap it here rather than leave a zombie.
-            if !started { done.resume(returning: wait(pid)) }
-        }
-    }
 }
 
 /// A program could not be started.
