@@ -1,7 +1,8 @@
 // swift-tools-version: 6.0
 // photod: a Linux photo-library daemon (photod) and its client (photoctl).
 // Module layout and dependency direction follow DESIGN.md "Modules": the client side
-// (photoctl, PhotoCommands, PhotoClient) never links libexif, libsqlite3 or the watcher.
+// (photoctl, PhotoCommands, PhotoClient) never links libexif, libsqlite3 or the watcher, nor
+// SwiftNIO or full Foundation (FoundationEssentials only), so photoctl starts like a small C program.
 import PackageDescription
 
 let package = Package(
@@ -19,7 +20,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         // Already in the graph through swift-nio; named here for the path-hash benchmark.
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
@@ -46,7 +46,12 @@ let package = Package(
                 .embedInCode("interface/io.photod.Authorization.varlink"),
             ]
         ),
+        // Varlink without SwiftNIO: framing, the JSON wire, errors, the trust checks and the
+        // blocking client; all a client needs, so photoctl links no event loop.
+        .target(name: "VarlinkCore"),
+        // The NIO server (and NIO client); re-exports VarlinkCore.
         .target(name: "Varlink", dependencies: [
+            "VarlinkCore",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -59,6 +64,11 @@ let package = Package(
         .target(name: "Watcher", dependencies: ["FileSystem"]),
         // The freedesktop.org thumbnail cache (~/.cache/thumbnails); Glibc only, no Foundation.
         .target(name: "ThumbnailCache"),
+        // The TOML subset photod.toml uses, parsed strictly; stdlib only, so photod links no
+        // Foundation (and no C++ library) for its config.
+        .target(name: "TOML"),
+        // posix_spawn and pthreads without Foundation: photod's thumbnail workers, photod-notify's terminal and bus thread.
+        .target(name: "Posix"),
         // The index; owns its threads (NIOThreadPool), so no caller waits on SQLite.
         .target(name: "Store", dependencies: ["SQLite", .product(name: "NIOPosix", package: "swift-nio")]),
         // sd_notify, socket activation and the journal: the only code that touches libsystemd.
@@ -71,26 +81,25 @@ let package = Package(
         // method table (PhotoAPI/Methods.swift) is checked against the IDL at start.
         .target(name: "PhotoDaemon", dependencies: [
             "PhotoAPI", "Varlink", "Metadata", "Store", "FileSystem", "Watcher", "Systemd", "SafeText",
-            "ThumbnailCache", "ThumbnailProtocol", "CMalloc",
+            "ThumbnailCache", "ThumbnailProtocol", "TOML", "CMalloc",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
-        .target(name: "PhotoClient", dependencies: ["PhotoAPI", "Varlink"]),
+        .target(name: "PhotoClient", dependencies: ["PhotoAPI", "VarlinkCore"]),
         // The session bus through sd-bus, as a client of the desktop's notification server: the
         // only code of photod-notify that touches libsystemd's bus or an unsafe pointer.
-        .target(name: "SessionBus", dependencies: ["CSystemd"]),
+        .target(name: "SessionBus", dependencies: ["CSystemd", "Posix"]),
         // photod-notify's logic: a state machine (events in, actions out, tested without D-Bus),
         // the notification text, and the runtime joining photod's Watch to the session bus.
         .target(name: "PhotoNotify", dependencies: [
-            "PhotoAPI", "PhotoClient", "Varlink", "SessionBus", "SafeText",
+            "PhotoAPI", "PhotoClient", "Varlink", "SessionBus", "SafeText", "Posix",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
         // The photod <-> photod-thumbnailer frames and the SCM_RIGHTS helpers; Glibc only, so both sides can link it.
-        .target(name: "ThumbnailProtocol"),
+        .target(name: "ThumbnailProtocol", dependencies: ["Posix"]),
         // The worker's logic (sandbox, libvips, request loop), a library so tests can reach it.
         .target(name: "Thumbnailer", dependencies: ["ThumbnailProtocol", "CVips", "CSeccomp"]),
         .target(name: "PhotoCommands", dependencies: [
@@ -100,10 +109,19 @@ let package = Package(
         .executableTarget(name: "photod", dependencies: [
             "PhotoDaemon",
             "PhotoAPI",
+            "Systemd",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .executableTarget(name: "photoctl", dependencies: ["PhotoCommands"]),
+        // A release photoctl carries the Swift runtime (a dynamic one costs each start loading and
+        // binding a dozen libraries), folds identical functions and exports no symbols: it starts
+        // like a small C program and stays small (issue 16). The two archives are what the dynamic
+        // FoundationEssentials keeps inside its .so. Debug builds, which the tests run, stay dynamic.
+        .executableTarget(name: "photoctl", dependencies: ["PhotoCommands"], linkerSettings: [
+            .unsafeFlags(["-static-stdlib", "-l_FoundationCShims", "-l_FoundationCollections",
+                          "-Xlinker", "--icf=safe", "-Xlinker", "--no-export-dynamic"],
+                         .when(platforms: [.linux], configuration: .release)),
+        ]),
         // Desktop alerts for permission requests: an owner client of photod, installed in /usr/libexec/photod.
         .executableTarget(name: "photod-notify", dependencies: [
             "PhotoNotify", "Systemd",
@@ -125,12 +143,13 @@ let package = Package(
         .target(name: "PhotoTestSupport", dependencies: ["PhotoClient", "PhotoAPI"], path: "Tests/PhotoTestSupport"),
         .testTarget(name: "MetadataTests", dependencies: ["Metadata", "PhotoTestSupport"]),
         .testTarget(name: "VarlinkTests", dependencies: [
-            "Varlink", "varlink-certification", "PhotoTestSupport",
+            "Varlink", "VarlinkCore", "varlink-certification", "PhotoTestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
+        .testTarget(name: "TOMLTests", dependencies: ["TOML", "PhotoTestSupport"]),
         // photoctl's pure parts: did-you-mean, shell words for completion, paths.
         .testTarget(name: "PhotoCommandsTests", dependencies: ["PhotoCommands", "PhotoAPI", "PhotoClient",
                                                                .product(name: "ArgumentParser", package: "swift-argument-parser")]),

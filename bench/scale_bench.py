@@ -18,8 +18,8 @@ Rows, photod on the right, the peer on the left, and photod / peer:
                            index and vs a Swift program on the standard library alone doing the
                            same varlink round trip (bench/scale/ListGroups.swift)
   index size               the index file (and WAL) per photo after photod stopped
-  packaged                 photoctl, photod and the .deb from dist/ (--package builds them first
-                           with packaging/build-deb into .build-bench/dist: minutes)
+  packaged                 photoctl, photod and the newest .deb in dist/ or .build-bench/package
+                           (--package builds one first with packaging/build-deb: minutes)
 SCALE_RUNS repetitions of the first index (default 3, 1 past 200,000), twice as many restarts.
 SCALE_BINARIES measures the photod and photoctl in another folder (an older build, side by side).
 """
@@ -185,14 +185,14 @@ def build_list_groups():
 
 
 def package(build):
-    """The .deb (built now with --package, else the newest in dist/), its binaries' sizes, and the
-    packaged photoctl --help time; None when there is no package."""
+    """The .deb (built now with --package into .build-bench/package, else the newest in dist/ or
+    there), its binaries' sizes, and the packaged photoctl --help time; None when there is none."""
+    # Where `make deb` and `bench/run package` put it.
+    places = [os.path.join(REPO, "dist"), os.path.join(BENCH, "package")]
     if build:
-        out = os.path.join(BENCH, "dist")
-        subprocess.run([os.path.join(REPO, "packaging", "build-deb"), out], check=True, stdout=subprocess.DEVNULL)
-        debs = glob.glob(os.path.join(out, "photod_*.deb"))
-    else:
-        debs = glob.glob(os.path.join(REPO, "dist", "photod_*.deb"))
+        subprocess.run([os.path.join(REPO, "packaging", "build-deb"), places[1]], check=True, stdout=subprocess.DEVNULL)
+        places = places[1:]
+    debs = [deb for place in places for deb in glob.glob(os.path.join(place, "photod_*.deb"))]
     if not debs:
         return None
     deb = max(debs, key=os.path.getmtime)
@@ -316,7 +316,7 @@ def main():
         row("the .deb", "", "", "%.1f MB" % (deb_size / 1e6), "", "<= 16 MB (%s)" % os.path.relpath(deb, REPO))
         row("packaged photoctl --help", "", "", "%.1f ms" % help_ms, "", "")
     else:
-        row("packaged sizes", "", "", "-", "", "no dist/photod_*.deb: make deb, or run with --package")
+        row("packaged sizes", "", "", "-", "", "no .deb: make deb, bench/run package, or --package")
     print("first index, photod said: %s" % first_line)
     print("restart, photod said: %s" % restart_line)
     shutil.rmtree(run, ignore_errors=True)

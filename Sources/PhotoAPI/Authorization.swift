@@ -1,5 +1,3 @@
-import Foundation
-
 /// Names of the `io.photod.Authorization` interface, its methods and its errors.
 public enum AuthorizationInterface {
     /// The interface name.

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The XDG places photod and its clients agree on (DESIGN.md "Files and places").
 public struct DefaultPaths: Sendable {
@@ -12,7 +21,7 @@ public struct DefaultPaths: Sendable {
     /// The user's home folder.
     public var home: String {
         if let home = environment["HOME"], !home.isEmpty { return home }
-        return NSHomeDirectory()
+        return FileManager.default.homeDirectoryForCurrentUser.path
     }
 
     /// `$XDG_CONFIG_HOME`, else `~/.config`.
@@ -54,7 +63,7 @@ public struct DefaultPaths: Sendable {
                 if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
                     value = String(value.dropFirst().dropLast())
                 }
-                value = value.replacingOccurrences(of: "$HOME", with: home)
+                value = value.replacing("$HOME", with: home)
                 if value.hasPrefix("/") { return value }
             }
         }

@@ -1,5 +1,5 @@
 import PhotoAPI
-import Varlink
+import VarlinkCore
 
 /// One blocking `io.photod.Library.Complete` call, for shell completion: the shell runs
 /// photoctl as a key is pressed, and its completion closures are synchronous, so the answer

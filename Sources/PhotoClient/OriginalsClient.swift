@@ -1,6 +1,6 @@
 import PhotoAPI
 import Synchronization
-import Varlink
+import VarlinkCore
 
 /// A blocking client for `io.photod.Library.OpenOriginal`, which answers with a file
 /// descriptor the NIO-based `PhotoClient` cannot receive.

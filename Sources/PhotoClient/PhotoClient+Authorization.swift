@@ -1,5 +1,5 @@
 import PhotoAPI
-import Varlink
+import VarlinkCore
 
 extension PhotoClient {
     /// This client's own app record as photod identified it.

@@ -1,15 +1,17 @@
 import PhotoAPI
-import Varlink
+import VarlinkCore
 
 /// A typed client of photod's `io.photod.Library` interface over its Unix socket.
 ///
-/// One call at a time per client; open several clients for concurrent calls.
+/// One call at a time per client; open several clients for concurrent calls. It speaks over a
+/// blocking socket on a thread of its own (BlockingConnection), without SwiftNIO, so a short
+/// command such as `photoctl groups` starts no event loop.
 public final class PhotoClient: Sendable {
-    private let connection: VarlinkClient
+    private let connection: BlockingConnection
     /// The socket this client talks to.
     public let socketPath: String
 
-    private init(connection: VarlinkClient, socketPath: String) {
+    private init(connection: BlockingConnection, socketPath: String) {
         self.connection = connection
         self.socketPath = socketPath
     }
@@ -26,8 +28,7 @@ public final class PhotoClient: Sendable {
     ) async throws(PhotoClientError) -> PhotoClient {
         try verifyFolder(of: socketPath, runtimeDirectory: runtimeDirectory)
         do {
-            let connection = try await VarlinkClient.connect(
-                unixSocketPath: socketPath, trusted: .sameUser(or: serviceUser))
+            let connection = try await BlockingConnection.open(path: socketPath, trusted: .sameUser(or: serviceUser))
             return PhotoClient(connection: connection, socketPath: socketPath)
         } catch {
             throw .connecting(socketPath, failedWith: error)
@@ -50,7 +51,7 @@ public final class PhotoClient: Sendable {
     }
 
     /// Closes the connection.
-    public func close() async { await connection.close() }
+    public func close() async { await connection.closeAndWait() }
 
     /// The daemon's health and counts.
     public func status() async throws(PhotoClientError) -> StatusReply {

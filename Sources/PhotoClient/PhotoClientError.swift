@@ -1,5 +1,5 @@
 import PhotoAPI
-import Varlink
+import VarlinkCore
 
 /// Why a call to photod failed, worded for the person who has to act on it.
 public enum PhotoClientError: Error, CustomStringConvertible, Sendable {

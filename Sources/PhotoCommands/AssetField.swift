@@ -1,4 +1,3 @@
-import Foundation
 import PhotoAPI
 import SafeText
 
@@ -19,7 +18,7 @@ enum AssetField: String, CaseIterable, Sendable {
     /// ones and the valid ones.
     static func parse(_ list: String) throws(AssetFieldError) -> [AssetField] {
         let names = list.split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .map { $0.trimmingWhitespace().lowercased() }
         let unknown = names.filter { AssetField(rawValue: $0) == nil }
         guard unknown.isEmpty else { throw AssetFieldError(unknown: unknown) }
         return names.compactMap(AssetField.init(rawValue:))

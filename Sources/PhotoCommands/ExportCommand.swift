@@ -1,5 +1,9 @@
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import PhotoClient
 
 /// `photoctl export ID… DIR`: byte-exact copies of originals, read through the descriptors

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PhotoAPI
 
 /// What `photoctl groups` shows beside the names: the LATEST column, and the hint about groups
@@ -8,15 +12,12 @@ enum GroupsText {
     /// the camera's clock as recorded (with its offset when the file has one), or
     /// "2021-06-05 16:03:07 (file)", the file's modification time in local time.
     struct Latest {
-        private let parser = ISO8601DateFormatter()
-        private let local: DateFormatter
+        /// The zone file times are shown in; nil: the system's (`TZ` respected).
+        private let timeZone: TimeZone?
 
         /// A formatter for `timeZone` (the system's by default).
-        init(timeZone: TimeZone = .current) {
-            local = DateFormatter()
-            local.locale = Locale(identifier: "en_US_POSIX")
-            local.timeZone = timeZone
-            local.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        init(timeZone: TimeZone? = nil) {
+            self.timeZone = timeZone
         }
 
         /// The cell for `group`; "-" for an empty group's missing time, the daemon's text as it
@@ -27,7 +28,7 @@ enum GroupsText {
             case .taken:
                 return Self.spaced(latest) + " (taken)"
             case .modified:
-                return (parser.date(from: latest).map(local.string(from:)) ?? latest) + " (file)"
+                return (HumanFormat.instant(latest).flatMap { WallClock($0, in: timeZone)?.text } ?? latest) + " (file)"
             case nil:
                 return latest
             }

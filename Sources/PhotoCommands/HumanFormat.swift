@@ -1,4 +1,3 @@
-import Foundation
 import PhotoAPI
 
 /// Values as people read them: sizes, orientations, times and where a description came from.
@@ -63,27 +62,24 @@ enum HumanFormat {
     /// A UTC time ("2024-03-01T12:00:00Z", photod's modified times) in local time (`TZ`
     /// respected) with its offset: "2024-03-01 13:00:00 +01:00"; other text as it is.
     static func localTime(_ iso: String) -> String {
-        guard let (date, time, rest) = split(iso), rest == "Z" else { return iso }
-        let d = date.split(separator: "-").compactMap { Int32($0) }
-        let t = time.split(separator: ":").compactMap { Int32($0) }
-        guard d.count == 3, t.count == 3 else { return iso }
-        var utc = tm()
-        utc.tm_year = d[0] - 1900
-        utc.tm_mon = d[1] - 1
-        utc.tm_mday = d[2]
-        utc.tm_hour = t[0]
-        utc.tm_min = t[1]
-        utc.tm_sec = t[2]
-        var seconds = timegm(&utc)
-        tzset()
-        var local = tm()
-        guard localtime_r(&seconds, &local) != nil else { return iso }
-        let offset = local.tm_gmtoff
-        let sign = offset < 0 ? "-" : "+"
-        let minutes = abs(offset) / 60
-        return String(format: "%04d-%02d-%02d %02d:%02d:%02d ", local.tm_year + 1900, local.tm_mon + 1, local.tm_mday,
-                      local.tm_hour, local.tm_min, local.tm_sec)
-            + sign + two(minutes / 60) + ":" + two(minutes % 60)
+        guard let (date, time, rest) = split(iso), rest == "Z",
+              let seconds = WallClock.utcSeconds(date: date, time: time), let local = WallClock(seconds)
+        else { return iso }
+        return local.text + " " + local.offsetText
+    }
+
+    /// Seconds since 1970 of an ISO 8601 time that says its offset ("…Z", "…+02:00"); nil for
+    /// other text.
+    static func instant(_ iso: String) -> Int? {
+        guard let (date, time, rest) = split(iso), let seconds = WallClock.utcSeconds(date: date, time: time)
+        else { return nil }
+        if rest == "Z" { return seconds }
+        let sign = rest.first == "+" ? 1 : rest.first == "-" ? -1 : 0
+        let parts = rest.dropFirst().split(separator: ":", omittingEmptySubsequences: false)
+        guard sign != 0, parts.count == 2, parts.allSatisfy({ $0.utf8.count == 2 && $0.utf8.allSatisfy(isDigit) }),
+              let hours = Int(parts[0]), let minutes = Int(parts[1])
+        else { return nil }
+        return seconds - sign * (hours * 60 + minutes) * 60
     }
 
     /// "4000 × 3000".
@@ -101,5 +97,5 @@ enum HumanFormat {
         return (text[..<t], time, text[time.endIndex...])
     }
 
-    private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
 }

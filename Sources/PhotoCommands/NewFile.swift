@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A file photoctl creates (an image, an exported original): written under a temporary name in
 /// the same folder and given its real name only when complete, so a half-written file never
@@ -99,17 +108,8 @@ final class NewFile {
     }
 
     private func write(_ bytes: UnsafeRawBufferPointer) -> Result<Void, NewFileError> {
-        guard let base = bytes.baseAddress else { return .success(()) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = Foundation.write(descriptor, base + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return .failure(.failed(path, "cannot write it", errno))
-            }
-            offset += written
-        }
-        return .success(())
+        let code = DescriptorWrite.all(bytes, to: descriptor)
+        return code == 0 ? .success(()) : .failure(.failed(path, "cannot write it", code))
     }
 }
 

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import SafeText
 import Synchronization
 
@@ -115,34 +124,35 @@ enum Output {
         write(data, to: .standardOutput)
     }
 
+    /// Standard output or standard error.
+    private enum Stream {
+        case standardOutput, standardError
+
+        var descriptor: Int32 { self == .standardOutput ? STDOUT_FILENO : STDERR_FILENO }
+    }
+
     /// Writes `text` whole; a closed pipe ends photoctl quietly, any other failure with a message.
-    private static func write(_ text: String, to handle: FileHandle) {
-        write(Data(text.utf8), to: handle)
+    private static func write(_ text: String, to stream: Stream) {
+        var text = text
+        failed(text.withUTF8 { DescriptorWrite.all(UnsafeRawBufferPointer($0), to: stream.descriptor) }, on: stream)
     }
 
-    private static func write(_ data: Data, to handle: FileHandle) {
-        do {
-            try handle.write(contentsOf: data)
-        } catch {
-            let cause = posixError(of: error)
-            if cause?.code == Int(EPIPE) { exit(endPaging() ? 0 : closedPipeStatus) }
-            if handle !== FileHandle.standardError {
-                let reason = cause?.localizedDescription ?? "\(error)"
-                try? FileHandle.standardError.write(contentsOf: Data("photoctl: cannot write the output: \(reason)\n".utf8))
-            }
-            endPaging()
-            exit(1)
-        }
+    private static func write(_ data: Data, to stream: Stream) {
+        failed(data.withUnsafeBytes { DescriptorWrite.all($0, to: stream.descriptor) }, on: stream)
     }
 
-    /// The errno error behind a FileHandle failure, which Foundation wraps in a Cocoa error.
-    private static func posixError(of error: any Error) -> NSError? {
-        let error = error as NSError
-        if error.domain == NSPOSIXErrorDomain { return error }
-        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return underlying
+    /// Ends photoctl when a write to `stream` failed with `code` (0: it did not).
+    private static func failed(_ code: Int32, on stream: Stream) {
+        guard code != 0 else { return }
+        if code == EPIPE { exit(endPaging() ? 0 : closedPipeStatus) }
+        if stream != .standardError {
+            // Worded as Foundation's FileHandle worded it, which photoctl used to write with.
+            let reason = "The operation could not be completed. " + String(cString: strerror(code))
+            var message = "photoctl: cannot write the output: \(reason)\n"
+            _ = message.withUTF8 { DescriptorWrite.all(UnsafeRawBufferPointer($0), to: STDERR_FILENO) }
         }
-        return nil
+        endPaging()
+        exit(1)
     }
 
     private static func encode<T: Encodable>(_ value: T, pretty: Bool) throws -> String {

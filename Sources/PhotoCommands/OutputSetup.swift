@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A command whose output for people is a table or a list that can run long: on a terminal it
 /// goes through the pager. Streams (`watch`), prompts and one-line answers are not.

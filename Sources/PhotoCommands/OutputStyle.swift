@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// How output for people looks in this run: how wide a line may be, whether it is coloured and
 /// whether tables have their header. Decided once, before a pager takes standard output, from

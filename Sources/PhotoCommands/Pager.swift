@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The pager long output for people goes through on a terminal, following systemd's pager.c:
 /// `$PAGER` (empty or `cat`: none), else `less`, with `LESS=FRSXMK` (quit when it fits one

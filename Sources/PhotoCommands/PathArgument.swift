@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import PhotoAPI
 
 /// A command-line argument that names a photo by its file rather than its id.
@@ -17,9 +26,12 @@ enum PathArgument {
         if let real = realPath(absolute) { return real }
         let tidied = AbsolutePath.resolve(absolute, against: directory)
         // A file that is gone (but may still be indexed) in a folder that exists.
-        let folder = (tidied as NSString).deletingLastPathComponent
-        if tidied != "/", let real = realPath(folder) {
-            return (real == "/" ? "" : real) + "/" + (tidied as NSString).lastPathComponent
+        // `tidied` is absolute with no trailing slash, so its last "/" parts folder and name.
+        if tidied != "/", let slash = tidied.lastIndex(of: "/") {
+            let folder = slash == tidied.startIndex ? "/" : String(tidied[..<slash])
+            if let real = realPath(folder) {
+                return (real == "/" ? "" : real) + "/" + tidied[tidied.index(after: slash)...]
+            }
         }
         return tidied
     }

@@ -1,5 +1,9 @@
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import PhotoAPI
 
 /// `photoctl permissions`: which apps may see the library, and the owner's answers.

@@ -1,5 +1,10 @@
 import ArgumentParser
-import Foundation
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import PhotoAPI
 import PhotoClient
 
@@ -112,7 +117,7 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
         while true {
             guard let reply = await Terminal.ask("Groups to share (numbers or names, comma-separated; empty: back): ")
             else { return nil }
-            let words = reply.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let words = reply.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
             var chosen: [String] = []
             var fallback = false
             var unknown: [String] = []
@@ -171,8 +176,10 @@ enum Terminal {
     static func ask(_ prompt: String) async -> String? {
         Output.prompt(prompt)
         return await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(returning: readAnswer()?.trimmingCharacters(in: .whitespaces))
+            // A queue of its own gets a thread of its own from Dispatch, which adds threads while
+            // one blocks: the read never holds one of the concurrency pool's few threads.
+            DispatchQueue(label: "photoctl.terminal").async {
+                continuation.resume(returning: readAnswer()?.trimmingWhitespace())
             }
         }
     }

@@ -1,5 +1,9 @@
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import PhotoAPI
 import PhotoClient
 

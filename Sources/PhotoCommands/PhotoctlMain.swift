@@ -1,5 +1,9 @@
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import PhotoClient
 
 /// Runs photoctl and exits with its documented status: 0 success, 1 an error from the

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import PhotoAPI
 
 /// Tells photod whom this photoctl acts for, by naming the process (`/proc/self/comm`) before
@@ -8,21 +12,24 @@ enum ProcessRole {
     /// photod would not see (a photoctl started through a link named `photoctl-owner` must
     /// not stay the owner while it means to act for its caller).
     static func declare(_ role: PhotoctlRole) throws {
-        do {
-            // /proc/self is the thread group, so any thread renames the process photod reads.
-            try Data(role.rawValue.utf8).write(to: URL(fileURLWithPath: "/proc/self/comm"))
-        } catch {
-            throw ProcessRoleError(role: role, reason: error.localizedDescription)
-        }
+        // /proc/self is the thread group, so any thread renames the process photod reads.
+        let descriptor = open("/proc/self/comm", O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ProcessRoleError(role: role, code: errno) }
+        defer { close(descriptor) }
+        var name = role.rawValue
+        let code = name.withUTF8 { DescriptorWrite.all(UnsafeRawBufferPointer($0), to: descriptor) }
+        if code != 0 { throw ProcessRoleError(role: role, code: code) }
     }
 }
 
 /// photoctl could not tell photod whom it acts for.
 struct ProcessRoleError: Error, CustomStringConvertible {
     let role: PhotoctlRole
-    let reason: String
+    /// The errno of the failed open or write.
+    let code: Int32
 
     var description: String {
-        "photoctl: cannot name its process \(role.rawValue) (\(reason)), so photod could not tell whom it acts for"
+        "photoctl: cannot name its process \(role.rawValue) (\(String(cString: strerror(code)))), "
+            + "so photod could not tell whom it acts for"
     }
 }

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Runs another program found on PATH with arguments given as exact bytes (a path need not be
 /// UTF-8, which Foundation's Process cannot pass), and waits for it.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import PhotoAPI
 
 /// `photoctl watch`: one line per committed change, as it happens.

@@ -70,7 +70,7 @@ struct Regrouper {
 
     /// A description-choice fingerprint split into its sources part and its boilerplate keys.
     private static func parts(_ fingerprint: String) -> (sources: Substring, keys: Set<String>) {
-        guard let marker = fingerprint.range(of: boilerplateMarker) else {
+        guard let marker = fingerprint.firstRange(of: boilerplateMarker) else {
             return (fingerprint[...], keys(firstBuiltInBoilerplate.boilerplateFingerprint[...]))
         }
         return (fingerprint[..<marker.lowerBound], keys(fingerprint[marker.upperBound...]))

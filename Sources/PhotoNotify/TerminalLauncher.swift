@@ -1,11 +1,14 @@
-import Foundation
+import Posix
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 
 /// Opens `photoctl permissions prompt` in the user's terminal for Choose….
 ///
 /// Through `systemd-run --user --collect` when it works, so the terminal (and the shell the
 /// owner may open from it) runs as a unit of its own, not inside photod-notify's sandbox;
-/// otherwise directly. Either child is waited for (Foundation's `Process` reaps it).
+/// otherwise directly. Either child is waited for (`run` reaps it).
 struct TerminalLauncher: Sendable {
     let logger: Logger
     /// The PATH searched for `x-terminal-emulator` and `systemd-run`.
@@ -37,28 +40,24 @@ struct TerminalLauncher: Sendable {
     static func find(_ name: String, path: String?) -> String? {
         for folder in (path ?? "").split(separator: ":", omittingEmptySubsequences: true) {
             let candidate = folder + "/" + name
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isFolder), !isFolder.boolValue,
-               FileManager.default.isExecutableFile(atPath: candidate) {
+            var status = stat()
+            if stat(candidate, &status) == 0, status.st_mode & S_IFMT != S_IFDIR, access(candidate, X_OK) == 0 {
                 return candidate
             }
         }
         return nil
     }
 
-    /// Runs `executable` and waits for its exit status; nil when it could not be started.
+    /// Starts `executable` and waits for it on a thread of its own (a terminal may stay open
+    /// for hours; no thread of Swift's pool is held); its status as `ChildProcess.wait` says
+    /// it, or nil when it could not be started. Here rather than in Posix, so that the
+    /// thumbnail worker, which links Posix, carries no Swift concurrency runtime.
     private static func run(_ executable: String, _ arguments: [String]) async -> Int32? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
+        guard case .success(let pid) = ChildProcess.spawn(executable, arguments) else { return nil }
         return await withCheckedContinuation { (done: CheckedContinuation<Int32?, Never>) in
-            process.terminationHandler = { done.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                done.resume(returning: nil)
-            }
+            let started = DetachedThread.start(name: "child-wait") { done.resume(returning: ChildProcess.wait(pid)) }
+            // No thread to wait on: reap it here rather than leave a zombie.
+            if !started { done.resume(returning: ChildProcess.wait(pid)) }
         }
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import Glibc
+import Posix
 import Synchronization
 
 /// The one thread that owns the sd-bus connection, and the queue through which other threads
@@ -42,9 +42,12 @@ final class BusLoop: Sendable {
     /// Starts the bus thread, which connects and then reports through `opened`.
     func start(events: AsyncStream<BusEvent>.Continuation,
                opened: @escaping @Sendable (Result<Void, SessionBusError>) -> Void) {
-        let thread = Thread { [self] in run(events: events, opened: opened) }
-        thread.name = "session-bus"
-        thread.start()
+        // Without a thread nothing reaches the bus: say so rather than wait for `opened` forever.
+        let started = DetachedThread.start(name: "session-bus") { [self] in run(events: events, opened: opened) }
+        if !started {
+            closeQueue(events: events)
+            opened(.failure(.failed(operation: "pthread_create", errno: EAGAIN)))
+        }
     }
 
     /// Runs `command` on the bus thread, or at once with nil when the connection is gone.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLite
 
 /// A copy of the `apps` table — the owner's permission decisions, the one thing in the index
@@ -87,7 +91,7 @@ enum AppsBackup {
             for row in file.rows {
                 let names = row.keys.filter(columns.contains).sorted()
                 guard names.contains("id") else { continue }
-                let list = names.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+                let list = names.map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }
                     .joined(separator: ", ")
                 let marks = Array(repeating: "?", count: names.count).joined(separator: ", ")
                 try db.statement("INSERT OR IGNORE INTO apps(\(list)) VALUES (\(marks))")
@@ -99,8 +103,7 @@ enum AppsBackup {
     }
 
     private static func read(_ path: String) throws -> File {
-        let attributes = try FileManager.default.attributesOfItem(atPath: path)
-        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        let size = DurableFile.size(of: path) ?? 0
         guard size <= maxBytes else {
             throw StoreError.badBackup(path: path, reason: "it is \(size) bytes, more than the \(maxBytes) a backup may be")
         }

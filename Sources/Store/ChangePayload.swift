@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLite
 
 /// A logged change as stored in `changes.payload`: the change's JSON without its id lists,

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Replacing a small file so that a crash or a power cut leaves either the old contents or the
 /// new, never a truncated file.
@@ -9,15 +16,13 @@ enum DurableFile {
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw failure("cannot create \(temporary)") }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        do {
-            try handle.write(contentsOf: data)
-            try handle.synchronize()
-            try handle.close()
-        } catch {
-            try? handle.close()
+        let written = writeAll(fd, Array(data)) && fsync(fd) == 0
+        let failed = written ? nil : String(cString: strerror(errno))
+        let closed = close(fd) == 0
+        guard written, closed else {
+            let reason = failed ?? String(cString: strerror(errno))
             unlink(temporary)
-            throw StoreError.cannotWrite(path: temporary, reason: "\(error)")
+            throw StoreError.cannotWrite(path: temporary, reason: reason)
         }
         guard rename(temporary, path) == 0 else {
             let error = failure("cannot rename \(temporary) to \(path)")
@@ -39,8 +44,33 @@ enum DurableFile {
 
     /// The size of the file at `path` in bytes, or nil when it cannot be looked at.
     static func size(of path: String) -> Int? {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        return (attributes?[.size] as? NSNumber)?.intValue
+        var status = stat()
+        return stat(path, &status) == 0 ? Int(status.st_size) : nil
+    }
+
+    /// Creates `folder` and its missing parents, as `mkdir -p` does, `folder` itself with
+    /// `mode`; the errno of the first mkdir that fails.
+    static func createFolders(_ folder: String, mode: mode_t) -> Int32? {
+        var path = folder.hasPrefix("/") ? "" : "."
+        let parts = folder.split(separator: "/")
+        for (index, part) in parts.enumerated() {
+            path += "/" + part
+            if mkdir(path, index == parts.count - 1 ? mode : 0o777) != 0 && errno != EEXIST { return errno }
+        }
+        return nil
+    }
+
+    /// Writes all of `bytes` to `fd`, going on after a short write or a signal; false (errno
+    /// set) when a write fails.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(fd, Array(bytes[offset...]), bytes.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return false }
+            offset += written
+        }
+        return true
     }
 
     private static func failure(_ what: String) -> StoreError {

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An exclusive lock on an index, held by the one photod that writes it: `flock` on
 /// `index.sqlite.lock` beside the database, which holds the holder's pid for the message a
@@ -39,16 +46,16 @@ public final class IndexLock: Sendable {
     /// photod then names no pid.
     private static func record(pid: Int32, in fd: Int32) {
         guard ftruncate(fd, 0) == 0 else { return }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
-        try? handle.write(contentsOf: Data("\(pid)\n".utf8))
+        _ = DurableFile.writeAll(fd, Array("\(pid)\n".utf8))
     }
 
     /// The pid the holder wrote, if it is there yet.
     private static func holder(_ fd: Int32) -> Int32? {
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
-        guard let data = try? handle.read(upToCount: 32) else { return nil }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let pid = Int32(text), pid > 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: 32)
+        let count = read(fd, &bytes, bytes.count)
+        guard count > 0 else { return nil }
+        let text = String(decoding: bytes.prefix(count), as: UTF8.self).split(whereSeparator: \.isWhitespace)
+        guard text.count == 1, let pid = Int32(text[0]), pid > 0 else { return nil }
         return pid
     }
 }

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import SQLite
 
 /// The schema as a list of migrations; `PRAGMA user_version` records how many have run.

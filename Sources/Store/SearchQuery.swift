@@ -42,7 +42,7 @@ public struct SearchQuery: Sendable, Equatable {
     /// `text` as an FTS5 string: in double quotes, a quote doubled, so that nothing a user types
     /// (`"`, `*`, `AND`, `NEAR(…)`, `column:`) is ever query syntax.
     static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        "\"" + text.replacing("\"", with: "\"\"") + "\""
     }
 
     /// The first string after every string that begins with `prefix`: the prefix with its last

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLite
 
 /// One app's authorization record as stored: the user and app id it belongs to, and the

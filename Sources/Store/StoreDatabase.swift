@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import SQLite
 import Synchronization
 
@@ -65,13 +72,8 @@ final class StoreDatabase: Sendable {
     /// Creates the index's folder (0700) when it does not exist.
     static func prepareFolder(of path: String) throws {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        do {
-            if !FileManager.default.fileExists(atPath: folder) {
-                try FileManager.default.createDirectory(
-                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            }
-        } catch {
-            throw StoreError.cannotPrepare(path: path, reason: "cannot create \(folder): \(error.localizedDescription)")
+        if !FileManager.default.fileExists(atPath: folder), let failed = DurableFile.createFolders(folder, mode: 0o700) {
+            throw StoreError.cannotPrepare(path: path, reason: "cannot create \(folder): " + String(cString: strerror(failed)))
         }
     }
 

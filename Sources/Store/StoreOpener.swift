@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import SQLite
 
 /// What opening the index had to do beyond opening it.
@@ -95,11 +102,8 @@ struct StoreOpener {
     /// Renames the index (and its -wal and -shm, which belong to it and would otherwise be
     /// replayed into the new file) to `index.sqlite.broken-<UTC time>`, then prepares a new file.
     private func moveAside(because reason: String, into report: inout OpeningReport) throws {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let stamp = formatter.string(from: Date())
+        // yyyyMMdd'T'HHmmss'Z', in UTC.
+        let stamp = Date().formatted(.iso8601.dateSeparator(.omitted).timeSeparator(.omitted))
         var broken = path + ".broken-" + stamp
         var attempt = 1
         while FileManager.default.fileExists(atPath: broken) || FileManager.default.fileExists(atPath: broken + "-wal") {

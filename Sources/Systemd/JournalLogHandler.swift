@@ -1,5 +1,12 @@
 import CSystemd
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 
 /// A swift-log backend that writes structured entries to the systemd journal (`sd_journal_sendv`):

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 
 /// Plain log lines on standard error (photod or photod-notify outside systemd): `time level
@@ -39,6 +46,19 @@ public struct StandardErrorLogHandler: LogHandler {
 
     /// Writes the whole line with one write(2), so lines of concurrent loggers do not interleave.
     @Sendable public static func writeToStandardError(_ line: String) {
-        FileHandle.standardError.write(Data(line.utf8))
+        Array(line.utf8).withUnsafeBytes { bytes in
+            guard let start = bytes.baseAddress else { return }
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(STDERR_FILENO, start + offset, bytes.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
     }
 }

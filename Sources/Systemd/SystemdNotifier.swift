@@ -1,5 +1,9 @@
 import CSystemd
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Tells the service manager about the daemon's state (`sd_notify`): readiness, a status line,
 /// reloading, stopping, and watchdog keep-alives. Without `NOTIFY_SOCKET` every call is a no-op.

@@ -1,5 +1,12 @@
 import CSystemd
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Sockets the service manager passed (socket activation, `sd_listen_fds_with_names`).
 public enum SystemdSockets {

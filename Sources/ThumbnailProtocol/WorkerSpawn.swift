@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 
 /// A worker process just started, and photod's end of the socket it answers on.
 public struct SpawnedWorker: Sendable, Equatable {
@@ -25,39 +26,16 @@ public enum WorkerSpawn {
         }
         let (parent, child) = (pair[0], pair[1])
         defer { close(child) }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // dup2 clears close-on-exec on fd 3 only; every other descriptor of photod's is
-        // close-on-exec, and the worker closes anything above 3 again before it reads a byte.
-        posix_spawn_file_actions_adddup2(&actions, child, workerSocket)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        var pid: pid_t = 0
-        let argv = [executable] + arguments
-        let result = withCStrings(argv) { argvPointers in
-            withCStrings(environment) { environmentPointers in
-                posix_spawn(&pid, executable, &actions, &attributes, argvPointers, environmentPointers)
-            }
-        }
-        guard result == 0 else {
+        // Every other descriptor of photod's is close-on-exec, and the worker closes anything
+        // above 3 again before it reads a byte.
+        switch ChildProcess.spawn(executable, arguments, environment: environment, quiet: true,
+                                  pass: (descriptor: child, as: workerSocket)) {
+        case .success(let pid):
+            return SpawnedWorker(pid: pid, socket: parent)
+        case .failure(let failure):
             close(parent)
-            throw .system(call: "posix_spawn \(executable)", errno: result)
+            throw .system(call: "posix_spawn \(executable)", errno: failure.errno)
         }
-        return SpawnedWorker(pid: pid, socket: parent)
     }
 
     /// Waits for `pid` to end and says how it ended.
@@ -71,15 +49,6 @@ public enum WorkerSpawn {
         // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift cannot import.
         let signal = status & 0x7F
         return signal == 0 ? WorkerExit(signal: nil, status: (status >> 8) & 0xFF) : WorkerExit(signal: signal, status: nil)
-    }
-
-    /// NULL-terminated C string arrays for posix_spawn, valid inside `body`.
-    private static func withCStrings<R>(_ strings: [String],
-                                        _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
-        var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
-        pointers.append(nil)
-        defer { pointers.forEach { free($0) } }
-        return body(pointers)
     }
 }
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A varlink client over a Unix socket; one call at a time per client.
 ///
 /// A second call while one is in progress throws `VarlinkClientError.busy` rather than waiting:
@@ -68,7 +66,7 @@ public final class VarlinkClient: Sendable {
         _ parameters: P,
         returning: R.Type
     ) -> AsyncThrowingStream<R, Error> {
-        let cursor = StreamCursor<R>(
+        let cursor = VarlinkStreamCursor<ClientConnection, R>(
             connection: self.connection,
             message: Result {
                 try JSONWire.call(method: method, parametersJSON: JSONWire.encodeObject(parameters), more: true)
@@ -81,82 +79,5 @@ public final class VarlinkClient: Sendable {
     public func close() async {
         self.connection.close()
         try? await self.connection.channel.closeFuture.get()
-    }
-}
-
-/// Drives one streaming call, one reply per pull.
-private final class StreamCursor<R: Decodable & Sendable>: Sendable {
-    private enum Phase {
-        case notStarted
-        case streaming
-        case finished
-    }
-
-    private let connection: ClientConnection
-    private let message: Result<[UInt8], any Error>
-    private let phase = Mutex(Phase.notStarted)
-
-    init(connection: ClientConnection, message: Result<[UInt8], any Error>) {
-        self.connection = connection
-        self.message = message
-    }
-
-    deinit {
-        // Dropped midway: the server is still streaming into this connection.
-        if self.phase.withLock({ $0 }) == .streaming {
-            self.connection.close()
-        }
-    }
-
-    func next() async throws -> R? {
-        switch self.phase.withLock({ $0 }) {
-        case .finished:
-            return nil
-        case .notStarted:
-            self.phase.withLock { $0 = .finished }
-            let message = try self.message.get()
-            try self.connection.acquire()
-            self.phase.withLock { $0 = .streaming }
-            do {
-                try await self.connection.send(message)
-            } catch {
-                self.end(closing: true)
-                throw error
-            }
-        case .streaming:
-            break
-        }
-        let reply: ReplyFrame
-        do {
-            reply = try await self.connection.nextReply()
-        } catch {
-            self.end(closing: true)
-            throw error
-        }
-        if reply.error != nil || !reply.continues {
-            self.end(closing: false)
-        }
-        do {
-            return try reply.value(as: R.self)
-        } catch let error as VarlinkError {
-            throw error
-        } catch {
-            // The reply did not fit R; the rest of the stream would not either.
-            self.end(closing: reply.continues)
-            throw error
-        }
-    }
-
-    private func end(closing: Bool) {
-        let wasStreaming = self.phase.withLock { phase in
-            defer { phase = .finished }
-            return phase == .streaming
-        }
-        guard wasStreaming else { return }
-        if closing {
-            self.connection.close()
-        } else {
-            self.connection.release()
-        }
     }
 }

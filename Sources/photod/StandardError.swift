@@ -1,6 +1,6 @@
-import Foundation
+import Systemd
 
 /// Writes one line to standard error.
 func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    StandardErrorLogHandler.writeToStandardError(line + "\n")
 }

@@ -17,6 +17,8 @@ import Testing
         #expect(shown["actions"] as? [String] == ["allow", "Allow", "deny", "Deny", "choose", "Choose…"])
         #expect(shown["expire_timeout"] as? Int == 0)
         #expect((shown["body"] as? String)?.contains("Reason: to print a beach calendar") == true)
+        // The notification can come up before the app has written the reply it got at once.
+        #expect(request.wait { $0.objects.count >= 1 }, "no pending reply: \(request.stderr)")
         #expect(request.objects.first?["pending"] as? Bool == true)
 
         try setup.server.invoke(id, "allow")

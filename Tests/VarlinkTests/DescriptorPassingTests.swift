@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Varlink
+@testable import VarlinkCore
 
 /// Replies that carry file descriptors (SCM_RIGHTS), from VarlinkReplier to
 /// VarlinkDescriptorClient, to Python's socket.recv_fds and to readers that take only the bytes.

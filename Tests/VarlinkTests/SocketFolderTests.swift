@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Varlink
+@testable import VarlinkCore
 
 /// The folders on the way to a socket: photod creates them private and refuses ones another user
 /// made or could change; photoctl refuses a runtime directory that is not the user's own.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PhotoAPI
 import Store
 
@@ -40,13 +44,12 @@ struct AssetCursor: Codable, Equatable {
     var encoded: String {
         let json = (try? JSONEncoder().encode(self)) ?? Data()
         return json.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+            .replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
     }
 
     /// Decodes `text` and checks it belongs to this listing; nil when it does not.
     static func decode(_ text: String, sort: StoreSort, reverse: Bool = false, groupKey: String?) -> StorePosition? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var base64 = text.replacing("-", with: "+").replacing("_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64),
               let cursor = try? JSONDecoder().decode(AssetCursor.self, from: data),

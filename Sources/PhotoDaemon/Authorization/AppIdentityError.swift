@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Why a client could not be identified; the caller refuses the client rather than guessing.
 enum AppIdentityError: Error, Sendable, Equatable, CustomStringConvertible {

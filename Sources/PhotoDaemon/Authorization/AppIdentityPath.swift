@@ -28,4 +28,11 @@ enum AppIdentityPath {
         }
         return "/" + components.joined(separator: "/")
     }
+
+    /// The folder an absolute `path` is in ("/" for a file at the top), as NSString's
+    /// deletingLastPathComponent says it.
+    static func folder(of path: String) -> String {
+        let parts = path.split(separator: "/")
+        return "/" + parts.dropLast().joined(separator: "/")
+    }
 }

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension AppIdentityResolver {
     /// Reads /proc/PID/{cgroup,cmdline,cwd,exe,status} under `procRoot` and identifies; refuses a vanished pid.
@@ -95,7 +102,7 @@ struct AppIdentityProcess: Sendable {
     /// The parent's pid, from `status` (`PPid:`).
     func parentPid() throws(AppIdentityError) -> Int32 {
         for line in try text("status").split(separator: "\n") where line.hasPrefix("PPid:") {
-            if let pid = Int32(line.dropFirst(5).trimmingCharacters(in: .whitespaces)), pid > 0 { return pid }
+            if let pid = Int32(line.dropFirst(5).trimming(where: \.isWhitespace)), pid > 0 { return pid }
         }
         throw .processGone(pid: pid)
     }
@@ -110,14 +117,10 @@ struct AppIdentityProcess: Sendable {
     /// The errno behind a Foundation file error, if it carries one.
     static func posixCode(of error: any Error) -> Int32? {
         if let posix = error as? POSIXError { return posix.code.rawValue }
-        let nsError = error as NSError
-        if nsError.domain == NSPOSIXErrorDomain { return Int32(clamping: nsError.code) }
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? any Error {
-            return posixCode(of: underlying)
-        }
-        if let cocoa = error as? CocoaError, cocoa.code == .fileReadNoSuchFile || cocoa.code == .fileNoSuchFile {
-            return ENOENT
-        }
+        guard let cocoa = error as? CocoaError else { return nil }
+        // Foundation's file errors carry the errno as their underlying error (NSUnderlyingErrorKey).
+        if let underlying = cocoa.userInfo["NSUnderlyingError"] as? any Error { return posixCode(of: underlying) }
+        if cocoa.code == .fileReadNoSuchFile || cocoa.code == .fileNoSuchFile { return ENOENT }
         return nil
     }
 }

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension AuthorizationMachine {
     /// The hint a denied answer carries: the command with which the owner lets the app ask again.
@@ -17,6 +24,6 @@ extension AuthorizationMachine {
                 || "-_./:@%+=,".unicodeScalars.contains(scalar))
         }
         if plain { return word }
-        return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        return "'" + word.replacing("'", with: #"'\''"#) + "'"
     }
 }

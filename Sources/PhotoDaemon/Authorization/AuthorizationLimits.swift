@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PhotoAPI
 
 /// How much authorization state photod keeps, so that no app can grow it without bound and

@@ -1,5 +1,9 @@
 import PhotoAPI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One app's authorization as a pure state machine: events in, new state and actions out.
 ///

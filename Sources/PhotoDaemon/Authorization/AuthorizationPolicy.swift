@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What the config decides about authorization, above anything the owner decides.
 public struct AuthorizationPolicy: Sendable, Equatable {

@@ -1,5 +1,9 @@
 import PhotoAPI
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Store
 
 /// One app's authorization as it is stored and shown to the owner (`io.photod.Authorization.App`).

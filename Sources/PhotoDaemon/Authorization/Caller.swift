@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import PhotoAPI
 import Synchronization
 import Varlink
@@ -53,8 +60,8 @@ final class CallerResolver: Sendable {
     convenience init(trusted: [String], procRoot: String = "/proc") {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: procRoot + "/self/exe"))
             ?? CommandLine.arguments.first ?? "photod"
-        let folder = (AppIdentityPath.strippingDeleted(executable).path as NSString).deletingLastPathComponent
-        let prefix = (folder as NSString).deletingLastPathComponent
+        let folder = AppIdentityPath.folder(of: AppIdentityPath.strippingDeleted(executable).path)
+        let prefix = AppIdentityPath.folder(of: folder)
         self.init(ownerClient: folder + "/photoctl",
                   notifiers: [folder + "/photod-notify", prefix + "/libexec/photod/photod-notify"],
                   trusted: trusted, daemonUID: getuid(), procRoot: procRoot)
@@ -109,7 +116,7 @@ final class CallerResolver: Sendable {
     private func actsForParent(pid: Int32) -> Bool {
         let process = AppIdentityProcess(pid: pid, procRoot: procRoot)
         guard let name = try? process.text("comm") else { return true }
-        return name.trimmingCharacters(in: .newlines) != PhotoctlRole.owner.rawValue
+        return name.trimming(where: \.isNewline) != PhotoctlRole.owner.rawValue
     }
 
     /// The identity of the process that started `peer`, held to the same uid.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The deadlines of pending authorization requests, waited for by one loop that runs as a
 /// child of `AuthorizationService`, so every timer ends with the service group.

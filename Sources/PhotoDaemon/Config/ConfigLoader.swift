@@ -1,8 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import Metadata
 import PhotoAPI
-import TOMLKit
+import TOML
 
 /// A config problem, said in one line that names the file and the key.
 public struct ConfigError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -63,7 +70,9 @@ public struct ConfigLoader {
         do {
             return try String(contentsOfFile: file, encoding: .utf8)
         } catch {
-            throw ConfigError(file: file, key: nil, problem: "cannot read: \(error.localizedDescription)")
+            let reason = AppIdentityProcess.posixCode(of: error).map { String(cString: strerror($0)) }
+                ?? ((error as? CocoaError)?.code == .fileReadInapplicableStringEncoding ? "it is not UTF-8 text" : "\(error)")
+            throw ConfigError(file: file, key: nil, problem: "cannot read: \(reason)")
         }
     }
 
@@ -71,12 +80,9 @@ public struct ConfigLoader {
     public func apply(_ text: String, from file: String, to config: inout DaemonConfig) throws(ConfigError) {
         let table: TOMLTable
         do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ConfigError(file: file, key: nil, problem: "line \(error.source.begin.line), column "
-                              + "\(error.source.begin.column): \(error.description)")
+            table = try TOMLParser.parse(text)
         } catch {
-            throw ConfigError(file: file, key: nil, problem: "\(error)")
+            throw ConfigError(file: file, key: nil, problem: error.description)
         }
         var reader = TableReader(table: table, file: file, prefix: "")
         if let roots = try reader.strings("roots") {
@@ -223,12 +229,12 @@ private struct TableReader {
         ConfigError(file: file, key: prefix + key, problem: problem)
     }
 
-    private mutating func value(_ key: String) -> TOMLValueConvertible? {
+    private mutating func value(_ key: String) -> TOMLValue? {
         used.insert(key)
         return table[key]
     }
 
-    private func kind(_ value: TOMLValueConvertible) -> String { "\(value.type)" }
+    private func kind(_ value: TOMLValue) -> String { value.kind }
 
     mutating func string(_ key: String) throws(ConfigError) -> String? {
         guard let value = value(key) else { return nil }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Turns a description's raw bytes into text, and text into its normalized group form.
 public enum DescriptionText {
@@ -19,8 +23,8 @@ public enum DescriptionText {
         normalizeASCII(text.utf8) ?? normalizeUnicode(text)
     }
 
-    /// The general path: Unicode white space, then NFC.
-    static func normalizeUnicode(_ text: String) -> String {
+    /// The general path: Unicode white space, then NFC (`compose`: the tests give Foundation's).
+    static func normalizeUnicode(_ text: String, compose: (String) -> String = standardNFC) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         var pendingSpace = false
@@ -35,7 +39,16 @@ public enum DescriptionText {
             }
             result.append(character)
         }
-        return result.precomposedStringWithCanonicalMapping
+        return compose(result)
+    }
+
+    /// The standard library's NFC (FoundationEssentials has none). It differs from full
+    /// Foundation's only where Foundation was wrong: past 63 marks in a row Foundation lost
+    /// marks, it left a precomposed Hangul syllable and a trailing jamo apart, turned an archaic
+    /// leading jamo and a vowel into U+FFFD, and did not know the marks of Unicode 16 and 17
+    /// (DescriptionTextFoundationTests).
+    static func standardNFC(_ text: String) -> String {
+        String(decoding: text._nfcCodeUnits, as: UTF8.self)
     }
 
     /// The same rules on pure ASCII bytes, which need no Unicode tables and are already NFC;

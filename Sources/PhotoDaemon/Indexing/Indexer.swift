@@ -1,5 +1,9 @@
 import FileSystem
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import NIOPosix
 import PhotoAPI
@@ -164,7 +168,7 @@ final class Indexer: Sendable {
         try? await scanner.store.releaseMemory()
         ProcessMemory.giveBack()
         logger.info("""
-            reconciled (\(reason)) in \(String(format: "%.2f", (ContinuousClock.now - started).seconds)) s: \
+            reconciled (\(reason)) in \(twoDecimals((ContinuousClock.now - started).seconds)) s: \
             \(total.scanned) files, \(total.read) read, \(total.inserted) new, \(total.updated) updated, \
             \(total.moved) moved, \(total.removed) removed, \(total.unchanged) unchanged
             """)

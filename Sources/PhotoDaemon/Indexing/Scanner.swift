@@ -1,5 +1,9 @@
 import FileSystem
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import NIOPosix
 import Store

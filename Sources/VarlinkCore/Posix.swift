@@ -1,36 +1,23 @@
-// The module's direct POSIX calls: the socket file's life cycle, SO_PEERCRED and user names
-// (descriptor passing and the blocking client's socket have files of their own).
+// The direct POSIX calls of the varlink modules: the socket file's life cycle, SO_PEERCRED and user
+// names (descriptor passing and the blocking client's socket have files of their own).
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import NIOCore
 
 /// Linux `struct ucred`, which Glibc's Swift module hides behind `_GNU_SOURCE`; same layout.
-private struct UnixCredentials: Sendable {
-    var pid: Int32 = 0
-    var uid: UInt32 = 0
-    var gid: UInt32 = 0
+package struct UnixCredentials: Sendable {
+    package var pid: Int32 = 0
+    package var uid: UInt32 = 0
+    package var gid: UInt32 = 0
+
+    package init() {}
 }
 
-enum Posix {
-    /// The peer's credentials as the kernel recorded them at connect(), or nil where unsupported.
-    static func peer(of channel: any Channel) async -> VarlinkPeer? {
-        #if os(Linux)
-        guard let provider = channel as? any SocketOptionProvider else { return nil }
-        let credentials: UnixCredentials? = try? await provider.unsafeGetSocketOption(
-            level: NIOBSDSocket.OptionLevel(rawValue: SOL_SOCKET),
-            name: NIOBSDSocket.Option(rawValue: SO_PEERCRED)
-        ).get()
-        return credentials.map { VarlinkPeer(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
-        #else
-        return nil
-        #endif
-    }
-
+package enum Posix {
     /// The credentials the kernel recorded at connect() for the peer of a socket we hold directly.
-    static func peer(ofSocket descriptor: Int32) -> VarlinkPeer? {
+    package static func peer(ofSocket descriptor: Int32) -> VarlinkPeer? {
         #if os(Linux)
         var credentials = UnixCredentials()
         var length = socklen_t(MemoryLayout<UnixCredentials>.size)
@@ -41,32 +28,32 @@ enum Posix {
         #endif
     }
 
-    enum FileKind: Equatable {
+    package enum FileKind: Equatable {
         case missing
         case socket
         case other
     }
 
     /// Identifies a file, so the server removes the socket it bound and not a successor's.
-    struct FileIdentity: Equatable {
+    package struct FileIdentity: Equatable {
         let device: UInt64
         let inode: UInt64
     }
 
-    static func kind(at path: String) -> FileKind {
+    package static func kind(at path: String) -> FileKind {
         var info = stat()
         guard lstat(path, &info) == 0 else { return .missing }
         return (info.st_mode & S_IFMT) == S_IFSOCK ? .socket : .other
     }
 
-    static func identity(at path: String) -> FileIdentity? {
+    package static func identity(at path: String) -> FileIdentity? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
     /// The uid of the user called `name` (through NSS, so LDAP users count), or nil when none is.
-    static func userID(named name: String) -> UInt32? {
+    package static func userID(named name: String) -> UInt32? {
         var entry = passwd()
         var result: UnsafeMutablePointer<passwd>?
         var size = 1024
@@ -82,23 +69,23 @@ enum Posix {
         return nil
     }
 
-    static func setPermissions(_ path: String, _ mode: mode_t) throws(PosixError) {
+    package static func setPermissions(_ path: String, _ mode: mode_t) throws(PosixError) {
         guard chmod(path, mode) == 0 else { throw PosixError(operation: "chmod \(path)", code: errno) }
     }
 
-    static func remove(_ path: String) throws(PosixError) {
+    package static func remove(_ path: String) throws(PosixError) {
         guard unlink(path) == 0 || errno == ENOENT else { throw PosixError(operation: "unlink \(path)", code: errno) }
     }
 
-    static func describe(errno code: Int32) -> String {
+    package static func describe(errno code: Int32) -> String {
         String(cString: strerror(code))
     }
 }
 
 /// A failed POSIX call, with the errno text.
-struct PosixError: Error, CustomStringConvertible {
-    let operation: String
-    let code: Int32
+package struct PosixError: Error, CustomStringConvertible {
+    package let operation: String
+    package let code: Int32
 
-    var description: String { "\(self.operation): \(Posix.describe(errno: self.code))" }
+    package var description: String { "\(self.operation): \(Posix.describe(errno: self.code))" }
 }

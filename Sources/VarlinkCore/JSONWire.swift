@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// Any JSON value; used where the shape is not known in advance (error parameters from the wire).
-enum JSONValue: Codable, Sendable, Equatable {
+package enum JSONValue: Codable, Sendable, Equatable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -14,7 +14,7 @@ enum JSONValue: Codable, Sendable, Equatable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -34,7 +34,7 @@ enum JSONValue: Codable, Sendable, Equatable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -49,23 +49,23 @@ enum JSONValue: Codable, Sendable, Equatable {
 }
 
 /// Why an outgoing message could not be built.
-struct VarlinkEncodingError: Error, CustomStringConvertible {
-    let description: String
+package struct VarlinkEncodingError: Error, CustomStringConvertible {
+    package let description: String
 }
 
 /// Building and reading whole varlink messages.
-enum JSONWire {
-    static let emptyObject: [UInt8] = Array("{}".utf8)
+package enum JSONWire {
+    package static let emptyObject: [UInt8] = Array("{}".utf8)
 
     /// Encodes with sorted keys, so equal values give equal bytes (VarlinkError is Equatable on them).
-    static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+    package static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Array(try encoder.encode(value))
     }
 
     /// Encodes message parameters, which varlink requires to be a JSON object.
-    static func encodeObject<T: Encodable>(_ value: T) throws -> [UInt8] {
+    package static func encodeObject<T: Encodable>(_ value: T) throws -> [UInt8] {
         let bytes = try self.encode(value)
         guard bytes.first == UInt8(ascii: "{") else {
             throw VarlinkEncodingError(description: "\(T.self) does not encode to a JSON object")
@@ -73,12 +73,12 @@ enum JSONWire {
         return bytes
     }
 
-    static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         try JSONDecoder().decode(type, from: Data(bytes))
     }
 
     /// `{"parameters":…[,"continues":true]}` followed by the NUL terminator.
-    static func reply(parametersJSON: [UInt8], continues: Bool) -> [UInt8] {
+    package static func reply(parametersJSON: [UInt8], continues: Bool) -> [UInt8] {
         var message: [UInt8] = []
         message.reserveCapacity(parametersJSON.count + 40)
         message += Array(#"{"parameters":"#.utf8)
@@ -89,7 +89,7 @@ enum JSONWire {
     }
 
     /// `{"error":"name","parameters":{…}}` followed by the NUL terminator.
-    static func errorReply(_ error: VarlinkError) -> [UInt8] {
+    package static func errorReply(_ error: VarlinkError) -> [UInt8] {
         var message: [UInt8] = Array(#"{"error":"#.utf8)
         message += (try? self.encode(error.name)) ?? Array(#""""#.utf8)
         message += Array(#","parameters":"#.utf8)
@@ -101,7 +101,7 @@ enum JSONWire {
 
     /// `{"method":"…","parameters":{…}[,"more":true|,"oneway":true]}` followed by the NUL terminator.
     /// A server refuses a call with both flags, so callers set at most one.
-    static func call(method: String, parametersJSON: [UInt8], more: Bool, oneway: Bool = false) throws -> [UInt8] {
+    package static func call(method: String, parametersJSON: [UInt8], more: Bool, oneway: Bool = false) throws -> [UInt8] {
         var message: [UInt8] = Array(#"{"method":"#.utf8)
         message += try self.encode(method)
         message += Array(#","parameters":"#.utf8)

@@ -8,11 +8,15 @@ import Musl
 /// must call recvmsg itself. The owner calls `release()` exactly once.
 struct BlockingUnixSocket {
     let descriptor: Int32
-    /// The most any send or receive waits (SO_SNDTIMEO, SO_RCVTIMEO).
-    let timeout: Duration
+    /// The most any send or receive waits (SO_SNDTIMEO, SO_RCVTIMEO); nil: as long as it takes.
+    let timeout: Duration?
 
-    /// Connects to `path`, with `timeout` set on both directions.
-    static func open(path: String, timeout: Duration) throws(VarlinkConnectError) -> BlockingUnixSocket {
+    /// How long a connect waits for a server whose backlog is full, as long as SwiftNIO's
+    /// ClientBootstrap waits by default.
+    static let connectTimeout: Duration = .seconds(10)
+
+    /// Connects to `path`, with `timeout` (when given) set on both directions.
+    static func open(path: String, timeout: Duration?) throws(VarlinkConnectError) -> BlockingUnixSocket {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let pathBytes = Array(path.utf8)
@@ -24,12 +28,18 @@ struct BlockingUnixSocket {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw Self.connectError(path: path, code: errno) }
         let connection = BlockingUnixSocket(descriptor: descriptor, timeout: timeout)
+        // An AF_UNIX connect waits at most SO_SNDTIMEO; then the calls' own limit (or none) applies.
+        guard connection.setLimit(SO_SNDTIMEO, connectTimeout) else {
+            let code = errno
+            connection.release()
+            throw Self.connectError(path: path, code: code)
+        }
         let connected = withUnsafePointer(to: &address) { address in
             address.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        guard connected == 0, connection.setTimeout(SO_RCVTIMEO), connection.setTimeout(SO_SNDTIMEO) else {
+        guard connected == 0, connection.setLimit(SO_RCVTIMEO, timeout), connection.setLimit(SO_SNDTIMEO, timeout) else {
             let code = errno
             connection.release()
             throw Self.connectError(path: path, code: code)
@@ -70,19 +80,23 @@ struct BlockingUnixSocket {
 
     /// SO_RCVTIMEO and SO_SNDTIMEO expire as EAGAIN.
     private func failure(_ code: Int32) -> VarlinkFileDescriptorError {
-        if code == EAGAIN || code == EWOULDBLOCK {
-            let (seconds, attoseconds) = self.timeout.components
+        if let timeout = self.timeout, code == EAGAIN || code == EWOULDBLOCK {
+            let (seconds, attoseconds) = timeout.components
             return .timedOut(seconds: Double(seconds) + Double(attoseconds) / 1e18)
         }
         return .socketFailed(errno: code, reason: Posix.describe(errno: code))
     }
 
-    private func setTimeout(_ option: Int32) -> Bool {
-        let (seconds, attoseconds) = self.timeout.components
-        var limit = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
-        if limit.tv_sec <= 0 && limit.tv_usec <= 0 {
-            // Zero would mean no limit at all.
-            limit = timeval(tv_sec: 0, tv_usec: 1)
+    /// Sets `option` to `duration`, or to no limit for nil.
+    private func setLimit(_ option: Int32, _ duration: Duration?) -> Bool {
+        var limit = timeval(tv_sec: 0, tv_usec: 0)
+        if let duration {
+            let (seconds, attoseconds) = duration.components
+            limit = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+            if limit.tv_sec <= 0 && limit.tv_usec <= 0 {
+                // Zero would mean no limit at all.
+                limit = timeval(tv_sec: 0, tv_usec: 1)
+            }
         }
         return setsockopt(self.descriptor, SOL_SOCKET, option, &limit, socklen_t(MemoryLayout<timeval>.size)) == 0
     }

@@ -24,7 +24,7 @@ public struct VarlinkError: Error, Sendable, Equatable, CustomStringConvertible 
         self.parametersJSON = (try? JSONWire.encodeObject(parameters)) ?? JSONWire.emptyObject
     }
 
-    init(name: String, parametersJSON: [UInt8]) {
+    package init(name: String, parametersJSON: [UInt8]) {
         self.name = name
         self.parametersJSON = parametersJSON
     }

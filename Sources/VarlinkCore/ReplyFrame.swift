@@ -1,16 +1,16 @@
 /// One reply as read from the wire; both clients (NIO and blocking) read replies through it.
-struct ReplyFrame: Sendable {
+package struct ReplyFrame: Sendable {
     /// Replies may be larger than calls (a page of assets); this bounds a broken server's damage.
-    static let maxBytes = 16 << 20
+    package static let maxBytes = 16 << 20
 
-    let bytes: [UInt8]
-    let error: VarlinkError?
-    let continues: Bool
+    package let bytes: [UInt8]
+    package let error: VarlinkError?
+    package let continues: Bool
     /// Some servers leave out empty parameters; they read as `{}`.
-    let hasParameters: Bool
+    package let hasParameters: Bool
 
     /// Reads the envelope of one message (without its NUL).
-    static func parse(_ frame: [UInt8]) throws -> ReplyFrame {
+    package static func parse(_ frame: [UInt8]) throws -> ReplyFrame {
         let header: ReplyHeader
         do {
             header = try JSONWire.decode(ReplyHeader.self, from: frame)
@@ -27,7 +27,7 @@ struct ReplyFrame: Sendable {
     }
 
     /// The parameters decoded as `R`; an error reply throws its VarlinkError.
-    func value<R: Decodable>(as type: R.Type) throws -> R {
+    package func value<R: Decodable>(as type: R.Type) throws -> R {
         if let error = self.error {
             throw error
         }
@@ -41,16 +41,16 @@ struct ReplyFrame: Sendable {
 /// The envelope of a reply; the parameters themselves are decoded later, straight into the
 /// caller's type, except an error's, which are kept as JSON.
 private struct ReplyHeader: Decodable {
-    let error: String?
-    let errorParameters: JSONValue?
-    let continues: Bool
-    let hasParameters: Bool
+    package let error: String?
+    package let errorParameters: JSONValue?
+    package let continues: Bool
+    package let hasParameters: Bool
 
     private enum Key: String, CodingKey {
         case error, parameters, continues
     }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         self.error = try container.decodeIfPresent(String.self, forKey: .error)
         self.continues = try container.decodeIfPresent(Bool.self, forKey: .continues) ?? false
@@ -60,5 +60,5 @@ private struct ReplyHeader: Decodable {
 }
 
 private struct ReplyEnvelope<R: Decodable>: Decodable {
-    let parameters: R
+    package let parameters: R
 }

@@ -1,19 +1,29 @@
-/// A blocking varlink client that also receives the file descriptors a reply carries (SCM_RIGHTS).
+/// A blocking varlink client, without SwiftNIO: calls, streams (`more`), and the file
+/// descriptors a reply carries (SCM_RIGHTS).
 ///
 /// NIO reads without a control buffer, so the kernel drops descriptors sent to a VarlinkClient;
 /// this client calls recvmsg itself. Its calls block the calling thread (each send or receive
-/// for at most `receiveTimeout`), so run it on a thread of its own rather than on one of the
-/// concurrency pool's few threads. It serves one caller at a time, hence not Sendable. Any
-/// failure other than an error reply or a reply that does not decode closes the connection: a
-/// reply read late would be taken as the next call's.
+/// for at most `receiveTimeout`, when given), so run it on a thread of its own rather than on
+/// one of the concurrency pool's few threads; `interrupter` stops a wait from another thread.
+/// It serves one caller at a time, hence not Sendable. Any failure other than an error reply or
+/// a reply that does not decode closes the connection: a reply read late would be taken as the
+/// next call's. Replies are capped at `ReplyFrame.maxBytes`, like VarlinkClient's.
 public final class VarlinkDescriptorClient {
     private var socket: BlockingUnixSocket?
     private var decoder = VarlinkFrameDecoder(maxMessageBytes: ReplyFrame.maxBytes)
     private var pending = PendingDescriptors()
     private var readBuffer = [UInt8](repeating: 0, count: 64 << 10)
+    /// Whether a stream's replies are still to come; no call may be sent meanwhile.
+    private var streaming = false
+    /// Shuts this client's socket down from another thread.
+    public let interrupter: VarlinkInterrupter
+
+    /// Whether a stream started with `startStream` has replies still to come.
+    public var isStreaming: Bool { self.streaming }
 
     private init(socket: BlockingUnixSocket) {
         self.socket = socket
+        self.interrupter = VarlinkInterrupter(descriptor: socket.descriptor)
     }
 
     deinit {
@@ -26,7 +36,7 @@ public final class VarlinkDescriptorClient {
     public static func connect(
         unixSocketPath path: String,
         trusted: TrustedServer = .sameUser,
-        receiveTimeout: Duration = .seconds(30)
+        receiveTimeout: Duration? = .seconds(30)
     ) throws -> VarlinkDescriptorClient {
         let socket = try BlockingUnixSocket.open(path: path, timeout: receiveTimeout)
         // Before the first byte: a call may carry what the user would not tell a stranger.
@@ -50,17 +60,72 @@ public final class VarlinkDescriptorClient {
         return (try reply.value(as: R.self), descriptors)
     }
 
+    /// Sends `method` with `more: true`; its replies then come from `nextReply(as:)`, one per
+    /// call, so a slow reader slows the server down rather than filling this process's memory.
+    public func startStream<P: Encodable>(_ method: String, _ parameters: P) throws {
+        try self.sendStreamCall(JSONWire.call(method: method, parametersJSON: JSONWire.encodeObject(parameters), more: true))
+    }
+
+    /// The stream's next reply, nil after the last. An error reply ends the stream (thrown as
+    /// VarlinkError); a reply that does not decode as `R` ends it too, closing the connection
+    /// when more were to come.
+    public func nextReply<R: Decodable>(as type: R.Type) throws -> R? {
+        guard self.streaming else { return nil }
+        let reply = try self.nextReplyFrame()
+        do {
+            return try reply.value(as: R.self)
+        } catch let error as VarlinkError {
+            throw error
+        } catch {
+            if reply.continues { self.close() }
+            throw error
+        }
+    }
+
+    /// Writes a call made with `more: true`; until its last reply no other call may be sent.
+    package func sendStreamCall(_ message: [UInt8]) throws {
+        guard !self.streaming else { throw VarlinkClientError.busy }
+        guard let socket = self.socket else { throw VarlinkClientError.closed }
+        do {
+            try socket.sendAll(message)
+        } catch {
+            self.close()
+            throw error
+        }
+        self.streaming = true
+    }
+
+    /// The stream's next reply as it came; the stream ends with an error reply or one without
+    /// continues. Descriptors that come with a stream's replies are closed. A failure closes
+    /// the connection.
+    package func nextReplyFrame() throws -> ReplyFrame {
+        do {
+            guard self.streaming, let socket = self.socket else { throw VarlinkClientError.closed }
+            let reply = try ReplyFrame.parse(self.nextFrame(from: socket).0)
+            if reply.error != nil || !reply.continues {
+                self.streaming = false
+            }
+            return reply
+        } catch {
+            self.close()
+            throw error
+        }
+    }
+
     /// Closes the connection and any descriptors received ahead of their reply; later calls
     /// throw `VarlinkClientError.closed`.
     public func close() {
+        self.interrupter.detach()
         self.socket?.release()
         self.socket = nil
+        self.streaming = false
         self.pending.closeAll()
     }
 
     /// Sends one call and reads its reply; a failure closes the connection, since the
     /// conversation cannot be picked up again mid-message.
     private func exchange(_ message: [UInt8]) throws -> (ReplyFrame, ReceivedFileDescriptors) {
+        guard !self.streaming else { throw VarlinkClientError.busy }
         guard let socket = self.socket else { throw VarlinkClientError.closed }
         do {
             try socket.sendAll(message)

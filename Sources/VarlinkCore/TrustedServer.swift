@@ -38,6 +38,13 @@ public struct VarlinkUntrustedServerError: Error, Equatable, Sendable, CustomStr
     /// The uids that would have been accepted.
     public let trusted: Set<UInt32>
 
+    /// The server on `path` runs as `serverUserID`, none of `trusted`.
+    package init(path: String, serverUserID: UInt32?, trusted: Set<UInt32>) {
+        self.path = path
+        self.serverUserID = serverUserID
+        self.trusted = trusted
+    }
+
     /// "refusing the server on PATH: it runs as uid N, …".
     public var description: String {
         let runs = serverUserID.map { "it runs as uid \($0)" } ?? "the kernel did not say which user runs it"

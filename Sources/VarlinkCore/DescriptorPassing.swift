@@ -12,12 +12,12 @@ import Musl
 /// chunk's end, though it may start with earlier bytes. So a sender starts every message with
 /// descriptors in a fresh sendmsg, and a reader counts them to the message holding the last byte
 /// of the recvmsg that brought them.
-enum DescriptorPassing {
+package enum DescriptorPassing {
     /// Most descriptors one reply may carry; the receiver's control buffer is sized for this many.
-    static let maxPerMessage = 16
+    package static let maxPerMessage = 16
 
     /// What one sendmsg did.
-    enum SendOutcome: Equatable {
+    package enum SendOutcome: Equatable {
         /// The kernel took this many bytes (at least one), and the descriptors with the first.
         case sent(Int)
         /// The socket buffer is full: nothing was taken, descriptors included.
@@ -27,7 +27,7 @@ enum DescriptorPassing {
     }
 
     /// What one recvmsg returned; the descriptors are the caller's to close, even when truncated.
-    struct Received {
+    package struct Received {
         /// Bytes read; 0 means the peer closed the connection.
         var count: Int
         var descriptors: [Int32]
@@ -36,7 +36,7 @@ enum DescriptorPassing {
     }
 
     /// One non-blocking sendmsg of `message` with `descriptors` on its first byte; never raises SIGPIPE.
-    static func send(_ message: [UInt8], descriptors: [Int32], on socket: Int32) -> SendOutcome {
+    package static func send(_ message: [UInt8], descriptors: [Int32], on socket: Int32) -> SendOutcome {
         guard !message.isEmpty else { return .sent(0) }
         let space = self.controlSpace(descriptors: descriptors.count)
         let control = UnsafeMutableRawPointer.allocate(byteCount: space, alignment: MemoryLayout<cmsghdr>.alignment)
@@ -69,7 +69,7 @@ enum DescriptorPassing {
     }
 
     /// One blocking recvmsg into `buffer`, with room for `maxPerMessage` descriptors (close-on-exec).
-    static func receive(into buffer: UnsafeMutableRawBufferPointer, on socket: Int32) -> Result<Received, PosixError> {
+    package static func receive(into buffer: UnsafeMutableRawBufferPointer, on socket: Int32) -> Result<Received, PosixError> {
         let space = self.controlSpace(descriptors: self.maxPerMessage)
         let control = UnsafeMutableRawPointer.allocate(byteCount: space, alignment: MemoryLayout<cmsghdr>.alignment)
         defer { control.deallocate() }
