@@ -16,8 +16,6 @@ import Watcher
 /// Askers send commands through `queue` and await the answer; `runCommands()`, run by
 /// `IndexerService` inside its task group, is the one loop that carries them out in order.
 final class Indexer: Sendable {
-    /// Files a reconcile walks past before its memory is handed back to the system afterwards.
-    static let bigReconcile = 10_000
     /// The configured roots; replaced as a whole when the config is reloaded.
     let roots: LibraryRoots
     let queue = IndexCommandQueue()
@@ -165,13 +163,10 @@ final class Indexer: Sendable {
             state.setIndexProblem(nil)
             logger.notice("the index can be written again: every root is reconciled, nothing missed while it could not be")
         }
-        // The walk's listings, the pages and the batches are freed: after a big reconcile, give
-        // their memory back, and the pages it read into the store's caches (the next queries
-        // need others). A small one frees too little to be worth trimming every arena for.
-        if total.scanned >= Self.bigReconcile {
-            try? await scanner.store.releaseMemory()
-            ProcessMemory.giveBack()
-        }
+        // The walk's listings, the pages and the batches are freed: give their memory back, and
+        // the pages the reconcile read into the store's caches (the next queries need others).
+        try? await scanner.store.releaseMemory()
+        ProcessMemory.giveBack()
         logger.info("""
             reconciled (\(reason)) in \(twoDecimals((ContinuousClock.now - started).seconds)) s: \
             \(total.scanned) files, \(total.read) read, \(total.inserted) new, \(total.updated) updated, \
