@@ -34,7 +34,6 @@ struct PhotodCommand: AsyncParsableCommand {
     var logLevel: String?
 
     func run() async throws {
-        ProcessMemory.limitArenas()
         var level: Logger.Level?
         if let logLevel {
             guard let parsed = Logger.Level(rawValue: logLevel) else {

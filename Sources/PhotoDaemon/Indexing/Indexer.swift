@@ -141,17 +141,9 @@ final class Indexer: Sendable {
                 continue
             }
             state.setRoot(root.configured, .scanning)
-            // A root not yet watched (at start-up) is watched by its walk, folder by folder, just
-            // before each is listed: nothing made in a folder after its listing goes unseen.
-            let covering = coverage.needsCovering(path)
-            let coverage = self.coverage
-            let watch: (@Sendable ([UInt8]) -> Void)? =
-                covering ? { @Sendable folder in coverage.watchWhileWalking(folder) } : nil
             do {
-                total = total + (try await scanner.reconcile(root: path, progress: state.progress, beforeListing: watch))
-                if covering { coverage.finishCovering(path, walked: true) }
+                total = total + (try await scanner.reconcile(root: path, progress: state.progress))
             } catch {
-                if covering { coverage.finishCovering(path, walked: false) }
                 state.setRoot(root.configured, state.coverage(of: root.configured))
                 throw unwritable(error) ?? error
             }
@@ -163,10 +155,6 @@ final class Indexer: Sendable {
             state.setIndexProblem(nil)
             logger.notice("the index can be written again: every root is reconciled, nothing missed while it could not be")
         }
-        // The walk's listings, the pages and the batches are freed: give their memory back, and
-        // the pages the reconcile read into the store's caches (the next queries need others).
-        try? await scanner.store.releaseMemory()
-        ProcessMemory.giveBack()
         logger.info("""
             reconciled (\(reason)) in \(twoDecimals((ContinuousClock.now - started).seconds)) s: \
             \(total.scanned) files, \(total.read) read, \(total.inserted) new, \(total.updated) updated, \
