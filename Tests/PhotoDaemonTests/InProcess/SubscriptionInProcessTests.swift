@@ -57,7 +57,8 @@ import Testing
     }
 
     @Test func aTestWaitingForAChangeThatNeverComesFailsAtTheHarnessTimeLimit() async throws {
-        let started = ContinuousClock.now
+        // Without the harness's limit this test never ends (scripts/run-tests reports it still
+        // running); without its issue, withKnownIssue fails it.
         await withKnownIssue("the harness records the time limit") {
             try await TestDaemon.withDaemon(timeLimit: .seconds(1)) { daemon in
                 let owner = try await daemon.client()
@@ -65,6 +66,5 @@ import Testing
                 for try await _ in owner.subscribe() {}
             }
         }
-        #expect(ContinuousClock.now - started < .seconds(30))
     }
 }
