@@ -34,6 +34,9 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "gobject-2.0", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // glibc's mallopt and malloc_trim (no library to link): photod bounds its arenas and
+        // hands freed memory back after a reconcile.
+        .systemLibrary(name: "CMalloc"),
 
         // Wire types and the varlink interface text (the single source of truth).
         .target(
@@ -78,7 +81,7 @@ let package = Package(
         // method table (PhotoAPI/Methods.swift) is checked against the IDL at start.
         .target(name: "PhotoDaemon", dependencies: [
             "PhotoAPI", "Varlink", "Metadata", "Store", "FileSystem", "Watcher", "Systemd", "SafeText",
-            "ThumbnailCache", "ThumbnailProtocol", "TOML",
+            "ThumbnailCache", "ThumbnailProtocol", "TOML", "CMalloc",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

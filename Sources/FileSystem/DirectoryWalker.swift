@@ -2,66 +2,275 @@
 import Glibc
 #endif
 
-/// Walks a folder tree depth-first without following symlinks, reporting regular files.
+/// Walks a folder tree without following symlinks, reporting regular files in path order: the
+/// byte order of their full paths, the order an index keyed by path keeps them in, so the two
+/// can be compared as they go, neither held whole in memory.
 ///
 /// Only the root is opened by path (through real folders only, see `SafeOpener`); every folder
 /// below it is opened with `openat(O_NOFOLLOW)` from its parent's descriptor, never by its full
 /// path again, so a folder swapped for a symlink between listing and descending is never
 /// followed: the walk cannot leave the root. Hidden entries (names starting with ".") are
 /// skipped: they are editors' and tools' temporary files and caches, never photos a person
-/// filed. A folder reached twice (through a bind mount) is walked once.
+/// filed. A folder reached twice (through a bind mount) is walked once. Memory holds one
+/// listing per level of the tree being walked, not the tree.
 public struct DirectoryWalker {
     /// A regular file found by the walk.
     public struct Entry: Sendable {
         public var path: [UInt8]
         public var info: FileInfo
+        /// The listing of the folder it is in: its siblings, found without another system call.
+        public var folder: FolderListing?
 
         /// Creates an entry.
-        public init(path: [UInt8], info: FileInfo) {
+        public init(path: [UInt8], info: FileInfo, folder: FolderListing? = nil) {
             self.path = path
             self.info = info
+            self.folder = folder
         }
     }
 
     private let root: [UInt8]
+    /// The paths walked; nil: all.
+    private let range: PathRange?
     /// Called with a listed folder's path just before it is opened (tests swap folders here).
     var willOpenFolder: (([UInt8]) -> Void)?
+    /// Called with each folder's path once it is open and just before it is listed (the daemon
+    /// watches it there, so nothing made in it after the listing goes unseen).
+    public var beforeListing: (([UInt8]) -> Void)?
 
-    /// Prepares a walk of `root`, an absolute path.
-    public init(root: [UInt8]) { self.root = root }
+    /// Prepares a walk of `root`, an absolute path; `range`: only the files whose paths lie in
+    /// it (folders wholly outside it are not opened).
+    public init(root: [UInt8], range: PathRange? = nil) {
+        self.root = root
+        self.range = range
+    }
 
-    /// Walks the tree, calling `visit` for every regular file and `failed` for folders it cannot read.
+    /// Walks the tree, calling `visit` for every regular file, in path order, and `failed` for
+    /// folders it cannot read.
     public func walk(visit: (Entry) -> Void, failed: (FileSystemError) -> Void = { _ in }) {
-        var walk = Walk()
-        switch SafeOpener().openFolder(root) {
-        case .success(let fd): walk.list(fd, path: root, visit: visit, failed: failed)
-        case .failure(let error): failed(error)
+        var cursor = start()
+        while true {
+            let step = cursor.next(upTo: 256)
+            step.failures.forEach(failed)
+            step.entries.forEach(visit)
+            if step.isLast { return }
         }
-        while let folder = walk.pending.popLast() {
-            willOpenFolder?(folder.path)
-            let fd = FileSystem.withCString(folder.name) {
-                openat(folder.parent.descriptor, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    }
+
+    /// A walk to pull from, a few entries at a time.
+    public func start() -> Cursor {
+        Cursor(root: root, range: range, willOpenFolder: willOpenFolder, beforeListing: beforeListing, statFiles: true)
+    }
+
+    /// Up to `parts` ranges that together hold every path under the root, in order, for walks
+    /// side by side: split between the subfolders (and files) of the first folder that has more
+    /// than one entry, as evenly as their number allows. One range when the tree cannot be split.
+    public func split(into parts: Int) -> [PathRange] {
+        var cursor = Cursor(root: root, range: nil, willOpenFolder: willOpenFolder, beforeListing: nil, statFiles: false)
+        let keys = cursor.splitKeys()
+        let count = min(max(1, parts), keys.count)
+        guard count > 1 else { return [PathRange(low: nil, high: nil)] }
+        // Part k starts at the key of the first entry it holds.
+        let bounds = (1..<count).map { keys[$0 * keys.count / count] }
+        return (0..<count).map { part in
+            PathRange(low: part == 0 ? nil : bounds[part - 1], high: part == count - 1 ? nil : bounds[part])
+        }
+    }
+
+    /// How many regular files the tree holds whose name `include` accepts: a quicker pass than a
+    /// walk (folders are listed, not sorted, and only entries of unknown type are stat-ed), for a
+    /// progress total. Files that change meanwhile may make it a little off.
+    public func countFiles(where include: ([UInt8]) -> Bool) -> Int {
+        var cursor = Cursor(root: root, range: range, willOpenFolder: willOpenFolder, beforeListing: nil, statFiles: false)
+        return cursor.countRest(where: include)
+    }
+
+    /// What one pull from a `Cursor` found.
+    public struct Step {
+        /// Files, in path order, continuing the previous step's.
+        public var entries: [Entry] = []
+        /// Folders that could not be read since the previous step.
+        public var failures: [FileSystemError] = []
+        /// True when the walk is over: no later step finds anything.
+        public var isLast = false
+    }
+
+    /// A walk in progress: the listed folders from the root down to the current one, each with
+    /// its entries sorted and a position in them.
+    public struct Cursor {
+        private var frames: [Frame] = []
+        private var seen: Set<FileIdentity> = []
+        private var pendingFailures: [FileSystemError] = []
+        private let willOpenFolder: (([UInt8]) -> Void)?
+        private let beforeListing: (([UInt8]) -> Void)?
+        /// Whether files are stat-ed and listings sorted (a walk), or only named (a count).
+        private let statFiles: Bool
+        private let range: PathRange?
+
+        fileprivate init(root: [UInt8], range: PathRange?, willOpenFolder: (([UInt8]) -> Void)?,
+                         beforeListing: (([UInt8]) -> Void)?, statFiles: Bool) {
+            self.willOpenFolder = willOpenFolder
+            self.beforeListing = beforeListing
+            self.statFiles = statFiles
+            self.range = range
+            switch SafeOpener().openFolder(root) {
+            case .success(let fd): push(fd, path: root, bounded: range != nil)
+            case .failure(let error): pendingFailures.append(error)
+            }
+        }
+
+        /// The sort keys of the entries of the first folder from the root down that has more
+        /// than one (a folder's key ends in "/"), as full paths; none for an empty tree.
+        fileprivate mutating func splitKeys() -> [[UInt8]] {
+            while let top = frames.last {
+                var children = top.listing.children
+                children.sort(by: FolderListing.Child.precedes)
+                if children.count == 1, children[0].info == nil {
+                    let path = top.listing.path(of: children[0].name)
+                    frames.removeAll()
+                    descend(into: children[0].name, path: path, parent: top.folder, bounded: false)
+                    continue
+                }
+                return children.map { top.listing.path(of: $0.name) + ($0.info == nil ? [UInt8(ascii: "/")] : []) }
+            }
+            return []
+        }
+
+        /// Up to `limit` more files (fewer at the end of the walk).
+        public mutating func next(upTo limit: Int) -> Step {
+            var step = Step()
+            step.entries.reserveCapacity(limit)
+            while step.entries.count < limit, let file = nextFile() {
+                step.entries.append(Entry(path: file.listing.path(of: file.name), info: file.info, folder: file.listing))
+            }
+            step.failures = pendingFailures
+            pendingFailures = []
+            step.isLast = frames.isEmpty
+            return step
+        }
+
+        /// Counts the files of the rest of the walk that `include` accepts, by name.
+        fileprivate mutating func countRest(where include: ([UInt8]) -> Bool) -> Int {
+            var count = 0
+            while let file = nextFile() {
+                if include(file.name) { count += 1 }
+            }
+            return count
+        }
+
+        /// The walk's next file in the range, with its folder's listing; the folders on the way
+        /// are entered. Nil at the end of the walk.
+        private mutating func nextFile() -> (name: [UInt8], info: FileInfo, listing: FolderListing)? {
+            while let top = frames.indices.last {
+                let listing = frames[top].listing
+                guard frames[top].next < listing.children.count else {
+                    frames.removeLast()
+                    continue
+                }
+                let child = listing.children[frames[top].next]
+                frames[top].next += 1
+                guard let info = child.info else {
+                    descend(into: child.name, path: listing.path(of: child.name), parent: frames[top].folder,
+                            bounded: frames[top].bounded)
+                    continue
+                }
+                if frames[top].bounded, let range, !range.contains(listing.path(of: child.name)) { continue }
+                return (child.name, info, listing)
+            }
+            return nil
+        }
+
+        private mutating func descend(into name: [UInt8], path: [UInt8], parent: OpenFolder, bounded: Bool) {
+            willOpenFolder?(path)
+            let fd = FileSystem.withCString(name) {
+                openat(parent.descriptor, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             }
             guard fd >= 0 else {
                 // ELOOP, ENOTDIR: no longer a folder (a symlink now), skipped like any symlink.
                 if errno != ELOOP && errno != ENOTDIR {
-                    failed(FileSystemError(path: folder.path, errno: errno, operation: "open folder"))
+                    pendingFailures.append(FileSystemError(path: path, errno: errno, operation: "open folder"))
                 }
-                continue
+                return
             }
-            walk.list(fd, path: folder.path, visit: visit, failed: failed)
+            push(fd, path: path, bounded: bounded)
+        }
+
+        /// Lists the open folder `fd` (taking it over) and makes it the current one. `bounded`:
+        /// the parent's entries were checked against the range (a folder wholly inside it is not).
+        private mutating func push(_ fd: Int32, path: [UInt8], bounded parentBounded: Bool) {
+            var st = stat()
+            guard fstat(fd, &st) == 0, seen.insert(FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))).inserted
+            else {
+                close(fd)
+                return
+            }
+            guard let stream = fdopendir(fd) else {
+                pendingFailures.append(FileSystemError(path: path, errno: errno, operation: "fdopendir"))
+                close(fd)
+                return
+            }
+            let folder = OpenFolder(stream)
+            beforeListing?(path)
+            let prefix = FolderListing.prefix(of: path)
+            let bounded = parentBounded && !(range?.holdsEverything(under: prefix) ?? true)
+            let listing = FolderListing(prefix: prefix, children: list(folder, prefix: bounded ? prefix : nil))
+            frames.append(Frame(folder: folder, listing: listing, bounded: bounded))
+        }
+
+        /// The folder's visible files (with their status) and subfolders, in path order; only
+        /// the subfolders that reach into the range when the folder's `prefix` is given (it
+        /// straddles a bound).
+        private func list(_ folder: OpenFolder, prefix: [UInt8]?) -> [FolderListing.Child] {
+            var children: [FolderListing.Child] = []
+            while let entry = readdir(folder.stream) {
+                let name = DirectoryWalker.name(of: entry)
+                guard let first = name.first, first != UInt8(ascii: ".") else { continue }
+                let type = entry.pointee.d_type
+                if type == UInt8(DT_DIR) {
+                    if let prefix, let range, !range.reaches(folder: prefix + name + [UInt8(ascii: "/")]) { continue }
+                    children.append(FolderListing.Child(name: name, info: nil))
+                    continue
+                }
+                guard type == UInt8(DT_REG) || type == UInt8(DT_UNKNOWN) else { continue }
+                if !statFiles, type == UInt8(DT_REG) {
+                    children.append(FolderListing.Child(name: name, info: .unstated))
+                    continue
+                }
+                var childStat = stat()
+                // d_name is the entry's NUL-terminated name: no copy of it to make one.
+                let rc = withUnsafeBytes(of: &entry.pointee.d_name) { raw -> Int32 in
+                    guard let name = raw.baseAddress?.assumingMemoryBound(to: CChar.self) else { return -1 }
+                    return fstatat(folder.descriptor, name, &childStat, AT_SYMLINK_NOFOLLOW)
+                }
+                guard rc == 0 else { continue }  // vanished between readdir and stat
+                let info = FileInfo(childStat)
+                switch info.kind {
+                case .regular:
+                    // Kept even outside the range: the listing is also where a file's siblings
+                    // (its sidecar) are looked up. The walk leaves it out when it comes to it.
+                    children.append(FolderListing.Child(name: name, info: info))
+                case .directory:
+                    if let prefix, let range, !range.reaches(folder: prefix + name + [UInt8(ascii: "/")]) { continue }
+                    children.append(FolderListing.Child(name: name, info: nil))
+                case .symlink, .other: break
+                }
+            }
+            if statFiles { children.sort(by: FolderListing.Child.precedes) }
+            return children
         }
     }
 
-    private static func name(of entry: UnsafeMutablePointer<dirent>) -> [UInt8] {
-        withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-            let length = raw.firstIndex(of: 0) ?? raw.count
-            return Array(raw[..<length])
-        }
+    /// A listed folder: its descriptor (subfolders are opened from it), its entries and how far the walk is.
+    private struct Frame {
+        let folder: OpenFolder
+        let listing: FolderListing
+        /// Whether its entries are checked against the range (it straddles a bound).
+        let bounded: Bool
+        var next = 0
     }
 
-    /// A listed folder still open: the folders found in it are opened from its descriptor.
-    /// Shared by them and closed with the last, so about one per level of the tree is open.
+    /// A listed folder still open: its subfolders are opened from its descriptor, and it is
+    /// closed when the walk leaves it, so one folder per level of the tree is open.
     private final class OpenFolder {
         let stream: OpaquePointer
         var descriptor: Int32 { dirfd(stream) }
@@ -71,58 +280,107 @@ public struct DirectoryWalker {
         deinit { closedir(stream) }
     }
 
-    /// A folder listed and not yet walked: its name in its parent, and the path it is reported under.
-    private struct PendingFolder {
-        var path: [UInt8]
-        var parent: OpenFolder
+    private static func name(of entry: UnsafeMutablePointer<dirent>) -> [UInt8] {
+        withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+            let length = raw.firstIndex(of: 0) ?? raw.count
+            return Array(raw[..<length])
+        }
+    }
+}
+
+/// A listed folder's visible files (with their status) and subfolders, in path order.
+public final class FolderListing: Sendable {
+    /// A file (with its status) or a subfolder (without).
+    struct Child: Sendable {
         var name: [UInt8]
+        var info: FileInfo?
+
+        /// Path order: a folder's own files come where "name/" sorts, so "b.jpg" < "b/x.jpg" < "b0.jpg".
+        static func precedes(_ lhs: Child, _ rhs: Child) -> Bool {
+            let count = min(lhs.name.count, rhs.name.count)
+            let order = lhs.name.prefixOrder(rhs.name, count: count)
+            if order != 0 { return order < 0 }
+            // One name starts the other (names in a folder differ): the shorter one ends, or
+            // goes on with the "/" its folder's paths have next.
+            func after(_ child: Child) -> Int { child.info == nil ? Int(UInt8(ascii: "/")) : -1 }
+            let left = lhs.name.count == count ? after(lhs) : Int(lhs.name[count])
+            let right = rhs.name.count == count ? after(rhs) : Int(rhs.name[count])
+            return left < right
+        }
     }
 
-    /// The state of one walk: folders to walk, and the folders already walked.
-    private struct Walk {
-        var pending: [PendingFolder] = []
-        var seen: Set<FileIdentity> = []
+    /// The folder's path with a trailing "/", ready for a child's name.
+    let prefix: [UInt8]
+    let children: [Child]
 
-        /// Lists the open folder `fd` (taking it over): files to `visit`, folders to `pending`.
-        mutating func list(
-            _ fd: Int32, path: [UInt8], visit: (Entry) -> Void, failed: (FileSystemError) -> Void
-        ) {
-            var st = stat()
-            guard fstat(fd, &st) == 0, seen.insert(FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))).inserted
-            else {
-                close(fd)
-                return
-            }
-            guard let stream = fdopendir(fd) else {
-                failed(FileSystemError(path: path, errno: errno, operation: "fdopendir"))
-                close(fd)
-                return
-            }
-            let folder = OpenFolder(stream)
-            let folderFD = folder.descriptor
-            while let entry = readdir(stream) {
-                let name = DirectoryWalker.name(of: entry)
-                guard let first = name.first, first != UInt8(ascii: ".") else { continue }
-                var child = path
-                if child.last != UInt8(ascii: "/") { child.append(UInt8(ascii: "/")) }
-                child += name
-                let type = entry.pointee.d_type
-                if type == UInt8(DT_DIR) {
-                    pending.append(PendingFolder(path: child, parent: folder, name: name))
-                    continue
-                }
-                guard type == UInt8(DT_REG) || type == UInt8(DT_UNKNOWN) else { continue }
-                var childStat = stat()
-                let rc = FileSystem.withCString(name) { fstatat(folderFD, $0, &childStat, AT_SYMLINK_NOFOLLOW) }
-                guard rc == 0 else { continue }  // vanished between readdir and stat
-                let info = FileInfo(childStat)
-                switch info.kind {
-                case .regular: visit(Entry(path: child, info: info))
-                case .directory: pending.append(PendingFolder(path: child, parent: folder, name: name))
-                case .symlink, .other: break
-                }
-            }
+    init(prefix: [UInt8], children: [Child]) {
+        self.prefix = prefix
+        self.children = children
+    }
+
+    /// A folder's path with a trailing "/".
+    static func prefix(of path: [UInt8]) -> [UInt8] {
+        path.last == UInt8(ascii: "/") ? path : path + [UInt8(ascii: "/")]
+    }
+
+    /// The status of the regular file `name` in this folder, as listed; nil when there is none.
+    public func file(named name: [UInt8]) -> FileInfo? {
+        let key = Child(name: name, info: .unstated)
+        var low = 0, high = children.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Child.precedes(children[middle], key) { low = middle + 1 } else { high = middle }
         }
+        guard low < children.count, children[low].name == name else { return nil }
+        return children[low].info
+    }
+
+    /// Whether a regular file's name satisfies `predicate`.
+    public func containsFile(where predicate: ([UInt8]) -> Bool) -> Bool {
+        children.contains { $0.info != nil && predicate($0.name) }
+    }
+
+    func path(of name: [UInt8]) -> [UInt8] {
+        var path = [UInt8]()
+        path.reserveCapacity(prefix.count + name.count)
+        path += prefix
+        path += name
+        return path
+    }
+}
+
+extension FileInfo {
+    /// A regular file known by name only (a count does not stat it).
+    static let unstated = FileInfo(kind: .regular, device: 0, inode: 0, size: 0, mtimeNs: 0)
+}
+
+/// A span of paths in path order, from `low` (included) to `high` (excluded); nil: unbounded.
+public struct PathRange: Sendable, Equatable {
+    public var low: [UInt8]?
+    public var high: [UInt8]?
+
+    /// Creates a range.
+    public init(low: [UInt8]?, high: [UInt8]?) {
+        self.low = low
+        self.high = high
+    }
+
+    /// Whether `path` lies in the range.
+    public func contains(_ path: [UInt8]) -> Bool {
+        (low.map { path.pathOrder($0) >= 0 } ?? true) && (high.map { path.pathOrder($0) < 0 } ?? true)
+    }
+
+    /// Whether some path beginning with `prefix` (a folder's, ending in "/") lies in the range:
+    /// such paths run from `prefix` itself up to, not including, the first one not beginning with it.
+    func reaches(folder prefix: [UInt8]) -> Bool {
+        (high.map { prefix.pathOrder($0) < 0 } ?? true)
+            && (low.map { $0.pathOrder(prefix) <= 0 || $0.starts(with: prefix) } ?? true)
+    }
+
+    /// Whether every path beginning with `prefix` lies in the range.
+    func holdsEverything(under prefix: [UInt8]) -> Bool {
+        (low.map { $0.pathOrder(prefix) <= 0 } ?? true)
+            && (high.map { prefix.pathOrder($0) < 0 && !$0.starts(with: prefix) } ?? true)
     }
 }
 

@@ -67,10 +67,33 @@ public final class SafeOpener {
 
     /// `openat` of the last component from its parent folder, reached component by component.
     private func openAt(_ path: [UInt8], flags: Int32) -> Result<Int32, FileSystemError> {
-        lastComponent(of: path, operation: "open").flatMap { parent, name in
+        if let fd = openInCachedFolder(path, flags: flags) {
+            guard fd >= 0 else { return .failure(FileSystemError(path: path, errno: errno, operation: "open")) }
+            return .success(fd)
+        }
+        return lastComponent(of: path, operation: "open").flatMap { parent, name in
             let fd = FileSystem.withCString(name) { openat(parent, $0, flags) }
             guard fd >= 0 else { return .failure(FileSystemError(path: path, errno: errno, operation: "open")) }
             return .success(fd)
+        }
+    }
+
+    /// `openat` of a file directly in the folder already open, without splitting the path or
+    /// copying its name into an array (a scan opens a folder's files one after another); nil
+    /// when `path` is not a plain name in that folder (then the general way checks it all).
+    private func openInCachedFolder(_ path: [UInt8], flags: Int32) -> Int32? {
+        let folder = cachedFolder.count
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        guard cachedDescriptor >= 0, folder > 0, path.count > folder + 1, path[folder] == slash,
+              path.prefixOrder(cachedFolder, count: folder) == 0 else { return nil }
+        let name = path[(folder + 1)...]
+        // "." and ".." are not names of files in the folder, and a further "/" is a deeper path.
+        guard !name.contains(slash), !(name.count <= 2 && name.allSatisfy { $0 == dot }) else { return nil }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: name.count + 1) { buffer -> Int32 in
+            for (offset, byte) in name.enumerated() { buffer[offset] = CChar(bitPattern: byte) }
+            buffer[name.count] = 0
+            guard let base = buffer.baseAddress else { return -1 }
+            return openat(cachedDescriptor, base, flags)
         }
     }
 

@@ -43,7 +43,12 @@ enum TIFFBlock {
     }
 
     /// The tags libexif is given from IFD0 (the rest are read here).
-    private static let exifTagsOfIFD0: Set<UInt16> = [0x010E, 0x010F, 0x0110, 0x0112]
+    private static func isExifTagOfIFD0(_ tag: UInt16) -> Bool {
+        switch tag {
+        case 0x010E, 0x010F, 0x0110, 0x0112: true
+        default: false
+        }
+    }
 
     /// Reads the block that starts at the source's first byte.
     static func read<Source: ByteSource>(_ source: inout Source) -> Contents {
@@ -77,7 +82,7 @@ enum TIFFBlock {
     private static func contents(bigEndian: Bool, ifd0: [TIFFEntry], exif: [TIFFEntry]) -> Contents {
         var contents = Contents()
         contents.exifPayload = TIFFRepacker.payload(
-            bigEndian: bigEndian, ifd0: ifd0.filter { exifTagsOfIFD0.contains($0.tag) }, exif: exif)
+            bigEndian: bigEndian, ifd0: ifd0.filter { isExifTagOfIFD0($0.tag) }, exif: exif)
         contents.xmpPacket = ifd0.first { $0.tag == 0x02BC }?.value
         contents.iptc = ifd0.first { $0.tag == 0x83BB }?.value
         contents.photoshop = ifd0.first { $0.tag == 0x8649 }?.value

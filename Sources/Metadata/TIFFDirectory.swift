@@ -50,7 +50,8 @@ enum TIFFDirectory {
         var entries: [TIFFEntry] = []
         // A tag appears once in a real IFD; the first usable entry wins (as callers take the
         // first), so a table repeating one 4 MiB packet tag a thousand times reads it once.
-        var found: Set<UInt16> = []
+        // Only wanted tags are kept, a handful: a list is searched faster than a set is hashed.
+        var found: [UInt16] = []
         for index in 0..<(table.count / header.entrySize) {
             let base = index * header.entrySize
             guard let tag = table.uint16(at: base, bigEndian: header.bigEndian), !found.contains(tag),
@@ -84,7 +85,7 @@ enum TIFFDirectory {
                 value = bytes
             }
             entries.append(TIFFEntry(tag: tag, type: type, count: Int(rawCount), value: value))
-            found.insert(tag)
+            found.append(tag)
         }
         return entries
     }

@@ -4,13 +4,15 @@ import SQLite
 // the disk in the same order, so neither list is ever held whole (a million photos would be
 // hundreds of megabytes of paths).
 extension StoreDatabase {
-    /// Up to `limit` indexed files under `root`, in path (byte) order, after `after` (nil: from the first).
-    func indexedFiles(under root: [UInt8], after: [UInt8]?, limit: Int) throws -> [IndexedFile] {
+    /// Up to `limit` indexed files under `root`, in path (byte) order: after the path `after`,
+    /// else from the path `from` (a range of a walk split in parts), else from the first.
+    func indexedFiles(under root: [UInt8], from: [UInt8]? = nil, after: [UInt8]?, limit: Int) throws -> [IndexedFile] {
         try read { db in
             let range = try PathStems.range(db, prefix: Self.folderPrefix(root)).condition
             // Stem then name is path order (`PathStems`): the rest of the cursor's stem, then
             // the stems after it, each a range on the path index.
-            let parts = try after.map { try PathStems.after(db, cursor: $0) } ?? [([], [])]
+            let parts = try after.map { try PathStems.after(db, cursor: $0) }
+                ?? from.map { try Self.from(db, $0) } ?? [([], [])]
             var files: [IndexedFile] = []
             for part in parts where files.count < limit {
                 files += try Self.indexedFiles(db, where: ([range.sql] + part.conditions).joined(separator: " AND "),
@@ -19,13 +21,23 @@ extension StoreDatabase {
             return files
         }
     }
+
+    /// `PathStems.after`, with `path` itself included: the rest of its stem from it, then the stems after.
+    private static func from(_ db: SQLiteConnection,
+                             _ path: [UInt8]) throws -> [(conditions: [String], values: [SQLiteValue])] {
+        // No stem holds the path: a stem before it holds only paths before it.
+        guard let held = try PathStems.find(db, path) else { return [(["f.path >= ?"], [.blob(path)])] }
+        return [(["f.id = ?", "a.name >= ?"], [.integer(held.folder), .blob(held.name)]),
+                (["f.path > ?"], [.blob(held.stem)])]
+    }
 }
 
 extension Store {
     /// Up to `limit` indexed files under `root` (a folder path without trailing slash) in path
-    /// (byte) order, after the path `after` (nil: from the first): for a reconcile, page by page.
-    nonisolated(nonsending) public func indexedFiles(under root: [UInt8], after: [UInt8]?,
+    /// (byte) order: after the path `after`, else from the path `from` (included), else from
+    /// the first. For a reconcile, page by page.
+    nonisolated(nonsending) public func indexedFiles(under root: [UInt8], from: [UInt8]? = nil, after: [UInt8]?,
                                                      limit: Int) async throws -> [IndexedFile] {
-        try await onReader { try $0.indexedFiles(under: root, after: after, limit: limit) }
+        try await onReader { try $0.indexedFiles(under: root, from: from, after: after, limit: limit) }
     }
 }

@@ -45,6 +45,16 @@ public final class WatchSet: Sendable {
         return skipped
     }
 
+    /// Watches one folder, as a walk that lists the tree reaches it (before it lists it); false
+    /// when it is left unwatched for lack of budget (listed in `unwatched`) or was skipped.
+    @discardableResult
+    public func watchFolder(_ folder: [UInt8]) -> Bool {
+        var exhausted = false
+        let outcome = coverage.withLock { $0.cover(folder, budget: budget, exhausted: &exhausted, inotify: inotify) }
+        if case .watched = outcome { return true }
+        return false
+    }
+
     /// Stops watching `folder` and everything below it (inotify_rm_watch each).
     public func unwatchTree(_ folder: [UInt8]) {
         coverage.withLock { $0.uncover(folder, inotify: inotify) }

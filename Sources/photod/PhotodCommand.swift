@@ -34,6 +34,7 @@ struct PhotodCommand: AsyncParsableCommand {
     var logLevel: String?
 
     func run() async throws {
+        ProcessMemory.tuneForDaemon()
         var level: Logger.Level?
         if let logLevel {
             guard let parsed = Logger.Level(rawValue: logLevel) else {

@@ -2,10 +2,21 @@ import Store
 import Testing
 @testable import PhotoDaemon
 
-/// Drives a pipeline the way `Scanner.readAll` does, finishing work in the order `pick` chooses,
+/// A pipeline given chunks 0..<count up front and the end of its input, as a reconcile whose
+/// walk finished before the first read would.
+private func pipeline(chunks count: Int, parallelism: Int, batchSize: Int) -> (ScanPipeline<Int>, [ScanPipeline<Int>.Action]) {
+    var pipeline = ScanPipeline<Int>(parallelism: parallelism, batchSize: batchSize)
+    var actions: [ScanPipeline<Int>.Action] = []
+    for chunk in 0..<count { actions += pipeline.add(chunk) }
+    actions += pipeline.endInput()
+    return (pipeline, actions)
+}
+
+/// Drives a pipeline the way `Scanner.reconcile` does, finishing work in the order `pick` chooses,
 /// and records what was in flight at every step.
 private struct PipelineRun {
-    var pipeline: ScanPipeline
+    var pipeline: ScanPipeline<Int>
+    var started: [ScanPipeline<Int>.Action]
     var readsInFlight: [Int] = []
     var commitsInFlight: [WriteBatch] = []
     var committed: [[String]] = []
@@ -15,11 +26,11 @@ private struct PipelineRun {
     let perChunk: Int
 
     init(chunks: Int, parallelism: Int, batchSize: Int, perChunk: Int) {
-        pipeline = ScanPipeline(chunkCount: chunks, parallelism: parallelism, batchSize: batchSize)
+        (pipeline, started) = PhotoDaemonTests.pipeline(chunks: chunks, parallelism: parallelism, batchSize: batchSize)
         self.perChunk = perChunk
     }
 
-    mutating func take(_ actions: [ScanPipeline.Action]) {
+    mutating func take(_ actions: [ScanPipeline<Int>.Action]) {
         for action in actions {
             switch action {
             case .read(let chunk): readsInFlight.append(chunk)
@@ -32,7 +43,7 @@ private struct PipelineRun {
 
     /// Runs to the end, finishing commits first when `commitsFirst`, else reads first.
     mutating func run(commitsFirst: Bool) {
-        take(pipeline.start())
+        take(started)
         while !readsInFlight.isEmpty || !commitsInFlight.isEmpty {
             if (commitsFirst || readsInFlight.isEmpty), !commitsInFlight.isEmpty {
                 let batch = commitsInFlight.removeFirst()
@@ -70,10 +81,10 @@ private struct PipelineRun {
     @Test func aSlowWriterStopsTheReadsOnceTwoBatchesWait() {
         // Every chunk fills a batch; with the writer never finishing, reading stops after one
         // batch commits and two wait full, instead of filling memory with the whole library.
-        var pipeline = ScanPipeline(chunkCount: 50, parallelism: 2, batchSize: 1)
+        var (pipeline, started) = PhotoDaemonTests.pipeline(chunks: 50, parallelism: 2, batchSize: 1)
         var pending: [Int] = []
         var commits = 0
-        func take(_ actions: [ScanPipeline.Action]) {
+        func take(_ actions: [ScanPipeline<Int>.Action]) {
             for action in actions {
                 switch action {
                 case .read(let chunk): pending.append(chunk)
@@ -81,7 +92,7 @@ private struct PipelineRun {
                 }
             }
         }
-        take(pipeline.start())
+        take(started)
         var reads = 0
         while let chunk = pending.first {
             pending.removeFirst()
@@ -95,9 +106,65 @@ private struct PipelineRun {
         #expect(!pipeline.isDone)
     }
 
+    @Test func inputIsWelcomeOnlyWhileTheReadersAndTheWriterKeepUp() {
+        // Chunks arrive as a walk finds them: the walk is asked for more only while fewer than
+        // `parallelism` chunks wait to be read and the writer is not two batches behind.
+        var pipeline = ScanPipeline<Int>(parallelism: 2, batchSize: 1)
+        var reading: [Int] = []
+        var commits = 0
+        func take(_ actions: [ScanPipeline<Int>.Action]) {
+            for action in actions {
+                switch action {
+                case .read(let chunk): reading.append(chunk)
+                case .commit: commits += 1
+                }
+            }
+        }
+        var added = 0
+        while pipeline.wantsInput, added < 100 {
+            take(pipeline.add(added))
+            added += 1
+        }
+        #expect(added == 4)  // two being read, two waiting
+        #expect(reading == [0, 1])
+        // The writer never finishes: once it is two batches behind, nothing more is welcome.
+        while let chunk = reading.first, added < 100 {
+            reading.removeFirst()
+            var writes = WriteBatch()
+            writes.removals = ["\(chunk)"]
+            take(pipeline.read(writes))
+            while pipeline.wantsInput, added < 100 {
+                take(pipeline.add(added))
+                added += 1
+            }
+        }
+        #expect(commits == 1)
+        #expect(!pipeline.wantsInput)
+        #expect(added <= 6)
+    }
+
+    @Test func aBatchClosesOnceItHoldsItsBytesWhateverItsCount() {
+        // Descriptions can be megabytes of XMP: a batch is bounded by bytes as well as by count.
+        var pipeline = ScanPipeline<Int>(parallelism: 1, batchSize: 1000, batchBytes: 10_000)
+        var commits: [WriteBatch] = []
+        func take(_ actions: [ScanPipeline<Int>.Action]) {
+            for case .commit(let batch) in actions { commits.append(batch) }
+        }
+        take(pipeline.add(0))
+        var writes = WriteBatch()
+        let big = AssetContent(groupKey: "g", groupSpelling: "g", description: String(repeating: "x", count: 4_000),
+                               format: "jpeg")
+        writes.inserts = (0..<3).map {
+            WriteBatch.Insert(path: Array("/p/\($0)".utf8), stamp: FileStamp(device: 1, inode: UInt64($0), size: 1, mtimeNs: 1),
+                              content: big)
+        }
+        take(pipeline.read(writes))
+        #expect(commits.map(\.inserts.count) == [3])
+    }
+
     @Test func nothingToReadStartsNothing() {
-        var pipeline = ScanPipeline(chunkCount: 0, parallelism: 2, batchSize: 10)
-        #expect(pipeline.start().isEmpty)
+        let (pipeline, started) = PhotoDaemonTests.pipeline(chunks: 0, parallelism: 2, batchSize: 10)
+        #expect(started.isEmpty)
         #expect(pipeline.isDone)
     }
 

@@ -76,6 +76,25 @@ import Testing
         await #expect(try store.assets(paths: sorted).count == sorted.count)
     }
 
+    @Test func aPagedReadFromAPathStartsAtItIncluded() async throws {
+        let (store, dir) = try await library()
+        defer { withExtendedLifetime(dir) {} }
+        let under = sorted.filter { $0.starts(with: Array("/lib/".utf8)) }
+        // From a file's own path (inside a stem), from a folder's key (between stems), from
+        // before every path and past them all: what follows in path order, that path included.
+        for from in ["/lib/b/y.jpg", "/lib/b/", "/lib/b0.jpg", "/lib/", "/lib/c/", "/lib/zz"].map({ Array($0.utf8) }) {
+            var paged: [[UInt8]] = []
+            var after: [UInt8]?
+            while true {
+                let page = try await store.indexedFiles(under: Array("/lib".utf8), from: from, after: after, limit: 2)
+                guard let last = page.last else { break }
+                paged += page.map(\.path)
+                after = last.path
+            }
+            #expect(paged == under.filter { !$0.lexicographicallyPrecedes(from) }, "\(String(decoding: from, as: UTF8.self))")
+        }
+    }
+
     @Test func stemsFollowMovesAndRemovals() async throws {
         let (store, dir) = try await library()
         defer { withExtendedLifetime(dir) {} }

@@ -69,8 +69,7 @@ struct AssetReader: Sendable {
 
     /// The stored content for `metadata`; the sidecar at `sidecar` is read only if the order reaches it.
     func content(from metadata: ImageMetadata, sidecar: [UInt8]? = nil) -> AssetContent {
-        let (description, source) = chooseDescription(metadata.descriptions, sidecar: sidecar)
-        let group = rules.assign(text: description)
+        let (description, source, group) = chooseDescription(metadata.descriptions, sidecar: sidecar)
         return AssetContent(
             groupKey: group.key,
             groupSpelling: group.spelling,
@@ -86,20 +85,23 @@ struct AssetReader: Sendable {
             model: metadata.model.map(Self.trimmedText))
     }
 
-    /// The first description that names a group; failing that, the first one found at all (an
-    /// empty or boilerplate text is still shown, while the asset goes to the fallback group).
+    /// The first description that names a group, and the group; failing that, the first one
+    /// found at all (an empty or boilerplate text is still shown) and the fallback group.
     private func chooseDescription(
         _ candidates: DescriptionCandidates, sidecar: [UInt8]?
-    ) -> (String?, Metadata.DescriptionSource?) {
+    ) -> (String?, Metadata.DescriptionSource?, GroupAssignment) {
         var firstFound: (String, Metadata.DescriptionSource)?
+        let fallback = rules.fallback
         for source in sources {
             let raw = source == .sidecar ? sidecar.flatMap(Self.sidecarDescription) : candidates[source]
             guard let raw else { continue }
             let text = DescriptionText.decode(raw)
-            if rules.isUsable(text) { return (text, source) }
+            // The assignment is the fallback exactly when the text names no group (`isUsable`).
+            let group = rules.assign(text: text)
+            if group != fallback { return (text, source, group) }
             if firstFound == nil { firstFound = (text, source) }
         }
-        return (firstFound?.0, firstFound?.1)
+        return (firstFound?.0, firstFound?.1, fallback)
     }
 
     private static func sidecarDescription(_ path: [UInt8]) -> [UInt8]? {
@@ -110,6 +112,8 @@ struct AssetReader: Sendable {
     /// Make and Model as ExifTool shows them: decoded, trailing spaces dropped.
     private static func trimmedText(_ bytes: [UInt8]) -> String {
         var text = DescriptionText.decode(bytes)
+        // Most end in a letter or digit: no Unicode property lookup for them.
+        if let last = text.utf8.last, last < 0x80, last != 0x20, !(0x09...0x0D).contains(last) { return text }
         while text.last?.isWhitespace == true { text.removeLast() }
         return text
     }

@@ -16,6 +16,8 @@ import Watcher
 /// Askers send commands through `queue` and await the answer; `runCommands()`, run by
 /// `IndexerService` inside its task group, is the one loop that carries them out in order.
 final class Indexer: Sendable {
+    /// Files a reconcile walks past before its memory is handed back to the system afterwards.
+    static let bigReconcile = 10_000
     /// The configured roots; replaced as a whole when the config is reloaded.
     let roots: LibraryRoots
     let queue = IndexCommandQueue()
@@ -141,9 +143,17 @@ final class Indexer: Sendable {
                 continue
             }
             state.setRoot(root.configured, .scanning)
+            // A root not yet watched (at start-up) is watched by its walk, folder by folder, just
+            // before each is listed: nothing made in a folder after its listing goes unseen.
+            let covering = coverage.needsCovering(path)
+            let coverage = self.coverage
+            let watch: (@Sendable ([UInt8]) -> Void)? =
+                covering ? { @Sendable folder in coverage.watchWhileWalking(folder) } : nil
             do {
-                total = total + (try await scanner.reconcile(root: path, progress: state.progress))
+                total = total + (try await scanner.reconcile(root: path, progress: state.progress, beforeListing: watch))
+                if covering { coverage.finishCovering(path, walked: true) }
             } catch {
+                if covering { coverage.finishCovering(path, walked: false) }
                 state.setRoot(root.configured, state.coverage(of: root.configured))
                 throw unwritable(error) ?? error
             }
@@ -154,6 +164,13 @@ final class Indexer: Sendable {
             // Every root now matches the disk: nothing that happened meanwhile is missing.
             state.setIndexProblem(nil)
             logger.notice("the index can be written again: every root is reconciled, nothing missed while it could not be")
+        }
+        // The walk's listings, the pages and the batches are freed: after a big reconcile, give
+        // their memory back, and the pages it read into the store's caches (the next queries
+        // need others). A small one frees too little to be worth trimming every arena for.
+        if total.scanned >= Self.bigReconcile {
+            try? await scanner.store.releaseMemory()
+            ProcessMemory.giveBack()
         }
         logger.info("""
             reconciled (\(reason)) in \(twoDecimals((ContinuousClock.now - started).seconds)) s: \

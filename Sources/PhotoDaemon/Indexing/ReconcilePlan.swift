@@ -8,12 +8,15 @@ import Store
 /// the same asset moved while nobody watched: it keeps its id. Identity alone is not enough:
 /// file systems hand a deleted file's inode to the next new file. A stamp includes the image's
 /// XMP sidecar: a sidecar that appeared, changed or vanished means the image is read again.
+/// `ReconcileMerge` decides it as the walk and the index go by; `make` runs one over whole lists.
 struct ReconcilePlan: Equatable {
     /// A file to open and read; `id` is set when the asset already exists (changed or moved).
     struct Read: Equatable {
         var path: [UInt8]
         var stamp: FileStamp
         var id: String?
+        /// The XMP sidecar the walk found beside it (its signature is in `stamp`).
+        var sidecar: [UInt8]?
     }
 
     /// A known asset found at a new path, bytes unchanged: only its path and stamp change.
@@ -28,51 +31,18 @@ struct ReconcilePlan: Equatable {
     var removals: [String] = []
     var unchanged = 0
 
-    /// Compares the index's files under a root with the files the walk found there.
+    /// Compares the index's files under a root with the files the walk found there, in any order.
     static func make(
         indexed: [IndexedFile], onDisk: [DirectoryWalker.Entry], sidecar: ([UInt8]) -> Int64 = { _ in 0 }
     ) -> ReconcilePlan {
-        var plan = ReconcilePlan()
-        var byPath: [PathKey: IndexedFile] = [:]
-        byPath.reserveCapacity(indexed.count)
-        for file in indexed { byPath[PathKey(file.path)] = file }
-        var newFiles: [(path: [UInt8], stamp: FileStamp)] = []
-        for entry in onDisk {
+        var disk = onDisk.map { entry in
             var stamp = FileStamp(entry.info)
             stamp.sidecar = sidecar(entry.path)
-            if let known = byPath.removeValue(forKey: PathKey(entry.path)) {
-                if stamp.isUnchanged(since: known.stamp) {
-                    plan.unchanged += 1
-                } else {
-                    plan.reads.append(Read(path: entry.path, stamp: stamp, id: known.id))
-                }
-            } else {
-                newFiles.append((entry.path, stamp))
-            }
-        }
-        // What is left in byPath vanished from its path; it may have moved.
-        var vanishedByIdentity: [FileIdentity: IndexedFile] = [:]
-        for file in byPath.values {
-            vanishedByIdentity[FileIdentity(device: file.stamp.device, inode: file.stamp.inode)] = file
-        }
-        for file in newFiles {
-            let identity = FileIdentity(device: file.stamp.device, inode: file.stamp.inode)
-            // Same identity and same bytes (mv keeps size and mtime): the same file, moved.
-            // Same identity with other bytes is a new file in a reused inode, not an edit.
-            if let old = vanishedByIdentity[identity], file.stamp.isSameFile(as: old.stamp) {
-                vanishedByIdentity[identity] = nil
-                byPath.removeValue(forKey: PathKey(old.path))
-                if old.stamp.sidecar == file.stamp.sidecar {
-                    plan.moves.append(Move(id: old.id, path: file.path, stamp: file.stamp))
-                } else {
-                    // Moved away from its sidecar, or onto one: same asset, description read again.
-                    plan.reads.append(Read(path: file.path, stamp: file.stamp, id: old.id))
-                }
-            } else {
-                plan.reads.append(Read(path: file.path, stamp: file.stamp, id: nil))
-            }
-        }
-        plan.removals = byPath.values.map(\.id).sorted()
-        return plan
+            return Read(path: entry.path, stamp: stamp, id: nil)
+        }.sorted { $0.path.pathOrder($1.path) < 0 }[...]
+        var index = indexed.sorted { $0.path.pathOrder($1.path) < 0 }[...]
+        var merge = ReconcileMerge(pairing: true)
+        merge.compare(disk: &disk, index: &index, diskEnded: true, indexEnded: true)
+        return merge.finish()
     }
 }

@@ -1,54 +1,71 @@
 import Store
 
-/// The order of work in a reconcile's read phase, as a value: told what finished, it answers
-/// what to start next. Files are read a chunk at a time on up to `parallelism` threads while
-/// the previous batch commits on the store's writer, so neither waits for the other; at most
-/// one batch commits while one more waits full, which bounds memory however large the library.
-struct ScanPipeline {
+/// The order of work in a reconcile's read phase, as a value: told what arrived and what
+/// finished, it answers what to start next. Chunks of files arrive as the walk finds them and
+/// are read on up to `parallelism` threads while the previous batch commits on the store's
+/// writer, so neither waits for the other; at most one batch commits while one more waits
+/// full, and `wantsInput` turns false while enough is waiting, which bounds memory however
+/// large the library.
+struct ScanPipeline<Chunk> {
     /// Work to start.
     enum Action {
-        /// Read chunk number `chunk` (in order, from 0).
-        case read(chunk: Int)
+        /// Read this chunk.
+        case read(Chunk)
         /// Commit this batch; only one is in flight at a time.
         case commit(WriteBatch)
     }
 
-    private let chunkCount: Int
     private let parallelism: Int
     private let batchSize: Int
-    private var nextChunk = 0
+    private let batchBytes: Int
+    /// Chunks that arrived and are not being read yet, oldest first.
+    private var queued: [Chunk] = []
     private var reading = 0
     private var committing = false
-    /// Read results not yet a full batch.
+    private var inputEnded = false
+    /// Read results not yet a full batch, and about how many bytes they hold.
     private var filling = WriteBatch()
+    private var fillingBytes = 0
     /// Full batches waiting for the writer.
     private var full: [WriteBatch] = []
 
-    /// A pipeline over `chunkCount` chunks, reading `parallelism` at once, committing `batchSize` writes at a time.
-    init(chunkCount: Int, parallelism: Int, batchSize: Int) {
-        self.chunkCount = chunkCount
+    /// A pipeline reading `parallelism` chunks at once, committing `batchSize` writes at a time,
+    /// or fewer once they hold `batchBytes` (a description may be megabytes of XMP).
+    init(parallelism: Int, batchSize: Int, batchBytes: Int = 16 << 20) {
         self.parallelism = max(1, parallelism)
         self.batchSize = max(1, batchSize)
+        self.batchBytes = max(1, batchBytes)
     }
 
-    /// True once every chunk is read and every batch committed.
-    var isDone: Bool { nextChunk == chunkCount && reading == 0 && !committing && full.isEmpty && filling.isEmpty }
+    /// True once the input has ended and every chunk is read and every batch committed.
+    var isDone: Bool { inputEnded && queued.isEmpty && reading == 0 && !committing && full.isEmpty && filling.isEmpty }
 
-    /// The first reads.
-    mutating func start() -> [Action] {
-        schedule()
+    /// Whether more chunks are welcome: fewer than `parallelism` wait to be read, and the
+    /// writer is not two batches behind.
+    var wantsInput: Bool { queued.count < parallelism && full.count < 2 }
+
+    /// A chunk to read arrived.
+    mutating func add(_ chunk: Chunk) -> [Action] {
+        queued.append(chunk)
+        return schedule()
+    }
+
+    /// Writes that need no reading (moves, removals) join the filling batch.
+    mutating func add(writes: WriteBatch) -> [Action] {
+        fill(with: writes)
+        return schedule()
+    }
+
+    /// No more chunks or writes will arrive.
+    mutating func endInput() -> [Action] {
+        inputEnded = true
+        return schedule()
     }
 
     /// A chunk was read into `writes`: they join the filling batch, which goes to the writer once full.
     mutating func read(_ writes: WriteBatch) -> [Action] {
         reading -= 1
-        filling.inserts += writes.inserts
-        filling.updates += writes.updates
-        filling.removals += writes.removals
-        if filling.count >= batchSize {
-            full.append(filling)
-            filling = WriteBatch()
-        }
+        fill(with: writes)
         return schedule()
     }
 
@@ -58,22 +75,51 @@ struct ScanPipeline {
         return schedule()
     }
 
+    private mutating func fill(with writes: WriteBatch) {
+        filling.inserts += writes.inserts
+        filling.updates += writes.updates
+        filling.removals += writes.removals
+        fillingBytes += writes.weight
+        if filling.count >= batchSize || fillingBytes >= batchBytes {
+            full.append(filling)
+            filling = WriteBatch()
+            fillingBytes = 0
+        }
+    }
+
     private mutating func schedule() -> [Action] {
         var actions: [Action] = []
         // The last, partly filled batch goes out once nothing more can join it.
-        if reading == 0, nextChunk == chunkCount, !filling.isEmpty {
+        if inputEnded, reading == 0, queued.isEmpty, !filling.isEmpty {
             full.append(filling)
             filling = WriteBatch()
+            fillingBytes = 0
         }
         if !committing, !full.isEmpty {
             committing = true
             actions.append(.commit(full.removeFirst()))
         }
-        while reading < parallelism, nextChunk < chunkCount, full.count < 2 {
-            actions.append(.read(chunk: nextChunk))
-            nextChunk += 1
+        while reading < parallelism, !queued.isEmpty, full.count < 2 {
+            actions.append(.read(queued.removeFirst()))
             reading += 1
         }
         return actions
+    }
+}
+
+extension WriteBatch {
+    /// About how many bytes the batch holds: its paths, ids and texts.
+    var weight: Int {
+        inserts.reduce(0) { $0 + $1.path.count + $1.content.weight }
+            + updates.reduce(0) { $0 + $1.path.count + $1.id.utf8.count + ($1.content?.weight ?? 0) }
+            + removals.reduce(0) { $0 + $1.utf8.count }
+    }
+}
+
+extension AssetContent {
+    /// About how many bytes its texts take.
+    var weight: Int {
+        [groupKey, groupSpelling, description, descriptionSource, format, taken, make, model]
+            .reduce(64) { $0 + ($1?.utf8.count ?? 0) }
     }
 }

@@ -30,7 +30,9 @@ struct ScanReport: Sendable, Equatable {
     }
 }
 
-/// Reconciles one root with the disk: walk, plan, read what changed in parallel, write in batches.
+/// Reconciles one root with the disk: walks it and pages through the index in path order,
+/// comparing as they go; reads what changed in parallel, and writes in batches, while the walk
+/// goes on. Memory holds a few chunks of each, not the library.
 struct Scanner: Sendable {
     let store: Store
     let reader: AssetReader
@@ -43,84 +45,194 @@ struct Scanner: Sendable {
 
     private static let chunkSize = 128
 
-    func reconcile(root: [UInt8], progress: ScanProgressTracker) async throws -> ScanReport {
-        let (report, bulk) = try await reconcileFiles(root: root, progress: progress)
-        // Built once the walk's lists are gone, so their memory and the build's never add up.
+    /// What a child task of `reconcile` finished; `part`: which range of the walk it was for.
+    private enum Step: Sendable {
+        case walked(part: Int, LibraryWalk.Step)
+        case paged(part: Int, [IndexedFile])
+        case checked(part: Int, Set<FileStamp>)
+        case counted(Int)
+        case read(WriteBatch, files: Int)
+        case committed(CommittedChange?, seconds: Double)
+    }
+
+    /// Makes the index under `root` equal the disk; `beforeListing` is called with each folder
+    /// just before the walk lists it (the start-up reconcile watches the folders there).
+    func reconcile(root: [UInt8], progress: ScanProgressTracker,
+                   beforeListing: (@Sendable ([UInt8]) -> Void)? = nil) async throws -> ScanReport {
+        let (report, bulk) = try await reconcileFiles(root: root, progress: progress, beforeListing: beforeListing)
+        // Built once the reconcile's buffers are gone, so their memory and the build's never add up.
         if bulk { try await store.endBulkLoad() }
         return report
     }
 
     /// The reconcile itself; true with the report when it left a bulk load to end.
-    private func reconcileFiles(root: [UInt8], progress: ScanProgressTracker) async throws -> (ScanReport, Bool) {
+    private func reconcileFiles(root: [UInt8], progress: ScanProgressTracker,
+                                beforeListing: (@Sendable ([UInt8]) -> Void)?) async throws -> (ScanReport, Bool) {
         let clock = ContinuousClock()
         let started = clock.now
-        // The walk and the index's list of files are independent: fetch both at once.
-        async let listed = store.indexedFiles(under: root)
-        let walked = try await pool.runIfActive { [logger] in
-            var entries: [DirectoryWalker.Entry] = []
-            DirectoryWalker(root: root).walk(
-                visit: { entry in
-                    entries.append(entry)
-                    if entries.count % 1024 == 0 { progress.found(1024) }
-                },
-                failed: { error in
-                    // A folder that is gone is simply empty now (a live rescan of a removed folder).
-                    if error.errno != ENOENT { logger.warning("skipping a folder photod cannot read: \(error)") }
-                })
-            progress.found(entries.count % 1024)
-            return entries
+        // The tree is walked in as many ranges as files are read at once, side by side: the walk
+        // is a stat call a file, and a reconcile of an unchanged library is nothing but the walk.
+        let ranges = try await pool.runIfActive { [parallelism] in
+            DirectoryWalker(root: root).split(into: parallelism)
         }
-        let indexed = try await listed
-        // Sidecars are never assets: they are set aside, and each image's stamp records its own.
-        var sidecars: [PathKey: FileInfo] = [:]
-        var files: [DirectoryWalker.Entry] = []
-        files.reserveCapacity(walked.count)
-        for entry in walked {
-            if Sidecar.isSidecar(entry.path) {
-                sidecars[PathKey(entry.path)] = entry.info
-            } else {
-                files.append(entry)
-            }
+        let walks = ranges.map {
+            LibraryWalk(root: root, range: $0, sidecars: reader.sources.contains(.sidecar), beforeListing: beforeListing,
+                        logger: logger)
         }
-        let listedSidecars = reader.sources.contains(.sidecar) ? sidecars : [:]
-        let found: @Sendable ([UInt8]) -> (path: [UInt8], signature: Int64)? = { path in
-            listedSidecars.isEmpty ? nil : Sidecar.find(for: path, in: listedSidecars)
-        }
-        var plan = ReconcilePlan.make(indexed: indexed, onDisk: files, sidecar: { found($0)?.signature ?? 0 })
-        try await adoptUnseenMoves(into: &plan, indexedHere: indexed.count)
-        progress.addTotal(plan.reads.count)
-        let planned = clock.now
-        logger.debug("""
-            walked \(String(decoding: root, as: UTF8.self)) in \((planned - started).seconds) s: \(walked.count) files, \
-            \(plan.reads.count) to read, \(plan.moves.count) moved, \(plan.removals.count) gone, \(plan.unchanged) unchanged
-            """)
-        var report = ScanReport(scanned: walked.count, unchanged: plan.unchanged)
-
-        var batch = WriteBatch()
-        for move in plan.moves {
-            batch.updates.append(WriteBatch.Update(id: move.id, path: move.path, stamp: move.stamp, content: nil))
-        }
-        batch.removals = plan.removals
-        try await commit(batch, into: &report)
-        // Many new files (a first index): the store builds its query indexes once, at the end.
-        let bulk = try await store.beginBulkLoad(adding: plan.reads.count)
+        // With nothing indexed anywhere, no new file can be an asset moved: all are read at once.
+        let indexedAnywhere = try await store.totals().assets
+        var feeds = ranges.map { ReconcileFeed(pairing: indexedAnywhere > 0, range: $0) }
+        var pipeline = ScanPipeline<[ReconcilePlan.Read]>(parallelism: parallelism, batchSize: batchSize)
+        var report = ScanReport()
+        var settled = false
+        var reads = 0
+        var counting = false
+        var counted: Int?
+        var nextPart = 0
+        var bulk = false
         do {
-            try await readAll(plan.reads, sidecars: found, progress: progress, report: &report)
+            try await withThrowingTaskGroup(of: Step.self) { group in
+                func start(_ actions: [ScanPipeline<[ReconcilePlan.Read]>.Action]) {
+                    for action in actions {
+                        switch action {
+                        case .read(let chunk):
+                            group.addTask { .read(try await readChunk(chunk), files: chunk.count) }
+                        case .commit(let batch):
+                            group.addTask {
+                                let (change, seconds) = try await timedApply(batch)
+                                return .committed(change, seconds: seconds)
+                            }
+                        }
+                    }
+                }
+                func fetch() {
+                    for part in feeds.indices {
+                        for fetch in feeds[part].fetches() {
+                            group.addTask(operation: task(for: fetch, part: part, walk: walks[part], root: root))
+                        }
+                    }
+                }
+                /// The next chunk to read, from each range in turn.
+                func takeReads() -> [ReconcilePlan.Read]? {
+                    for offset in feeds.indices {
+                        let part = (nextPart + offset) % feeds.count
+                        if let chunk = feeds[part].takeReads(limit: Self.chunkSize) {
+                            nextPart = part + 1
+                            return chunk
+                        }
+                    }
+                    return nil
+                }
+                fetch()
+                while let step = try await group.next() {
+                    switch step {
+                    case .walked(let part, let walked):
+                        progress.found(walked.found)
+                        feeds[part].walked(walked)
+                    case .paged(let part, let rows):
+                        feeds[part].paged(rows)
+                        if !counting, feeds.allSatisfy({ $0.firstPageRows == 0 }) {
+                            // A first index of this root: count its files, so progress has a total
+                            // long before the walk that reads them ends.
+                            counting = true
+                            group.addTask { .counted(try await pool.runIfActive { LibraryWalk.count(root) }) }
+                        }
+                    case .checked(let part, let known):
+                        feeds[part].checked(known: known)
+                    case .counted(let files):
+                        if !settled {
+                            counted = files
+                            progress.addTotal(files)
+                            // Nothing under this root was indexed: when these files at least double the
+                            // index (a first index), the store builds its query indexes once, at the end.
+                            if try await store.beginBulkLoad(adding: files) { bulk = true }
+                        }
+                    case .read(let writes, let files):
+                        report.read += files
+                        progress.indexed(files)
+                        start(pipeline.read(writes))
+                    case .committed(let change, let seconds):
+                        report.writeSeconds += seconds
+                        if let change { record(change, in: &report) }
+                        start(pipeline.committed())
+                    }
+                    while pipeline.wantsInput, let chunk = takeReads() {
+                        reads += chunk.count
+                        start(pipeline.add(chunk))
+                    }
+                    if !settled, feeds.allSatisfy(\.isExhausted) {
+                        settled = true
+                        let plan = try await settle(&feeds, indexedAnywhere: indexedAnywhere)
+                        reads += plan.reads.count
+                        // The total is known now; a count made at the start is corrected to it.
+                        progress.addTotal(reads - (counted ?? 0))
+                        report.scanned = feeds.reduce(0) { $0 + $1.found }
+                        report.unchanged = plan.unchanged
+                        logger.debug("""
+                            walked \(String(decoding: root, as: UTF8.self)) in \(ranges.count) parts in \
+                            \((clock.now - started).seconds) s: \(report.scanned) files, \(reads) to read, \
+                            \(plan.moves.count) moved, \(plan.removals.count) gone, \(plan.unchanged) unchanged
+                            """)
+                        for chunk in Self.chunks(plan.reads) { start(pipeline.add(chunk)) }
+                        var writes = WriteBatch()
+                        writes.updates = plan.moves.map {
+                            WriteBatch.Update(id: $0.id, path: $0.path, stamp: $0.stamp, content: nil)
+                        }
+                        writes.removals = plan.removals
+                        start(pipeline.add(writes: writes))
+                        start(pipeline.endInput())
+                    }
+                    fetch()
+                }
+            }
         } catch {
             if bulk { try? await store.endBulkLoad() }
             throw error
         }
         logger.debug("""
-            read and wrote \(plan.reads.count) files in \((clock.now - planned).seconds) s \
+            read and wrote \(reads) files in \((clock.now - started).seconds) s \
             (\(report.writeSeconds) s in write transactions)
             """)
         return (report, bulk)
     }
 
+    /// The child task that fetches `fetch` for the range `part`.
+    private func task(for fetch: ReconcileFeed.Fetch, part: Int, walk: LibraryWalk,
+                      root: [UInt8]) -> @Sendable () async throws -> Step {
+        switch fetch {
+        case .walk:
+            return { .walked(part: part, try await pool.runIfActive { walk.next(upTo: ReconcileFeed.walkStep) }) }
+        case .page(let from, let after):
+            return {
+                .paged(part: part, try await store.indexedFiles(under: root, from: from, after: after,
+                                                                limit: ReconcileFeed.pageSize))
+            }
+        case .check(let stamps):
+            return {
+                .checked(part: part, Set(try await store.indexedFiles(sharingInodeWith: stamps).map(\.stamp.withoutSidecar)))
+            }
+        }
+    }
+
+    /// What only the end of every range can settle: moves (across ranges too), removals, and
+    /// the new files that were held; and the moves made while photod was down from elsewhere.
+    private func settle(_ feeds: inout [ReconcileFeed], indexedAnywhere: Int) async throws -> ReconcilePlan {
+        var merge = feeds[0].takeMerge()
+        for part in feeds.indices.dropFirst() { merge.absorb(feeds[part].takeMerge()) }
+        var plan = merge.finish()
+        try await adoptUnseenMoves(into: &plan, indexedHere: merge.indexedRows, indexedAnywhere: indexedAnywhere)
+        return plan
+    }
+
+    /// `reads` in chunks of `chunkSize`, the unit a reader thread takes.
+    private static func chunks(_ reads: [ReconcilePlan.Read]) -> [[ReconcilePlan.Read]] {
+        stride(from: 0, to: reads.count, by: chunkSize).map { Array(reads[$0..<min($0 + chunkSize, reads.count)]) }
+    }
+
     /// New files that are assets moved in from outside this folder while nobody could see the
     /// move keep their ids. Skipped when every asset is inside this folder (a first index).
-    private func adoptUnseenMoves(into plan: inout ReconcilePlan, indexedHere: Int) async throws {
-        guard try await store.totals().assets > indexedHere else { return }
+    private func adoptUnseenMoves(into plan: inout ReconcilePlan, indexedHere: Int, indexedAnywhere: Int) async throws {
+        guard indexedAnywhere > indexedHere else { return }
         let reads = plan.reads
         let candidates = try await store.indexedFiles(sharingInodeWith: reads.filter { $0.id == nil }.map(\.stamp))
         guard !candidates.isEmpty else { return }
@@ -146,58 +258,14 @@ struct Scanner: Sendable {
         }
     }
 
-    /// What a child task of `readAll` finished.
-    private enum Step: Sendable {
-        case read(WriteBatch, files: Int)
-        case committed(CommittedChange?, seconds: Double)
-    }
-
-    /// Reads and commits `reads` in the order `ScanPipeline` decides.
-    private func readAll(
-        _ reads: [ReconcilePlan.Read], sidecars: @escaping @Sendable ([UInt8]) -> (path: [UInt8], signature: Int64)?,
-        progress: ScanProgressTracker, report: inout ScanReport
-    ) async throws {
-        let chunks = stride(from: 0, to: reads.count, by: Self.chunkSize).map {
-            Array(reads[$0..<min($0 + Self.chunkSize, reads.count)])
-        }
-        var pipeline = ScanPipeline(chunkCount: chunks.count, parallelism: parallelism, batchSize: batchSize)
-        try await withThrowingTaskGroup(of: Step.self) { group in
-            func start(_ actions: [ScanPipeline.Action]) {
-                for action in actions {
-                    switch action {
-                    case .read(let chunk):
-                        group.addTask { .read(try await readChunk(chunks[chunk], sidecars: sidecars), files: chunks[chunk].count) }
-                    case .commit(let batch):
-                        group.addTask {
-                            let (change, seconds) = try await timedApply(batch)
-                            return .committed(change, seconds: seconds)
-                        }
-                    }
-                }
-            }
-            start(pipeline.start())
-            while let step = try await group.next() {
-                switch step {
-                case .read(let writes, let files):
-                    report.read += files
-                    progress.indexed(files)
-                    start(pipeline.read(writes))
-                case .committed(let change, let seconds):
-                    report.writeSeconds += seconds
-                    if let change { record(change, in: &report) }
-                    start(pipeline.committed())
-                }
-            }
-        }
-    }
-
     /// Reads one chunk of files on the file pool into the writes they call for.
-    private func readChunk(
-        _ chunk: [ReconcilePlan.Read], sidecars: @escaping @Sendable ([UInt8]) -> (path: [UInt8], signature: Int64)?
-    ) async throws -> WriteBatch {
+    private func readChunk(_ chunk: [ReconcilePlan.Read]) async throws -> WriteBatch {
         let outcomes = try await pool.runIfActive { [reader] in
             let opener = SafeOpener()
-            return chunk.map { reader.read($0.path, sidecar: .known(sidecars($0.path)), opener: opener) }
+            return chunk.map { file in
+                let sidecar = file.sidecar.map { (path: $0, signature: file.stamp.sidecar) }
+                return reader.read(file.path, sidecar: .known(sidecar), opener: opener)
+            }
         }
         var writes = WriteBatch()
         for (read, outcome) in zip(chunk, outcomes) { add(outcome, for: read, to: &writes) }
@@ -224,13 +292,6 @@ struct Scanner: Sendable {
                                metadata: ["path": "\(path)", "asset": "\(read.id ?? "")"])
             }
         }
-    }
-
-    private func commit(_ batch: WriteBatch, into report: inout ScanReport) async throws {
-        guard !batch.isEmpty else { return }
-        let (committed, seconds) = try await timedApply(batch)
-        report.writeSeconds += seconds
-        if let committed { record(committed, in: &report) }
     }
 
     /// Commits `batch` on the thread pool; the change and the seconds the transaction took.

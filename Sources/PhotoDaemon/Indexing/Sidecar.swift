@@ -8,10 +8,13 @@ enum Sidecar {
     private static let suffix = Array(".xmp".utf8)
     private static let suffixes = [suffix, Array(".XMP".utf8)]
 
-    /// Whether a path names a sidecar rather than a possible image.
+    /// Whether a path names a sidecar rather than a possible image. (Asked of every file a
+    /// walk finds: compares in place.)
     static func isSidecar(_ path: [UInt8]) -> Bool {
         guard path.count > suffix.count else { return false }
-        return path.suffix(suffix.count).map(lowercased).elementsEqual(suffix)
+        let start = path.count - suffix.count
+        for (offset, byte) in suffix.enumerated() where lowercased(path[start + offset]) != byte { return false }
+        return true
     }
 
     /// The sidecar paths an image may have, in the order they are preferred.
@@ -47,12 +50,18 @@ enum Sidecar {
         return Int64(bitPattern: hasher.value >> 1) | 1
     }
 
-    /// The sidecar in effect for `image` among files already listed by a walk (no system calls).
-    static func find(for image: [UInt8], in listed: [PathKey: FileInfo]) -> (path: [UInt8], signature: Int64)? {
+    /// The sidecar in effect for `image` in its folder's listing from a walk (no system calls).
+    static func find(for image: [UInt8], in folder: FolderListing) -> (path: [UInt8], signature: Int64)? {
         for (index, path) in candidates(for: image).enumerated() {
-            if let info = listed[PathKey(path)] { return (path, signature(of: info, candidate: index)) }
+            let name = Array(path[((path.lastIndex(of: UInt8(ascii: "/")) ?? -1) + 1)...])
+            if let info = folder.file(named: name) { return (path, signature(of: info, candidate: index)) }
         }
         return nil
+    }
+
+    /// Whether a listed folder holds any sidecar at all (most hold none: no image there needs a lookup).
+    static func any(in folder: FolderListing) -> Bool {
+        folder.containsFile { name in isSidecar(name) }
     }
 
     /// The sidecar in effect for `image`, looked up on disk (live events: one file at a time)

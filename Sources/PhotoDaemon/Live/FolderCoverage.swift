@@ -18,6 +18,8 @@ final class FolderCoverage: Sendable {
     private let logger: Logger
     /// The budget warning is logged once per run; `Status` keeps saying it.
     private let warnedAboutBudget = Atomic(false)
+    /// Roots whose tree has been covered (by `cover`, or by a reconcile's walk).
+    private let covered = Mutex<Set<[UInt8]>>([])
 
     init(watches: WatchSet, roots: LibraryRoots, state: LibraryState, pollInterval: Int, logger: Logger) {
         self.watches = watches
@@ -39,12 +41,40 @@ final class FolderCoverage: Sendable {
     /// Watches `folder` and below, then records how each root is covered.
     func cover(_ folder: [UInt8]) {
         _ = watches.watchTree(folder)
+        covered.withLock { _ = $0.insert(folder) }
+        updateCoverage()
+    }
+
+    /// Whether `root` still needs covering: the start-up reconcile watches each folder as its
+    /// walk reaches it (`watchWhileWalking`), saving a listing of the whole tree before it.
+    func needsCovering(_ root: [UInt8]) -> Bool {
+        !covered.withLock { $0.contains(root) }
+    }
+
+    /// Watches one folder just before a reconcile's walk lists it.
+    func watchWhileWalking(_ folder: [UInt8]) {
+        watches.watchFolder(folder)
+    }
+
+    /// Ends the covering of `root` by a walk: records how it is covered. When the budget ran out
+    /// on the way (the walk goes depth first), it is covered again breadth first, so the watches
+    /// go to the upper folders as `cover` gives them. When the walk did not finish (it failed),
+    /// the tree is covered the usual way.
+    func finishCovering(_ root: [UInt8], walked: Bool) {
+        let short = watches.unwatched.contains { $0 == root || $0.isPathInside(root) }
+        if short || !walked {
+            if short { watches.unwatchTree(root) }
+            cover(root)
+            return
+        }
+        covered.withLock { _ = $0.insert(root) }
         updateCoverage()
     }
 
     /// Stops watching `folder` and below (its root left the config).
     func uncover(_ folder: [UInt8]) {
         watches.unwatchTree(folder)
+        covered.withLock { _ = $0.remove(folder) }
         updateCoverage()
     }
 
@@ -52,6 +82,7 @@ final class FolderCoverage: Sendable {
     /// of the folders may be stale.
     func recoverRoots() {
         watches.reset()
+        covered.withLock { $0.removeAll() }
         coverRoots()
     }
 

@@ -93,4 +93,42 @@ import Watcher
             #expect(try await rig.indexed()["new/a.jpg"]?.group == "Beach")
         }
     }
+
+    @Test func theFirstReconcileOfARootWatchesEveryFolderAsItsWalkReachesIt() async throws {
+        let files = ["a/1.jpg": TestPhoto.jpeg("A"), "a/b/2.jpg": TestPhoto.jpeg("B"), "c/3.jpg": TestPhoto.jpeg("C"),
+                     ".hidden/4.jpg": TestPhoto.jpeg("H")]
+        try await IndexingRig.with(files: files) { rig in
+            #expect(rig.coverage.watches.watchCount == 0)
+            let (report, watchesAfterAnother) = try await rig.withCommandLoop {
+                let report = try await rig.indexer.reconcile(reason: "start-up")
+                _ = try await rig.indexer.reconcile(reason: "again")
+                return (report, rig.coverage.watches.watchCount)
+            }
+            #expect(report.inserted == 3)
+            // The root, a, a/b and c; not the hidden folder, as the walk skips it.
+            #expect(rig.coverage.watches.watchCount == 4)
+            #expect(rig.coverage.watches.unwatched.isEmpty)
+            #expect(rig.state.coverage(of: rig.library) == .watching)
+            #expect(!rig.coverage.needsCovering(Array(rig.library.utf8)))
+            // Covered once: the next reconcile leaves the watches as they are.
+            #expect(watchesAfterAnother == 4)
+        }
+    }
+
+    @Test func aBudgetTheWalkRunsOutOfGoesToTheUpperFoldersAsACoverWouldGiveIt() async throws {
+        let files = ["a/1.jpg": TestPhoto.jpeg("A"), "a/b/2.jpg": TestPhoto.jpeg("B"), "c/3.jpg": TestPhoto.jpeg("C")]
+        let breadthFirst = try await IndexingRig.with(files: files, watchBudget: 3) { rig in
+            rig.coverage.cover(Array(rig.library.utf8))
+            return rig.coverage.watches.unwatched.map { String(decoding: $0, as: UTF8.self).dropFirst(rig.library.count) }
+        }
+        try await IndexingRig.with(files: files, watchBudget: 3) { rig in
+            _ = try await rig.withCommandLoop { try await rig.indexer.reconcile(reason: "start-up") }
+            // Depth first, the walk would have watched a/b and left c out; breadth first, c is watched.
+            let unwatched = rig.coverage.watches.unwatched.map { String(decoding: $0, as: UTF8.self).dropFirst(rig.library.count) }
+            #expect(unwatched == breadthFirst)
+            #expect(unwatched == ["/a/b"])
+            #expect(rig.coverage.watches.watchCount == 3)
+            #expect(rig.state.coverage(of: rig.library) == .polling)
+        }
+    }
 }

@@ -22,8 +22,9 @@ final class IndexingRig: Sendable {
     let indexer: Indexer
     let log = LogRecorder()
 
-    /// A rig whose library holds `files` (relative path: bytes) before anything runs.
-    init(files: [String: [UInt8]] = [:]) throws {
+    /// A rig whose library holds `files` (relative path: bytes) before anything runs, with
+    /// `watchBudget` inotify watches.
+    init(files: [String: [UInt8]] = [:], watchBudget: Int = 1000) throws {
         dir = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: dir.file("library"), withIntermediateDirectories: true)
         library = String(decoding: FileSystem.canonicalPath(Array(dir.file("library").utf8)) ?? [], as: UTF8.self)
@@ -34,7 +35,7 @@ final class IndexingRig: Sendable {
         roots = LibraryRoots([LibraryRoot(configured: library)])
         inotify = try Inotify()
         let logger = log.logger()
-        coverage = FolderCoverage(watches: WatchSet(inotify: inotify, budget: 1000), roots: roots, state: state,
+        coverage = FolderCoverage(watches: WatchSet(inotify: inotify, budget: watchBudget), roots: roots, state: state,
                                   pollInterval: 1, logger: logger)
         scanner = PhotoDaemon.Scanner(store: store, reader: AssetReader(rules: GroupingRules()), pool: pool, parallelism: 2,
                           batchSize: 3, logger: logger)
@@ -94,8 +95,9 @@ final class IndexingRig: Sendable {
     }
 
     /// Runs `body` with a new rig, closing it afterwards.
-    static func with<T>(files: [String: [UInt8]] = [:], _ body: (IndexingRig) async throws -> T) async throws -> T {
-        try await withClosing(try IndexingRig(files: files), close: { await $0.close() }, body)
+    static func with<T>(files: [String: [UInt8]] = [:], watchBudget: Int = 1000,
+                        _ body: (IndexingRig) async throws -> T) async throws -> T {
+        try await withClosing(try IndexingRig(files: files, watchBudget: watchBudget), close: { await $0.close() }, body)
     }
 }
 

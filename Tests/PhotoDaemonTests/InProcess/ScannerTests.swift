@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import PhotoAPI
 import Testing
 @testable import PhotoDaemon
 
@@ -61,6 +62,40 @@ import Testing
             #expect(report.moved == 1)
             #expect(report.read == 0)
             #expect(try await rig.indexed()["right/a.jpg"]?.id == id)
+        }
+    }
+
+    @Test func manyNewFilesAreReadWhileTheWalkGoesOnAndAMoveAmongThemKeepsItsId() async throws {
+        try await IndexingRig.with(files: ["a.jpg": TestPhoto.jpeg("Beach")]) { rig in
+            let root = Array(rig.library.utf8)
+            _ = try await rig.scanner.reconcile(root: root, progress: ScanProgressTracker())
+            let id = try await rig.indexed()["a.jpg"]?.id
+            // More new files than are held before the index is asked about them: they are read
+            // before the walk ends, and the move, found after them, still pairs at the end.
+            let count = ReconcileFeed.holdLimit + 50
+            for index in 0..<count { try rig.write("new/\(index).txt", [UInt8(index & 0xFF)]) }
+            try rig.move("a.jpg", "zz/a.jpg")
+            let progress = ScanProgressTracker()
+            let report = try await rig.scanner.reconcile(root: root, progress: progress)
+            #expect(report.moved == 1)
+            #expect(report.read == count)
+            #expect(report.inserted == 0)
+            #expect(report.scanned == count + 1)
+            #expect(progress.snapshot.total == count)
+            #expect(progress.snapshot.found == count + 1)
+            #expect(try await rig.indexed()["zz/a.jpg"]?.id == id)
+        }
+    }
+
+    @Test func aFirstIndexCountsItsFilesForProgress() async throws {
+        var files: [String: [UInt8]] = ["a.jpg.xmp": Array("<x/>".utf8)]
+        for index in 0..<20 { files["\(index % 3)/\(index).jpg"] = TestPhoto.jpeg("Beach") }
+        try await IndexingRig.with(files: files) { rig in
+            let progress = ScanProgressTracker()
+            let report = try await rig.scanner.reconcile(root: Array(rig.library.utf8), progress: progress)
+            #expect(report.inserted == 20)
+            // The sidecar is found, but it is not a file to read.
+            #expect(progress.snapshot == ScanProgress(found: 21, indexed: 20, total: 20))
         }
     }
 }

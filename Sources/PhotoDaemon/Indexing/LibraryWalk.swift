@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FileSystem
+import Logging
+import Store
+import Synchronization
+
+/// The disk's side of a reconcile: a root's files in path order, a chunk at a time, each with its
+/// stamp (its XMP sidecar's signature included). Sidecars are counted as found but are never
+/// assets. Pulled on the file pool, one pull at a time; holds one listing per level of the tree.
+final class LibraryWalk: Sendable {
+    /// What one pull found.
+    struct Step: Sendable {
+        /// Files that may be images, in path order.
+        var files: [ReconcilePlan.Read]
+        /// Files the walk went past, sidecars included (progress and the report count them).
+        var found: Int
+        /// True when the walk is over.
+        var ended: Bool
+    }
+
+    private struct State {
+        var cursor: DirectoryWalker.Cursor
+        /// The last folder a file came from and whether it holds sidecars, so a folder is looked at once.
+        var folder: (listing: FolderListing, hasSidecars: Bool)?
+    }
+
+    private let state: Mutex<State>
+    private let sidecars: Bool
+    private let logger: Logger
+
+    /// A walk of the files under `root` in `range`; `sidecars`: whether images' XMP sidecars
+    /// are looked up (a description source); `beforeListing`: called with each folder just
+    /// before it is listed (to watch it).
+    init(root: [UInt8], range: PathRange? = nil, sidecars: Bool,
+         beforeListing: (@Sendable ([UInt8]) -> Void)? = nil, logger: Logger) {
+        var walker = DirectoryWalker(root: root, range: range)
+        walker.beforeListing = beforeListing
+        state = Mutex(State(cursor: walker.start()))
+        self.sidecars = sidecars
+        self.logger = logger
+    }
+
+    /// The next files, up to `limit` walked. Blocking: lists folders and stats their files.
+    func next(upTo limit: Int) -> Step {
+        state.withLock { state in
+            let step = state.cursor.next(upTo: limit)
+            for error in step.failures where error.errno != ENOENT {
+                // A folder that is gone is simply empty now (a live rescan of a removed folder).
+                logger.warning("skipping a folder photod cannot read: \(error)")
+            }
+            var files: [ReconcilePlan.Read] = []
+            files.reserveCapacity(step.entries.count)
+            for entry in step.entries where !Sidecar.isSidecar(entry.path) {
+                var file = ReconcilePlan.Read(path: entry.path, stamp: FileStamp(entry.info), id: nil)
+                if sidecars, let folder = entry.folder, Self.hasSidecars(folder, remembered: &state.folder),
+                   let sidecar = Sidecar.find(for: entry.path, in: folder) {
+                    file.stamp.sidecar = sidecar.signature
+                    file.sidecar = sidecar.path
+                }
+                files.append(file)
+            }
+            return Step(files: files, found: step.entries.count, ended: step.isLast)
+        }
+    }
+
+    /// The files under `root` a first index will read (sidecars left out), counted quickly for a
+    /// progress total. Blocking.
+    static func count(_ root: [UInt8]) -> Int {
+        DirectoryWalker(root: root).countFiles { !Sidecar.isSidecar($0) }
+    }
+
+    private static func hasSidecars(
+        _ folder: FolderListing, remembered: inout (listing: FolderListing, hasSidecars: Bool)?
+    ) -> Bool {
+        if let remembered, remembered.listing === folder { return remembered.hasSidecars }
+        let answer = Sidecar.any(in: folder)
+        remembered = (folder, answer)
+        return answer
+    }
+}

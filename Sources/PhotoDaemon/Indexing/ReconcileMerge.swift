@@ -1,0 +1,128 @@
+import FileSystem
+import Store
+
+/// A reconcile's comparison of the disk with the index as both go by in path order: the walk's
+/// files on one side, the index's rows on the other, a page at a time, so neither is held whole.
+///
+/// A file at a path the index has is unchanged (left alone, never opened) or changed (read under
+/// its id) at once. What stays in memory is what only the end can settle: index rows the walk did
+/// not find (`vanished`), and new files that may be one of them moved (`held`). New files go to
+/// `reads` at once when no move can be found (`pairing` off: an empty index), or once the index
+/// says no asset has their identity (`release(unless:)`); `finish()` pairs the rest.
+struct ReconcileMerge {
+    /// Files to read now: changed ones under their id, new ones that cannot be a move. The caller takes them.
+    var reads: [ReconcilePlan.Read] = []
+    /// New files that may be an asset moved while nobody watched.
+    private(set) var held: [ReconcilePlan.Read] = []
+    /// Index rows whose path the walk did not find: removed, or moved.
+    private var vanished: [IndexedFile] = []
+    private(set) var unchanged = 0
+    /// Index rows compared so far.
+    private(set) var indexedRows = 0
+    private let pairing: Bool
+
+    /// `pairing`: whether a new file may be an asset already indexed (false for an empty index).
+    init(pairing: Bool) {
+        self.pairing = pairing
+    }
+
+    /// Compares what both sides have in common; takes from the front of `disk` (walk order) and
+    /// `index` (path order), leaving what needs more of the other side. A side that has ended
+    /// lets the other's remainder through.
+    mutating func compare(disk: inout ArraySlice<ReconcilePlan.Read>, index: inout ArraySlice<IndexedFile>,
+                          diskEnded: Bool, indexEnded: Bool) {
+        while true {
+            if let file = disk.first, let row = index.first {
+                let order = file.path.pathOrder(row.path)
+                if order < 0 {
+                    found(disk.removeFirst())
+                } else if order > 0 {
+                    lost(index.removeFirst())
+                } else {
+                    disk.removeFirst()
+                    index.removeFirst()
+                    indexedRows += 1
+                    if file.stamp.isUnchanged(since: row.stamp) {
+                        unchanged += 1
+                    } else {
+                        var read = file
+                        read.id = row.id
+                        reads.append(read)
+                    }
+                }
+            } else if indexEnded, !disk.isEmpty {
+                found(disk.removeFirst())
+            } else if diskEnded, !index.isEmpty {
+                lost(index.removeFirst())
+            } else {
+                return
+            }
+        }
+    }
+
+    /// Lets go of the held files `isKnown` says no indexed asset could be (none has their
+    /// identity and bytes): they are new, and read now.
+    mutating func release(unless isKnown: (ReconcilePlan.Read) -> Bool) {
+        var kept: [ReconcilePlan.Read] = []
+        for file in held {
+            if isKnown(file) { kept.append(file) } else { reads.append(file) }
+        }
+        held = kept
+    }
+
+    /// Takes over what `other`, a merge of another range of the same root, has not settled, so
+    /// that one `finish()` pairs moves across the ranges.
+    mutating func absorb(_ other: ReconcileMerge) {
+        reads += other.reads
+        held += other.held
+        vanished += other.vanished
+        unchanged += other.unchanged
+        indexedRows += other.indexedRows
+    }
+
+    /// Settles what is left once both sides have ended: a held file with the identity and bytes
+    /// of a vanished row is that asset, moved; the other vanished rows are removed.
+    mutating func finish() -> ReconcilePlan {
+        var plan = ReconcilePlan(reads: reads, unchanged: unchanged)
+        reads = []
+        var vanishedByIdentity: [FileIdentity: IndexedFile] = [:]
+        for file in vanished {
+            vanishedByIdentity[FileIdentity(device: file.stamp.device, inode: file.stamp.inode)] = file
+        }
+        var moved: Set<String> = []
+        for file in held {
+            let identity = FileIdentity(device: file.stamp.device, inode: file.stamp.inode)
+            // Same identity and same bytes (mv keeps size and mtime): the same file, moved.
+            // Same identity with other bytes is a new file in a reused inode, not an edit.
+            if let old = vanishedByIdentity[identity], file.stamp.isSameFile(as: old.stamp) {
+                vanishedByIdentity[identity] = nil
+                moved.insert(old.id)
+                if old.stamp.sidecar == file.stamp.sidecar {
+                    plan.moves.append(ReconcilePlan.Move(id: old.id, path: file.path, stamp: file.stamp))
+                } else {
+                    // Moved away from its sidecar, or onto one: same asset, description read again.
+                    var read = file
+                    read.id = old.id
+                    plan.reads.append(read)
+                }
+            } else {
+                plan.reads.append(file)
+            }
+        }
+        held = []
+        plan.removals = vanished.map(\.id).filter { !moved.contains($0) }.sorted()
+        vanished = []
+        return plan
+    }
+
+    /// A file the index does not have at its path.
+    private mutating func found(_ file: ReconcilePlan.Read) {
+        if pairing { held.append(file) } else { reads.append(file) }
+    }
+
+    /// An index row whose path the walk did not find.
+    private mutating func lost(_ row: IndexedFile) {
+        indexedRows += 1
+        vanished.append(row)
+    }
+}
