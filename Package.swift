@@ -37,6 +37,8 @@ let package = Package(
         // glibc's mallopt and malloc_trim (no library to link): photod bounds its arenas and
         // hands freed memory back after a reconcile.
         .systemLibrary(name: "CMalloc"),
+        // glibc's posix_spawn extensions (closefrom, chdir) that spawn.h keeps behind _GNU_SOURCE.
+        .systemLibrary(name: "CSpawn"),
 
         // Wire types and the varlink interface text (the single source of truth).
         .target(
@@ -68,7 +70,7 @@ let package = Package(
         // Foundation (and no C++ library) for its config.
         .target(name: "TOML"),
         // posix_spawn and pthreads without Foundation: photod's thumbnail workers, photod-notify's terminal and bus thread.
-        .target(name: "Posix"),
+        .target(name: "Posix", dependencies: ["CSpawn"]),
         // The index; owns its threads (NIOThreadPool), so no caller waits on SQLite.
         .target(name: "Store", dependencies: ["SQLite", .product(name: "NIOPosix", package: "swift-nio")]),
         // sd_notify, socket activation and the journal: the only code that touches libsystemd.
@@ -103,7 +105,7 @@ let package = Package(
         // The worker's logic (sandbox, libvips, request loop), a library so tests can reach it.
         .target(name: "Thumbnailer", dependencies: ["ThumbnailProtocol", "CVips", "CSeccomp"]),
         .target(name: "PhotoCommands", dependencies: [
-            "PhotoClient", "SafeText",
+            "PhotoClient", "SafeText", "Posix",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "photod", dependencies: [
@@ -140,7 +142,7 @@ let package = Package(
         ], path: "Tests/VarlinkCertification", resources: [.embedInCode("org.varlink.certification.varlink")]),
 
         // Test fixtures made by code (JPEGs with EXIF), so a fresh clone needs no shared corpus.
-        .target(name: "PhotoTestSupport", dependencies: ["PhotoClient", "PhotoAPI"], path: "Tests/PhotoTestSupport"),
+        .target(name: "PhotoTestSupport", dependencies: ["PhotoClient", "PhotoAPI", "Posix"], path: "Tests/PhotoTestSupport"),
         .testTarget(name: "MetadataTests", dependencies: ["Metadata", "PhotoTestSupport"]),
         .testTarget(name: "VarlinkTests", dependencies: [
             "Varlink", "VarlinkCore", "varlink-certification", "PhotoTestSupport",
@@ -149,6 +151,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
+        .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML", "PhotoTestSupport"]),
         // photoctl's pure parts: did-you-mean, shell words for completion, paths.
         .testTarget(name: "PhotoCommandsTests", dependencies: ["PhotoCommands", "PhotoAPI", "PhotoClient",

@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Posix
 
 /// Runs another program found on PATH with arguments given as exact bytes (a path need not be
 /// UTF-8, which Foundation's Process cannot pass), and waits for it.
@@ -31,38 +32,15 @@ enum ProgramRunner {
         return try wait(for: pid, program: program)
     }
 
-    /// Starts `program` with `arguments` and this process's environment, `input` (when given)
-    /// as its standard input, and returns its pid. photoctl ignores SIGPIPE (see PhotoctlMain);
-    /// the child gets the default back, and no blocked signals, as if started from a shell.
+    /// Starts `program` with `arguments` and this process's environment, `input` (when given;
+    /// else /dev/null) as its standard input, and returns its pid. photoctl ignores SIGPIPE
+    /// (see PhotoctlMain); the child gets the default back, and no blocked signals, as if
+    /// started from a shell.
     static func spawn(_ program: String, _ arguments: [[UInt8]], input: Int32? = nil) throws(ProgramRunError) -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
+        switch ChildProcess.spawn(program, bytes: arguments, streams: .init(input: input), defaultSignals: [SIGPIPE]) {
+        case .success(let pid): return pid
+        case .failure(let failure): throw ProgramRunError(program: program, errno: failure.errno)
         }
-        if let input { posix_spawn_file_actions_adddup2(&actions, input, STDIN_FILENO) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        let argv: [UnsafeMutablePointer<CChar>?] = ([Array(program.utf8)] + arguments).map { bytes in
-            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
-            for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
-            copy[bytes.count] = 0
-            return copy
-        } + [nil]
-        defer { for pointer in argv { pointer?.deallocate() } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, program, &actions, &attributes, argv, environ)
-        guard spawned == 0 else { throw ProgramRunError(program: program, errno: spawned) }
-        return pid
     }
 
     /// Waits for the child `pid` to end and returns its wait status.

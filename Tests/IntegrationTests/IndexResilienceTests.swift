@@ -158,13 +158,9 @@ import Testing
         for n in 0..<total {
             try daemon.add("day-\(n % 10)/IMG_\(10_000 + n).jpg", Photo.jpeg("Trip to \(places[n % 10])"))
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binaries.photod)
-        process.arguments = ["--root", daemon.library, "--database", daemon.database, "--socket", daemon.socket]
-        process.environment = ProcessInfo.processInfo.environment.merging(daemon.environment) { $1 }
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let process = try TestChild(Binaries.photod,
+                                    ["--root", daemon.library, "--database", daemon.database, "--socket", daemon.socket],
+                                    environment: daemon.environment, output: .null, error: .null)
         // Killed once the first photos are written without their query indexes.
         var seen: (marked: Bool, assets: Int)?
         let deadline = Date().addingTimeInterval(120)
@@ -175,8 +171,7 @@ import Testing
             }
             usleep(2_000)
         }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.kill()
         let killed = try #require(seen, "photod was seen in the middle of a bulk load")
         #expect(killed.assets < total)
         #expect(bulkLoad(of: daemon.database)?.marked == true, "killed before the load ended")

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoTestSupport
 import Testing
 @testable import PhotoDaemon
 
@@ -57,19 +58,11 @@ import Testing
     @Test func aLiveShellScriptIsIdentifiedThenRefusedOnceItExits() throws {
         let proc = try FakeProc()
         try Data("echo ready\nread line\n".utf8).write(to: URL(fileURLWithPath: "\(proc.directory)/wait.sh"))
-        let input = Pipe()
-        let output = Pipe()
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/bin/sh")
-        child.arguments = ["./wait.sh"]
-        child.currentDirectoryURL = URL(fileURLWithPath: proc.directory)
-        child.standardInput = input
-        child.standardOutput = output
-        try child.run()
-        defer { if child.isRunning { child.terminate() } }
-        #expect(output.fileHandleForReading.availableData == Data("ready\n".utf8))
+        let child = try TestChild("/bin/sh", ["./wait.sh"], directory: proc.directory, input: .pipe, output: .pipe)
+        defer { child.kill() }
+        #expect(child.readOutput() == Array("ready".utf8))
 
-        let pid = child.processIdentifier
+        let pid = child.pid
         let uid = UInt32(getuid())
         let shell = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
         let cwd = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd")
@@ -77,8 +70,8 @@ import Testing
         #expect(identity.source == .script)
         #expect(identity.id == "script:\(shell):\(AppIdentityPath.normalized(cwd + "/wait.sh"))")
 
-        try input.fileHandleForWriting.close()
-        child.waitUntilExit()
+        child.closeInput()
+        #expect(child.wait(timeout: 30) != nil, "the script ends at the end of its input")
         #expect(throws: AppIdentityError.processGone(pid: pid)) {
             try AppIdentityResolver.identify(pid: pid, uid: uid).get()
         }

@@ -12,7 +12,7 @@ public final class DaemonHarness: @unchecked Sendable {
         (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
     }
 
-    private var process: Process?
+    private var process: TestChild?
     /// photod's output goes to a file: a pipe read through Foundation's readability handler
     /// was seen to stop delivering once the daemon had been running for a while.
     private var logFile: String { dir.file("photod.log") }
@@ -101,25 +101,13 @@ public final class DaemonHarness: @unchecked Sendable {
     }
 
     private func launch(timeout: TimeInterval) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binaries.photod)
-        process.arguments = ["--root", library, "--database", database, "--socket", socket] + extraArguments
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        if !FileManager.default.fileExists(atPath: logFile) {
-            _ = FileManager.default.createFile(atPath: logFile, contents: nil)
-        }
-        guard let output = FileHandle(forWritingAtPath: logFile) else { throw HarnessError.notReady("cannot open \(logFile)") }
-        output.seekToEndOfFile()
-        process.standardError = output
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try TestChild(Binaries.photod,
+                                    ["--root", library, "--database", database, "--socket", socket] + extraArguments,
+                                    environment: environment, output: .file(logFile), error: .file(logFile))
         self.process = process
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            guard process.isRunning else { throw HarnessError.exited(process.terminationStatus, log) }
+            if let status = process.status { throw HarnessError.exited(status, log) }
             if let state = try? photoctl(["status", "--json"]).json()["state"] as? String,
                state == "ready" || state == "degraded" {
                 return
@@ -149,26 +137,20 @@ public final class DaemonHarness: @unchecked Sendable {
     }
 
     /// The pid of the running daemon.
-    public var pid: Int32? { process?.processIdentifier }
+    public var pid: Int32? { process?.pid }
 
     /// True while photod runs.
     public var isRunning: Bool { process?.isRunning ?? false }
 
     /// Sends `signal` to the running daemon (SIGHUP: reload the config).
     public func send(_ signal: Int32) {
-        if let process, process.isRunning { kill(process.processIdentifier, signal) }
+        process?.signal(signal)
     }
 
     /// Sends SIGTERM and waits for the exit status.
     @discardableResult
     public func stop(timeout: TimeInterval = 30) -> Int32? {
-        guard let process, process.isRunning else { return self.process?.terminationStatus }
-        process.terminate()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return process.terminationStatus
+        process?.stop(grace: timeout)
     }
 
     deinit { stop() }

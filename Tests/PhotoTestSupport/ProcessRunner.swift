@@ -23,44 +23,16 @@ public struct ProcessResult: Sendable {
 
 /// Runs programs for tests, with a deadline so a hang fails the test instead of the run.
 public enum ProcessRunner {
-    /// Runs `executable` with `arguments`, feeding nothing on standard input.
+    /// Runs `executable` with `arguments`, feeding nothing on standard input; killed when it
+    /// still runs after `timeout`.
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                            timeout: TimeInterval = 60) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Drain both pipes concurrently so a chatty child never blocks on a full pipe.
-        let outData = Mutexed(Data())
-        let errData = Mutexed(Data())
-        let group = DispatchGroup()
-        for (pipe, sink) in [(out, outData), (err, errData)] {
-            group.enter()
-            DispatchQueue.global().async {
-                sink.set(pipe.fileHandleForReading.readDataToEndOfFile())
-                group.leave()
-            }
-        }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
-        if process.isRunning {
-            process.terminate()
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
-        // A grandchild that outlived the child can hold the pipes open: do not wait for it forever.
-        _ = group.wait(timeout: .now() + 5)
-        return ProcessResult(status: process.terminationStatus,
-                             stdout: String(decoding: outData.get(), as: UTF8.self),
-                             stderr: String(decoding: errData.get(), as: UTF8.self))
+        let child = try TestChild(executable, arguments, environment: environment, output: .pipe, error: .pipe)
+        let (output, error) = child.readAll(timeout: timeout)
+        // The pipes end with the child, so one still running here has outlived `timeout`.
+        let status = child.wait(timeout: 1) ?? child.kill()
+        return ProcessResult(status: status, stdout: String(decoding: output, as: UTF8.self),
+                             stderr: String(decoding: error, as: UTF8.self))
     }
 }
 
@@ -80,4 +52,7 @@ public final class Mutexed<Value>: @unchecked Sendable {
 
     /// Changes the value in place.
     public func update(_ body: (inout Value) -> Void) { lock.withLock { body(&value) } }
+
+    /// Reads or changes the value in place under the lock; what `body` returns.
+    public func withLock<Result>(_ body: (inout Value) -> Result) -> Result { lock.withLock { body(&value) } }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// A long-running child whose output lines are read while it runs (a streaming client).
 /// Output goes to files, which (unlike a pipe read through Foundation) never stops delivering.
 public final class StreamingProcess: @unchecked Sendable {
-    private let process = Process()
+    private let process: TestChild
     private let outFile: String
     private let errFile: String
 
@@ -13,15 +13,8 @@ public final class StreamingProcess: @unchecked Sendable {
         outFile = directory.file(name + ".out")
         errFile = directory.file(name + ".err")
         for file in [outFile, errFile] { _ = FileManager.default.createFile(atPath: file, contents: nil) }
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        process.standardOutput = FileHandle(forWritingAtPath: outFile)
-        process.standardError = FileHandle(forWritingAtPath: errFile)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        process = try TestChild(executable, arguments, environment: environment, output: .file(outFile),
+                                error: .file(errFile))
     }
 
     /// Complete lines written to standard output so far.
@@ -43,7 +36,7 @@ public final class StreamingProcess: @unchecked Sendable {
     public var isRunning: Bool { process.isRunning }
 
     /// The child's pid (also the pid of whatever it execs in place).
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.pid }
 
     /// Waits until `condition` holds for the output, or `timeout` passes; returns whether it held.
     @discardableResult
@@ -58,17 +51,12 @@ public final class StreamingProcess: @unchecked Sendable {
 
     /// Waits for the child to exit by itself; its status, or nil after `timeout`.
     public func exitStatus(timeout: TimeInterval = 10) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        return process.isRunning ? nil : process.terminationStatus
+        process.wait(timeout: timeout)
     }
 
-    /// Kills the child (SIGKILL: test children may inherit a blocked SIGTERM) and waits a
-    /// little for Foundation to notice; never forever, as Foundation can notice late.
+    /// Kills the child (SIGKILL: it may ignore SIGTERM) and waits for its end.
     public func kill() {
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
-        _ = exitStatus(timeout: 5)
+        process.kill()
     }
 
-    deinit { if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) } }
 }

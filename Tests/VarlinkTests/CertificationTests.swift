@@ -1,4 +1,5 @@
 import Foundation
+import PhotoTestSupport
 import Testing
 
 /// The reference varlink certification (`varlink.tests.test_certification` from the Python
@@ -135,7 +136,7 @@ private struct CertificationSetupError: Error, CustomStringConvertible {
 /// Every wait polls on a dedicated thread with a deadline: tests run in parallel on the
 /// cooperative pool, which the servers these children talk to need too.
 private final class Spawned: Sendable {
-    private let process: Process
+    private let process: TestChild
     private let stdoutPath: String
     private let stderrPath: String
 
@@ -146,13 +147,8 @@ private final class Spawned: Sendable {
         for path in [self.stdoutPath, self.stderrPath] where !FileManager.default.createFile(atPath: path, contents: nil) {
             throw CertificationSetupError(description: "cannot create \(path)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: self.stdoutPath))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: self.stderrPath))
-        try process.run()
+        let process = try TestChild(arguments[0], Array(arguments.dropFirst()), output: .file(self.stdoutPath),
+                                    error: .file(self.stderrPath))
         self.process = process
     }
 
@@ -168,7 +164,7 @@ private final class Spawned: Sendable {
             await self.stop()
             return nil
         }
-        return self.process.terminationStatus
+        return self.process.status
     }
 
     /// Whether standard output came to contain `text` within `seconds`; false as soon as the child exits without it.
@@ -179,9 +175,7 @@ private final class Spawned: Sendable {
 
     /// Kills the child if it still runs; never blocks, so it can run in a `defer`.
     func kill() {
-        if self.process.isRunning {
-            _ = Foundation.kill(self.process.processIdentifier, SIGKILL)
-        }
+        self.process.signal(SIGKILL)
     }
 
     /// Kills the child and waits (boundedly) until it is gone.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoTestSupport
 import Testing
 
 @testable import Varlink
@@ -23,21 +24,16 @@ enum PythonVarlink {
     }
 
     /// Runs `python3 …` with output in files, so a chatty child cannot block on a full pipe.
-    /// Waits through terminationHandler: blocking a thread of the (two-thread) cooperative pool
-    /// would starve the server the child is talking to.
+    /// Waits by polling with `Task.sleep`: blocking a thread of the (two-thread) cooperative
+    /// pool would starve the server the child is talking to.
     static func run(_ arguments: [String]) async throws -> Output {
         let files = try OutputFiles()
         defer { files.remove() }
         let process = try files.process(arguments)
         let status: Int32 = try await withTimeout(30) {
-            await withCheckedContinuation { continuation in
-                process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-                do {
-                    try process.run()
-                } catch {
-                    process.terminationHandler = nil
-                    continuation.resume(returning: -1)
-                }
+            while true {
+                if let status = process.status { return status }
+                try await Task.sleep(for: .milliseconds(10))
             }
         }
         return try files.output(status: status)
@@ -47,9 +43,7 @@ enum PythonVarlink {
         let files = try OutputFiles()
         defer { files.remove() }
         let process = try files.process(arguments)
-        try process.run()
-        process.waitUntilExit()
-        return try files.output(status: process.terminationStatus)
+        return try files.output(status: process.wait(timeout: 60) ?? process.kill())
     }
 
     private struct OutputFiles {
@@ -63,13 +57,8 @@ enum PythonVarlink {
             try Data().write(to: self.err)
         }
 
-        func process(_ arguments: [String]) throws -> Process {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = arguments
-            process.standardOutput = try FileHandle(forWritingTo: self.out)
-            process.standardError = try FileHandle(forWritingTo: self.err)
-            return process
+        func process(_ arguments: [String]) throws -> TestChild {
+            try TestChild("/usr/bin/env", arguments, output: .file(self.out.path), error: .file(self.err.path))
         }
 
         func output(status: Int32) throws -> Output {

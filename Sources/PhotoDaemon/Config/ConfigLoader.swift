@@ -62,18 +62,46 @@ public struct ConfigLoader {
         return config
     }
 
+    /// The most a config file may hold: the shipped one, every setting commented, is about
+    /// 6 kB, and a file is read whole before it is parsed.
+    static let maxConfigBytes = 1 << 20
+
+    /// The text of `file`; nil when it does not exist and is not `required`. Only a regular
+    /// file of at most `maxConfigBytes` is read: `--config /dev/zero` or a FIFO is an error,
+    /// not a hang or a heap filled with zeros.
     private func read(_ file: String, required: Bool) throws(ConfigError) -> String? {
-        guard FileManager.default.fileExists(atPath: file) else {
-            if required { throw ConfigError(file: file, key: nil, problem: "no such file") }
-            return nil
+        func failure(_ problem: String) -> ConfigError { ConfigError(file: file, key: nil, problem: problem) }
+        // O_NONBLOCK: opening a FIFO with no writer must not wait for one.
+        let descriptor = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR {
+                if required { throw failure("no such file") }
+                return nil
+            }
+            throw failure("cannot read: \(String(cString: strerror(code)))")
         }
-        do {
-            return try String(contentsOfFile: file, encoding: .utf8)
-        } catch {
-            let reason = AppIdentityProcess.posixCode(of: error).map { String(cString: strerror($0)) }
-                ?? ((error as? CocoaError)?.code == .fileReadInapplicableStringEncoding ? "it is not UTF-8 text" : "\(error)")
-            throw ConfigError(file: file, key: nil, problem: "cannot read: \(reason)")
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw failure("cannot read: it is not a regular file")
         }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while bytes.count <= Self.maxConfigBytes {
+            let count = Glibc.read(descriptor, &chunk, chunk.count)
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure("cannot read: \(String(cString: strerror(errno)))")
+            }
+            bytes += chunk[..<count]
+        }
+        guard bytes.count <= Self.maxConfigBytes else {
+            throw failure("cannot read: it is larger than \(Self.maxConfigBytes >> 20) MiB, far more than any setting needs")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw failure("cannot read: it is not UTF-8 text") }
+        return text
     }
 
     /// Applies the TOML `text` on top of `config`.
