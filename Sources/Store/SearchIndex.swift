@@ -75,20 +75,51 @@ enum SearchIndex {
         return true
     }
 
-    /// Indexes the text of every asset numbered above `number`, in rowid order, then merges the
-    /// index into one segment (fewer lists for a query to merge).
-    static func fill(_ db: SQLiteConnection, after number: Int64) throws {
+    /// One asset's search text, read and folded, ready to index under its rowid.
+    struct Row: Sendable {
+        var rowid: Int64
+        var fields: [String?]
+    }
+
+    /// The search text of at most `limit` assets numbered above `number`, in rowid order.
+    static func rows(_ db: SQLiteConnection, after number: Int64, limit: Int) throws -> [Row] {
         let rows = try db.statement("""
             SELECT a.number, f.path AS folder_path, a.name AS file_name, \(AssetRowDecoder.contentColumns)
-            FROM assets a \(AssetRowDecoder.joins) WHERE a.number > ? ORDER BY a.number
+            FROM assets a \(AssetRowDecoder.joins) WHERE a.number > ? ORDER BY a.number LIMIT ?
             """)
-        try rows.bind([.integer(number)])
+        defer { rows.reset() }
+        try rows.bind([.integer(number), .integer(Int64(limit))])
         let (rowid, stem, name, content) = (try rows.column(named: "number"), try rows.column(named: "folder_path"),
                                             try rows.column(named: "file_name"), try ContentColumns(rows))
+        var found: [Row] = []
+        found.reserveCapacity(limit)
         while try rows.step() {
-            try insert(db, rowid: rows.int64(rowid), path: rows.blob(stem) + rows.blob(name), content: content.decode(rows))
+            let content = content.decode(rows)
+            found.append(Row(rowid: rows.int64(rowid), fields: SearchText.fields(
+                description: content.description, path: rows.blob(stem) + rows.blob(name), make: content.make,
+                model: content.model)))
         }
-        rows.reset()
+        return found
+    }
+
+    /// Indexes the text of every asset numbered above `number`, in rowid order, then merges the
+    /// index into one segment (fewer lists for a query to merge). The rows come from `feed`
+    /// when given (read ahead on another connection), else from `db` itself.
+    static func fill(_ db: SQLiteConnection, after number: Int64, feed: SearchTextFeed? = nil) throws {
+        var after = number
+        func next() throws -> [Row] {
+            if let feed { return try feed.next() }
+            let chunk = try rows(db, after: after, limit: SearchTextFeed.chunkSize)
+            after = chunk.last?.rowid ?? after
+            return chunk
+        }
+        let insert = try db.statement("INSERT INTO search_text(rowid, description, name, make, model) VALUES (?, ?, ?, ?, ?)")
+        while case let chunk = try next(), !chunk.isEmpty {
+            for row in chunk {
+                insert.reset()
+                try insert.bind([.integer(row.rowid)] + row.fields.map { .text($0) }).run()
+            }
+        }
         try db.execute("INSERT INTO search_text(search_text) VALUES ('optimize')")
     }
 }

@@ -83,6 +83,19 @@ public final class Store: Sendable {
         }
     }
 
+    /// A feed of the search text of the assets numbered above `number`, read on a reader thread
+    /// and connection (`SearchTextFeed`), for the writer to index.
+    func searchTextFeed(above number: Int64) -> SearchTextFeed {
+        let feed = SearchTextFeed()
+        readerThreads.submit { [database] state in
+            guard case .active = state else { return feed.fail(StoreError.closed) }
+            feed.produce(after: number) { after, limit in
+                try database.read { try SearchIndex.rows($0, after: after, limit: limit) }
+            }
+        }
+        return feed
+    }
+
     /// Queues `body` on the writer thread and returns at once; `completion` hears the outcome
     /// there. For an actor that must keep its writes in program order without suspending.
     func enqueueWrite(_ body: @escaping @Sendable (StoreDatabase) throws -> Void,

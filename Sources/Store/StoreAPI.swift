@@ -247,8 +247,8 @@ extension Store {
     /// Ends a bulk load: builds its indexes and search text once. A load a crash interrupted
     /// is ended when the index is next opened.
     nonisolated(nonsending) public func endBulkLoad() async throws {
-        try await onWriter { database in
-            try database.write { _ = try BulkLoad.finish($0) }
+        try await onWriter { [self] database in
+            try database.write { _ = try BulkLoad.finish($0, readAhead: searchTextFeed(above:)) }
             database.releaseMemory()
         }
     }

@@ -115,4 +115,22 @@ import Testing
         try await store.endBulkLoad()
         #expect(try indexes(store).isSuperset(of: Self.queryIndexes))
     }
+
+    @Test func theSearchTextOfManyChunksIsReadAheadAndIndexedWhole() async throws {
+        let dir = try TemporaryDirectory()
+        let store = try await openStore(dir)
+        let count = SearchTextFeed.chunkSize * 5 / 2
+        #expect(try await store.beginBulkLoad(adding: count))
+        var batch = WriteBatch()
+        batch.inserts = (0..<count).map { photo("/lib/f\($0 % 7)/p\($0).jpg", Int64($0), $0 == count - 1 ? "Last one" : "Lake") }
+        _ = try await store.apply(batch)
+        try await store.endBulkLoad()
+        let (indexed, temporaryStore) = try store.database.write { db in
+            (try db.integer("SELECT doc FROM search_terms WHERE term = 'jpg'"), try db.integer("PRAGMA temp_store"))
+        }
+        #expect(indexed == Int64(count), "every chunk's text is in the search index, once")
+        #expect(temporaryStore == 2, "the writer's temporary store is back in memory after the load")
+        await #expect(try store.searchPaths("last one") == ["/lib/f\((count - 1) % 7)/p\(count - 1).jpg"])
+        await #expect(try store.searchPaths("p0.jpg") == ["/lib/f0/p0.jpg"])
+    }
 }
