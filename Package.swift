@@ -39,6 +39,8 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
         // glibc's posix_spawn extensions (closefrom, chdir) that spawn.h keeps behind _GNU_SOURCE.
         .systemLibrary(name: "CSpawn"),
+        // getrandom(2), which Swift's Glibc module leaves out (sys/random.h).
+        .systemLibrary(name: "CRandom"),
 
         // Wire types and the varlink interface text (the single source of truth).
         .target(
@@ -69,10 +71,11 @@ let package = Package(
         // The TOML subset photod.toml uses, parsed strictly; stdlib only, so photod links no
         // Foundation (and no C++ library) for its config.
         .target(name: "TOML"),
-        // posix_spawn and pthreads without Foundation: photod's thumbnail workers, photod-notify's terminal and bus thread.
-        .target(name: "Posix", dependencies: ["CSpawn"]),
+        // posix_spawn, pthreads and getrandom without Foundation: photod's thumbnail workers, photod-notify's terminal
+        // and bus thread, the store's asset ids.
+        .target(name: "Posix", dependencies: ["CSpawn", "CRandom"]),
         // The index; owns its threads (NIOThreadPool), so no caller waits on SQLite.
-        .target(name: "Store", dependencies: ["SQLite", .product(name: "NIOPosix", package: "swift-nio")]),
+        .target(name: "Store", dependencies: ["SQLite", "Posix", .product(name: "NIOPosix", package: "swift-nio")]),
         // sd_notify, socket activation and the journal: the only code that touches libsystemd.
         .target(name: "Systemd", dependencies: [
             "CSystemd", "SafeText",

@@ -28,20 +28,16 @@ enum AssetEncoding {
 
     /// The 10 bytes of a 16-character base32 id (big-endian, so bytes sort as the text does).
     static func idBytes(_ text: String) -> [UInt8]? {
-        let characters = Array(text.utf8)
-        guard characters.count == 16 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: 10)
-        var bit = 0
-        for character in characters {
+        var number: UInt128 = 0
+        var count = 0
+        for character in text.utf8 {
             let value = values[Int(character)]
-            guard value >= 0 else { return nil }
-            // 5 bits, most significant first, into the 80-bit big-endian number.
-            for shift in stride(from: 4, through: 0, by: -1) {
-                if (value >> shift) & 1 == 1 { bytes[bit / 8] |= 0x80 >> (bit % 8) }
-                bit += 1
-            }
+            guard count < 16, value >= 0 else { return nil }
+            number = number << 5 | UInt128(value)
+            count += 1
         }
-        return bytes
+        guard count == 16 else { return nil }
+        return (0..<10).map { UInt8(truncatingIfNeeded: number >> (72 - 8 * $0)) }
     }
 
     /// The text of a stored id (a blob of 10 bytes, or text).
@@ -53,15 +49,10 @@ enum AssetEncoding {
     /// The text of an id's 10 bytes ("" for any other count).
     static func idText(bytes: ArraySlice<UInt8>) -> String {
         guard bytes.count == 10 else { return "" }
-        let bytes = Array(bytes)
-        var characters = [UInt8](repeating: 0, count: 16)
-        for index in 0..<16 {
-            var value = 0
-            for bit in (index * 5)..<(index * 5 + 5) {
-                value = value << 1 | Int((bytes[bit / 8] >> (7 - bit % 8)) & 1)
-            }
-            characters[index] = alphabet[value]
-        }
+        var number: UInt128 = 0
+        for byte in bytes { number = number << 8 | UInt128(byte) }
+        // 5 bits per character, most significant first.
+        let characters = (0..<16).map { alphabet[Int(truncatingIfNeeded: number >> (75 - 5 * $0)) & 0x1F] }
         return String(decoding: characters, as: UTF8.self)
     }
 

@@ -13,6 +13,21 @@ struct AssetRowWriter {
     private(set) var newest: [Int64: Newest] = [:]
     private(set) var lostAssets: Set<Int64> = []
 
+    /// Numbers of groups and cameras, and the stem of the last path placed, as this writer
+    /// looked them up or added them. A writer lives inside one transaction, which alone writes
+    /// these tables while it lasts, so they stay true until the writer itself deletes rows
+    /// (`forgetGroups()`, `release`); a rolled-back transaction takes its writer, and them, along.
+    private var groups: [String: Int64] = [:]
+    private var cameras: [Camera: Int64] = [:]
+    private var lastStem: (folder: Int64, path: [UInt8])?
+    /// The INSERT, prepared (or found in the connection's cache) once per writer, not per row.
+    private var insertStatement: SQLiteStatement?
+
+    private struct Camera: Hashable {
+        var make: String?
+        var model: String?
+    }
+
     struct Newest {
         var key: Int64
         var id: SQLiteValue
@@ -27,29 +42,31 @@ struct AssetRowWriter {
 
     /// Inserts a row (with `number` as its rowid when given); false when a unique constraint
     /// (id or path) refused it. Returns the new row's number.
-    mutating func insert(number: Int64? = nil, id: String, path: [UInt8], stamp: FileStamp,
+    mutating func insert(number: Int64? = nil, id: SQLiteValue, path: [UInt8], stamp: FileStamp,
                          content: AssetContent) throws -> Int64? {
-        let (folder, name) = try PathStems.place(db, path)
-        let statement = try db.statement("""
+        let (folder, name) = try place(path)
+        let statement = try insertStatement ?? db.statement("""
             INSERT INTO assets (number, id, folder, name, device, inode, size, mtime_ns, sidecar, group_id, spelling,
               description, description_source, format, taken, taken_key, width, height, orientation, camera,
               sidecar_candidate)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        insertStatement = statement
+        statement.reset()
         let group = try groupID(key: content.groupKey)
-        let values: [SQLiteValue] = [number.map { .integer($0) } ?? .null, AssetEncoding.id(id), .integer(folder), .blob(name)]
+        let values: [SQLiteValue] = [number.map { .integer($0) } ?? .null, id, .integer(folder), .blob(name)]
             + (try row(stamp: stamp, group: group, content: content))
         do {
             try statement.bind(values).run()
         } catch {
             statement.reset()
             guard error.isConstraintViolation else { throw error }
-            try PathStems.release(db, folder: folder)
+            try release(folder: folder)
             return nil
         }
         let number = db.lastInsertRowID
         if number <= searchTextAbove { try SearchIndex.insert(db, rowid: number, path: path, content: content) }
-        noteNewest(group: group, id: AssetEncoding.id(id), stamp: stamp, content: content)
+        noteNewest(group: group, id: id, stamp: stamp, content: content)
         return number
     }
 
@@ -58,7 +75,7 @@ struct AssetRowWriter {
                          content: AssetContent) throws {
         var (folder, name) = (old.folder, old.name)
         if path != old.path {
-            (folder, name) = try PathStems.place(db, path)
+            (folder, name) = try place(path)
         }
         let group = try groupID(key: content.groupKey)
         try db.statement("""
@@ -68,7 +85,7 @@ struct AssetRowWriter {
             WHERE number = ?
             """).bind([.integer(folder), .blob(name)] + (try row(stamp: stamp, group: group, content: content))
                 + [.integer(number)]).run()
-        if folder != old.folder { try PathStems.release(db, folder: old.folder) }
+        if folder != old.folder { try release(folder: old.folder) }
         if number <= searchTextAbove,
            SearchIndex.textChanges(from: (old.path, old.content), to: (path, content)) {
             try SearchIndex.remove(db, rowid: number, path: old.path, content: old.content)
@@ -81,7 +98,7 @@ struct AssetRowWriter {
     /// Deletes row `number` (which was `old`).
     mutating func delete(number: Int64, old: Existing) throws {
         try db.statement("DELETE FROM assets WHERE number = ?").bind([.integer(number)]).run()
-        try PathStems.release(db, folder: old.folder)
+        try release(folder: old.folder)
         if number <= searchTextAbove { try SearchIndex.remove(db, rowid: number, path: old.path, content: old.content) }
         lostAssets.insert(old.group)
     }
@@ -94,7 +111,7 @@ struct AssetRowWriter {
     }
 
     /// The columns after `name`, in the order of the statements above.
-    private func row(stamp: FileStamp, group: Int64, content: AssetContent) throws -> [SQLiteValue] {
+    private mutating func row(stamp: FileStamp, group: Int64, content: AssetContent) throws -> [SQLiteValue] {
         [
             .integer(Int64(bitPattern: stamp.device)), .integer(Int64(bitPattern: stamp.inode)), .integer(stamp.size),
             .integer(stamp.mtimeNs), .integer(stamp.sidecar), .integer(group),
@@ -108,9 +125,37 @@ struct AssetRowWriter {
         ]
     }
 
+    /// The stem for `path` and the rest (`PathStems.place`). A path under the last stem placed
+    /// is under no other (no stem is a prefix of another): no query for a folder's next photo.
+    private mutating func place(_ path: [UInt8]) throws -> (folder: Int64, name: [UInt8]) {
+        if let lastStem, path.count > lastStem.path.count, path.starts(with: lastStem.path) {
+            return (lastStem.folder, Array(path[lastStem.path.count...]))
+        }
+        let (folder, name) = try PathStems.place(db, path)
+        // Placing may have merged (deleted) deeper stems, the last one among them.
+        lastStem = (folder, Array(path.prefix(path.count - name.count)))
+        return (folder, name)
+    }
+
+    /// Deletes the stem when no row uses it any more (`PathStems.release`).
+    private mutating func release(folder: Int64) throws {
+        lastStem = nil
+        try PathStems.release(db, folder: folder)
+    }
+
+    /// Forgets the group numbers known: the caller is about to delete groups.
+    mutating func forgetGroups() { groups = [:] }
+
     /// The number of the group keyed `key`, adding the group (empty, for now) when it is new:
     /// `BatchWriter` counts it at the end of the batch.
-    func groupID(key: String) throws -> Int64 {
+    mutating func groupID(key: String) throws -> Int64 {
+        if let known = groups[key] { return known }
+        let number = try lookUpGroup(key: key)
+        groups[key] = number
+        return number
+    }
+
+    private func lookUpGroup(key: String) throws -> Int64 {
         let find = try db.statement("SELECT id FROM groups WHERE key = ?")
         defer { find.reset() }
         try find.bind([.text(key)])
@@ -120,8 +165,17 @@ struct AssetRowWriter {
     }
 
     /// The number of the camera (make, model), adding it when it is new; nil for neither.
-    private func cameraID(make: String?, model: String?) throws -> Int64? {
+    private mutating func cameraID(make: String?, model: String?) throws -> Int64? {
         guard make != nil || model != nil else { return nil }
+        let camera = Camera(make: make, model: model)
+        if let known = cameras[camera] { return known }
+        let number = try lookUpCamera(camera)
+        cameras[camera] = number
+        return number
+    }
+
+    private func lookUpCamera(_ camera: Camera) throws -> Int64 {
+        let (make, model) = (camera.make, camera.model)
         let find = try db.statement("SELECT id FROM cameras WHERE make IS ? AND model IS ?")
         defer { find.reset() }
         try find.bind([.text(make), .text(model)])

@@ -38,6 +38,7 @@ private struct BatchWriter {
     let db: SQLiteConnection
     var rows: AssetRowWriter
     var change = CommittedChange(token: 0)
+    var ids = AssetID.Source()
     /// Net change in asset count per group key, and per (group key, spelling).
     var groupDeltas: [String: Int] = [:]
     var spellingDeltas: [SpellingKey: Int] = [:]
@@ -124,21 +125,21 @@ private struct BatchWriter {
     }
 
     private mutating func insert(_ insert: WriteBatch.Insert) throws {
-        var id = AssetID.generate()
+        var id = ids.next()
         var attempts = 1
         // The unique indexes catch the rare conflict, so the common insert costs no lookup.
-        while try rows.insert(id: id, path: insert.path, stamp: insert.stamp, content: insert.content) == nil {
+        while try rows.insert(id: .blob(id.bytes), path: insert.path, stamp: insert.stamp, content: insert.content) == nil {
             guard attempts < 8 else { throw SQLiteError(code: 19, message: "cannot draw an unused asset id") }
             attempts += 1
             if try holder(of: insert.path) != nil {
                 // Another asset still holds the path (its file was replaced): this one takes over.
                 try evictPath(insert.path, keeping: nil)
             } else {
-                id = AssetID.generate()
+                id = ids.next()
             }
         }
         count(insert.content.groupKey, insert.content.groupSpelling, by: 1)
-        change.inserted.append(id)
+        change.inserted.append(id.text)
     }
 
     private mutating func count(_ key: String, _ spelling: String, by delta: Int) {
@@ -168,6 +169,7 @@ private struct BatchWriter {
     /// Brings the groups tables up to date, writes the change-log row and prunes the log to its
     /// limits; nil when nothing changed. `loggedBytes` is the log's size before this change.
     mutating func commitChange(loggedBytes: Int64) throws -> (change: CommittedChange, logBytes: Int64, pruned: Int)? {
+        rows.forgetGroups()
         for (spelling, delta) in spellingDeltas where delta != 0 {
             try db.statement("""
                 INSERT INTO group_spellings(group_key, spelling, count) VALUES (?, ?, ?)

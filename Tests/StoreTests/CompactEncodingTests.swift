@@ -22,6 +22,29 @@ import Testing
         #expect(AssetEncoding.idBytes("ABCDEFGHJKMNPQRS") == nil, "upper case is not an id")
     }
 
+    /// Ids already stored and logged keep their bytes: the 80-bit number the characters spell,
+    /// 5 bits each, most significant first, as 10 big-endian bytes.
+    @Test(arguments: [
+        ("0123456789abcdef", [0x00, 0x44, 0x32, 0x14, 0xC7, 0x42, 0x54, 0xB6, 0x35, 0xCF]),
+        ("ghjkmnpqrstvwxyz", [0x84, 0x65, 0x3A, 0x56, 0xD7, 0xC6, 0x75, 0xBE, 0x77, 0xDF]),
+        ("000000000000000z", [0, 0, 0, 0, 0, 0, 0, 0, 0, 0x1F]),
+        ("zzzzzzzzzzzzzzzz", [UInt8](repeating: 0xFF, count: 10)),
+    ] as [(String, [UInt8])])
+    func anIdIsTheNumberItsCharactersSpell(text: String, bytes: [UInt8]) {
+        #expect(AssetEncoding.idBytes(text) == bytes)
+        #expect(AssetEncoding.idText(bytes: bytes[...]) == text)
+    }
+
+    /// Ids drawn many at a time are all different and all of the one form.
+    @Test func idsDrawnInBulkAreDistinctIds() {
+        var source = AssetID.Source()
+        let ids = (0..<(AssetID.Source.idsPerDraw * 3 + 5)).map { _ in source.next() }
+        #expect(Set(ids.map(\.text)).count == ids.count)
+        #expect(ids.allSatisfy { AssetEncoding.idBytes($0.text) == $0.bytes })
+        #expect(AssetEncoding.idText(bytes: [1, 2, 3][...]) == "", "not 10 bytes")
+        #expect(AssetEncoding.idBytes("0123456789abcdef0") == nil, "17 characters")
+    }
+
     @Test func aPrefixIsARangeOfStoredIds() throws {
         let range = try #require(AssetEncoding.idRange(prefix: "fs9"))
         #expect(range.low == AssetEncoding.id("fs90000000000000"))

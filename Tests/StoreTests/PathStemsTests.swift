@@ -13,13 +13,16 @@ import Testing
         "/lib2/q.jpg", "/li.jpg", "/lib/b/x/y/z/w.jpg",
     ]
 
-    private func library() async throws -> (Store, TemporaryDirectory) {
+    private func library(inOneBatch: Bool = false) async throws -> (Store, TemporaryDirectory) {
         let dir = try TemporaryDirectory()
         let store = try await openStore(dir)
-        // One batch per photo: each may add a stem or merge deeper ones into a new one.
-        for (n, path) in Self.paths.enumerated() {
+        // One batch per photo: each may add a stem or merge deeper ones into a new one. In one
+        // batch, the writer places each path after the stem it placed last (which a merge may
+        // just have deleted, or which may not hold the next path).
+        let inserts = Self.paths.enumerated().map { insert($1, Int64($0), "G") }
+        for part in inOneBatch ? [inserts] : inserts.map({ [$0] }) {
             var batch = WriteBatch()
-            batch.inserts = [insert(path, Int64(n), "G")]
+            batch.inserts = part
             _ = try await store.apply(batch)
         }
         var odd = WriteBatch()
@@ -46,8 +49,9 @@ import Testing
         #expect(unused == 0)
     }
 
-    @Test func everyReadInPathOrderIsByteOrder() async throws {
-        let (store, dir) = try await library()
+    @Test(arguments: [false, true])
+    func everyReadInPathOrderIsByteOrder(inOneBatch: Bool) async throws {
+        let (store, dir) = try await library(inOneBatch: inOneBatch)
         defer { withExtendedLifetime(dir) {} }
         try checkStems(store)
         for descending in [false, true] {

@@ -1,0 +1,2 @@
+// getrandom(2): Swift's Glibc module does not include sys/random.h.
+#include <sys/random.h>
