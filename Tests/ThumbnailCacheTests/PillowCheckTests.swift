@@ -15,9 +15,9 @@ import ThumbnailCache
         """
 
     private func pillow(_ path: String) throws -> [String: Any] {
-        let result = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", Self.script, path])
-        #expect(result.status == 0, "python3 failed: \(result.stderr)")
-        return try result.json()
+        let output = try PillowFixture.run(Self.script, [path])
+        let object = try JSONSerialization.jsonObject(with: Data(output.utf8))
+        return try #require(object as? [String: Any])
     }
 
     @Test func storedThumbnailPassesTheStandard() throws {
