@@ -10,7 +10,7 @@ enum AssetDetails {
         func add(_ label: String, _ value: String?) {
             if let value { fields.append((label, .text(value))) }
         }
-        add("Group", asset.group)
+        add("Group", GroupLabel.text(name: asset.group, fallback: asset.fallback ?? false))
         add("Description", asset.description)
         add("Source", asset.descriptionSource.map(HumanFormat.source))
         if let sidecar = asset.sidecar { fields.append(("Sidecar", .path(sidecar, exact: asset.sidecarBytes))) }

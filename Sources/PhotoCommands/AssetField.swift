@@ -44,7 +44,7 @@ enum AssetField: String, CaseIterable, Sendable {
         switch self {
         case .id: .text(asset.id)
         case .path: .path(of: asset)
-        case .group: .text(asset.group)
+        case .group: .text(GroupLabel.text(name: asset.group, fallback: asset.fallback ?? false))
         case .description: .optional(asset.description)
         case .source: .optional(asset.descriptionSource.map(HumanFormat.source))
         case .format: .text(asset.format)

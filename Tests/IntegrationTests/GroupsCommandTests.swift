@@ -44,6 +44,13 @@ import Testing
         let text = try Self.photoctl(daemon, ["list", "Other (no description)"])
         #expect(text.status == 0 && text.stdout.contains("/undescribed.jpg") && !text.stdout.contains("/described.jpg"),
                 "\(text.stdout)\(text.stderr)")
+        // Rows and show name the group as groups does, so the two "Other"s are told apart.
+        let rows = try Self.photoctl(daemon, ["list", "--fields", "group,path", "--no-legend"]).stdout
+        #expect(rows.split(separator: "\n").filter { $0.hasSuffix("/described.jpg") }.allSatisfy { $0.hasPrefix("Other ") })
+        #expect(rows.split(separator: "\n").filter { $0.hasSuffix("/undescribed.jpg") }
+            .allSatisfy { $0.hasPrefix("Other (no description) ") }, "\(rows)")
+        let shown = try Self.photoctl(daemon, ["show", daemon.library + "/camera.jpg"]).stdout
+        #expect(shown.contains("Group: Other (no description)\n"), "\(shown)")
         let json = try daemon.photoctlJSON(["list", "Other (no description)"]).assets
         #expect(json.map { $0["fallback"] as? Bool } == [true, true])
         let groups = try daemon.photoctlJSON(["groups"])["groups"] as? [[String: Any]] ?? []

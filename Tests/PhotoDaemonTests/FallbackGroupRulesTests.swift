@@ -50,7 +50,9 @@ import Testing
             "KONICA MINOLTA DIGITAL CAMERA", "SONY DSC", "DIGITAL CAMERA", "OLYMPUS DIGITAL CAMERA",
             "MINOLTA DIGITAL CAMERA", "SAMSUNG CAMERA PICTURES", "Samsung Digital Camera", "LEICA DIGITAL CAMERA",
             "PENTAX Image", "Digital image", "Picasa", "EASYSHARE", "<KENOX S630  / Samsung S630>", "DCIM",
-            "Exif_JPEG_PICTURE", "JENOPTIK DIGITAL CAMERA", "KODAK Digital Still Camera",
+            "Exif_JPEG_PICTURE", "JENOPTIK DIGITAL CAMERA", "KODAK Digital Still Camera", "SANYO DIGITAL CAMERA",
+            "NIKON DIGITAL CAMERA", "PENTAX DIGITAL CAMERA", "FUJIFILM DIGITAL CAMERA", "GE DIGITAL CAMERA",
+            "CASIO DIGITAL CAMERA",
         ]
         for text in cameraDefaults {
             #expect(!rules.isUsable(text), "\(text)")

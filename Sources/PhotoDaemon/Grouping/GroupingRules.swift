@@ -23,13 +23,16 @@ public struct GroupingRules: Sendable, Equatable {
     /// and programs' defaults that issue 15 found in real libraries. ExifTool keeps no such
     /// list: it reports what the file says. Compared after normalization and ignoring case, so
     /// "SONY DSC" padded with blanks, "SAMSUNG DIGITAL CAMERA" and the KENOX string with its
-    /// double space written either way all match.
+    /// double space written either way all match. The maker strings "SANYO/NIKON/PENTAX/FUJIFILM
+    /// DIGITAL CAMERA" (the makernote signatures ExifTool recognises) and GE's and Casio's are
+    /// what those cameras write as ImageDescription too (the corpus has SANYO's and GE's).
     public static let defaultBoilerplate = [
         "OLYMPUS DIGITAL CAMERA", "SONY DSC", "DIGITAL CAMERA", "KODAK Digital Still Camera", "default",
         "KONICA MINOLTA DIGITAL CAMERA", "MINOLTA DIGITAL CAMERA", "SAMSUNG CAMERA PICTURES",
         "Samsung Digital Camera", "LEICA DIGITAL CAMERA", "JENOPTIK DIGITAL CAMERA", "PENTAX Image",
         "Digital image", "Picasa", "EASYSHARE", "<KENOX S630  / Samsung S630>", "<KENOX S1050 / Samsung S1050>",
-        "<Digimax i5, Samsung #1>", "DCIM", "Exif_JPEG_PICTURE",
+        "<Digimax i5, Samsung #1>", "DCIM", "Exif_JPEG_PICTURE", "SANYO DIGITAL CAMERA", "NIKON DIGITAL CAMERA",
+        "PENTAX DIGITAL CAMERA", "FUJIFILM DIGITAL CAMERA", "GE DIGITAL CAMERA", "CASIO DIGITAL CAMERA",
     ]
 
     /// The built-in list before the camera strings above were added. An index built with
