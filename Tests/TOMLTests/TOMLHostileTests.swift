@@ -17,7 +17,7 @@ import Testing
         #expect(Self.shippedConfig.count > 1000)
         #expect(TOMLFuzz.violations(in: Self.shippedConfig) == [])
         let table = try TOMLParser.parse(String(decoding: Self.shippedConfig, as: UTF8.self))
-        #expect(table["groups"]?.table?["boilerplate"]?.array?.count == 20)
+        #expect(table["groups"]?.table?["boilerplate"]?.array?.count == 26)
     }
 
     @Test func deepNestingIsRefusedNotRecursedInto() throws {
