@@ -30,6 +30,12 @@ enum BulkLoad {
     static func searchTextAbove(_ db: SQLiteConnection) throws -> Int64 { try above(db) ?? .max }
 
     /// Begins a load of `count` new files when that is worth it; true when one is under way after.
+    ///
+    /// A load into an empty index (a first index) also goes without the unique index on ids:
+    /// it only inserts, so nothing looks a row up by id, and ids are drawn at random, so each
+    /// insert would otherwise update that index at a random page (a third of the writer's time
+    /// at 100,000 photos). The index is made at the end; ids are 80 random bits, but should two
+    /// ever be equal, the later row draws a new one then (`makeIDIndex`).
     static func begin(_ db: SQLiteConnection, adding count: Int) throws -> Bool {
         if try isActive(db) { return true }
         let indexed = try db.integer("SELECT count(*) FROM assets") ?? 0
@@ -37,6 +43,7 @@ enum BulkLoad {
         try db.transaction {
             let highest = try db.integer("SELECT max(number) FROM assets") ?? 0
             try CompactLayout.dropSecondaryIndexes(db)
+            if indexed == 0 { try db.execute("DROP INDEX IF EXISTS \(CompactLayout.idIndexName)") }
             try db.statement("INSERT INTO settings(key, value) VALUES (?, ?)")
                 .bind([.text(setting), .text(String(highest))]).run()
         }
@@ -86,9 +93,52 @@ enum BulkLoad {
             try CompactLayout.createSecondaryIndexes(db)
             // The unique indexes took their rows in random (id) or walk order: rebuilt sorted,
             // their pages are full.
-            try db.execute("REINDEX assets_by_id; REINDEX assets_by_path")
+            if try db.integer("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = '\(CompactLayout.idIndexName)'") == 1 {
+                try db.execute("REINDEX \(CompactLayout.idIndexName)")
+            } else {
+                try makeIDIndex(db)
+            }
+            try db.execute("REINDEX assets_by_path")
             try SearchIndex.fill(db, after: above, feed: feed)
             try db.statement("DELETE FROM settings WHERE key = ?").bind([.text(setting)]).run()
+        }
+    }
+}
+
+extension BulkLoad {
+    /// Makes the unique index on ids a first index went without. Two equal ids (80 random bits
+    /// each: at 1,000,000 photos, odds of about 1 in 10^12) would refuse it: each row after the
+    /// first with such an id then draws a new one, as an insert that met a taken id does, and
+    /// the index is made again.
+    static func makeIDIndex(_ db: SQLiteConnection) throws {
+        let create = "CREATE UNIQUE INDEX \(CompactLayout.idIndexName) ON assets(id)"
+        var attempts = 0
+        while true {
+            attempts += 1
+            do {
+                try db.execute(create)
+                return
+            } catch {
+                guard error.isConstraintViolation, attempts < 3 else { throw error }
+            }
+            try redrawRepeatedIDs(db)
+        }
+    }
+
+    /// Gives every row whose id an earlier row already has a new id.
+    private static func redrawRepeatedIDs(_ db: SQLiteConnection) throws {
+        let repeated = try db.statement("""
+            SELECT a.number FROM assets a
+            JOIN (SELECT id, min(number) AS first FROM assets GROUP BY id HAVING count(*) > 1) d
+              ON a.id = d.id AND a.number > d.first
+            """)
+        var numbers: [Int64] = []
+        while try repeated.step() { numbers.append(repeated.int64(0)) }
+        repeated.reset()
+        var ids = AssetID.Source()
+        for number in numbers {
+            try db.statement("UPDATE assets SET id = ? WHERE number = ?")
+                .bind([.blob(ids.next().bytes), .integer(number)]).run()
         }
     }
 }

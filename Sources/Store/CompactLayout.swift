@@ -61,6 +61,9 @@ enum CompactLayout {
         CREATE UNIQUE INDEX assets_by_path ON assets(folder, name);
         """
 
+    /// The unique index on asset ids (in `tables`), which a first index's bulk load makes at its end.
+    static let idIndexName = "assets_by_id"
+
     /// The indexes only queries use (the writer finds rows by id and path alone): left out
     /// during a bulk load and built once after it (`BulkLoad`).
     static let secondaryIndexes: [(name: String, columns: String)] = [

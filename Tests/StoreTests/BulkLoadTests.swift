@@ -18,6 +18,17 @@ import Testing
         }
     }
 
+    /// Every asset's id, in row order.
+    private func ids(_ store: Store) throws -> [String] {
+        try store.database.read { db in
+            let statement = try db.statement("SELECT id FROM assets ORDER BY number")
+            defer { statement.reset() }
+            var ids: [String] = []
+            while try statement.step() { ids.append(AssetEncoding.idText(statement, 0)) }
+            return ids
+        }
+    }
+
     /// 60 photos in three groups and two folders, each taken at its own second (two stores
     /// draw different ids, so a tie on the time would order them differently).
     private func photos(from first: Int) -> [WriteBatch.Insert] {
@@ -65,6 +76,7 @@ import Testing
         let store = try await openStore(dir)
         #expect(try await store.beginBulkLoad(adding: 5000))
         #expect(try indexes(store).isDisjoint(with: Self.queryIndexes))
+        #expect(try !indexes(store).contains(CompactLayout.idIndexName), "a first index goes without the id index")
         for first in [0, 60] {
             var batch = WriteBatch()
             batch.inserts = photos(from: first)
@@ -73,9 +85,13 @@ import Testing
         let expected = try await reference()
         await #expect(try answers(store) == expected, "right answers without the indexes")
         try await store.endBulkLoad()
-        #expect(try indexes(store).isSuperset(of: Self.queryIndexes))
+        #expect(try indexes(store).isSuperset(of: Self.queryIndexes.union([CompactLayout.idIndexName])))
         await #expect(try store.setting(BulkLoad.setting) == nil)
         await #expect(try answers(store) == expected)
+        let unique = try store.database.read { db in
+            try db.integer("SELECT \"unique\" FROM pragma_index_list('assets') WHERE name = '\(CompactLayout.idIndexName)'")
+        }
+        #expect(unique == 1)
         let indexed = try store.database.read { db in try db.integer("SELECT doc FROM search_terms WHERE term = 'jpg'") }
         #expect(indexed == 120, "every photo's text is in the search index")
     }
@@ -92,7 +108,7 @@ import Testing
             await store.close()
         }
         let reopened = try await openStore(dir)
-        #expect(try indexes(reopened).isSuperset(of: Self.queryIndexes))
+        #expect(try indexes(reopened).isSuperset(of: Self.queryIndexes.union([CompactLayout.idIndexName])))
         await #expect(try reopened.setting(BulkLoad.setting) == nil)
         var batch = WriteBatch()
         batch.inserts = photos(from: 60)
@@ -110,6 +126,7 @@ import Testing
         #expect(try await !store.beginBulkLoad(adding: 1499), "fewer than are indexed")
         #expect(try indexes(store).isSuperset(of: Self.queryIndexes))
         #expect(try await store.beginBulkLoad(adding: 1500))
+        #expect(try indexes(store).contains(CompactLayout.idIndexName), "rows are found by id while others exist")
         #expect(try await store.beginBulkLoad(adding: 1), "one is under way")
         try await store.endBulkLoad()
         try await store.endBulkLoad()
@@ -132,5 +149,43 @@ import Testing
         #expect(temporaryStore == 2, "the writer's temporary store is back in memory after the load")
         await #expect(try store.searchPaths("last one") == ["/lib/f\((count - 1) % 7)/p\(count - 1).jpg"])
         await #expect(try store.searchPaths("p0.jpg") == ["/lib/f0/p0.jpg"])
+    }
+
+    /// Ids are 80 random bits; were two rows of a first index ever to share one, the id index
+    /// could not be made. The later row draws a new id and the load ends as usual.
+    @Test func aRepeatedIdAtTheEndOfAFirstIndexIsDrawnAnew() async throws {
+        let dir = try TemporaryDirectory()
+        let store = try await openStore(dir)
+        #expect(try await store.beginBulkLoad(adding: 5000))
+        var batch = WriteBatch()
+        batch.inserts = photos(from: 0)
+        _ = try await store.apply(batch)
+        let before = try ids(store)
+        try store.database.write { db in
+            try db.execute("UPDATE assets SET id = (SELECT id FROM assets WHERE number = 1) WHERE number IN (2, 3)")
+        }
+        try await store.endBulkLoad()
+        let after = try ids(store)
+        #expect(after.count == 60 && Set(after).count == 60, "every row is kept, each with an id of its own")
+        #expect(Set(after).intersection(before).count == 58, "only the two repeats were drawn anew")
+        #expect(try indexes(store).contains(CompactLayout.idIndexName))
+    }
+
+    /// The bulk fill gathers the search text in memory and merges once; FTS5's incremental
+    /// merging, which the live writer's small transactions need, is back on after it.
+    @Test func theSearchIndexMergesAsItWritesAgainAfterABulkFill() async throws {
+        let dir = try TemporaryDirectory()
+        let store = try await openStore(dir)
+        #expect(try await store.beginBulkLoad(adding: 5000))
+        var batch = WriteBatch()
+        batch.inserts = photos(from: 0)
+        _ = try await store.apply(batch)
+        try await store.endBulkLoad()
+        let (automerge, segments) = try store.database.read { db in
+            (try db.integer("SELECT v FROM search_text_config WHERE k = 'automerge'"),
+             try db.integer("SELECT count(DISTINCT segid) FROM search_text_idx"))
+        }
+        #expect(automerge == Int64(SearchIndex.defaultAutomerge))
+        #expect(segments == 1, "one segment after the fill")
     }
 }
