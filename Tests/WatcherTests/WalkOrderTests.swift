@@ -28,6 +28,33 @@ struct WalkOrderTests {
         #expect(DirectoryWalker(root: tree.bytes()).countFiles { $0.last == UInt8(ascii: "g") } == 7)
     }
 
+    @Test("a walk that does not stat files names the same files in the same order, and no symlink")
+    func unstatedWalk() throws {
+        let tree = try TempTree()
+        defer { tree.remove() }
+        for folder in ["b", "b/c", "bA"] { try tree.makeFolder(folder) }
+        for file in ["b.jpg", "b/x.jpg", "b/c/y.jpg", "b/c.jpg", "b0.jpg", "bA/z.jpg", "a", ".hidden.jpg"] {
+            try tree.write(file, file)
+        }
+        try FileManager.default.createSymbolicLink(atPath: tree.path("b/link.jpg"), withDestinationPath: tree.path("a"))
+        try FileManager.default.createSymbolicLink(atPath: tree.path("bA/linked"), withDestinationPath: tree.path("b"))
+        func walk(statingFiles: Bool) -> [DirectoryWalker.Entry] {
+            var cursor = DirectoryWalker(root: tree.bytes()).start(statingFiles: statingFiles)
+            var entries: [DirectoryWalker.Entry] = []
+            while true {
+                let step = cursor.next(upTo: 3)
+                entries += step.entries
+                if step.isLast { return entries }
+            }
+        }
+        let stated = walk(statingFiles: true)
+        let named = walk(statingFiles: false)
+        #expect(named.map(\.path) == stated.map(\.path))
+        #expect(stated.count == 7)
+        #expect(named.allSatisfy { $0.info == .unstated })
+        #expect(stated.allSatisfy { $0.info.size > 0 && $0.info.inode != 0 })
+    }
+
     @Test("each file comes with its folder's listing, where its siblings are found by name")
     func siblings() throws {
         let tree = try TempTree()

@@ -9,6 +9,10 @@ import Synchronization
 /// The disk's side of a reconcile: a root's files in path order, a chunk at a time, each with its
 /// stamp (its XMP sidecar's signature included). Sidecars are counted as found but are never
 /// assets. Pulled on the file pool, one pull at a time; holds one listing per level of the tree.
+///
+/// A walk that does not stat files (a first index: every file is opened and fstat-ed when it is
+/// read, and nothing indexed needs a stamp to compare with) gives each file the stamp
+/// `FileInfo.unstated` and the signature of its sidecar, which is stat-ed on its own.
 final class LibraryWalk: Sendable {
     /// What one pull found.
     struct Step: Sendable {
@@ -28,17 +32,20 @@ final class LibraryWalk: Sendable {
 
     private let state: Mutex<State>
     private let sidecars: Bool
+    private let statingFiles: Bool
     private let logger: Logger
 
     /// A walk of the files under `root` in `range`; `sidecars`: whether images' XMP sidecars
     /// are looked up (a description source); `beforeListing`: called with each folder just
-    /// before it is listed (to watch it).
-    init(root: [UInt8], range: PathRange? = nil, sidecars: Bool,
+    /// before it is listed (to watch it); `statingFiles`: whether files are stat-ed as they are
+    /// listed (see above).
+    init(root: [UInt8], range: PathRange? = nil, sidecars: Bool, statingFiles: Bool = true,
          beforeListing: (@Sendable ([UInt8]) -> Void)? = nil, logger: Logger) {
         var walker = DirectoryWalker(root: root, range: range)
         walker.beforeListing = beforeListing
-        state = Mutex(State(cursor: walker.start()))
+        state = Mutex(State(cursor: walker.start(statingFiles: statingFiles)))
         self.sidecars = sidecars
+        self.statingFiles = statingFiles
         self.logger = logger
     }
 
@@ -55,7 +62,7 @@ final class LibraryWalk: Sendable {
             for entry in step.entries where !Sidecar.isSidecar(entry.path) {
                 var file = ReconcilePlan.Read(path: entry.path, stamp: FileStamp(entry.info), id: nil)
                 if sidecars, let folder = entry.folder, Self.hasSidecars(folder, remembered: &state.folder),
-                   let sidecar = Sidecar.find(for: entry.path, in: folder) {
+                   let sidecar = statingFiles ? Sidecar.find(for: entry.path, in: folder) : Sidecar.find(for: entry.path) {
                     file.stamp.sidecar = sidecar.signature
                     file.sidecar = sidecar.path
                 }

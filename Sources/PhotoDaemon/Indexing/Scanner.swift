@@ -75,12 +75,13 @@ struct Scanner: Sendable {
         let ranges = try await pool.runIfActive { [parallelism] in
             DirectoryWalker(root: root).split(into: parallelism)
         }
-        let walks = ranges.map {
-            LibraryWalk(root: root, range: $0, sidecars: reader.sources.contains(.sidecar), beforeListing: beforeListing,
-                        logger: logger)
-        }
-        // With nothing indexed anywhere, no new file can be an asset moved: all are read at once.
+        // With nothing indexed anywhere, no new file can be an asset moved: all are read at once,
+        // and the walk need not stat them (each is fstat-ed as it is read).
         let indexedAnywhere = try await store.totals().assets
+        let walks = ranges.map {
+            LibraryWalk(root: root, range: $0, sidecars: reader.sources.contains(.sidecar),
+                        statingFiles: indexedAnywhere > 0, beforeListing: beforeListing, logger: logger)
+        }
         var feeds = ranges.map { ReconcileFeed(pairing: indexedAnywhere > 0, range: $0) }
         var pipeline = ScanPipeline<[ReconcilePlan.Read]>(parallelism: parallelism, batchSize: batchSize)
         var report = ScanReport()

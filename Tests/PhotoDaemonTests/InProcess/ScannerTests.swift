@@ -31,6 +31,25 @@ import Testing
         }
     }
 
+    /// A first index names files without stat-ing them as it walks (each is fstat-ed when read),
+    /// but their sidecars still count in their stamps: nothing is read again after it.
+    @Test func aFirstIndexWithSidecarsLeavesNothingToReadAgain() async throws {
+        let xmp = Array(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:description><rdf:Alt><rdf:li xml:lang="x-default">Lake</rdf:li></rdf:Alt></dc:description></rdf:Description></rdf:RDF></x:xmpmeta>"#.utf8)
+        let files: [String: [UInt8]] = ["trip/a.jpg": TestPhoto.jpeg(nil), "trip/a.jpg.xmp": xmp,
+                                        "trip/b.jpg": TestPhoto.jpeg(nil), "trip/b.xmp": xmp,
+                                        "trip/c.jpg": TestPhoto.jpeg("Hike")]
+        try await IndexingRig.with(files: files) { rig in
+            let root = Array(rig.library.utf8)
+            let first = try await rig.scanner.reconcile(root: root, progress: ScanProgressTracker())
+            #expect(first.inserted == 3)
+            let indexed = try await rig.indexed()
+            #expect(indexed["trip/a.jpg"]?.group == "Lake" && indexed["trip/b.jpg"]?.group == "Lake")
+            let again = try await rig.scanner.reconcile(root: root, progress: ScanProgressTracker())
+            #expect(again.read == 0, "the stamps the first index stored are the files' own")
+            #expect(again.unchanged == 3)
+        }
+    }
+
     @Test func changesMadeWhileNobodyWatchedKeepIdsForMovesAndDropTheRemoved() async throws {
         try await IndexingRig.with(files: ["a.jpg": TestPhoto.jpeg("Beach"), "b.jpg": TestPhoto.jpeg("Hike"),
                                            "c.jpg": TestPhoto.jpeg("Snow")]) { rig in
