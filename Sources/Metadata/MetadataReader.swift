@@ -1,9 +1,11 @@
 /// Reads an image file's metadata: format from magic bytes, EXIF facts through libexif, XMP and IPTC
 /// descriptions, and the size from the container.
 public enum MetadataReader {
-    /// Reads an open regular file with bounded pread calls; never reads the whole file.
-    public static func read(fileDescriptor: Int32, fileSize: Int) -> ImageMetadata {
-        var source = FileByteSource(fileDescriptor: fileDescriptor, size: fileSize)
+    /// Reads an open regular file with bounded pread calls; never reads the whole file. A reader
+    /// going through many files passes the same `buffer` for each (`HeadBuffer`).
+    public static func read(fileDescriptor: Int32, fileSize: Int, reusing buffer: HeadBuffer? = nil) -> ImageMetadata {
+        var source = FileByteSource(fileDescriptor: fileDescriptor, size: fileSize, reusing: buffer)
+        defer { source.returnHead() }
         return read(from: &source)
     }
 

@@ -31,6 +31,25 @@ struct FileReadTests {
         #expect(fromFile == MetadataReader.read(bytes: bytes), "\(name)")
     }
 
+    /// A reader hands one buffer from file to file: no file sees another's bytes, a short file
+    /// after a long one included, and a file shorter than it was said to be.
+    @Test("files read one after another through one head buffer read as each alone")
+    func oneBufferForMany() throws {
+        let buffer = HeadBuffer()
+        let files = Self.samples.map(\.1) + [Array(JPEGFixture.make(exif: Self.exif).prefix(40))]
+        for bytes in files + files.reversed() + files {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("head-\(UUID().uuidString)")
+            try Data(bytes).write(to: url)
+            defer { try? FileManager.default.removeItem(at: url) }
+            let descriptor = open(url.path, O_RDONLY)
+            try #require(descriptor >= 0)
+            defer { close(descriptor) }
+            let claimed = bytes.count == 40 ? 100_000 : bytes.count
+            #expect(MetadataReader.read(fileDescriptor: descriptor, fileSize: claimed, reusing: buffer)
+                == MetadataReader.read(bytes: bytes))
+        }
+    }
+
     @Test("far-away APP1 and frame header are still found through the file")
     func farSegments() throws {
         let metadata = try Sample.readThroughFile(Self.samples[3].1)

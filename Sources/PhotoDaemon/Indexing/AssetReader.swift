@@ -41,8 +41,10 @@ struct AssetReader: Sendable {
     }
 
     /// Reads `path`, opened through real folders only; `opener` keeps the last folder open for
-    /// the next file in it (a scan reads a folder's files one after another).
-    func read(_ path: [UInt8], sidecar lookup: SidecarLookup = .onDisk, opener: SafeOpener = SafeOpener()) -> Outcome {
+    /// the next file in it (a scan reads a folder's files one after another), as `head` does the
+    /// buffer for files' first bytes.
+    func read(_ path: [UInt8], sidecar lookup: SidecarLookup = .onDisk, opener: SafeOpener = SafeOpener(),
+              head: HeadBuffer? = nil) -> Outcome {
         // A sidecar is metadata about another file, never a photo of its own.
         guard !Sidecar.isSidecar(path) else { return .notAnImage }
         let file: OpenFile
@@ -51,7 +53,7 @@ struct AssetReader: Sendable {
         case .failure(let error): return .unreadable(error)
         }
         let info = file.info
-        let metadata = MetadataReader.read(fileDescriptor: file.fileDescriptor, fileSize: Int(info.size))
+        let metadata = MetadataReader.read(fileDescriptor: file.fileDescriptor, fileSize: Int(info.size), reusing: head)
         guard metadata.format != nil || Self.hasImageExtension(path) else { return .notAnImage }
         let sidecar: (path: [UInt8], signature: Int64)?
         switch lookup {

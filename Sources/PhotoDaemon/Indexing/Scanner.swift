@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Logging
+import Metadata
 import NIOPosix
 import Store
 
@@ -263,9 +264,10 @@ struct Scanner: Sendable {
     private func readChunk(_ chunk: [ReconcilePlan.Read]) async throws -> WriteBatch {
         let outcomes = try await pool.runIfActive { [reader] in
             let opener = SafeOpener()
+            let head = HeadBuffer()
             return chunk.map { file in
                 let sidecar = file.sidecar.map { (path: $0, signature: file.stamp.sidecar) }
-                return reader.read(file.path, sidecar: .known(sidecar), opener: opener)
+                return reader.read(file.path, sidecar: .known(sidecar), opener: opener, head: head)
             }
         }
         var writes = WriteBatch()
