@@ -40,14 +40,33 @@ enum BulkLoad {
         if try isActive(db) { return true }
         let indexed = try db.integer("SELECT count(*) FROM assets") ?? 0
         guard count >= max(minimumFiles, Int(indexed)) else { return false }
+        try start(db, empty: indexed == 0)
+        return true
+    }
+
+    /// Begins a load into an index that holds no photo at all (a first index), however many
+    /// files are coming: nothing is there for the query indexes to serve yet. Called before the
+    /// first file is written, because a load begun after some were (when counting a large tree
+    /// takes longer than reading its first files) keeps the id index: at 1,000,000 photos, one
+    /// begun after 12,288 rows left the writer updating that index at random pages for every
+    /// row, 5 GB written for a 287 MB index. True when a load is under way after.
+    static func beginFirst(_ db: SQLiteConnection) throws -> Bool {
+        if try isActive(db) { return true }
+        guard try db.integer("SELECT EXISTS (SELECT 1 FROM assets)") == 0 else { return false }
+        try start(db, empty: true)
+        return true
+    }
+
+    /// Drops the indexes the load goes without (the id index too when the index is `empty`) and
+    /// sets the mark, in one transaction.
+    private static func start(_ db: SQLiteConnection, empty: Bool) throws {
         try db.transaction {
             let highest = try db.integer("SELECT max(number) FROM assets") ?? 0
             try CompactLayout.dropSecondaryIndexes(db)
-            if indexed == 0 { try db.execute("DROP INDEX IF EXISTS \(CompactLayout.idIndexName)") }
+            if empty { try db.execute("DROP INDEX IF EXISTS \(CompactLayout.idIndexName)") }
             try db.statement("INSERT INTO settings(key, value) VALUES (?, ?)")
                 .bind([.text(setting), .text(String(highest))]).run()
         }
-        return true
     }
 
     /// Ends the load under way, if any: builds the indexes and the missing search text, in one
@@ -60,16 +79,17 @@ enum BulkLoad {
     /// 100,000 photos: 0.32-0.38 s in memory, 0.26-0.30 s on file, sqlite3 CLI). Where no
     /// temporary file can be made (no writable temporary folder, a full one) it runs in memory.
     ///
-    /// `readAhead`, when given, starts a feed of the search text of the rows above a number
-    /// (`SearchTextFeed`, on another thread and connection), so reading and folding it overlaps
-    /// the writer's work.
+    /// `helpers`, when given, start work on another thread and connection: for a first index, a
+    /// build of the whole search index (`SearchIndexBuild`), which overlaps the query indexes'
+    /// sorts and is then copied in; for another load, a feed of the search text of the rows above
+    /// a number (`SearchTextFeed`), so reading and folding it overlaps the writer's inserts.
     @discardableResult
-    static func finish(_ db: SQLiteConnection, readAhead: ((_ above: Int64) -> SearchTextFeed)? = nil) throws -> Bool {
+    static func finish(_ db: SQLiteConnection, helpers: Helpers? = nil) throws -> Bool {
         guard let above = try above(db) else { return false }
         do {
-            try build(db, above: above, temporaryStore: "FILE", readAhead: readAhead)
+            try build(db, above: above, temporaryStore: "FILE", helpers: helpers)
         } catch let error as SQLiteError where error.isTemporaryFileFailure {
-            try build(db, above: above, temporaryStore: "MEMORY", readAhead: readAhead)
+            try build(db, above: above, temporaryStore: "MEMORY", helpers: helpers)
         }
         // Merging the search index into one segment freed the old ones: give them back, and
         // the WAL's room (the store hands back the caches' memory: `Store.endBulkLoad()`).
@@ -78,17 +98,27 @@ enum BulkLoad {
         return true
     }
 
-    /// The transaction that ends a load above `above`, its sorts in `temporaryStore`; the
+    /// The transactions that end a load above `above`, its sorts in `temporaryStore`; the
     /// writer's usual temporary store (memory: its own statements are small) is back after.
-    private static func build(_ db: SQLiteConnection, above: Int64, temporaryStore: String,
-                              readAhead: ((Int64) -> SearchTextFeed)?) throws {
+    ///
+    /// The indexes, the search text and the mark's removal are one transaction, except for a
+    /// first index whose search index was built on another thread: the writer commits the
+    /// indexes, and a connection of the copy's own copies the search index in and removes the
+    /// mark in a second one. FTS5 keeps what it read of a table's structure per connection and
+    /// notices another connection's commit, not rows its own connection writes under it, so
+    /// the copy must not be made on the connection that writes the table later. A crash
+    /// between the two leaves the mark, and the next open fills the search text.
+    private static func build(_ db: SQLiteConnection, above: Int64, temporaryStore: String, helpers: Helpers?) throws {
         try db.execute("PRAGMA temp_store = \(temporaryStore)")
         defer { try? db.execute("PRAGMA temp_store = MEMORY") }
+        // Started once the rows are all committed and the writer is here: the helpers' reads see
+        // them as they are now, and nothing writes them before the load ends. A build works while
+        // the indexes are sorted; a feed reads a few chunks ahead meanwhile, then keeps pace with
+        // the search index's inserts.
+        let build = above == 0 ? helpers?.buildSearch(above) : nil
+        defer { build?.stop() }
         try db.transaction {
-            // Started once the transaction holds the write lock: the feed's reads see the rows as they
-            // are now, and nothing writes them before the transaction ends. It reads a few chunks
-            // ahead while the indexes build, then keeps pace with the search index's inserts.
-            let feed = readAhead?(above)
+            let feed = build == nil ? helpers?.readAhead(above) : nil
             defer { feed?.stop() }
             try CompactLayout.createSecondaryIndexes(db)
             // The unique indexes took their rows in random (id) or walk order: rebuilt sorted,
@@ -99,9 +129,39 @@ enum BulkLoad {
                 try makeIDIndex(db)
             }
             try db.execute("REINDEX assets_by_path")
-            try SearchIndex.fill(db, after: above, feed: feed)
-            try db.statement("DELETE FROM settings WHERE key = ?").bind([.text(setting)]).run()
+            if build == nil { try fillAndEnd(db, above: above, feed: feed) }
         }
+        guard let build, let helpers else { return }
+        if try !copyAndEnd(from: build, connect: helpers.connect) {
+            try db.transaction { try fillAndEnd(db, above: above, feed: nil) }
+        }
+    }
+
+    /// Fills the search text of the rows above `above` and removes the mark.
+    private static func fillAndEnd(_ db: SQLiteConnection, above: Int64, feed: SearchTextFeed?) throws {
+        try SearchIndex.fill(db, after: above, feed: feed)
+        try db.statement("DELETE FROM settings WHERE key = ?").bind([.text(setting)]).run()
+    }
+
+    /// Copies a built search index in and removes the mark, in one transaction on a connection
+    /// made for it; false when the build failed before its first row (nothing changed).
+    private static func copyAndEnd(from build: SearchIndexBuild.Feed, connect: () throws -> SQLiteConnection) throws -> Bool {
+        let copier = try connect()
+        return try copier.transaction {
+            guard try SearchIndexBuild.copy(from: build, into: copier) else { return false }
+            try copier.statement("DELETE FROM settings WHERE key = ?").bind([.text(setting)]).run()
+            return true
+        }
+    }
+
+    /// Work a load's end starts on another thread and connection (`finish`).
+    struct Helpers: Sendable {
+        /// Starts a feed of the search text of the rows above a number.
+        var readAhead: @Sendable (_ above: Int64) -> SearchTextFeed
+        /// Starts a build of the search index of the rows above a number.
+        var buildSearch: @Sendable (_ above: Int64) -> SearchIndexBuild.Feed
+        /// Opens another write connection to the index, for the copy of a built search index.
+        var connect: @Sendable () throws -> SQLiteConnection
     }
 }
 

@@ -117,17 +117,22 @@ enum SearchIndex {
     /// index into one segment (fewer lists for a query to merge). The rows come from `feed`
     /// when given (read ahead on another connection), else from `db` itself.
     static func fill(_ db: SQLiteConnection, after number: Int64, feed: SearchTextFeed? = nil) throws {
-        try db.execute("""
-            INSERT INTO search_text(search_text, rank) VALUES ('hashsize', \(bulkHashBytes));
-            INSERT INTO search_text(search_text, rank) VALUES ('automerge', 0);
-            """)
         var after = number
-        func next() throws -> [Row] {
+        try fill(db) {
             if let feed { return try feed.next() }
             let chunk = try rows(db, after: after, limit: SearchTextFeed.chunkSize)
             after = chunk.last?.rowid ?? after
             return chunk
         }
+    }
+
+    /// Indexes the rows `next` gives, chunk after chunk until an empty one, gathering up to
+    /// `bulkHashBytes` of text before each segment it writes, then merges the segments into one.
+    static func fill(_ db: SQLiteConnection, rows next: () throws -> [Row]) throws {
+        try db.execute("""
+            INSERT INTO search_text(search_text, rank) VALUES ('hashsize', \(bulkHashBytes));
+            INSERT INTO search_text(search_text, rank) VALUES ('automerge', 0);
+            """)
         let insert = try db.statement("INSERT INTO search_text(rowid, description, name, make, model) VALUES (?, ?, ?, ?, ?)")
         while case let chunk = try next(), !chunk.isEmpty {
             for row in chunk {

@@ -96,6 +96,19 @@ public final class Store: Sendable {
         return feed
     }
 
+    /// Starts building, on a reader thread, the search index of the rows above `number` in a
+    /// scratch database of its own (`SearchIndexBuild`), for the writer to copy.
+    func searchIndexBuild(above number: Int64) -> SearchIndexBuild.Feed {
+        let feed = SearchIndexBuild.Feed()
+        readerThreads.submit { [database] state in
+            guard case .active = state else { return feed.fail(StoreError.closed) }
+            SearchIndexBuild.build(into: feed, after: number) { after, limit in
+                try database.read { try SearchIndex.rows($0, after: after, limit: limit) }
+            }
+        }
+        return feed
+    }
+
     /// Queues `body` on the writer thread and returns at once; `completion` hears the outcome
     /// there. For an actor that must keep its writes in program order without suspending.
     func enqueueWrite(_ body: @escaping @Sendable (StoreDatabase) throws -> Void,

@@ -238,6 +238,12 @@ extension Store {
         try await onWriter { database in try database.write { try BulkLoad.begin($0, adding: count) } }
     }
 
+    /// Begins a bulk load when the index holds no photo at all (a first index), before anything
+    /// is written, whatever the number of files to come. True when a bulk load is under way.
+    nonisolated(nonsending) public func beginFirstIndex() async throws -> Bool {
+        try await onWriter { database in try database.write { try BulkLoad.beginFirst($0) } }
+    }
+
     /// Hands back the memory SQLite's page caches hold (they fill again as queries need):
     /// for after a large reconcile. A bulk load's end does it by itself.
     nonisolated(nonsending) public func releaseMemory() async throws {
@@ -247,8 +253,11 @@ extension Store {
     /// Ends a bulk load: builds its indexes and search text once. A load a crash interrupted
     /// is ended when the index is next opened.
     nonisolated(nonsending) public func endBulkLoad() async throws {
-        try await onWriter { [self] database in
-            try database.write { _ = try BulkLoad.finish($0, readAhead: searchTextFeed(above:)) }
+        let helpers = BulkLoad.Helpers(readAhead: { [self] in searchTextFeed(above: $0) },
+                                       buildSearch: { [self] in searchIndexBuild(above: $0) },
+                                       connect: { [self] in try database.copyConnection() })
+        try await onWriter { database in
+            try database.write { _ = try BulkLoad.finish($0, helpers: helpers) }
             database.releaseMemory()
         }
     }

@@ -114,6 +114,14 @@ final class StoreDatabase: Sendable {
         try? AppsBackup.write(db, index: path)
     }
 
+    /// A second write connection to the index, for one transaction while the writer waits for it
+    /// (the copy that ends a first index, `BulkLoad`); closed when released.
+    func copyConnection() throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path, create: false)
+        try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA cache_size = -2048")
+        return connection
+    }
+
     /// Runs `body` on a free reader connection, leaving no statement (and no snapshot) open.
     /// There are as many connections as reader threads, so one is free unless a read nests
     /// another; then it waits for the first.

@@ -116,6 +116,34 @@ import Testing
         await #expect(try answers(reopened) == reference())
     }
 
+    /// A first index commits its indexes, then its copied search index: a copy that fails leaves
+    /// the mark, and the next open fills the search text.
+    @Test func aFirstIndexWhoseSearchCopyFailedIsFinishedAtTheNextOpen() async throws {
+        let dir = try TemporaryDirectory()
+        do {
+            let store = try await openStore(dir)
+            #expect(try await store.beginFirstIndex())
+            var batch = WriteBatch()
+            batch.inserts = photos(from: 0)
+            _ = try await store.apply(batch)
+            let helpers = BulkLoad.Helpers(
+                readAhead: { store.searchTextFeed(above: $0) }, buildSearch: { store.searchIndexBuild(above: $0) },
+                connect: { throw SQLiteError(code: 1, message: "no second connection") })
+            _ = try store.database.write { db in
+                #expect(throws: SQLiteError.self) { try BulkLoad.finish(db, helpers: helpers) }
+            }
+            #expect(try indexes(store).isSuperset(of: Self.queryIndexes.union([CompactLayout.idIndexName])))
+            await #expect(try store.setting(BulkLoad.setting) != nil, "the load is not over")
+            await store.close()
+        }
+        let reopened = try await openStore(dir)
+        await #expect(try reopened.setting(BulkLoad.setting) == nil)
+        var batch = WriteBatch()
+        batch.inserts = photos(from: 60)
+        _ = try await reopened.apply(batch)
+        await #expect(try answers(reopened) == reference())
+    }
+
     @Test func onlyANewIndexOrOneAtLeastDoubledLoadsInBulk() async throws {
         let dir = try TemporaryDirectory()
         let store = try await openStore(dir)
@@ -131,6 +159,24 @@ import Testing
         try await store.endBulkLoad()
         try await store.endBulkLoad()
         #expect(try indexes(store).isSuperset(of: Self.queryIndexes))
+    }
+
+    /// A first index begins its load before its first file, whatever their number; an index
+    /// holding a photo does not begin one that way.
+    @Test func aFirstIndexLoadsInBulkFromItsFirstFile() async throws {
+        let dir = try TemporaryDirectory()
+        let store = try await openStore(dir)
+        #expect(try await store.beginFirstIndex())
+        #expect(try !indexes(store).contains(CompactLayout.idIndexName))
+        var batch = WriteBatch()
+        batch.inserts = Array(photos(from: 0).prefix(3))
+        _ = try await store.apply(batch)
+        #expect(try await store.beginFirstIndex(), "one is under way")
+        try await store.endBulkLoad()
+        #expect(try indexes(store).isSuperset(of: Self.queryIndexes.union([CompactLayout.idIndexName])))
+        await #expect(try store.searchPaths("p1") == ["/lib/odd/p1.jpg"])
+        #expect(try await !store.beginFirstIndex(), "the index holds photos now")
+        #expect(try indexes(store).isSuperset(of: Self.queryIndexes.union([CompactLayout.idIndexName])))
     }
 
     @Test func theSearchTextOfManyChunksIsReadAheadAndIndexedWhole() async throws {

@@ -20,6 +20,8 @@ struct ScanReport: Sendable, Equatable {
     var unchanged = 0
     /// Time spent in write transactions.
     var writeSeconds = 0.0
+    /// Whether the files were written in a bulk load (`Store.beginBulkLoad`).
+    var loadedInBulk = false
 
     /// Assets inserted, updated, moved or removed.
     var changed: Int { inserted + updated + moved + removed }
@@ -27,7 +29,8 @@ struct ScanReport: Sendable, Equatable {
     static func + (lhs: ScanReport, rhs: ScanReport) -> ScanReport {
         ScanReport(scanned: lhs.scanned + rhs.scanned, read: lhs.read + rhs.read, inserted: lhs.inserted + rhs.inserted,
                    updated: lhs.updated + rhs.updated, moved: lhs.moved + rhs.moved,
-                   removed: lhs.removed + rhs.removed, unchanged: lhs.unchanged + rhs.unchanged)
+                   removed: lhs.removed + rhs.removed, unchanged: lhs.unchanged + rhs.unchanged,
+                   loadedInBulk: lhs.loadedInBulk || rhs.loadedInBulk)
     }
 }
 
@@ -93,6 +96,8 @@ struct Scanner: Sendable {
         var nextPart = 0
         var bulk = false
         do {
+            // A first index loads in bulk from its first file, without waiting for the count.
+            if indexedAnywhere == 0 { bulk = try await store.beginFirstIndex() }
             try await withThrowingTaskGroup(of: Step.self) { group in
                 func start(_ actions: [ScanPipeline<[ReconcilePlan.Read]>.Action]) {
                     for action in actions {
@@ -191,9 +196,10 @@ struct Scanner: Sendable {
             if bulk { try? await store.endBulkLoad() }
             throw error
         }
+        report.loadedInBulk = bulk
         logger.debug("""
             read and wrote \(reads) files in \((clock.now - started).seconds) s \
-            (\(report.writeSeconds) s in write transactions)
+            (\(report.writeSeconds) s in write transactions\(bulk ? ", a bulk load" : ""))
             """)
         return (report, bulk)
     }

@@ -12,6 +12,7 @@ import Testing
         try await IndexingRig.with(files: files) { rig in
             let report = try await rig.scanner.reconcile(root: Array(rig.library.utf8), progress: ScanProgressTracker())
             #expect(report.inserted == 7)
+            #expect(report.loadedInBulk, "a first index loads in bulk however few its files")
             #expect(report.read == 8)  // the text file is read and found not to be an image; the sidecar is not read
             let indexed = try await rig.indexed()
             #expect(Set(indexed.keys) == Set((0..<7).map { "trip/\($0).jpg" }))
@@ -27,6 +28,7 @@ import Testing
             let again = try await rig.scanner.reconcile(root: root, progress: ScanProgressTracker())
             #expect(again.read == 0)
             #expect(again.unchanged == 2)
+            #expect(!again.loadedInBulk)
             #expect(again.changed == 0)
         }
     }
