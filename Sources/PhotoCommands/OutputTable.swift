@@ -86,7 +86,7 @@ extension Output {
                     value = Ellipsis.fit(value, width: width, at: cell.ellipsis)
                     used = TerminalWidth.of(value)
                 }
-                let padding = String(repeating: " ", count: max(0, width - used))
+                let padding = String.spaces(width - used)
                 let right = index < columns.count && columns[index].alignRight
                 let painted = paint(value, header: rowIndex < header, missing: cell == .missing, style: style)
                 if right {
