@@ -111,6 +111,8 @@ enum BulkLoad {
     private static func build(_ db: SQLiteConnection, above: Int64, temporaryStore: String, helpers: Helpers?) throws {
         try db.execute("PRAGMA temp_store = \(temporaryStore)")
         defer { try? db.execute("PRAGMA temp_store = MEMORY") }
+        // The pages the load wrote are not what the sorts read: their memory goes first.
+        try? db.execute("PRAGMA shrink_memory")
         // Started once the rows are all committed and the writer is here: the helpers' reads see
         // them as they are now, and nothing writes them before the load ends. A build works while
         // the indexes are sorted; a feed reads a few chunks ahead meanwhile, then keeps pace with
@@ -132,6 +134,8 @@ enum BulkLoad {
             if build == nil { try fillAndEnd(db, above: above, feed: feed) }
         }
         guard let build, let helpers else { return }
+        // The sorts' pages are not what the copy writes: their memory goes before its does.
+        try? db.execute("PRAGMA shrink_memory")
         if try !copyAndEnd(from: build, connect: helpers.connect) {
             try db.transaction { try fillAndEnd(db, above: above, feed: nil) }
         }

@@ -127,10 +127,10 @@ enum SearchIndex {
     }
 
     /// Indexes the rows `next` gives, chunk after chunk until an empty one, gathering up to
-    /// `bulkHashBytes` of text before each segment it writes, then merges the segments into one.
-    static func fill(_ db: SQLiteConnection, rows next: () throws -> [Row]) throws {
+    /// `hashBytes` of text before each segment it writes, then merges the segments into one.
+    static func fill(_ db: SQLiteConnection, hashBytes: Int = bulkHashBytes, rows next: () throws -> [Row]) throws {
         try db.execute("""
-            INSERT INTO search_text(search_text, rank) VALUES ('hashsize', \(bulkHashBytes));
+            INSERT INTO search_text(search_text, rank) VALUES ('hashsize', \(hashBytes));
             INSERT INTO search_text(search_text, rank) VALUES ('automerge', 0);
             """)
         let insert = try db.statement("INSERT INTO search_text(rowid, description, name, make, model) VALUES (?, ?, ?, ?, ?)")

@@ -32,6 +32,12 @@ enum SearchIndexBuild {
 
     /// Rows per chunk handed over: data blocks are about a page each, so a chunk is 256 KiB.
     static let chunkSize = 64
+    /// The builder's memory, beside the writer's sorts at the load's end: its page cache, and the
+    /// text FTS5 gathers before writing a segment, half the writer's own bulk fill's (at 1,000,000
+    /// photos photod peaked at 67 MB with 4 MiB and 57 MB with 2, against a budget of 64 MiB;
+    /// the extra segments are merged on the builder's core, beside the writer's sorts).
+    static let scratchCacheKiB = 1024
+    static let hashBytes = 2 << 20
 
     /// Runs on the builder's thread: builds the search index of the rows numbered above `number`,
     /// which `read(after, limit)` reads from the index in rowid order, and hands its storage
@@ -42,14 +48,14 @@ enum SearchIndexBuild {
             scratch = try SQLiteConnection(path: "", create: true)
             // A scratch table: no journal, no syncs; pages beyond its small cache go to its file.
             try scratch.execute("""
-                PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -2048;
+                PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -\(scratchCacheKiB);
                 \(SearchIndex.tables)
                 """)
             var after = number
             // One transaction: FTS5 writes what it gathered at every commit, and a commit per row
             // made 100,000 segments (4 s where this takes 0.3).
             try scratch.transaction {
-                try SearchIndex.fill(scratch) {
+                try SearchIndex.fill(scratch, hashBytes: hashBytes) {
                     let rows = try read(after, SearchTextFeed.chunkSize)
                     after = rows.last?.rowid ?? after
                     return rows

@@ -118,7 +118,7 @@ final class StoreDatabase: Sendable {
     /// (the copy that ends a first index, `BulkLoad`); closed when released.
     func copyConnection() throws -> SQLiteConnection {
         let connection = try SQLiteConnection(path: path, create: false)
-        try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA cache_size = -2048")
+        try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA cache_size = -1024")
         return connection
     }
 

@@ -64,8 +64,12 @@ struct Scanner: Sendable {
     func reconcile(root: [UInt8], progress: ScanProgressTracker,
                    beforeListing: (@Sendable ([UInt8]) -> Void)? = nil) async throws -> ScanReport {
         let (report, bulk) = try await reconcileFiles(root: root, progress: progress, beforeListing: beforeListing)
-        // Built once the reconcile's buffers are gone, so their memory and the build's never add up.
-        if bulk { try await store.endBulkLoad() }
+        // Built once the reconcile's buffers are gone and their memory given back, so theirs and
+        // the build's never add up.
+        if bulk {
+            ProcessMemory.giveBack()
+            try await store.endBulkLoad()
+        }
         return report
     }
 
