@@ -62,12 +62,14 @@ struct FileByteSource: ByteSource {
         }
     }
 
-    /// Reads up to `count` bytes from the file's start into `buffer`; how many it read.
-    private static func fill(_ buffer: UnsafeMutableRawBufferPointer, from fileDescriptor: Int32, count: Int) -> Int {
+    /// Reads up to `count` bytes at `offset` into `buffer`, until the end of the file or an
+    /// error; how many it read.
+    private static func fill(_ buffer: UnsafeMutableRawBufferPointer, from fileDescriptor: Int32,
+                             offset: Int = 0, count: Int) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         var filled = 0
         while filled < count {
-            let result = pread(fileDescriptor, base + filled, count - filled, off_t(filled))
+            let result = pread(fileDescriptor, base + filled, count - filled, off_t(offset + filled))
             if result > 0 {
                 filled += result
             } else if result < 0 && errno == EINTR {
@@ -83,19 +85,7 @@ struct FileByteSource: ByteSource {
     private static func readAll(_ fileDescriptor: Int32, offset: Int, count: Int) -> [UInt8] {
         // pread needs a raw buffer; filling it uninitialized avoids zeroing 64 KiB per file.
         [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            initialized = 0
-            guard let base = buffer.baseAddress else { return }
-            while initialized < count {
-                let result = pread(
-                    fileDescriptor, base + initialized, count - initialized, off_t(offset + initialized))
-                if result > 0 {
-                    initialized += result
-                } else if result < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return
-                }
-            }
+            initialized = fill(UnsafeMutableRawBufferPointer(buffer), from: fileDescriptor, offset: offset, count: count)
         }
     }
 }
