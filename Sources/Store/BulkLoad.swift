@@ -5,8 +5,8 @@ import SQLite
 ///
 /// The setting `bulk_load_above` holds the highest row number when it began: rows above it
 /// have no search text yet. It is written in the transaction that drops the indexes and
-/// deleted in the one that builds them, so a crash in between leaves the mark, and the next
-/// open finishes the load before anything reads the index. Until the end, every query still
+/// deleted in the one that writes the search text (`finish`), so a crash in between leaves the
+/// mark, and the next open finishes the load before anything reads the index. Until the end, every query still
 /// answers right: listings sort without their indexes and search reads every photo.
 enum BulkLoad {
     static let setting = "bulk_load_above"
@@ -69,8 +69,8 @@ enum BulkLoad {
         }
     }
 
-    /// Ends the load under way, if any: builds the indexes and the missing search text, in one
-    /// transaction that also clears the mark. True when there was one.
+    /// Ends the load under way, if any: builds the indexes and the missing search text, and
+    /// clears the mark with the search text (see `build`). True when there was one.
     ///
     /// The sorts behind CREATE INDEX run with `temp_store = FILE`: with the temporary store in
     /// memory SQLite's sorter never spills and holds every key of an index at once (148 MiB at

@@ -71,12 +71,8 @@ extension ChunkFeed where Element == SearchIndex.Row {
 
     /// Runs on the producer's thread: hands over `read(after, chunkSize)`, the rows numbered
     /// above `after` in order, chunk after chunk, until one is empty or fails.
-    func produce(after number: Int64, read: (_ after: Int64, _ limit: Int) throws -> [SearchIndex.Row]) {
-        var after = number
-        while hand({
-            let rows = try read(after, Self.chunkSize)
-            after = rows.last?.rowid ?? after
-            return rows
-        }) {}
+    func produce(after number: Int64, read: @escaping (_ after: Int64, _ limit: Int) throws -> [SearchIndex.Row]) {
+        let next = SearchIndex.pages(after: number, read: read)
+        while hand(next) {}
     }
 }

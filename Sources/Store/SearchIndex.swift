@@ -117,10 +117,17 @@ enum SearchIndex {
     /// index into one segment (fewer lists for a query to merge). The rows come from `feed`
     /// when given (read ahead on another connection), else from `db` itself.
     static func fill(_ db: SQLiteConnection, after number: Int64, feed: SearchTextFeed? = nil) throws {
+        try fill(db, rows: feed.map { feed in { try feed.next() } }
+            ?? pages(after: number) { after, limit in try rows(db, after: after, limit: limit) })
+    }
+
+    /// The rows numbered above `number`, in rowid order, a chunk (`SearchTextFeed.chunkSize`)
+    /// at each call and empty at the end, as `read(after, limit)` reads them.
+    static func pages(after number: Int64, read: @escaping (_ after: Int64, _ limit: Int) throws -> [Row])
+        -> () throws -> [Row] {
         var after = number
-        try fill(db) {
-            if let feed { return try feed.next() }
-            let chunk = try rows(db, after: after, limit: SearchTextFeed.chunkSize)
+        return {
+            let chunk = try read(after, SearchTextFeed.chunkSize)
             after = chunk.last?.rowid ?? after
             return chunk
         }

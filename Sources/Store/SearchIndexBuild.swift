@@ -1,19 +1,20 @@
 import SQLite
 
 /// A first index's search index, built on a second core while the writer builds the query
-/// indexes, then copied in by the writer.
+/// indexes, then copied in on a connection of the copy's own.
 ///
 /// At a bulk load's end the writer builds seven indexes by sorting, one after the other, on its
 /// one connection (6 s at 1,000,000 photos) while the other core has nothing to do; filling the
 /// search index after that took another 5 s. So the builder fills an FTS5 table of the same
 /// definition in a private temporary database of its own (`SQLiteConnection(path: "")`, which
 /// SQLite deletes when it closes), reading the photos' text from the index through a reader
-/// connection, and merges it into one segment. The writer then copies that table's storage,
-/// the rows of its shadow tables `search_text_data` and `search_text_idx`, into the index's own,
-/// empty, search table, in the transaction that ends the load. The two tables are made by the
+/// connection, and merges it into one segment. That table's storage, the rows of its shadow
+/// tables `search_text_data` and `search_text_idx`, is then copied into the index's own, empty,
+/// search table, in the transaction that ends the load, on another connection than the writer's
+/// (`BulkLoad`: FTS5 keeps a table's structure per connection). The two tables are made by the
 /// same statement (`SearchIndex.tables`), so their storage is the same format; FTS5 reads the
-/// structure it finds there, and the writer has it do so in that transaction (`copy`), so a
-/// copy it could not read would fail the transaction rather than be committed.
+/// structure it finds there, and the copy has it do so in that transaction (`copy`), so a copy
+/// it could not read would fail the transaction rather than be committed.
 ///
 /// Only a load into an empty search index copies (a first index); any other fills it on the
 /// writer (`SearchIndex.fill`). A build that fails before handing over its first row (no room for
@@ -42,7 +43,8 @@ enum SearchIndexBuild {
     /// Runs on the builder's thread: builds the search index of the rows numbered above `number`,
     /// which `read(after, limit)` reads from the index in rowid order, and hands its storage
     /// over through `feed`, then an empty chunk. An error ends the feed.
-    static func build(into feed: Feed, after number: Int64, read: (_ after: Int64, _ limit: Int) throws -> [SearchIndex.Row]) {
+    static func build(into feed: Feed, after number: Int64,
+                      read: @escaping (_ after: Int64, _ limit: Int) throws -> [SearchIndex.Row]) {
         let scratch: SQLiteConnection
         do {
             scratch = try SQLiteConnection(path: "", create: true)
@@ -51,15 +53,10 @@ enum SearchIndexBuild {
                 PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -\(scratchCacheKiB);
                 \(SearchIndex.tables)
                 """)
-            var after = number
             // One transaction: FTS5 writes what it gathered at every commit, and a commit per row
             // made 100,000 segments (4 s where this takes 0.3).
             try scratch.transaction {
-                try SearchIndex.fill(scratch, hashBytes: hashBytes) {
-                    let rows = try read(after, SearchTextFeed.chunkSize)
-                    after = rows.last?.rowid ?? after
-                    return rows
-                }
+                try SearchIndex.fill(scratch, hashBytes: hashBytes, rows: SearchIndex.pages(after: number, read: read))
             }
         } catch {
             feed.fail(error)

@@ -89,11 +89,14 @@ public final class Store: Sendable {
         let feed = SearchTextFeed()
         readerThreads.submit { [database] state in
             guard case .active = state else { return feed.fail(StoreError.closed) }
-            feed.produce(after: number) { after, limit in
-                try database.read { try SearchIndex.rows($0, after: after, limit: limit) }
-            }
+            feed.produce(after: number, read: Self.searchRows(database))
         }
         return feed
+    }
+
+    /// Reads `limit` assets' search text above a number through a reader connection.
+    private static func searchRows(_ database: StoreDatabase) -> (_ after: Int64, _ limit: Int) throws -> [SearchIndex.Row] {
+        { after, limit in try database.read { try SearchIndex.rows($0, after: after, limit: limit) } }
     }
 
     /// Starts building, on a reader thread, the search index of the rows above `number` in a
@@ -102,9 +105,7 @@ public final class Store: Sendable {
         let feed = SearchIndexBuild.Feed()
         readerThreads.submit { [database] state in
             guard case .active = state else { return feed.fail(StoreError.closed) }
-            SearchIndexBuild.build(into: feed, after: number) { after, limit in
-                try database.read { try SearchIndex.rows($0, after: after, limit: limit) }
-            }
+            SearchIndexBuild.build(into: feed, after: number, read: Self.searchRows(database))
         }
         return feed
     }
