@@ -72,15 +72,17 @@ enum Sample {
     }
 
     /// Writes the bytes to a temporary file and reads them through the file-descriptor (pread) path,
-    /// telling the reader the file is `claimedSize` bytes long (default: its real size).
-    static func readThroughFile(_ bytes: [UInt8], claimedSize: Int? = nil) throws -> ImageMetadata {
+    /// telling the reader the file is `claimedSize` bytes long (default: its real size), its head
+    /// read into `buffer` when given.
+    static func readThroughFile(_ bytes: [UInt8], claimedSize: Int? = nil, reusing buffer: HeadBuffer? = nil) throws
+        -> ImageMetadata {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("container-\(UUID().uuidString)")
         try Data(bytes).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let descriptor = open(url.path, O_RDONLY)
         try #require(descriptor >= 0)
         defer { close(descriptor) }
-        return MetadataReader.read(fileDescriptor: descriptor, fileSize: claimedSize ?? bytes.count)
+        return MetadataReader.read(fileDescriptor: descriptor, fileSize: claimedSize ?? bytes.count, reusing: buffer)
     }
 
     /// The bytes with `replacement` written over them at `offset`.

@@ -40,6 +40,14 @@ import Testing
         }
     }
 
+    /// Begins a bulk load of 5,000 photos into `store` and writes the first 60 of them.
+    private func beginLoadingTheFirst60(into store: Store) async throws {
+        #expect(try await store.beginBulkLoad(adding: 5000))
+        var batch = WriteBatch()
+        batch.inserts = photos(from: 0)
+        _ = try await store.apply(batch)
+    }
+
     /// What the queries answer, in a form two stores can be compared by.
     private func answers(_ store: Store) async throws -> [String] {
         var answers: [String] = []
@@ -100,10 +108,7 @@ import Testing
         let dir = try TemporaryDirectory()
         do {
             let store = try await openStore(dir)
-            #expect(try await store.beginBulkLoad(adding: 5000))
-            var batch = WriteBatch()
-            batch.inserts = photos(from: 0)
-            _ = try await store.apply(batch)
+            try await beginLoadingTheFirst60(into: store)
             // Gone without endBulkLoad, as in a crash: what was committed is all that is left.
             await store.close()
         }
@@ -203,10 +208,7 @@ import Testing
     @Test func aRepeatedIdAtTheEndOfAFirstIndexIsDrawnAnew() async throws {
         let dir = try TemporaryDirectory()
         let store = try await openStore(dir)
-        #expect(try await store.beginBulkLoad(adding: 5000))
-        var batch = WriteBatch()
-        batch.inserts = photos(from: 0)
-        _ = try await store.apply(batch)
+        try await beginLoadingTheFirst60(into: store)
         let before = try ids(store)
         try store.database.write { db in
             try db.execute("UPDATE assets SET id = (SELECT id FROM assets WHERE number = 1) WHERE number IN (2, 3)")
@@ -223,10 +225,7 @@ import Testing
     @Test func theSearchIndexMergesAsItWritesAgainAfterABulkFill() async throws {
         let dir = try TemporaryDirectory()
         let store = try await openStore(dir)
-        #expect(try await store.beginBulkLoad(adding: 5000))
-        var batch = WriteBatch()
-        batch.inserts = photos(from: 0)
-        _ = try await store.apply(batch)
+        try await beginLoadingTheFirst60(into: store)
         try await store.endBulkLoad()
         let (automerge, segments) = try store.database.read { db in
             (try db.integer("SELECT v FROM search_text_config WHERE k = 'automerge'"),
