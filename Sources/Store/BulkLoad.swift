@@ -57,12 +57,15 @@ enum BulkLoad {
         return true
     }
 
-    /// Drops the indexes the load goes without (the id index too when the index is `empty`) and
-    /// sets the mark, in one transaction.
+    /// Drops the indexes the load goes without and sets the mark, in one transaction. An
+    /// `empty` index loses its id index too; one that holds photos keeps its identity index,
+    /// because the reconcile looks every new file's inode up in it to find photos moved in from
+    /// elsewhere (a root renamed while photod was down: without it, each lookup read the whole
+    /// table, minutes at 100,000 photos).
     private static func start(_ db: SQLiteConnection, empty: Bool) throws {
         try db.transaction {
             let highest = try db.integer("SELECT max(number) FROM assets") ?? 0
-            try CompactLayout.dropSecondaryIndexes(db)
+            try CompactLayout.dropSecondaryIndexes(db, keeping: empty ? [] : [CompactLayout.identityIndexName])
             if empty { try db.execute("DROP INDEX IF EXISTS \(CompactLayout.idIndexName)") }
             try db.statement("INSERT INTO settings(key, value) VALUES (?, ?)")
                 .bind([.text(setting), .text(String(highest))]).run()

@@ -72,7 +72,7 @@ enum CompactLayout {
         ("assets_by_modified", "mtime_ns"),
         ("assets_by_group_modified", "group_id, mtime_ns"),
         ("assets_by_group_path", "group_id, folder, name"),
-        ("assets_by_identity", "inode"),
+        (identityIndexName, "inode"),
     ]
 
     /// Creates the secondary indexes that are missing.
@@ -82,9 +82,12 @@ enum CompactLayout {
         }
     }
 
-    /// Drops the secondary indexes.
-    static func dropSecondaryIndexes(_ db: SQLiteConnection) throws {
-        for index in secondaryIndexes {
+    /// The index on inodes (in `secondaryIndexes`), which finding moved files looks new files up in.
+    static let identityIndexName = "assets_by_identity"
+
+    /// Drops the secondary indexes but those named in `keeping`.
+    static func dropSecondaryIndexes(_ db: SQLiteConnection, keeping: Set<String> = []) throws {
+        for index in secondaryIndexes where !keeping.contains(index.name) {
             try db.execute("DROP INDEX IF EXISTS \(index.name)")
         }
     }

@@ -37,15 +37,32 @@ extension StoreDatabase {
         }
     }
 
+    /// The order `indexedFiles` joins an asset to its stem in.
+    enum StemJoin: String {
+        /// Stems outside: the rows come stem by stem, in path order without a sort (a range of
+        /// paths).
+        case stemsFirst = "folders f CROSS JOIN assets a ON a.folder = f.id"
+        /// Assets outside, each one's stem found by its key: for a condition an index on `assets`
+        /// answers alone, which stems-first would probe once per stem of the library.
+        case assetsFirst = "assets a CROSS JOIN folders f ON f.id = a.folder"
+    }
+
+    /// The statement `indexedFiles` runs.
+    static func indexedFilesSQL(where condition: String, join: StemJoin = .stemsFirst, ordered: Bool = false) -> String {
+        """
+        SELECT a.id, f.path AS folder_path, a.name, \(AssetRowDecoder.stampColumns)
+        FROM \(join.rawValue) WHERE \(condition)
+        """ + (ordered ? " ORDER BY f.path, a.name LIMIT ?" : "")
+    }
+
+    /// The condition of a lookup by identity (`indexedFiles(device:inode:)`); binds inode, device.
+    static let identityCondition = "a.inode = ? AND a.device = ?"
+
     /// The indexed files of `assets a` meeting `condition` (on `a` and its stem `f`); the first
     /// `orderedLimit` in path order when one is given.
     static func indexedFiles(_ db: SQLiteConnection, where condition: String, _ values: [SQLiteValue],
-                             orderedLimit: Int? = nil) throws -> [IndexedFile] {
-        // Stems outside: the rows come stem by stem, in path order without a sort.
-        let statement = try db.statement("""
-            SELECT a.id, f.path AS folder_path, a.name, \(AssetRowDecoder.stampColumns)
-            FROM folders f CROSS JOIN assets a ON a.folder = f.id WHERE \(condition)
-            """ + (orderedLimit == nil ? "" : " ORDER BY f.path, a.name LIMIT ?"))
+                             join: StemJoin = .stemsFirst, orderedLimit: Int? = nil) throws -> [IndexedFile] {
+        let statement = try db.statement(indexedFilesSQL(where: condition, join: join, ordered: orderedLimit != nil))
         try statement.bind(values + (orderedLimit.map { [.integer(Int64($0))] } ?? []))
         let (id, stem, name, stamp) = (try statement.column(named: "id"), try statement.column(named: "folder_path"),
                                        try statement.column(named: "name"), try StampColumns(statement))
@@ -68,8 +85,9 @@ extension StoreDatabase {
     /// Indexed files with this (device, inode): the same file under one or more paths.
     func indexedFiles(device: UInt64, inode: UInt64) throws -> [IndexedFile] {
         try read { db in
-            try Self.indexedFiles(db, where: "a.inode = ? AND a.device = ?",
-                                  [.integer(Int64(bitPattern: inode)), .integer(Int64(bitPattern: device))])
+            try Self.indexedFiles(db, where: Self.identityCondition,
+                                  [.integer(Int64(bitPattern: inode)), .integer(Int64(bitPattern: device))],
+                                  join: .assetsFirst)
         }
     }
 

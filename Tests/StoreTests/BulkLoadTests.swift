@@ -161,6 +161,9 @@ import Testing
         #expect(try indexes(store).isSuperset(of: Self.queryIndexes))
         #expect(try await store.beginBulkLoad(adding: 1500))
         #expect(try indexes(store).contains(CompactLayout.idIndexName), "rows are found by id while others exist")
+        #expect(try indexes(store).contains(CompactLayout.identityIndexName), "new files are looked up by inode")
+        let moved = try await store.indexedFiles(sharingInodeWith: [stamp(7)]).map { String(decoding: $0.path, as: UTF8.self) }
+        #expect(moved == ["/lib/7.jpg"])
         #expect(try await store.beginBulkLoad(adding: 1), "one is under way")
         try await store.endBulkLoad()
         try await store.endBulkLoad()

@@ -86,6 +86,27 @@ import Testing
         }
     }
 
+    /// A folder renamed while photod was down, with enough photos for a bulk load once they
+    /// are counted: every photo is found by its inode and keeps its id, and nothing is read.
+    /// (A bulk load into an index that holds photos keeps the identity index these lookups
+    /// use: BulkLoadTests.)
+    @Test func aFolderOfManyPhotosRenamedUnseenKeepsEveryIdWithoutReading() async throws {
+        let count = 1000
+        var files: [String: [UInt8]] = [:]
+        for index in 0..<count { files["old/\(index % 10)/\(index).jpg"] = TestPhoto.jpeg(index % 2 == 0 ? "Beach" : nil) }
+        try await IndexingRig.with(files: files) { rig in
+            _ = try await rig.scanner.reconcile(root: rig.path("old"), progress: ScanProgressTracker())
+            let before = try await rig.indexed()
+            try rig.move("old", "new")
+            let report = try await rig.scanner.reconcile(root: rig.path("new"), progress: ScanProgressTracker())
+            #expect(report.moved == count)
+            #expect(report.read == 0)
+            let after = try await rig.indexed()
+            #expect(after.count == count)
+            for (path, asset) in before { #expect(after["new" + path.dropFirst(3)]?.id == asset.id) }
+        }
+    }
+
     @Test func manyNewFilesAreReadWhileTheWalkGoesOnAndAMoveAmongThemKeepsItsId() async throws {
         try await IndexingRig.with(files: ["a.jpg": TestPhoto.jpeg("Beach")]) { rig in
             let root = Array(rig.library.utf8)
