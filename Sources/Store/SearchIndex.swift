@@ -46,9 +46,11 @@ enum SearchIndex {
         SearchText.document(description: content.description, path: path, make: content.make, model: content.model)
     }
 
-    /// Whether an asset's text changes between these two versions of it.
+    /// Whether an asset's text changes between these two versions of it. A move to another
+    /// folder under the same name leaves it as it was: the text holds the file name alone, and
+    /// re-indexing every photo of a renamed folder was most of its writes.
     static func textChanges(from old: (path: [UInt8], content: AssetContent), to new: (path: [UInt8], content: AssetContent)) -> Bool {
-        old.path != new.path || old.content.description != new.content.description
+        SearchText.name(of: old.path) != SearchText.name(of: new.path) || old.content.description != new.content.description
             || old.content.make != new.content.make || old.content.model != new.content.model
     }
 

@@ -67,7 +67,11 @@ public enum SearchText {
     /// trigram, so a word of two characters is found through the terms that begin with it.
     static func fields(description: String?, path: [UInt8], make: String?, model: String?,
                        fold: (String) -> String = fold) -> [String?] {
-        let name = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).last ?? path[...]
-        return [description, String(decoding: name, as: UTF8.self), make, model].map { $0.map { fold($0) + "\n" } }
+        [description, String(decoding: name(of: path), as: UTF8.self), make, model].map { $0.map { fold($0) + "\n" } }
+    }
+
+    /// The part of a path the text holds: its file name.
+    static func name(of path: [UInt8]) -> ArraySlice<UInt8> {
+        path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).last ?? path[...]
     }
 }

@@ -95,4 +95,42 @@ import Testing
             #expect(ChangePayload.decode(truncated, 0) == nil, "a cut payload is unreadable, never a crash")
         }
     }
+
+    /// Moves are packed as bytes (a path byte was a JSON number: a renamed root of 100,000
+    /// photos spent 5 s encoding its change), and a payload of the earlier layout, which kept
+    /// them in its JSON, still reads.
+    @Test func movesArePackedAndTheEarlierLayoutStillReads() throws {
+        let paths = (0..<1000).map { Array("/home/me/Pictures/2024/07/IMG_\($0).jpg".utf8) }
+        let change = CommittedChange(token: 7, updated: [AssetID.generate()],
+                                     moved: paths.map { MovedAsset(id: AssetID.generate(), from: $0, to: Array("/new".utf8) + $0) },
+                                     groupsChanged: ["Beach"])
+        let payload = try ChangePayload.encode(change)
+        let pathBytes = paths.reduce(0) { $0 + 2 * $1.count + 4 }
+        #expect(payload.count < pathBytes + 1000 * 20, "\(payload.count) bytes for \(pathBytes) bytes of paths")
+        var earlier = change
+        earlier.updated = []
+        let json = Array(try JSONEncoder().encode(earlier))
+        var version1: [UInt8] = [1] + bigEndian(json.count) + json
+        for list in [[], [], change.updated] as [[String]] {
+            version1 += bigEndian(list.count)
+            for id in list { version1 += [0x80 | 10] + (AssetEncoding.idBytes(id) ?? []) }
+        }
+        let db = try SQLiteConnection(path: ":memory:", create: true)
+        let statement = try db.statement("SELECT ?, ?")
+        try statement.bind([.blob(payload), .blob(version1)])
+        #expect(try statement.step())
+        #expect(ChangePayload.decode(statement, 0) == change)
+        #expect(ChangePayload.decode(statement, 1) == change)
+        // A count of moves larger than the bytes left could hold is refused before anything is reserved.
+        var lying = try ChangePayload.encode(CommittedChange(token: 1))
+        lying.replaceSubrange((lying.count - 4)..., with: [0x7F, 0xFF, 0xFF, 0xFF])
+        let forged = try db.statement("SELECT ?")
+        try forged.bind([.blob(lying)])
+        #expect(try forged.step())
+        #expect(ChangePayload.decode(forged, 0) == nil)
+    }
+
+    private func bigEndian(_ value: Int) -> [UInt8] {
+        [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+    }
 }
