@@ -264,8 +264,7 @@ public struct DirectoryWalker {
                 case .symlink, .other: break
                 }
             }
-            if sorted { children.sort(by: FolderListing.Child.precedes) }
-            return children
+            return sorted ? FolderListing.Child.inPathOrder(children) : children
         }
     }
 
@@ -303,6 +302,15 @@ public final class FolderListing: Sendable {
     struct Child: Sendable {
         var name: [UInt8]
         var info: FileInfo?
+
+        /// `children` in path order. Their positions are sorted rather than the children
+        /// themselves, which are 64 bytes each with a name to retain on every move.
+        static func inPathOrder(_ children: [Child]) -> [Child] {
+            guard children.count > 1 else { return children }
+            var order = Array(children.indices)
+            order.sort { precedes(children[$0], children[$1]) }
+            return order.map { children[$0] }
+        }
 
         /// Path order: a folder's own files come where "name/" sorts, so "b.jpg" < "b/x.jpg" < "b0.jpg".
         static func precedes(_ lhs: Child, _ rhs: Child) -> Bool {
