@@ -18,6 +18,9 @@ Rows, photod on the right, the peer on the left, and photod / peer:
                            index and vs a Swift program on the standard library alone doing the
                            same varlink round trip (bench/scale/ListGroups.swift)
   index size               the index file (and WAL) per photo after photod stopped
+  root renamed while down  photod over a copy of its index in which the library's folders are
+                           recorded under another name, start to "ready" (every photo found by its
+                           inode and moved, keeping its id), next to the first index
   packaged                 photoctl, photod and the newest .deb in dist/ or .build-bench/package
                            (--package builds one first with packaging/build-deb: minutes)
 SCALE_RUNS repetitions of the first index (default 3, 1 past 200,000), twice as many restarts.
@@ -206,6 +209,18 @@ def package(build):
     return deb, os.path.getsize(deb), sizes, help_ms
 
 
+def renamed_copy(database, library, renamed):
+    """A copy of photod's index (made with its WAL by the sqlite3 CLI) in which every folder under
+    `library` is recorded under `library`-before-rename: photod started on it over the library
+    finds every photo moved there while it was down, as after `mv` of a configured folder."""
+    for path in glob.glob(renamed + "*"):
+        os.remove(path)
+    subprocess.run(["sqlite3", database, ".backup '%s'" % renamed], check=True)
+    old, new = library.rstrip("/") + "/", library.rstrip("/") + "-before-rename/"
+    subprocess.run(["sqlite3", renamed, "UPDATE folders SET path = CAST('%s' || substr(CAST(path AS TEXT), %d) AS BLOB) "
+                    "WHERE substr(CAST(path AS TEXT), 1, %d) = '%s';" % (new, len(old) + 1, len(old), old)], check=True)
+
+
 def row(name, peer, peer_value, value, ratio, target):
     print("%-32s %-30s %11s %11s %8s   %s" % (name, peer, peer_value, value, ratio, target))
 
@@ -285,6 +300,13 @@ def main():
     index_bytes = sum(os.path.getsize(p) for p in glob.glob(os.path.join(run, "index.sqlite")) +
                       glob.glob(os.path.join(run, "index.sqlite-wal")))
     packaged = package("--package" in sys.argv)
+    renamed = os.path.join(run, "renamed", "index.sqlite")
+    os.makedirs(os.path.dirname(renamed), exist_ok=True)
+    renamed_copy(os.path.join(run, "index.sqlite"), os.path.realpath(library), renamed)
+    warm(library)
+    daemon = Photod(library, os.path.dirname(renamed), sock, env)
+    rename_seconds, rename_line = daemon.seconds, daemon.reconciled
+    daemon.stop()
 
     median = statistics.median
     first, floor, restart, walk = median(firsts), median(floors), median(restarts), median(walks)
@@ -317,7 +339,10 @@ def main():
         row("packaged photoctl --help", "", "", "%.1f ms" % help_ms, "", "")
     else:
         row("packaged sizes", "", "", "-", "", "no .deb: make deb, bench/run package, or --package")
+    row("root renamed while down", "photod's first index", "%.2f s" % first, "%.2f s" % rename_seconds,
+        "%.2fx" % (rename_seconds / first), "every photo moved, ids kept")
     print("first index, photod said: %s" % first_line)
+    print("root renamed, photod said: %s" % rename_line)
     print("restart, photod said: %s" % restart_line)
     shutil.rmtree(run, ignore_errors=True)
 

@@ -19,6 +19,10 @@ public final class SafeOpener {
 
     private var cachedFolder: [UInt8] = []
     private var cachedDescriptor: Int32 = -1
+    /// The last folder found missing (ENOENT): paths under it fail at once, so a batch that
+    /// checks the old paths of a folder renamed away (100,000 of them after a root's rename)
+    /// makes no system call per path. An opener lives for one batch, as its open folder does.
+    private var missingFolder: [UInt8]?
 
     /// An opener with nothing open yet.
     public init() {}
@@ -112,14 +116,22 @@ public final class SafeOpener {
             close(cachedDescriptor)
             cachedDescriptor = -1
         }
+        if let missingFolder, folder == missingFolder || folder.isPathInside(missingFolder) {
+            return .failure(FileSystemError(path: path, errno: ENOENT, operation: "open folder"))
+        }
         var current = FileSystem.withCString([UInt8(ascii: "/")]) { open($0, Self.folderFlags) }
         guard current >= 0 else { return .failure(FileSystemError(path: path, errno: errno, operation: "open /")) }
+        var reached: [UInt8] = []
         for component in folder.split(separator: UInt8(ascii: "/")) where component != [UInt8(ascii: ".")] {
+            reached += [UInt8(ascii: "/")] + component
             let next = FileSystem.withCString(Array(component)) { openat(current, $0, Self.folderFlags) }
             let error = errno
             close(current)
             // A symlink fails here (ELOOP or ENOTDIR): it is never followed.
-            guard next >= 0 else { return .failure(FileSystemError(path: path, errno: error, operation: "open folder")) }
+            guard next >= 0 else {
+                if error == ENOENT { missingFolder = reached }
+                return .failure(FileSystemError(path: path, errno: error, operation: "open folder"))
+            }
             current = next
         }
         cachedFolder = folder

@@ -16,11 +16,12 @@ struct MovedFileFinder: Sendable {
         for file in candidates { self.candidates[[file.stamp.device, file.stamp.inode], default: []].append(file) }
     }
 
-    /// The asset the file with `stamp` already is, if any. Blocking: stats the candidates' paths.
-    func asset(for stamp: FileStamp) -> IndexedFile? {
+    /// The asset the file with `stamp` already is, if any. Blocking: stats the candidates'
+    /// paths with `opener` (one for a batch keeps their folder open, or knows it is gone).
+    func asset(for stamp: FileStamp, opener: SafeOpener = SafeOpener()) -> IndexedFile? {
         for candidate in candidates[[stamp.device, stamp.inode]] ?? []
         where stamp.isSameFile(as: candidate.stamp) {
-            if case .success(let info) = FileSystem.linkStatus(candidate.path),
+            if case .success(let info) = opener.linkStatus(candidate.path),
                info.device == stamp.device, info.inode == stamp.inode {
                 continue  // Still there: a hard link, a second name for the same file.
             }

@@ -252,8 +252,9 @@ struct Scanner: Sendable {
         let adopted = try await pool.runIfActive { () -> [Int: IndexedFile] in
             var adopted: [Int: IndexedFile] = [:]
             var taken: Set<String> = []
+            let opener = SafeOpener()
             for (index, read) in reads.enumerated() where read.id == nil {
-                if let asset = finder.asset(for: read.stamp), taken.insert(asset.id).inserted {
+                if let asset = finder.asset(for: read.stamp, opener: opener), taken.insert(asset.id).inserted {
                     adopted[index] = asset
                 }
             }
