@@ -168,5 +168,23 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
                          insert("/lib/c.jpg", 3, "A", taken: 60)]
         _ = try await store.apply(batch)
         await #expect(try store.groups().first?.latestTaken == "t70")
+        let ids = Dictionary(uniqueKeysWithValues: try await store.allAssets().map { (String(decoding: $0.path, as: UTF8.self), $0.id) })
+        // A move keeps the newest; the newest dated earlier, or leaving the group, hands it on.
+        var move = WriteBatch()
+        move.updates = [WriteBatch.Update(id: try #require(ids["/lib/b.jpg"]), path: Array("/lib/2024/b.jpg".utf8),
+                                          stamp: stamp(2), content: nil)]
+        _ = try await store.apply(move)
+        await #expect(try store.groups().first?.latestTaken == "t70")
+        var redate = WriteBatch()
+        redate.updates = [WriteBatch.Update(id: try #require(ids["/lib/b.jpg"]), path: Array("/lib/2024/b.jpg".utf8),
+                                            stamp: stamp(2), content: content("A", taken: 10))]
+        _ = try await store.apply(redate)
+        await #expect(try store.groups().first?.latestTaken == "t60")
+        var regroup = WriteBatch()
+        regroup.updates = [WriteBatch.Update(id: try #require(ids["/lib/c.jpg"]), path: Array("/lib/c.jpg".utf8),
+                                             stamp: stamp(3), content: content("B", taken: 60))]
+        _ = try await store.apply(regroup)
+        await #expect(try store.groups().first { $0.key == "A" }?.latestTaken == "t50")
+        await #expect(try store.groups().first { $0.key == "B" }?.latestTaken == "t60")
     }
 }
