@@ -23,7 +23,8 @@ import varlink
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(os.path.dirname(REPO), "shared")
-PHOTOD = os.path.join(REPO, ".build", "release", "photod")
+# LIVE_PHOTOD: another photod to measure (an older build, side by side in one session).
+PHOTOD = os.environ.get("LIVE_PHOTOD", os.path.join(REPO, ".build", "release", "photod"))
 
 
 def percentile(values, fraction):
