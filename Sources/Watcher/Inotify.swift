@@ -134,6 +134,16 @@ public final class Inotify: Sendable {
         continuation?.finish()
     }
 
+    /// Whether events wait in the kernel's queue that the reader thread has not read yet: a
+    /// test that needs each write read as a batch of its own waits for this to be false.
+    var hasUnreadEvents: Bool {
+        state.withLock { state in
+            guard state.descriptorsOpen else { return false }
+            var polled = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            return poll(&polled, 1, 0) > 0 && polled.revents & Int16(POLLIN) != 0
+        }
+    }
+
     /// Whether the descriptors are still open (the reader thread closes them when it leaves).
     var descriptorsOpen: Bool { state.withLock { $0.descriptorsOpen } }
 

@@ -105,9 +105,15 @@ struct InotifyTests {
         var collector = ActionCollector(inotify: inotify, set: set)
         defer { collector.finish() }
         // Nobody reads while three batches arrive: the first is kept, the others are dropped.
+        // Each write's events are read before the next write (a busy machine could otherwise
+        // leave the reader thread asleep until all three are queued, one batch, no overflow).
         for name in ["a.jpg", "b.jpg", "c.jpg"] {
             try tree.write(name)
-            try await Task.sleep(for: .milliseconds(100))
+            let deadline = ContinuousClock.now + .seconds(30)
+            while inotify.hasUnreadEvents, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            #expect(!inotify.hasUnreadEvents, "the reader thread did not read \(name)'s events")
         }
         let seen = await collector.collect(inOrder: [.fileLinked(tree.bytes("a.jpg")), .overflow])
         #expect(seen, "actions: \(collector.actions)")
