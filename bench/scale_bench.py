@@ -305,7 +305,7 @@ def main():
     renamed_copy(os.path.join(run, "index.sqlite"), os.path.realpath(library), renamed)
     warm(library)
     daemon = Photod(library, os.path.dirname(renamed), sock, env)
-    rename_seconds, rename_line = daemon.seconds, daemon.reconciled
+    rename_seconds, rename_line, rename_hwm = daemon.seconds, daemon.reconciled, daemon.hwm
     daemon.stop()
 
     median = statistics.median
@@ -340,7 +340,7 @@ def main():
     else:
         row("packaged sizes", "", "", "-", "", "no .deb: make deb, bench/run package, or --package")
     row("root renamed while down", "photod's first index", "%.2f s" % first, "%.2f s" % rename_seconds,
-        "%.2fx" % (rename_seconds / first), "every photo moved, ids kept")
+        "%.2fx" % (rename_seconds / first), "every photo moved, ids kept (peak RSS %s)" % mib(rename_hwm))
     print("first index, photod said: %s" % first_line)
     print("root renamed, photod said: %s" % rename_line)
     print("restart, photod said: %s" % restart_line)
