@@ -162,6 +162,30 @@ private struct PipelineRun {
         #expect(commits.map(\.inserts.count) == [3])
     }
 
+    /// Writes handed over at once (a renamed root's moves and removals) are cut at the batch
+    /// size, in the order the writer applies a batch: removals, then updates, then inserts.
+    @Test func writesHandedOverAtOnceAreCutAtTheBatchSize() {
+        var pipeline = ScanPipeline<Int>(parallelism: 1, batchSize: 3)
+        var commits: [WriteBatch] = []
+        func take(_ actions: [ScanPipeline<Int>.Action]) {
+            for case .commit(let batch) in actions { commits.append(batch) }
+        }
+        var read = WriteBatch()
+        read.removals = ["r0"]
+        take(pipeline.add(0))
+        take(pipeline.read(read))
+        var writes = WriteBatch()
+        writes.removals = ["r1", "r2"]
+        writes.updates = (0..<5).map {
+            WriteBatch.Update(id: "u\($0)", path: Array("/p/\($0)".utf8), stamp: FileStamp(device: 1, inode: 1, size: 1, mtimeNs: 1),
+                              content: nil)
+        }
+        take(pipeline.add(writes: writes))
+        take(pipeline.endInput())
+        for _ in 0..<10 where !pipeline.isDone { take(pipeline.committed()) }
+        #expect(commits.map { $0.removals + $0.updates.map(\.id) } == [["r0", "r1", "r2"], ["u0", "u1", "u2"], ["u3", "u4"]])
+    }
+
     @Test func nothingToReadStartsNothing() {
         let (pipeline, started) = PhotoDaemonTests.pipeline(chunks: 0, parallelism: 2, batchSize: 10)
         #expect(started.isEmpty)

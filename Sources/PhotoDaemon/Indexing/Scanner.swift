@@ -185,19 +185,12 @@ struct Scanner: Sendable {
                             \(plan.moves.count) moved, \(plan.removals.count) gone, \(plan.unchanged) unchanged
                             """)
                         for chunk in Self.chunks(plan.reads) { start(pipeline.add(chunk)) }
-                        var removals = WriteBatch()
-                        removals.removals = plan.removals
-                        start(pipeline.add(writes: removals))
-                        // Moves a batch at a time: the pipeline takes what it is given as one
-                        // batch, and a renamed root's 1,000,000 moves in one write batch and one
-                        // logged change peaked at 1.8 GB.
-                        for first in stride(from: 0, to: plan.moves.count, by: batchSize) {
-                            var moves = WriteBatch()
-                            moves.updates = plan.moves[first..<min(first + batchSize, plan.moves.count)].map {
-                                WriteBatch.Update(id: $0.id, path: $0.path, stamp: $0.stamp, content: nil)
-                            }
-                            start(pipeline.add(writes: moves))
+                        var writes = WriteBatch()
+                        writes.updates = plan.moves.map {
+                            WriteBatch.Update(id: $0.id, path: $0.path, stamp: $0.stamp, content: nil)
                         }
+                        writes.removals = plan.removals
+                        start(pipeline.add(writes: writes))
                         start(pipeline.endInput())
                     }
                     fetch()
