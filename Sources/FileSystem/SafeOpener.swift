@@ -121,15 +121,14 @@ public final class SafeOpener {
         }
         var current = FileSystem.withCString([UInt8(ascii: "/")]) { open($0, Self.folderFlags) }
         guard current >= 0 else { return .failure(FileSystemError(path: path, errno: errno, operation: "open /")) }
-        var reached: [UInt8] = []
         for component in folder.split(separator: UInt8(ascii: "/")) where component != [UInt8(ascii: ".")] {
-            reached += [UInt8(ascii: "/")] + component
             let next = FileSystem.withCString(Array(component)) { openat(current, $0, Self.folderFlags) }
             let error = errno
             close(current)
             // A symlink fails here (ELOOP or ENOTDIR): it is never followed.
             guard next >= 0 else {
-                if error == ENOENT { missingFolder = reached }
+                // The folder missing is `folder` up to this component (a slice keeps its indexes).
+                if error == ENOENT { missingFolder = Array(folder[..<component.endIndex]) }
                 return .failure(FileSystemError(path: path, errno: error, operation: "open folder"))
             }
             current = next
