@@ -107,7 +107,9 @@ struct InotifyTests {
         // Nobody reads while three batches arrive: the first is kept, the others are dropped.
         // Each write's events are read before the next write (a busy machine could otherwise
         // leave the reader thread asleep until all three are queued, one batch, no overflow).
-        for name in ["a.jpg", "b.jpg", "c.jpg"] {
+        // d.jpg is the sentinel: the reader reads it only after handing c.jpg's batch over, so
+        // c.jpg's is dropped before collection starts; d.jpg's own may still be on its way.
+        for name in ["a.jpg", "b.jpg", "c.jpg", "d.jpg"] {
             try tree.write(name)
             let deadline = ContinuousClock.now + .seconds(30)
             while inotify.hasUnreadEvents, ContinuousClock.now < deadline {
