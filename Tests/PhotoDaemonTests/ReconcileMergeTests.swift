@@ -45,9 +45,25 @@ private func row(_ id: String, _ path: String, inode: UInt64, mtime: Int64 = 1) 
         merge.compare(disk: &disk, index: &index, diskEnded: false, indexEnded: true)
         #expect(merge.held.count == 2)
         #expect(merge.reads.isEmpty)
-        merge.release { $0.stamp.inode == 1 }  // the index has an asset with inode 1's identity and bytes
+        merge.settleHeld { $0.stamp.inode == 1 ? .held : .new }  // an asset under the root has inode 1's identity and bytes
         #expect(merge.reads.map(\.path) == [Array("/r/new.jpg".utf8)])
         #expect(merge.held.map(\.path) == [Array("/r/moved.jpg".utf8)])
+    }
+
+    @Test func heldFilesMovedInFromOutsideTheRootBecomeMovesOrReadsUnderTheirId() {
+        var merge = ReconcileMerge(pairing: true)
+        var disk = [file("/r/a.jpg", inode: 1), file("/r/b.jpg", inode: 2)][...]
+        var index: ArraySlice<IndexedFile> = []
+        merge.compare(disk: &disk, index: &index, diskEnded: true, indexEnded: true)
+        var withSidecar = row("b", "/elsewhere/b.jpg", inode: 2)
+        withSidecar.stamp.sidecar = 42
+        merge.settleHeld { $0.stamp.inode == 1 ? .moved(row("a", "/elsewhere/a.jpg", inode: 1)) : .moved(withSidecar) }
+        #expect(merge.moves == [ReconcilePlan.Move(id: "a", path: Array("/r/a.jpg".utf8), stamp: file("/r/a.jpg", inode: 1).stamp)])
+        #expect(merge.reads.map(\.id) == ["b"], "its sidecar differs from the indexed one: read again")
+        #expect(merge.held.isEmpty)
+        let plan = merge.finish()
+        #expect(plan.moves.map(\.id) == ["a"], "moves not taken yet are in the plan")
+        #expect(plan.removals.isEmpty)
     }
 
     @Test func aMergeFedInPiecesDecidesWhatOneOverWholeListsDoes() {
@@ -131,14 +147,14 @@ private func row(_ id: String, _ path: String, inode: UInt64, mtime: Int64 = 1) 
         let count = ReconcileFeed.holdLimit
         feed.walked(walked((0..<count).map { file("/r/\(100_000 + $0).jpg", inode: UInt64($0)) }, ended: false))
         let fetches = feed.fetches()
-        let asked = try #require(fetches.compactMap { fetch -> [FileStamp]? in
-            if case .check(let stamps) = fetch { return stamps }
+        let asked = try #require(fetches.compactMap { fetch -> [ReconcilePlan.Read]? in
+            if case .check(let files) = fetch { return files }
             return nil
         }.first)
         #expect(asked.count == count)
         // Meanwhile the walk found one more: it was not asked about, so it stays held.
         feed.walked(walked([file("/r/z.jpg", inode: 999_999)], ended: true))
-        feed.checked(known: [asked[0]])
+        feed.checked([.held] + Array(repeating: .new, count: count - 1))
         #expect(feed.merge.held.count == 2)
         #expect(feed.merge.reads.count == count - 1)
         #expect(feed.isExhausted)
@@ -147,5 +163,32 @@ private func row(_ id: String, _ path: String, inode: UInt64, mtime: Int64 = 1) 
         #expect(feed.takeReads(limit: 128) == nil)
         #expect(plan.reads.count == count + 1)  // nothing vanished: every held file is new after all
         #expect(plan.moves.isEmpty)
+    }
+
+    /// A renamed root: every file is new at its path and an asset outside the root. They are
+    /// written as moves while the walk goes on, not held to its end (a million were 1.2 GB).
+    @Test func filesMovedInFromOutsideTheRootAreWrittenAsTheWalkGoes() throws {
+        var feed = ReconcileFeed(pairing: true)
+        _ = feed.fetches()
+        feed.paged([])
+        let count = ReconcileFeed.holdLimit
+        feed.walked(walked((0..<count).map { file("/new/\($0).jpg", inode: UInt64($0)) }, ended: false))
+        let asked = try #require(feed.fetches().compactMap { fetch -> [ReconcilePlan.Read]? in
+            if case .check(let files) = fetch { return files }
+            return nil
+        }.first)
+        feed.checked(asked.map { .moved(row("id\($0.stamp.inode)", "/old/\($0.stamp.inode).jpg", inode: $0.stamp.inode)) })
+        #expect(feed.merge.held.isEmpty)
+        feed.walked(walked([], ended: false))  // the pull asked for beside the check
+        // Until the moves are taken for writing, the walk waits.
+        let waiting = feed.fetches()
+        #expect(!waiting.contains { if case .walk = $0 { true } else { false } })
+        let taken = feed.takeMoves()
+        let moves = try #require(taken)
+        #expect(moves.count == count)
+        #expect(moves.first == ReconcilePlan.Move(id: "id0", path: Array("/new/0.jpg".utf8), stamp: asked[0].stamp))
+        #expect(feed.takeMoves() == nil)
+        let resumed = feed.fetches()
+        #expect(resumed.contains { if case .walk = $0 { true } else { false } })
     }
 }

@@ -60,7 +60,8 @@ final class LibraryWalk: Sendable {
             var files: [ReconcilePlan.Read] = []
             files.reserveCapacity(step.entries.count)
             for entry in step.entries where !Sidecar.isSidecar(entry.path) {
-                var file = ReconcilePlan.Read(path: entry.path, stamp: FileStamp(entry.info), id: nil)
+                var file = ReconcilePlan.Read(path: entry.path, stamp: FileStamp(entry.info), id: nil,
+                                              linked: entry.info.linkCount > 1)
                 if sidecars, let folder = entry.folder, Self.hasSidecars(folder, remembered: &state.folder),
                    let sidecar = statingFiles ? Sidecar.find(for: entry.path, in: folder) : Sidecar.find(for: entry.path) {
                     file.stamp.sidecar = sidecar.signature

@@ -12,8 +12,8 @@ struct ReconcileFeed {
         case walk
         /// The index's next page of files: after the path `after`, else from the path `from` (nil: from the first).
         case page(from: [UInt8]?, after: [UInt8]?)
-        /// Which of these held files (new at their path) an indexed asset could be.
-        case check([FileStamp])
+        /// What the index says of these held files (new at their path): `HeldFile`.
+        case check([ReconcilePlan.Read])
     }
 
     /// Files walked per pull, and index rows per page.
@@ -62,7 +62,7 @@ struct ReconcileFeed {
     mutating func fetches() -> [Fetch] {
         var fetches: [Fetch] = []
         if !walking, !walkEnded, disk.count < Self.walkStep, merge.reads.count < Self.readAhead,
-           merge.held.count - settled < 2 * Self.holdLimit {
+           merge.moves.count < Self.holdLimit, merge.held.count - settled < 2 * Self.holdLimit {
             walking = true
             fetches.append(.walk)
         }
@@ -72,7 +72,7 @@ struct ReconcileFeed {
         }
         if checking == nil, merge.held.count - settled >= Self.holdLimit {
             checking = merge.held.count
-            fetches.append(.check(merge.held[settled...].map(\.stamp)))
+            fetches.append(.check(Array(merge.held[settled...])))
         }
         return fetches
     }
@@ -101,23 +101,31 @@ struct ReconcileFeed {
         compare()
     }
 
-    /// The checked held files whose stamps are in `known` may be moves and stay held; the others are read now.
-    mutating func checked(known: Set<FileStamp>) {
+    /// The index's answer to the last check, a verdict for each file asked about, in order:
+    /// the new ones are read and the moved ones written now; the others stay held.
+    mutating func checked(_ verdicts: [HeldFile]) {
         guard let count = checking else { return }
         checking = nil
         // Held: the settled ones, then the ones checked, then those held after the check began
         // (not asked about: they stay, unsettled). The order is kept, so the settled stay first.
         let settledBefore = settled
         var position = 0
-        var stillKnown = 0
-        merge.release { file in
+        var stillHeld = 0
+        merge.settleHeld { _ in
             defer { position += 1 }
-            guard position >= settledBefore, position < count else { return true }
-            guard known.contains(file.stamp.withoutSidecar) else { return false }
-            stillKnown += 1
-            return true
+            let asked = position - settledBefore
+            guard position < count, asked >= 0, asked < verdicts.count else { return .held }
+            if verdicts[asked] == .held { stillHeld += 1 }
+            return verdicts[asked]
         }
-        settled = settledBefore + stillKnown
+        settled = settledBefore + stillHeld
+    }
+
+    /// The moves found so far, to write; the walk waits while many are not taken.
+    mutating func takeMoves() -> [ReconcilePlan.Move]? {
+        guard !merge.moves.isEmpty else { return nil }
+        defer { merge.moves = [] }
+        return merge.moves
     }
 
     /// Up to `limit` files to read, taken in order; fewer only when the walk has ended. Call it
@@ -137,12 +145,5 @@ struct ReconcileFeed {
 
     private mutating func compare() {
         merge.compare(disk: &disk, index: &index, diskEnded: walkEnded, indexEnded: indexEnded)
-    }
-}
-
-extension FileStamp {
-    /// The stamp without its sidecar signature: what identifies the file's own bytes.
-    var withoutSidecar: FileStamp {
-        FileStamp(device: device, inode: inode, size: size, mtimeNs: mtimeNs)
     }
 }

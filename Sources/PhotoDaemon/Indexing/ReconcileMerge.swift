@@ -8,10 +8,13 @@ import Store
 /// its id) at once. What stays in memory is what only the end can settle: index rows the walk did
 /// not find (`vanished`), and new files that may be one of them moved (`held`). New files go to
 /// `reads` at once when no move can be found (`pairing` off: an empty index), or once the index
-/// says no asset has their identity (`release(unless:)`); `finish()` pairs the rest.
+/// says no asset has their identity; held files the index shows moved in from outside the root go
+/// to `moves` then (`settleHeld(by:)`); `finish()` pairs the rest.
 struct ReconcileMerge {
     /// Files to read now: changed ones under their id, new ones that cannot be a move. The caller takes them.
     var reads: [ReconcilePlan.Read] = []
+    /// Assets found moved in from outside the root, bytes unchanged: only their path changes. The caller takes them.
+    var moves: [ReconcilePlan.Move] = []
     /// New files that may be an asset moved while nobody watched.
     private(set) var held: [ReconcilePlan.Read] = []
     /// Index rows whose path the walk did not find: removed, or moved.
@@ -60,12 +63,24 @@ struct ReconcileMerge {
         }
     }
 
-    /// Lets go of the held files `isKnown` says no indexed asset could be (none has their
-    /// identity and bytes): they are new, and read now.
-    mutating func release(unless isKnown: (ReconcilePlan.Read) -> Bool) {
+    /// Settles held files by what the index says of each (`verdict`, asked in order): a new
+    /// one is read now, one moved in from outside is that asset's move (or a read under its id
+    /// when its sidecar differs), and a held one stays held.
+    mutating func settleHeld(by verdict: (ReconcilePlan.Read) -> HeldFile) {
         var kept: [ReconcilePlan.Read] = []
         for file in held {
-            if isKnown(file) { kept.append(file) } else { reads.append(file) }
+            switch verdict(file) {
+            case .held:
+                kept.append(file)
+            case .new:
+                reads.append(file)
+            case .moved(let asset) where asset.stamp.sidecar == file.stamp.sidecar:
+                moves.append(ReconcilePlan.Move(id: asset.id, path: file.path, stamp: file.stamp))
+            case .moved(let asset):
+                var read = file
+                read.id = asset.id  // moved away from its sidecar, or onto one: read it again
+                reads.append(read)
+            }
         }
         held = kept
     }
@@ -74,6 +89,7 @@ struct ReconcileMerge {
     /// that one `finish()` pairs moves across the ranges.
     mutating func absorb(_ other: ReconcileMerge) {
         reads += other.reads
+        moves += other.moves
         held += other.held
         vanished += other.vanished
         unchanged += other.unchanged
@@ -83,8 +99,9 @@ struct ReconcileMerge {
     /// Settles what is left once both sides have ended: a held file with the identity and bytes
     /// of a vanished row is that asset, moved; the other vanished rows are removed.
     mutating func finish() -> ReconcilePlan {
-        var plan = ReconcilePlan(reads: reads, unchanged: unchanged)
+        var plan = ReconcilePlan(reads: reads, moves: moves, unchanged: unchanged)
         reads = []
+        moves = []
         var vanishedByIdentity: [FileIdentity: IndexedFile] = [:]
         for file in vanished {
             vanishedByIdentity[FileIdentity(device: file.stamp.device, inode: file.stamp.inode)] = file

@@ -17,6 +17,8 @@ struct ReconcilePlan: Equatable {
         var id: String?
         /// The XMP sidecar the walk found beside it (its signature is in `stamp`).
         var sidecar: [UInt8]?
+        /// The file has other names (hard links): it may be seen twice in one walk.
+        var linked = false
     }
 
     /// A known asset found at a new path, bytes unchanged: only its path and stamp change.
@@ -38,7 +40,7 @@ struct ReconcilePlan: Equatable {
         var disk = onDisk.map { entry in
             var stamp = FileStamp(entry.info)
             stamp.sidecar = sidecar(entry.path)
-            return Read(path: entry.path, stamp: stamp, id: nil)
+            return Read(path: entry.path, stamp: stamp, id: nil, linked: entry.info.linkCount > 1)
         }.sorted { $0.path.pathOrder($1.path) < 0 }[...]
         var index = indexed.sorted { $0.path.pathOrder($1.path) < 0 }[...]
         var merge = ReconcileMerge(pairing: true)

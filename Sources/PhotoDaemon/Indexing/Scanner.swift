@@ -53,7 +53,7 @@ struct Scanner: Sendable {
     private enum Step: Sendable {
         case walked(part: Int, LibraryWalk.Step)
         case paged(part: Int, [IndexedFile])
-        case checked(part: Int, Set<FileStamp>)
+        case checked(part: Int, [HeldFile])
         case counted(Int)
         case read(WriteBatch, files: Int)
         case committed(CommittedChange?, seconds: Double)
@@ -95,6 +95,7 @@ struct Scanner: Sendable {
         var report = ScanReport()
         var settled = false
         var reads = 0
+        var moved = 0
         var counting = false
         var counted: Int?
         var nextPart = 0
@@ -148,8 +149,8 @@ struct Scanner: Sendable {
                             counting = true
                             group.addTask { .counted(try await pool.runIfActive { LibraryWalk.count(root) }) }
                         }
-                    case .checked(let part, let known):
-                        feeds[part].checked(known: known)
+                    case .checked(let part, let verdicts):
+                        feeds[part].checked(verdicts)
                     case .counted(let files):
                         if !settled {
                             counted = files
@@ -171,6 +172,11 @@ struct Scanner: Sendable {
                         reads += chunk.count
                         start(pipeline.add(chunk))
                     }
+                    for part in feeds.indices where pipeline.wantsInput {
+                        guard let found = feeds[part].takeMoves() else { continue }
+                        moved += found.count
+                        start(pipeline.add(writes: Self.writes(moving: found)))
+                    }
                     if !settled, feeds.allSatisfy(\.isExhausted) {
                         settled = true
                         let plan = try await settle(&feeds, indexedAnywhere: indexedAnywhere)
@@ -182,13 +188,10 @@ struct Scanner: Sendable {
                         logger.debug("""
                             walked \(String(decoding: root, as: UTF8.self)) in \(ranges.count) parts in \
                             \((clock.now - started).seconds) s: \(report.scanned) files, \(reads) to read, \
-                            \(plan.moves.count) moved, \(plan.removals.count) gone, \(plan.unchanged) unchanged
+                            \(moved + plan.moves.count) moved, \(plan.removals.count) gone, \(plan.unchanged) unchanged
                             """)
                         for chunk in Self.chunks(plan.reads) { start(pipeline.add(chunk)) }
-                        var writes = WriteBatch()
-                        writes.updates = plan.moves.map {
-                            WriteBatch.Update(id: $0.id, path: $0.path, stamp: $0.stamp, content: nil)
-                        }
+                        var writes = Self.writes(moving: plan.moves)
                         writes.removals = plan.removals
                         start(pipeline.add(writes: writes))
                         start(pipeline.endInput())
@@ -219,9 +222,15 @@ struct Scanner: Sendable {
                 .paged(part: part, try await store.indexedFiles(under: root, from: from, after: after,
                                                                 limit: ReconcileFeed.pageSize))
             }
-        case .check(let stamps):
+        case .check(let files):
             return {
-                .checked(part: part, Set(try await store.indexedFiles(sharingInodeWith: stamps).map(\.stamp.withoutSidecar)))
+                let candidates = try await store.indexedFiles(sharingInodeWith: files.map(\.stamp))
+                guard !candidates.isEmpty else { return .checked(part: part, files.map { _ in .new }) }
+                let finder = MovedFileFinder(candidates: candidates)
+                return .checked(part: part, try await pool.runIfActive {
+                    let opener = SafeOpener()
+                    return files.map { finder.verdict(for: $0, root: root, opener: opener) }
+                })
             }
         }
     }
@@ -234,6 +243,13 @@ struct Scanner: Sendable {
         var plan = merge.finish()
         try await adoptUnseenMoves(into: &plan, indexedHere: merge.indexedRows, indexedAnywhere: indexedAnywhere)
         return plan
+    }
+
+    /// The writes that move assets to their new paths, bytes unchanged: nothing to read.
+    private static func writes(moving moves: [ReconcilePlan.Move]) -> WriteBatch {
+        var writes = WriteBatch()
+        writes.updates = moves.map { WriteBatch.Update(id: $0.id, path: $0.path, stamp: $0.stamp, content: nil) }
+        return writes
     }
 
     /// `reads` in chunks of `chunkSize`, the unit a reader thread takes.

@@ -113,6 +113,29 @@ import Testing
         }
     }
 
+    /// A root renamed while photod was down, with more photos than are held before the index is
+    /// asked about them: each is moved as the walk goes (held to the walk's end, a million were
+    /// 1.2 GB), keeps its id, and nothing is read. A file with two names is adopted once.
+    @Test func aRootRenamedUnseenIsMovedAsTheWalkGoesAndAFileWithTwoNamesIsAdoptedOnce() async throws {
+        let count = ReconcileFeed.holdLimit + 500
+        var files: [String: [UInt8]] = [:]
+        for index in 0..<count { files["old/\(index % 10)/\(index).jpg"] = TestPhoto.jpeg(index % 2 == 0 ? "Beach" : nil) }
+        try await IndexingRig.with(files: files) { rig in
+            _ = try await rig.scanner.reconcile(root: rig.path("old"), progress: ScanProgressTracker())
+            let before = try await rig.indexed()
+            try rig.move("old", "new")
+            try FileManager.default.linkItem(atPath: rig.library + "/new/0/0.jpg", toPath: rig.library + "/new/0/00.jpg")
+            let report = try await rig.scanner.reconcile(root: rig.path("new"), progress: ScanProgressTracker())
+            #expect(report.moved == count)
+            #expect(report.inserted == 1)
+            #expect(report.read == 1)
+            let after = try await rig.indexed()
+            #expect(after.count == count + 1)
+            for (path, asset) in before { #expect(after["new" + path.dropFirst(3)]?.id == asset.id) }
+            #expect(after["new/0/00.jpg"].map { $0.id != before["old/0/0.jpg"]?.id } == true)
+        }
+    }
+
     @Test func manyNewFilesAreReadWhileTheWalkGoesOnAndAMoveAmongThemKeepsItsId() async throws {
         try await IndexingRig.with(files: ["a.jpg": TestPhoto.jpeg("Beach")]) { rig in
             let root = Array(rig.library.utf8)

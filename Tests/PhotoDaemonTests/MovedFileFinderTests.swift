@@ -1,0 +1,46 @@
+import FileSystem
+import Foundation
+import PhotoTestSupport
+import Store
+import Testing
+@testable import PhotoDaemon
+
+/// What a reconcile does with a file new at its path, by the assets the index has on its inode.
+@Suite struct MovedFileFinderTests {
+    private func read(_ path: String) throws -> ReconcilePlan.Read {
+        guard case .success(let info) = SafeOpener().linkStatus(Array(path.utf8)) else {
+            throw CocoaError(.fileReadNoSuchFile)
+        }
+        return ReconcilePlan.Read(path: Array(path.utf8), stamp: FileStamp(info), id: nil, linked: info.linkCount > 1)
+    }
+
+    @Test func aFileIsNewMovedOrHeldByWhereItsAssetIsAndWhetherItsFileLeftThere() throws {
+        let folder = try TemporaryDirectory()
+        let moved = try read(try folder.write("new/a.jpg", [1, 2, 3]))
+        let other = try read(try folder.write("new/b.jpg", [4, 5]))
+        let stayed = try read(try folder.write("old/c.jpg", [6]))
+        let root = Array(folder.file("new").utf8)
+        func asset(_ id: String, _ path: String, _ stamp: FileStamp) -> IndexedFile {
+            IndexedFile(id: id, path: Array(folder.file(path).utf8), stamp: stamp)
+        }
+        var edited = other.stamp
+        edited.mtimeNs += 1
+        let finder = MovedFileFinder(candidates: [
+            asset("a", "old/a.jpg", moved.stamp),  // outside the root, and its file left: moved
+            asset("b", "old/b.jpg", edited),  // same inode, other bytes: a reused inode
+            asset("c", "old/c.jpg", stayed.stamp),  // still at its path: the new name is a second one
+        ])
+        let opener = SafeOpener()
+        #expect(finder.verdict(for: moved, root: root, opener: opener) == .moved(asset("a", "old/a.jpg", moved.stamp)))
+        #expect(finder.verdict(for: other, root: root, opener: opener) == .new)
+        var secondName = stayed
+        secondName.path = Array(folder.file("new/c.jpg").utf8)
+        #expect(finder.verdict(for: secondName, root: root, opener: opener) == .new)
+        // The same asset indexed under the root is its own vanished row: only the walk's end knows.
+        let inside = MovedFileFinder(candidates: [asset("a", "new/sub/a.jpg", moved.stamp)])
+        #expect(inside.verdict(for: moved, root: root, opener: opener) == .held)
+        var linked = moved
+        linked.linked = true
+        #expect(finder.verdict(for: linked, root: root, opener: opener) == .held, "a file with two names is adopted once, at the end")
+    }
+}
