@@ -78,6 +78,11 @@ private struct BatchWriter {
         for (update, existing) in pending {
             try applyUpdate(update, existing: existing)
         }
+        // After the updates: a move in this batch takes its asset away from the vanished path.
+        for gone in batch.vanished {
+            guard let existing = try existing(id: gone.id), existing.path == gone.path else { continue }
+            try remove(gone.id, existing: existing)
+        }
         for insert in batch.inserts {
             try self.insert(insert)
         }
@@ -85,6 +90,10 @@ private struct BatchWriter {
 
     private mutating func remove(id: String) throws {
         guard let existing = try existing(id: id) else { return }
+        try remove(id, existing: existing)
+    }
+
+    private mutating func remove(_ id: String, existing: Existing) throws {
         try rows.delete(number: existing.number, old: existing)
         count(existing.content.groupKey, existing.content.groupSpelling, by: -1)
         change.removed.append(id)

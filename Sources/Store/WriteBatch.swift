@@ -30,17 +30,32 @@ public struct WriteBatch: Sendable {
         }
     }
 
+    /// An asset to remove only while it is still at `path`: a row a reconcile found no file
+    /// at, which a move written before it in the same reconcile may have taken elsewhere.
+    public struct Vanished: Sendable, Equatable {
+        public var id: String
+        public var path: [UInt8]
+
+        /// Creates a removal of `id` at `path`.
+        public init(id: String, path: [UInt8]) {
+            self.id = id
+            self.path = path
+        }
+    }
+
     public var inserts: [Insert] = []
     public var updates: [Update] = []
     /// Ids of assets to remove.
     public var removals: [String] = []
+    /// Assets to remove unless they moved; applied after the updates.
+    public var vanished: [Vanished] = []
 
     /// An empty batch.
     public init() {}
 
     /// True when there is nothing to write.
-    public var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && removals.isEmpty }
+    public var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && removals.isEmpty && vanished.isEmpty }
 
     /// Number of operations in the batch.
-    public var count: Int { inserts.count + updates.count + removals.count }
+    public var count: Int { inserts.count + updates.count + removals.count + vanished.count }
 }

@@ -36,9 +36,15 @@ import Testing
         var secondName = stayed
         secondName.path = Array(folder.file("new/c.jpg").utf8)
         #expect(finder.verdict(for: secondName, root: root, opener: opener) == .new)
-        // The same asset indexed under the root is its own vanished row: only the walk's end knows.
-        let inside = MovedFileFinder(candidates: [asset("a", "new/sub/a.jpg", moved.stamp)])
-        #expect(inside.verdict(for: moved, root: root, opener: opener) == .held)
+        // Under the root being reconciled: adopted when its path holds no file; a path that holds
+        // another file keeps its asset (the walk reads that file under the asset's id).
+        let inside = MovedFileFinder(candidates: [asset("a", "new/sub/a.jpg", moved.stamp), asset("b", "new/a.jpg", other.stamp)])
+        #expect(inside.verdict(for: moved, root: root, opener: opener) == .moved(asset("a", "new/sub/a.jpg", moved.stamp)))
+        var replaced = other
+        replaced.path = Array(folder.file("new/elsewhere/b.jpg").utf8)
+        #expect(inside.verdict(for: replaced, root: root, opener: opener) == .new)
+        #expect(inside.asset(for: other.stamp, opener: opener) == asset("b", "new/a.jpg", other.stamp),
+                "outside any reconcile (a live move), a replaced path does not hold the asset")
         var linked = moved
         linked.linked = true
         #expect(finder.verdict(for: linked, root: root, opener: opener) == .held, "a file with two names is adopted once, at the end")

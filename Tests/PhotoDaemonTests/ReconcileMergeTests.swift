@@ -66,6 +66,29 @@ private func row(_ id: String, _ path: String, inode: UInt64, mtime: Int64 = 1) 
         #expect(plan.removals.isEmpty)
     }
 
+    /// Past its limit a merge keeps no vanished rows (the scanner sweeps the index for them),
+    /// and its held files are left to read, for the scanner to find the moves among them.
+    @Test func aMergeWithMoreVanishedRowsThanItsLimitKeepsNoneAndLeavesItsHeldFilesToTheScanner() {
+        var merge = ReconcileMerge(pairing: true, vanishedLimit: 2)
+        var disk = [file("/r/new/0.jpg", inode: 0)][...]
+        var index = (0..<3).map { row("id\($0)", "/r/old/\($0).jpg", inode: UInt64($0)) }[...]
+        merge.compare(disk: &disk, index: &index, diskEnded: true, indexEnded: true)
+        #expect(merge.sweeping)
+        let plan = merge.finish()
+        #expect(plan.sweep)
+        #expect(plan.vanished.isEmpty)
+        #expect(plan.moves.isEmpty)
+        #expect(plan.reads.map(\.path) == [Array("/r/new/0.jpg".utf8)])
+        var under = ReconcileMerge(pairing: true, vanishedLimit: 3)
+        index = (0..<3).map { row("id\($0)", "/r/old/\($0).jpg", inode: UInt64($0)) }[...]
+        disk = [file("/r/new/0.jpg", inode: 0)][...]
+        under.compare(disk: &disk, index: &index, diskEnded: true, indexEnded: true)
+        let paired = under.finish()
+        #expect(!paired.sweep)
+        #expect(paired.moves.map(\.id) == ["id0"])
+        #expect(paired.removals == ["id1", "id2"])
+    }
+
     @Test func aMergeFedInPiecesDecidesWhatOneOverWholeListsDoes() {
         var random = SplitMix64(seed: 16)
         for _ in 0..<50 {

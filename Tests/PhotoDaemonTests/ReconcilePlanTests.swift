@@ -15,7 +15,7 @@ private func indexed(_ id: String, _ path: String, inode: UInt64, size: Int64 = 
 @Suite struct ReconcilePlanTests {
     @Test func unchangedFilesAreNotRead() {
         let plan = ReconcilePlan.make(indexed: [indexed("a", "/r/a.jpg", inode: 1)], onDisk: [entry("/r/a.jpg", inode: 1)])
-        #expect(plan == ReconcilePlan(reads: [], moves: [], removals: [], unchanged: 1))
+        #expect(plan == ReconcilePlan(reads: [], moves: [], vanished: [], unchanged: 1))
     }
 
     @Test func aChangedFileIsReadUnderItsId() {

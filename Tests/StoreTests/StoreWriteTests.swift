@@ -133,6 +133,32 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         await #expect(try store.assets(ids: [id]).isEmpty)
     }
 
+    /// A reconcile's vanished row is removed only while it is still at the path no file was
+    /// found at: a move written before it, in the same batch or an earlier one, keeps the asset.
+    @Test func aVanishedRowIsRemovedOnlyWhileItIsStillThere() async throws {
+        let dir = try TemporaryDirectory()
+        let store = try await openStore(dir)
+        defer { withExtendedLifetime(dir) {} }
+        var batch = WriteBatch()
+        batch.inserts = [insert("/lib/a.jpg", 1, "Beach"), insert("/lib/b.jpg", 2, "Beach"), insert("/lib/c.jpg", 3, "Hike")]
+        let ids = try await #require(try store.apply(batch)?.inserted)
+        let (a, b, c) = (ids[0], ids[1], ids[2])
+        var moveFirst = WriteBatch()
+        moveFirst.updates = [WriteBatch.Update(id: a, path: Array("/lib/moved/a.jpg".utf8),
+                                               stamp: FileStamp(device: 1, inode: 1, size: 10, mtimeNs: 1), content: nil)]
+        _ = try await store.apply(moveFirst)
+        var sweep = WriteBatch()
+        // b moves in the same batch as its removal: the writer applies updates first.
+        sweep.updates = [WriteBatch.Update(id: b, path: Array("/lib/moved/b.jpg".utf8),
+                                           stamp: FileStamp(device: 1, inode: 2, size: 10, mtimeNs: 1), content: nil)]
+        sweep.vanished = [WriteBatch.Vanished(id: a, path: Array("/lib/a.jpg".utf8)),
+                          WriteBatch.Vanished(id: b, path: Array("/lib/b.jpg".utf8)),
+                          WriteBatch.Vanished(id: c, path: Array("/lib/c.jpg".utf8))]
+        let change = try await #require(try store.apply(sweep))
+        #expect(change.removed == [c])
+        #expect(Set(try await store.assets(ids: [a, b, c]).map(\.id)) == [a, b])
+    }
+
     @Test func aPathThatIsNotUTF8RoundTrips() async throws {
         let dir = try TemporaryDirectory()
         let store = try await openStore(dir)

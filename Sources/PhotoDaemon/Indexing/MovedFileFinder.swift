@@ -18,11 +18,14 @@ struct MovedFileFinder: Sendable {
 
     /// The asset the file with `stamp` already is, if any. Blocking: stats the candidates'
     /// paths with `opener` (one for a batch keeps their folder open, or knows it is gone).
-    func asset(for stamp: FileStamp, opener: SafeOpener = SafeOpener()) -> IndexedFile? {
+    /// A candidate under `root` (the folder being reconciled) whose path holds another file is
+    /// not taken: the walk found that file there and reads it under the candidate's id.
+    func asset(for stamp: FileStamp, root: [UInt8]? = nil, opener: SafeOpener = SafeOpener()) -> IndexedFile? {
         for candidate in matching(stamp) {
-            if case .success(let info) = opener.linkStatus(candidate.path),
-               info.device == stamp.device, info.inode == stamp.inode {
-                continue  // Still there: a hard link, a second name for the same file.
+            if case .success(let info) = opener.linkStatus(candidate.path) {
+                // Still there: a hard link, a second name for the same file.
+                if info.device == stamp.device, info.inode == stamp.inode { continue }
+                if let root, candidate.path.isPathInside(root) { continue }
             }
             return candidate
         }
@@ -30,14 +33,12 @@ struct MovedFileFinder: Sendable {
     }
 
     /// What a reconcile of `root` does now with `file`, a file new at its path it holds while
-    /// the walk goes on (`HeldFile`). Blocking, as `asset(for:opener:)`.
+    /// the walk goes on (`HeldFile`). Blocking, as `asset(for:root:opener:)`.
     func verdict(for file: ReconcilePlan.Read, root: [UInt8], opener: SafeOpener) -> HeldFile {
-        let matching = matching(file.stamp)
-        guard !matching.isEmpty else { return .new }
-        // An asset under the root may be its own vanished row, which only the end of the walk
-        // knows; a file with other names may be adopted once only, which the end makes sure of.
-        if file.linked || matching.contains(where: { $0.path.isPathInside(root) }) { return .held }
-        return asset(for: file.stamp, opener: opener).map { .moved($0) } ?? .new
+        guard !matching(file.stamp).isEmpty else { return .new }
+        // A file with other names may be seen twice: it is adopted once, at the walk's end.
+        if file.linked { return .held }
+        return asset(for: file.stamp, root: root, opener: opener).map { .moved($0) } ?? .new
     }
 
     private func matching(_ stamp: FileStamp) -> [IndexedFile] {
@@ -47,12 +48,12 @@ struct MovedFileFinder: Sendable {
 
 /// What the index says of a file a reconcile found at a path the index does not have.
 enum HeldFile: Sendable, Equatable {
-    /// No indexed asset has its identity and bytes: a new file, read now.
+    /// No indexed asset has its identity and bytes, or each that has is still at its path: a
+    /// new file, read now.
     case new
-    /// An asset under the root being reconciled could be it (or it has other names): it waits
-    /// for the end of the walk, which pairs it with that asset's vanished row.
+    /// The file has other names: it waits for the end of the walk, which adopts an asset once.
     case held
-    /// An asset indexed outside the root, whose file left that path: that asset, moved now, so
-    /// a renamed root's million moves never wait in memory for the walk's end.
+    /// An asset whose file left its path: that asset, moved now, so a renamed folder's million
+    /// moves never wait in memory for the walk's end.
     case moved(IndexedFile)
 }

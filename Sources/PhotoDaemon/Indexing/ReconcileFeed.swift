@@ -46,9 +46,11 @@ struct ReconcileFeed {
     /// The paths this feed compares; the walk and the pages keep to them.
     let range: PathRange
 
-    /// A feed for a merge that pairs moves when `pairing` (see `ReconcileMerge`), of the paths in `range`.
-    init(pairing: Bool, range: PathRange = PathRange(low: nil, high: nil)) {
-        merge = ReconcileMerge(pairing: pairing)
+    /// A feed for a merge that pairs moves when `pairing` and keeps up to `vanishedLimit` vanished
+    /// rows (see `ReconcileMerge`), of the paths in `range`.
+    init(pairing: Bool, range: PathRange = PathRange(low: nil, high: nil),
+         vanishedLimit: Int = ReconcileMerge.defaultVanishedLimit) {
+        merge = ReconcileMerge(pairing: pairing, vanishedLimit: vanishedLimit)
         self.range = range
     }
 

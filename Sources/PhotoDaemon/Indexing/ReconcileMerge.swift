@@ -22,11 +22,20 @@ struct ReconcileMerge {
     private(set) var unchanged = 0
     /// Index rows compared so far.
     private(set) var indexedRows = 0
+    /// More rows vanished than `vanishedLimit`: none are kept (see `ReconcilePlan.sweep`).
+    private(set) var sweeping = false
     private let pairing: Bool
+    private let vanishedLimit: Int
 
-    /// `pairing`: whether a new file may be an asset already indexed (false for an empty index).
-    init(pairing: Bool) {
+    /// Vanished rows kept before a merge sweeps instead: a folder of a million photos renamed
+    /// inside a root while photod was down held them all, and its files too (1.2 GB).
+    static let defaultVanishedLimit = 4 * ReconcileFeed.holdLimit
+
+    /// `pairing`: whether a new file may be an asset already indexed (false for an empty index);
+    /// `vanishedLimit`: see `sweeping`.
+    init(pairing: Bool, vanishedLimit: Int = Self.defaultVanishedLimit) {
         self.pairing = pairing
+        self.vanishedLimit = vanishedLimit
     }
 
     /// Compares what both sides have in common; takes from the front of `disk` (walk order) and
@@ -91,17 +100,26 @@ struct ReconcileMerge {
         reads += other.reads
         moves += other.moves
         held += other.held
-        vanished += other.vanished
+        sweeping = sweeping || other.sweeping
+        vanished = sweeping ? [] : vanished + other.vanished
         unchanged += other.unchanged
         indexedRows += other.indexedRows
     }
 
     /// Settles what is left once both sides have ended: a held file with the identity and bytes
-    /// of a vanished row is that asset, moved; the other vanished rows are removed.
+    /// of a vanished row is that asset, moved; the other vanished rows are removed, unless a
+    /// move written before takes them elsewhere. A sweeping merge kept no vanished rows: its
+    /// held files are all left to read, for the caller to find the moves among them.
     mutating func finish() -> ReconcilePlan {
         var plan = ReconcilePlan(reads: reads, moves: moves, unchanged: unchanged)
         reads = []
         moves = []
+        if sweeping {
+            plan.reads += held
+            plan.sweep = true
+            held = []
+            return plan
+        }
         var vanishedByIdentity: [FileIdentity: IndexedFile] = [:]
         for file in vanished {
             vanishedByIdentity[FileIdentity(device: file.stamp.device, inode: file.stamp.inode)] = file
@@ -127,7 +145,7 @@ struct ReconcileMerge {
             }
         }
         held = []
-        plan.removals = vanished.map(\.id).filter { !moved.contains($0) }.sorted()
+        plan.vanished = vanished.filter { !moved.contains($0.id) }.sorted { $0.id < $1.id }
         vanished = []
         return plan
     }
@@ -140,6 +158,11 @@ struct ReconcileMerge {
     /// An index row whose path the walk did not find.
     private mutating func lost(_ row: IndexedFile) {
         indexedRows += 1
+        guard !sweeping else { return }
         vanished.append(row)
+        if vanished.count > vanishedLimit {
+            sweeping = true
+            vanished = []
+        }
     }
 }

@@ -30,8 +30,15 @@ struct ReconcilePlan: Equatable {
 
     var reads: [Read] = []
     var moves: [Move] = []
-    var removals: [String] = []
+    /// Index rows no file was found at, by id: removed unless a move written before takes them elsewhere.
+    var vanished: [IndexedFile] = []
     var unchanged = 0
+    /// Too many rows vanished to keep: the reconcile finds them in the index once the walk is
+    /// over (`Scanner`), and `reads` holds every file that was held, new or moved.
+    var sweep = false
+
+    /// The ids of the vanished rows, in order.
+    var removals: [String] { vanished.map(\.id) }
 
     /// Compares the index's files under a root with the files the walk found there, in any order.
     static func make(
@@ -46,5 +53,32 @@ struct ReconcilePlan: Equatable {
         var merge = ReconcileMerge(pairing: true)
         merge.compare(disk: &disk, index: &index, diskEnded: true, indexEnded: true)
         return merge.finish()
+    }
+}
+
+/// Where a reconcile's sweep of the index is (`ReconcilePlan.sweep`): not started, reading a
+/// page, or after a path; one page is read at a time.
+struct SweepCursor {
+    private var started = false
+    private var reading = false
+    private var ended = false
+    private var after: [UInt8]?
+
+    /// The sweep begins: its first page is the next.
+    mutating func start() { started = true }
+
+    /// Where the next page starts (nil inside: from the first row), when one is to be read now;
+    /// the cursor then waits for `read(after:ended:)`.
+    mutating func next() -> [UInt8]?? {
+        guard started, !reading, !ended else { return nil }
+        reading = true
+        return .some(after)
+    }
+
+    /// A page was read up to `after`; `ended`: it was the last.
+    mutating func read(after: [UInt8]?, ended: Bool) {
+        reading = false
+        self.after = after
+        self.ended = ended
     }
 }

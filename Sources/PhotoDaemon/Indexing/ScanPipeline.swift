@@ -84,6 +84,7 @@ struct ScanPipeline<Chunk> {
             filling.inserts += piece.inserts
             filling.updates += piece.updates
             filling.removals += piece.removals
+            filling.vanished += piece.vanished
             fillingBytes += piece.weight
             if filling.count >= batchSize || fillingBytes >= batchBytes {
                 full.append(filling)
@@ -115,7 +116,7 @@ struct ScanPipeline<Chunk> {
 
 extension WriteBatch {
     /// The batch cut in the order the writer applies a batch's writes (removals, updates,
-    /// inserts), so the pieces committed one after another do what the whole would: the first
+    /// vanished, inserts), so the pieces committed one after another do what the whole would: the first
     /// piece holds at most `first` writes, the others at most `size`.
     func pieces(first: Int, size: Int) -> [WriteBatch] {
         guard count > first else { return [self] }
@@ -137,6 +138,10 @@ extension WriteBatch {
             piece.updates.append(update)
             taken()
         }
+        for gone in vanished {
+            piece.vanished.append(gone)
+            taken()
+        }
         for insert in inserts {
             piece.inserts.append(insert)
             taken()
@@ -150,6 +155,7 @@ extension WriteBatch {
         inserts.reduce(0) { $0 + $1.path.count + $1.content.weight }
             + updates.reduce(0) { $0 + $1.path.count + $1.id.utf8.count + ($1.content?.weight ?? 0) }
             + removals.reduce(0) { $0 + $1.utf8.count }
+            + vanished.reduce(0) { $0 + $1.id.utf8.count + $1.path.count }
     }
 }
 

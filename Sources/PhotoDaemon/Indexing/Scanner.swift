@@ -46,6 +46,8 @@ struct Scanner: Sendable {
     /// Files per write transaction.
     let batchSize: Int
     let logger: Logger
+    /// Vanished index rows kept in memory before the reconcile sweeps the index for them instead.
+    var vanishedLimit = ReconcileMerge.defaultVanishedLimit
 
     private static let chunkSize = 128
 
@@ -57,6 +59,9 @@ struct Scanner: Sendable {
         case counted(Int)
         case read(WriteBatch, files: Int)
         case committed(CommittedChange?, seconds: Double)
+        /// A page of the sweep (`ReconcilePlan.sweep`): its rows whose path holds no file, the
+        /// last path it read, and whether it was the last.
+        case swept([WriteBatch.Vanished], after: [UInt8]?, ended: Bool)
     }
 
     /// Makes the index under `root` equal the disk; `beforeListing` is called with each folder
@@ -90,7 +95,7 @@ struct Scanner: Sendable {
             LibraryWalk(root: root, range: $0, sidecars: reader.sources.contains(.sidecar),
                         statingFiles: indexedAnywhere > 0, beforeListing: beforeListing, logger: logger)
         }
-        var feeds = ranges.map { ReconcileFeed(pairing: indexedAnywhere > 0, range: $0) }
+        var feeds = ranges.map { ReconcileFeed(pairing: indexedAnywhere > 0, range: $0, vanishedLimit: vanishedLimit) }
         var pipeline = ScanPipeline<[ReconcilePlan.Read]>(parallelism: parallelism, batchSize: batchSize)
         var report = ScanReport()
         var settled = false
@@ -100,6 +105,7 @@ struct Scanner: Sendable {
         var counted: Int?
         var nextPart = 0
         var bulk = false
+        var sweep = SweepCursor()
         do {
             // A first index loads in bulk from its first file, without waiting for the count.
             if indexedAnywhere == 0 { bulk = try await store.beginFirstIndex() }
@@ -167,6 +173,14 @@ struct Scanner: Sendable {
                         report.writeSeconds += seconds
                         if let change { record(change, in: &report) }
                         start(pipeline.committed())
+                    case .swept(let gone, let after, let ended):
+                        sweep.read(after: after, ended: ended)
+                        if !gone.isEmpty {
+                            var writes = WriteBatch()
+                            writes.vanished = gone
+                            start(pipeline.add(writes: writes))
+                        }
+                        if ended { start(pipeline.endInput()) }
                     }
                     while pipeline.wantsInput, let chunk = takeReads() {
                         reads += chunk.count
@@ -179,7 +193,7 @@ struct Scanner: Sendable {
                     }
                     if !settled, feeds.allSatisfy(\.isExhausted) {
                         settled = true
-                        let plan = try await settle(&feeds, indexedAnywhere: indexedAnywhere)
+                        let plan = try await settle(&feeds, root: root, indexedAnywhere: indexedAnywhere)
                         reads += plan.reads.count
                         // The total is known now; a count made at the start is corrected to it.
                         progress.addTotal(reads - (counted ?? 0))
@@ -188,13 +202,19 @@ struct Scanner: Sendable {
                         logger.debug("""
                             walked \(String(decoding: root, as: UTF8.self)) in \(ranges.count) parts in \
                             \((clock.now - started).seconds) s: \(report.scanned) files, \(reads) to read, \
-                            \(moved + plan.moves.count) moved, \(plan.removals.count) gone, \(plan.unchanged) unchanged
+                            \(moved + plan.moves.count) moved, \(plan.sweep ? "too many to keep" : String(plan.vanished.count)) \
+                            gone, \(plan.unchanged) unchanged
                             """)
                         for chunk in Self.chunks(plan.reads) { start(pipeline.add(chunk)) }
                         var writes = Self.writes(moving: plan.moves)
-                        writes.removals = plan.removals
+                        writes.vanished = plan.vanished.map { WriteBatch.Vanished(id: $0.id, path: $0.path) }
                         start(pipeline.add(writes: writes))
-                        start(pipeline.endInput())
+                        if plan.sweep { sweep.start() } else { start(pipeline.endInput()) }
+                    }
+                    // The sweep reads a page at a time while the writer keeps up, behind every
+                    // move handed over before it (a vanished row is removed only if still there).
+                    if pipeline.wantsInput, let after = sweep.next() {
+                        group.addTask { try await sweepPage(root: root, after: after) }
                     }
                     fetch()
                 }
@@ -235,13 +255,31 @@ struct Scanner: Sendable {
         }
     }
 
+    /// The rows of one page of the index under `root` after the path `after` whose path no
+    /// longer holds a file: vanished, unless a move written before takes them elsewhere.
+    private func sweepPage(root: [UInt8], after: [UInt8]?) async throws -> Step {
+        let rows = try await store.indexedFiles(under: root, after: after, limit: ReconcileFeed.pageSize)
+        let gone = try await pool.runIfActive { () -> [WriteBatch.Vanished] in
+            let opener = SafeOpener()
+            return rows.filter { row in
+                switch opener.linkStatus(row.path) {
+                case .success(let info): return info.kind != .regular
+                case .failure(let error): return error.errno == ENOENT || error.errno == ENOTDIR || error.errno == ELOOP
+                }
+            }.map { WriteBatch.Vanished(id: $0.id, path: $0.path) }
+        }
+        return .swept(gone, after: rows.last?.path ?? after, ended: rows.count < ReconcileFeed.pageSize)
+    }
+
     /// What only the end of every range can settle: moves (across ranges too), removals, and
     /// the new files that were held; and the moves made while photod was down from elsewhere.
-    private func settle(_ feeds: inout [ReconcileFeed], indexedAnywhere: Int) async throws -> ReconcilePlan {
+    private func settle(_ feeds: inout [ReconcileFeed], root: [UInt8], indexedAnywhere: Int) async throws -> ReconcilePlan {
         var merge = feeds[0].takeMerge()
         for part in feeds.indices.dropFirst() { merge.absorb(feeds[part].takeMerge()) }
         var plan = merge.finish()
-        try await adoptUnseenMoves(into: &plan, indexedHere: merge.indexedRows, indexedAnywhere: indexedAnywhere)
+        // Swept, the merge paired no held file: any may be an asset under this root, moved.
+        try await adoptUnseenMoves(into: &plan, root: root, indexedHere: plan.sweep ? 0 : merge.indexedRows,
+                                   indexedAnywhere: indexedAnywhere)
         return plan
     }
 
@@ -258,8 +296,10 @@ struct Scanner: Sendable {
     }
 
     /// New files that are assets moved in from outside this folder while nobody could see the
-    /// move keep their ids. Skipped when every asset is inside this folder (a first index).
-    private func adoptUnseenMoves(into plan: inout ReconcilePlan, indexedHere: Int, indexedAnywhere: Int) async throws {
+    /// move keep their ids. Skipped when every asset is inside this folder (a first index) and
+    /// the merge paired the moves inside it (`indexedHere`: the rows it compared, else 0).
+    private func adoptUnseenMoves(into plan: inout ReconcilePlan, root: [UInt8], indexedHere: Int,
+                                  indexedAnywhere: Int) async throws {
         guard indexedAnywhere > indexedHere else { return }
         let reads = plan.reads
         let candidates = try await store.indexedFiles(sharingInodeWith: reads.filter { $0.id == nil }.map(\.stamp))
@@ -270,7 +310,7 @@ struct Scanner: Sendable {
             var taken: Set<String> = []
             let opener = SafeOpener()
             for (index, read) in reads.enumerated() where read.id == nil {
-                if let asset = finder.asset(for: read.stamp, opener: opener), taken.insert(asset.id).inserted {
+                if let asset = finder.asset(for: read.stamp, root: root, opener: opener), taken.insert(asset.id).inserted {
                     adopted[index] = asset
                 }
             }

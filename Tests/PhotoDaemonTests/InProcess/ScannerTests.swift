@@ -136,6 +136,41 @@ import Testing
         }
     }
 
+    /// Folders renamed inside the root while photod was down, with more rows vanishing than are
+    /// kept (a million held 1.2 GB): the moves keep their ids as the walk goes, and a sweep of
+    /// the index finds the rows that are really gone. A replaced file keeps its path's id.
+    @Test func foldersRenamedInsideTheRootKeepTheirIdsAndASweepFindsWhatIsGone() async throws {
+        var files: [String: [UInt8]] = ["b/kept.jpg": TestPhoto.jpeg("Hike")]
+        for index in 0..<60 { files["a/\(index % 3)/\(index).jpg"] = TestPhoto.jpeg(index % 2 == 0 ? "Beach" : nil) }
+        for index in 0..<40 { files["c/\(index).jpg"] = TestPhoto.jpeg("Snow") }
+        try await IndexingRig.with(files: files) { rig in
+            var scanner = rig.scanner
+            scanner.vanishedLimit = 5
+            let root = Array(rig.library.utf8)
+            _ = try await scanner.reconcile(root: root, progress: ScanProgressTracker())
+            let before = try await rig.indexed()
+            try rig.move("a", "z")  // renamed to sort after: its rows vanish before its files are found
+            try rig.move("c", "0")  // renamed to sort before: its files are found before its rows vanish
+            try FileManager.default.removeItem(atPath: rig.library + "/z/0/0.jpg")
+            try FileManager.default.removeItem(atPath: rig.library + "/0/1.jpg")
+            try rig.move("0/2.jpg", "c/2.jpg")  // moved back: unchanged at its old path
+            try rig.move("b/kept.jpg", "b/moved.jpg")
+            try rig.write("b/kept.jpg", TestPhoto.jpeg("Lake"))  // a new file where it was
+            let report = try await scanner.reconcile(root: root, progress: ScanProgressTracker())
+            #expect(report.removed == 2)
+            #expect(report.moved == 59 + 38)
+            let after = try await rig.indexed()
+            for index in 1..<60 { #expect(after["z/\(index % 3)/\(index).jpg"]?.id == before["a/\(index % 3)/\(index).jpg"]?.id) }
+            for index in [0] + Array(3..<40) { #expect(after["0/\(index).jpg"]?.id == before["c/\(index).jpg"]?.id) }
+            #expect(after["c/2.jpg"]?.id == before["c/2.jpg"]?.id)
+            #expect(after["b/kept.jpg"]?.id == before["b/kept.jpg"]?.id)
+            #expect(after["b/kept.jpg"]?.group == "Lake")
+            #expect(after["b/moved.jpg"].map { $0.id != before["b/kept.jpg"]?.id } == true)
+            let count = 2 + 59 + 38 + 1
+            #expect(after.count == count)
+        }
+    }
+
     @Test func manyNewFilesAreReadWhileTheWalkGoesOnAndAMoveAmongThemKeepsItsId() async throws {
         try await IndexingRig.with(files: ["a.jpg": TestPhoto.jpeg("Beach")]) { rig in
             let root = Array(rig.library.utf8)
