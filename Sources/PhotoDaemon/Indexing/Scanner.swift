@@ -49,7 +49,7 @@ struct Scanner: Sendable {
     /// Vanished index rows kept in memory before the reconcile sweeps the index for them instead.
     var vanishedLimit = ReconcileMerge.defaultVanishedLimit
 
-    private static let chunkSize = 128
+    static let chunkSize = 128
 
     /// What a child task of `reconcile` finished; `part`: which range of the walk it was for.
     private enum Step: Sendable {
@@ -59,9 +59,8 @@ struct Scanner: Sendable {
         case counted(Int)
         case read(WriteBatch, files: Int)
         case committed(CommittedChange?, seconds: Double)
-        /// A page of the sweep (`ReconcilePlan.sweep`): its rows whose path holds no file, the
-        /// last path it read, and whether it was the last.
-        case swept([WriteBatch.Vanished], after: [UInt8]?, ended: Bool)
+        /// A page of the sweep (`ReconcilePlan.sweep`).
+        case swept(SweptPage)
     }
 
     /// Makes the index under `root` equal the disk; `beforeListing` is called with each folder
@@ -173,14 +172,14 @@ struct Scanner: Sendable {
                         report.writeSeconds += seconds
                         if let change { record(change, in: &report) }
                         start(pipeline.committed())
-                    case .swept(let gone, let after, let ended):
-                        sweep.read(after: after, ended: ended)
-                        if !gone.isEmpty {
+                    case .swept(let page):
+                        sweep.read(after: page.after, ended: page.ended)
+                        if !page.gone.isEmpty {
                             var writes = WriteBatch()
-                            writes.vanished = gone
+                            writes.vanished = page.gone
                             start(pipeline.add(writes: writes))
                         }
-                        if ended { start(pipeline.endInput()) }
+                        if page.ended { start(pipeline.endInput()) }
                     }
                     while pipeline.wantsInput, let chunk = takeReads() {
                         reads += chunk.count
@@ -214,7 +213,7 @@ struct Scanner: Sendable {
                     // The sweep reads a page at a time while the writer keeps up, behind every
                     // move handed over before it (a vanished row is removed only if still there).
                     if pipeline.wantsInput, let after = sweep.next() {
-                        group.addTask { try await sweepPage(root: root, after: after) }
+                        group.addTask { .swept(try await sweepPage(root: root, after: after)) }
                     }
                     fetch()
                 }
@@ -251,78 +250,6 @@ struct Scanner: Sendable {
                     let opener = SafeOpener()
                     return files.map { finder.verdict(for: $0, root: root, opener: opener) }
                 })
-            }
-        }
-    }
-
-    /// The rows of one page of the index under `root` after the path `after` whose path no
-    /// longer holds a file: vanished, unless a move written before takes them elsewhere.
-    private func sweepPage(root: [UInt8], after: [UInt8]?) async throws -> Step {
-        let rows = try await store.indexedFiles(under: root, after: after, limit: ReconcileFeed.pageSize)
-        let gone = try await pool.runIfActive { () -> [WriteBatch.Vanished] in
-            let opener = SafeOpener()
-            return rows.filter { row in
-                switch opener.linkStatus(row.path) {
-                case .success(let info): return info.kind != .regular
-                case .failure(let error): return error.errno == ENOENT || error.errno == ENOTDIR || error.errno == ELOOP
-                }
-            }.map { WriteBatch.Vanished(id: $0.id, path: $0.path) }
-        }
-        return .swept(gone, after: rows.last?.path ?? after, ended: rows.count < ReconcileFeed.pageSize)
-    }
-
-    /// What only the end of every range can settle: moves (across ranges too), removals, and
-    /// the new files that were held; and the moves made while photod was down from elsewhere.
-    private func settle(_ feeds: inout [ReconcileFeed], root: [UInt8], indexedAnywhere: Int) async throws -> ReconcilePlan {
-        var merge = feeds[0].takeMerge()
-        for part in feeds.indices.dropFirst() { merge.absorb(feeds[part].takeMerge()) }
-        var plan = merge.finish()
-        // Swept, the merge paired no held file: any may be an asset under this root, moved.
-        try await adoptUnseenMoves(into: &plan, root: root, indexedHere: plan.sweep ? 0 : merge.indexedRows,
-                                   indexedAnywhere: indexedAnywhere)
-        return plan
-    }
-
-    /// The writes that move assets to their new paths, bytes unchanged: nothing to read.
-    private static func writes(moving moves: [ReconcilePlan.Move]) -> WriteBatch {
-        var writes = WriteBatch()
-        writes.updates = moves.map { WriteBatch.Update(id: $0.id, path: $0.path, stamp: $0.stamp, content: nil) }
-        return writes
-    }
-
-    /// `reads` in chunks of `chunkSize`, the unit a reader thread takes.
-    private static func chunks(_ reads: [ReconcilePlan.Read]) -> [[ReconcilePlan.Read]] {
-        stride(from: 0, to: reads.count, by: chunkSize).map { Array(reads[$0..<min($0 + chunkSize, reads.count)]) }
-    }
-
-    /// New files that are assets moved in from outside this folder while nobody could see the
-    /// move keep their ids. Skipped when every asset is inside this folder (a first index) and
-    /// the merge paired the moves inside it (`indexedHere`: the rows it compared, else 0).
-    private func adoptUnseenMoves(into plan: inout ReconcilePlan, root: [UInt8], indexedHere: Int,
-                                  indexedAnywhere: Int) async throws {
-        guard indexedAnywhere > indexedHere else { return }
-        let reads = plan.reads
-        let candidates = try await store.indexedFiles(sharingInodeWith: reads.filter { $0.id == nil }.map(\.stamp))
-        guard !candidates.isEmpty else { return }
-        let finder = MovedFileFinder(candidates: candidates)
-        let adopted = try await pool.runIfActive { () -> [Int: IndexedFile] in
-            var adopted: [Int: IndexedFile] = [:]
-            var taken: Set<String> = []
-            let opener = SafeOpener()
-            for (index, read) in reads.enumerated() where read.id == nil {
-                if let asset = finder.asset(for: read.stamp, root: root, opener: opener), taken.insert(asset.id).inserted {
-                    adopted[index] = asset
-                }
-            }
-            return adopted
-        }
-        // Same bytes (the finder checks size and mtime): nothing to read, only the path changes.
-        for (index, asset) in adopted.sorted(by: { $0.key > $1.key }) {
-            if asset.stamp.sidecar == plan.reads[index].stamp.sidecar {
-                let read = plan.reads.remove(at: index)
-                plan.moves.append(ReconcilePlan.Move(id: asset.id, path: read.path, stamp: read.stamp))
-            } else {
-                plan.reads[index].id = asset.id  // the same asset, but its sidecar differs: read it again
             }
         }
     }

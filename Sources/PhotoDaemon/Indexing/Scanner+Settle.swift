@@ -1,0 +1,89 @@
+import FileSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+import Store
+
+/// The end of a reconcile's walk: what only the end of every range can settle, and the sweep of
+/// the index when more rows vanished than a walk keeps.
+extension Scanner {
+    /// One page of the sweep: its rows whose path holds no file, the last path it read, and
+    /// whether it was the last.
+    struct SweptPage: Sendable {
+        var gone: [WriteBatch.Vanished]
+        var after: [UInt8]?
+        var ended: Bool
+    }
+
+    /// The rows of one page of the index under `root` after the path `after` whose path no
+    /// longer holds a file: vanished, unless a move written before takes them elsewhere.
+    func sweepPage(root: [UInt8], after: [UInt8]?) async throws -> SweptPage {
+        let rows = try await store.indexedFiles(under: root, after: after, limit: ReconcileFeed.pageSize)
+        let gone = try await pool.runIfActive { () -> [WriteBatch.Vanished] in
+            let opener = SafeOpener()
+            return rows.filter { row in
+                switch opener.linkStatus(row.path) {
+                case .success(let info): return info.kind != .regular
+                case .failure(let error): return error.errno == ENOENT || error.errno == ENOTDIR || error.errno == ELOOP
+                }
+            }.map { WriteBatch.Vanished(id: $0.id, path: $0.path) }
+        }
+        return SweptPage(gone: gone, after: rows.last?.path ?? after, ended: rows.count < ReconcileFeed.pageSize)
+    }
+
+    /// What only the end of every range can settle: moves (across ranges too), removals, and
+    /// the new files that were held; and the moves made while photod was down from elsewhere.
+    func settle(_ feeds: inout [ReconcileFeed], root: [UInt8], indexedAnywhere: Int) async throws -> ReconcilePlan {
+        var merge = feeds[0].takeMerge()
+        for part in feeds.indices.dropFirst() { merge.absorb(feeds[part].takeMerge()) }
+        var plan = merge.finish()
+        // Swept, the merge paired no held file: any may be an asset under this root, moved.
+        try await adoptUnseenMoves(into: &plan, root: root, indexedHere: plan.sweep ? 0 : merge.indexedRows,
+                                   indexedAnywhere: indexedAnywhere)
+        return plan
+    }
+
+    /// The writes that move assets to their new paths, bytes unchanged: nothing to read.
+    static func writes(moving moves: [ReconcilePlan.Move]) -> WriteBatch {
+        var writes = WriteBatch()
+        writes.updates = moves.map { WriteBatch.Update(id: $0.id, path: $0.path, stamp: $0.stamp, content: nil) }
+        return writes
+    }
+
+    /// `reads` in chunks of `chunkSize`, the unit a reader thread takes.
+    static func chunks(_ reads: [ReconcilePlan.Read]) -> [[ReconcilePlan.Read]] {
+        stride(from: 0, to: reads.count, by: chunkSize).map { Array(reads[$0..<min($0 + chunkSize, reads.count)]) }
+    }
+
+    /// New files that are assets moved in from outside this folder while nobody could see the
+    /// move keep their ids. Skipped when every asset is inside this folder (a first index) and
+    /// the merge paired the moves inside it (`indexedHere`: the rows it compared, else 0).
+    private func adoptUnseenMoves(into plan: inout ReconcilePlan, root: [UInt8], indexedHere: Int,
+                                  indexedAnywhere: Int) async throws {
+        guard indexedAnywhere > indexedHere else { return }
+        let reads = plan.reads
+        let candidates = try await store.indexedFiles(sharingInodeWith: reads.filter { $0.id == nil }.map(\.stamp))
+        guard !candidates.isEmpty else { return }
+        let finder = MovedFileFinder(candidates: candidates)
+        let adopted = try await pool.runIfActive { () -> [Int: IndexedFile] in
+            var adopted: [Int: IndexedFile] = [:]
+            var taken: Set<String> = []
+            let opener = SafeOpener()
+            for (index, read) in reads.enumerated() where read.id == nil {
+                if let asset = finder.asset(for: read.stamp, root: root, opener: opener), taken.insert(asset.id).inserted {
+                    adopted[index] = asset
+                }
+            }
+            return adopted
+        }
+        // Same bytes (the finder checks size and mtime): nothing to read, only the path changes.
+        for (index, asset) in adopted.sorted(by: { $0.key > $1.key }) {
+            if asset.stamp.sidecar == plan.reads[index].stamp.sidecar {
+                let read = plan.reads.remove(at: index)
+                plan.moves.append(ReconcilePlan.Move(id: asset.id, path: read.path, stamp: read.stamp))
+            } else {
+                plan.reads[index].id = asset.id  // the same asset, but its sidecar differs: read it again
+            }
+        }
+    }
+}
