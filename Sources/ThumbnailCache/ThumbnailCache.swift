@@ -123,18 +123,42 @@ public struct ThumbnailCache: Sendable {
     /// files already gone are fine. Folders are checked as for `store`, so a symlinked folder
     /// is refused rather than followed.
     public func remove(pathBytes: [UInt8]) throws(ThumbnailCacheError) {
-        guard let name = Self.fileName(pathBytes) else {
+        guard Self.fileName(pathBytes) != nil else {
             throw ThumbnailCacheError(path: pathBytes, reason: .notAbsolute)
         }
-        var folders = ThumbnailSize.allCases.map { [Array($0.folderName.utf8)] }
-        if let failure = failureFolderName { folders.append([Array(Self.failFolder.utf8), failure]) }
-        guard let rootFD = try CacheFiles.openRoot(root, create: false) else { return }
+        try remove(paths: [pathBytes])
+    }
+
+    /// Removes what `remove(pathBytes:)` does for each of `paths`, opening the cache's folders
+    /// once for all of them (a renamed folder of 100,000 photos opened them 100,000 times), and
+    /// naming no file when there is no cache. A path that cannot be removed does not stop the
+    /// others: the first such failure is thrown at the end. A refused folder stops them all.
+    public func remove(paths: [[UInt8]]) throws(ThumbnailCacheError) {
+        guard !paths.isEmpty, let rootFD = try CacheFiles.openRoot(root, create: false) else { return }
         defer { close(rootFD) }
-        for chain in folders {
-            guard let (fd, path) = try open(chain, from: rootFD, create: false) else { continue }
-            defer { close(fd) }
-            try CacheFiles.remove(name, in: fd, folderPath: path)
+        var chains = ThumbnailSize.allCases.map { [Array($0.folderName.utf8)] }
+        if let failure = failureFolderName { chains.append([Array(Self.failFolder.utf8), failure]) }
+        var folders: [(fd: Int32, path: [UInt8])] = []
+        defer { for folder in folders { close(folder.fd) } }
+        for chain in chains {
+            if let folder = try open(chain, from: rootFD, create: false) { folders.append(folder) }
         }
+        guard !folders.isEmpty else { return }
+        var firstFailure: ThumbnailCacheError?
+        for path in paths {
+            guard let name = Self.fileName(path) else {
+                firstFailure = firstFailure ?? ThumbnailCacheError(path: path, reason: .notAbsolute)
+                continue
+            }
+            for folder in folders {
+                do {
+                    try CacheFiles.remove(name, in: folder.fd, folderPath: folder.path)
+                } catch {
+                    firstFailure = firstFailure ?? error
+                }
+            }
+        }
+        if let firstFailure { throw firstFailure }
     }
 
     // MARK: - Helpers

@@ -133,6 +133,33 @@ import Testing
         #expect(CacheFixture.status(fixture.directory.file("none")) == nil)
     }
 
+    /// Many paths at once (a renamed folder's old paths): each one's thumbnails and marker go,
+    /// the others' stay, and a path that names no file stops none of the rest.
+    @Test func removingManyPathsAtOnceClearsEachAndReportsTheFirstFailureAtTheEnd() throws {
+        let fixture = try CacheFixture()
+        let paths = (0..<3).map { Array("/home/jens/photos/\($0).jpg".utf8) }
+        let kept = Array("/home/jens/photos/kept.jpg".utf8)
+        for path in paths + [kept] {
+            try fixture.cache.store(png: CacheFixture.thumbnail(), pathBytes: path, mtime: 3, fileSize: 1, size: .normal)
+            try fixture.cache.store(png: CacheFixture.thumbnail(width: 100, height: 100), pathBytes: path, mtime: 3, fileSize: 1, size: .large)
+        }
+        try fixture.cache.markFailed(pathBytes: paths[2], mtime: 3, fileSize: 1)
+        let error = try #require(throws: ThumbnailCacheError.self) {
+            try fixture.cache.remove(paths: [paths[0], Array("relative.jpg".utf8), paths[1], paths[2]])
+        }
+        #expect(error.reason == .notAbsolute)
+        for path in paths {
+            #expect(fixture.cache.lookup(pathBytes: path, mtime: 3, size: .normal) == nil)
+            #expect(fixture.cache.lookup(pathBytes: path, mtime: 3, size: .large) == nil)
+        }
+        #expect(!fixture.cache.isMarkedFailed(pathBytes: paths[2], mtime: 3))
+        #expect(fixture.cache.lookup(pathBytes: kept, mtime: 3, size: .normal) != nil)
+        #expect(fixture.cache.lookup(pathBytes: kept, mtime: 3, size: .large) != nil)
+        let none = ThumbnailCache(rootPath: fixture.directory.file("none"), appVersion: "1.2")
+        try none.remove(paths: paths)
+        #expect(CacheFixture.status(fixture.directory.file("none")) == nil)
+    }
+
     @Test func defaultRootFollowsXDG() {
         #expect(ThumbnailCache.defaultRoot(environment: ["XDG_CACHE_HOME": "/c", "HOME": "/h"]) == "/c/thumbnails")
         #expect(ThumbnailCache.defaultRoot(environment: ["XDG_CACHE_HOME": "rel", "HOME": "/h"]) == "/h/.cache/thumbnails")

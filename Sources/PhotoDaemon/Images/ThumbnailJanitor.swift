@@ -24,13 +24,11 @@ final class ThumbnailJanitor: Sendable {
     /// Removes thumbnails as changes arrive, until `finish` or cancellation.
     func run(cache: ThumbnailCache, logger: Logger) async {
         for await paths in gone {
-            for path in paths {
-                do {
-                    try cache.remove(pathBytes: path)
-                } catch {
-                    logger.warning("could not remove a thumbnail of a file that left the library",
-                                   metadata: ["error": "\(error)"])
-                }
+            do {
+                try cache.remove(paths: paths)
+            } catch {
+                logger.warning("could not remove a thumbnail of a file that left the library",
+                               metadata: ["error": "\(error)"])
             }
         }
     }
