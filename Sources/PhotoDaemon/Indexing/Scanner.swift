@@ -201,8 +201,9 @@ struct Scanner: Sendable {
                         logger.debug("""
                             walked \(String(decoding: root, as: UTF8.self)) in \(ranges.count) parts in \
                             \((clock.now - started).seconds) s: \(report.scanned) files, \(reads) to read, \
-                            \(moved + plan.moves.count) moved, \(plan.sweep ? "too many to keep" : String(plan.vanished.count)) \
-                            gone, \(plan.unchanged) unchanged
+                            \(moved + plan.moves.count) moved, \
+                            \(plan.sweep ? "too many gone to keep (the index is swept for them)" : "\(plan.vanished.count) gone"), \
+                            \(plan.unchanged) unchanged
                             """)
                         for chunk in Self.chunks(plan.reads) { start(pipeline.add(chunk)) }
                         var writes = Self.writes(moving: plan.moves)
