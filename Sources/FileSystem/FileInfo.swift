@@ -56,6 +56,13 @@ public struct FileSystemError: Error, Sendable, CustomStringConvertible {
         self.operation = operation
     }
 
+    /// The path holds no file photod reads: it is gone, a folder on the way is gone or is not
+    /// a folder, or it is a symlink or other non-regular file (never followed, EINVAL from the
+    /// opener). Any other failure (EACCES, EIO) says nothing of whether the file is there.
+    public var meansNoFile: Bool {
+        errno == ENOENT || errno == ENOTDIR || errno == ELOOP || errno == EINVAL
+    }
+
     public var description: String {
         "\(operation) \(String(decoding: path, as: UTF8.self)): \(String(cString: strerror(errno)))"
     }

@@ -63,7 +63,7 @@ private func row(_ id: String, _ path: String, inode: UInt64, mtime: Int64 = 1) 
         #expect(merge.held.isEmpty)
         let plan = merge.finish()
         #expect(plan.moves.map(\.id) == ["a"], "moves not taken yet are in the plan")
-        #expect(plan.removals.isEmpty)
+        #expect(plan.vanished.isEmpty)
     }
 
     /// Past its limit a merge keeps no vanished rows (the scanner sweeps the index for them),
@@ -86,7 +86,7 @@ private func row(_ id: String, _ path: String, inode: UInt64, mtime: Int64 = 1) 
         let paired = under.finish()
         #expect(!paired.sweep)
         #expect(paired.moves.map(\.id) == ["id0"])
-        #expect(paired.removals == ["id1", "id2"])
+        #expect(paired.vanished.map(\.id) == ["id1", "id2"])
     }
 
     @Test func aMergeFedInPiecesDecidesWhatOneOverWholeListsDoes() {
@@ -135,7 +135,7 @@ private func row(_ id: String, _ path: String, inode: UInt64, mtime: Int64 = 1) 
             var pieces = merge.finish()
             pieces.reads = streamed + pieces.reads
             #expect(pieces.unchanged == whole.unchanged)
-            #expect(pieces.removals == whole.removals)
+            #expect(pieces.vanished == whole.vanished)
             #expect(Set(pieces.moves.map(\.id)) == Set(whole.moves.map(\.id)))
             #expect(Set(pieces.reads.map { String(decoding: $0.path, as: UTF8.self) + "|" + ($0.id ?? "new") })
                     == Set(whole.reads.map { String(decoding: $0.path, as: UTF8.self) + "|" + ($0.id ?? "new") }))
@@ -145,6 +145,19 @@ private func row(_ id: String, _ path: String, inode: UInt64, mtime: Int64 = 1) 
 
 /// What the reconcile's input side asks for, and how it settles held files with the index's answer.
 @Suite struct ReconcileFeedTests {
+    /// The held files a check among `fetches` asks about, if one does.
+    private static func filesToCheck(in fetches: [ReconcileFeed.Fetch]) -> [ReconcilePlan.Read]? {
+        fetches.lazy.compactMap { fetch -> [ReconcilePlan.Read]? in
+            if case .check(let files) = fetch { return files }
+            return nil
+        }.first
+    }
+
+    /// Whether `fetches` ask for the walk's next files.
+    private static func asksToWalk(_ fetches: [ReconcileFeed.Fetch]) -> Bool {
+        fetches.contains { if case .walk = $0 { true } else { false } }
+    }
+
     private func walked(_ files: [ReconcilePlan.Read], ended: Bool) -> LibraryWalk.Step {
         LibraryWalk.Step(files: files, found: files.count, ended: ended)
     }
@@ -170,10 +183,7 @@ private func row(_ id: String, _ path: String, inode: UInt64, mtime: Int64 = 1) 
         let count = ReconcileFeed.holdLimit
         feed.walked(walked((0..<count).map { file("/r/\(100_000 + $0).jpg", inode: UInt64($0)) }, ended: false))
         let fetches = feed.fetches()
-        let asked = try #require(fetches.compactMap { fetch -> [ReconcilePlan.Read]? in
-            if case .check(let files) = fetch { return files }
-            return nil
-        }.first)
+        let asked = try #require(Self.filesToCheck(in: fetches))
         #expect(asked.count == count)
         // Meanwhile the walk found one more: it was not asked about, so it stays held.
         feed.walked(walked([file("/r/z.jpg", inode: 999_999)], ended: true))
@@ -196,22 +206,17 @@ private func row(_ id: String, _ path: String, inode: UInt64, mtime: Int64 = 1) 
         feed.paged([])
         let count = ReconcileFeed.holdLimit
         feed.walked(walked((0..<count).map { file("/new/\($0).jpg", inode: UInt64($0)) }, ended: false))
-        let asked = try #require(feed.fetches().compactMap { fetch -> [ReconcilePlan.Read]? in
-            if case .check(let files) = fetch { return files }
-            return nil
-        }.first)
+        let asked = try #require(Self.filesToCheck(in: feed.fetches()))
         feed.checked(asked.map { .moved(row("id\($0.stamp.inode)", "/old/\($0.stamp.inode).jpg", inode: $0.stamp.inode)) })
         #expect(feed.merge.held.isEmpty)
         feed.walked(walked([], ended: false))  // the pull asked for beside the check
         // Until the moves are taken for writing, the walk waits.
-        let waiting = feed.fetches()
-        #expect(!waiting.contains { if case .walk = $0 { true } else { false } })
+        #expect(!Self.asksToWalk(feed.fetches()))
         let taken = feed.takeMoves()
         let moves = try #require(taken)
         #expect(moves.count == count)
         #expect(moves.first == ReconcilePlan.Move(id: "id0", path: Array("/new/0.jpg".utf8), stamp: asked[0].stamp))
         #expect(feed.takeMoves() == nil)
-        let resumed = feed.fetches()
-        #expect(resumed.contains { if case .walk = $0 { true } else { false } })
+        #expect(Self.asksToWalk(feed.fetches()))
     }
 }

@@ -28,7 +28,7 @@ private func indexed(_ id: String, _ path: String, inode: UInt64, size: Int64 = 
     @Test func aReplacedFileSamePathNewInodeKeepsItsId() {
         let plan = ReconcilePlan.make(indexed: [indexed("a", "/r/a.jpg", inode: 1)], onDisk: [entry("/r/a.jpg", inode: 2)])
         #expect(plan.reads.map(\.id) == ["a"])
-        #expect(plan.removals.isEmpty)
+        #expect(plan.vanished.isEmpty)
     }
 
     @Test func aNewFileIsReadWithoutAnId() {
@@ -39,7 +39,7 @@ private func indexed(_ id: String, _ path: String, inode: UInt64, size: Int64 = 
 
     @Test func aVanishedFileIsRemoved() {
         let plan = ReconcilePlan.make(indexed: [indexed("a", "/r/a.jpg", inode: 1)], onDisk: [])
-        #expect(plan.removals == ["a"])
+        #expect(plan.vanished.map(\.id) == ["a"])
     }
 
     @Test func aFileMovedWhileNobodyWatchedKeepsItsIdWithoutBeingRead() {
@@ -47,7 +47,7 @@ private func indexed(_ id: String, _ path: String, inode: UInt64, size: Int64 = 
         #expect(plan.moves == [ReconcilePlan.Move(id: "a", path: Array("/r/sub/b.jpg".utf8),
                                                   stamp: FileStamp(device: 7, inode: 1, size: 100, mtimeNs: 1))])
         #expect(plan.reads.isEmpty)
-        #expect(plan.removals.isEmpty)
+        #expect(plan.vanished.isEmpty)
     }
 
     @Test func aReusedInodeWithOtherBytesIsANewFileNotAMove() {
@@ -56,7 +56,7 @@ private func indexed(_ id: String, _ path: String, inode: UInt64, size: Int64 = 
                                       onDisk: [entry("/r/b.jpg", inode: 1, mtime: 9)])
         #expect(plan.reads.map(\.id) == [nil])
         #expect(plan.moves.isEmpty)
-        #expect(plan.removals == ["a"])
+        #expect(plan.vanished.map(\.id) == ["a"])
     }
 
     @Test func aMixOfEverything() {
@@ -66,7 +66,7 @@ private func indexed(_ id: String, _ path: String, inode: UInt64, size: Int64 = 
             onDisk: [entry("/r/keep.jpg", inode: 1), entry("/r/new-name.jpg", inode: 3),
                      entry("/r/edit.jpg", inode: 4, size: 5), entry("/r/fresh.jpg", inode: 9)])
         #expect(plan.unchanged == 1)
-        #expect(plan.removals == ["gone"])
+        #expect(plan.vanished.map(\.id) == ["gone"])
         #expect(plan.moves.map(\.id) == ["moved"])
         #expect(Set(plan.reads.map { $0.id ?? "new" }) == ["edited", "new"])
     }
@@ -98,7 +98,7 @@ private func indexed(_ id: String, _ path: String, inode: UInt64, size: Int64 = 
         let plan = ReconcilePlan.make(indexed: [withSidecar], onDisk: [entry("/r/b.jpg", inode: 1)], sidecar: { _ in 0 })
         #expect(plan.moves.isEmpty)
         #expect(plan.reads.map(\.id) == ["a"])
-        #expect(plan.removals.isEmpty)
+        #expect(plan.vanished.isEmpty)
     }
 
     @Test func anAssetMarkedUnknownIsReadAgain() {

@@ -35,9 +35,8 @@ struct MovedFileFinder: Sendable {
     /// What a reconcile of `root` does now with `file`, a file new at its path it holds while
     /// the walk goes on (`HeldFile`). Blocking, as `asset(for:root:opener:)`.
     func verdict(for file: ReconcilePlan.Read, root: [UInt8], opener: SafeOpener) -> HeldFile {
-        guard !matching(file.stamp).isEmpty else { return .new }
         // A file with other names may be seen twice: it is adopted once, at the walk's end.
-        if file.linked { return .held }
+        if file.linked { return matching(file.stamp).isEmpty ? .new : .held }
         return asset(for: file.stamp, root: root, opener: opener).map { .moved($0) } ?? .new
     }
 

@@ -8,12 +8,12 @@ import Store
 /// its id) at once. What stays in memory is what only the end can settle: index rows the walk did
 /// not find (`vanished`), and new files that may be one of them moved (`held`). New files go to
 /// `reads` at once when no move can be found (`pairing` off: an empty index), or once the index
-/// says no asset has their identity; held files the index shows moved in from outside the root go
-/// to `moves` then (`settleHeld(by:)`); `finish()` pairs the rest.
+/// says no asset has their identity; held files whose asset's old path the index shows no longer
+/// holds them go to `moves` then (`settleHeld(by:)`); `finish()` pairs the rest.
 struct ReconcileMerge {
     /// Files to read now: changed ones under their id, new ones that cannot be a move. The caller takes them.
     var reads: [ReconcilePlan.Read] = []
-    /// Assets found moved in from outside the root, bytes unchanged: only their path changes. The caller takes them.
+    /// Assets found moved while the walk goes, bytes unchanged: only their path changes. The caller takes them.
     var moves: [ReconcilePlan.Move] = []
     /// New files that may be an asset moved while nobody watched.
     private(set) var held: [ReconcilePlan.Read] = []
@@ -73,8 +73,8 @@ struct ReconcileMerge {
     }
 
     /// Settles held files by what the index says of each (`verdict`, asked in order): a new
-    /// one is read now, one moved in from outside is that asset's move (or a read under its id
-    /// when its sidecar differs), and a held one stays held.
+    /// one is read now, a moved one is that asset's move (or a read under its id when its
+    /// sidecar differs), and a held one stays held.
     mutating func settleHeld(by verdict: (ReconcilePlan.Read) -> HeldFile) {
         var kept: [ReconcilePlan.Read] = []
         for file in held {
@@ -146,6 +146,7 @@ struct ReconcileMerge {
         }
         held = []
         plan.vanished = vanished.filter { !moved.contains($0.id) }.sorted { $0.id < $1.id }
+            .map { WriteBatch.Vanished(id: $0.id, path: $0.path) }
         vanished = []
         return plan
     }

@@ -31,14 +31,11 @@ struct ReconcilePlan: Equatable {
     var reads: [Read] = []
     var moves: [Move] = []
     /// Index rows no file was found at, by id: removed unless a move written before takes them elsewhere.
-    var vanished: [IndexedFile] = []
+    var vanished: [WriteBatch.Vanished] = []
     var unchanged = 0
     /// Too many rows vanished to keep: the reconcile finds them in the index once the walk is
     /// over (`Scanner`), and `reads` holds every file that was held, new or moved.
     var sweep = false
-
-    /// The ids of the vanished rows, in order.
-    var removals: [String] { vanished.map(\.id) }
 
     /// Compares the index's files under a root with the files the walk found there, in any order.
     static func make(

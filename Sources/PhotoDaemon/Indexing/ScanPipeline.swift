@@ -123,29 +123,20 @@ extension WriteBatch {
         var pieces: [WriteBatch] = []
         var piece = WriteBatch()
         var room = max(1, first)
-        func taken() {
-            room -= 1
-            guard room == 0 else { return }
-            pieces.append(piece)
-            piece = WriteBatch()
-            room = max(1, size)
+        func cut<Write>(_ writes: [Write], into kind: WritableKeyPath<WriteBatch, [Write]>) {
+            for write in writes {
+                piece[keyPath: kind].append(write)
+                room -= 1
+                guard room == 0 else { continue }
+                pieces.append(piece)
+                piece = WriteBatch()
+                room = max(1, size)
+            }
         }
-        for removal in removals {
-            piece.removals.append(removal)
-            taken()
-        }
-        for update in updates {
-            piece.updates.append(update)
-            taken()
-        }
-        for gone in vanished {
-            piece.vanished.append(gone)
-            taken()
-        }
-        for insert in inserts {
-            piece.inserts.append(insert)
-            taken()
-        }
+        cut(removals, into: \.removals)
+        cut(updates, into: \.updates)
+        cut(vanished, into: \.vanished)
+        cut(inserts, into: \.inserts)
         if !piece.isEmpty { pieces.append(piece) }
         return pieces
     }

@@ -24,7 +24,7 @@ extension Scanner {
             return rows.filter { row in
                 switch opener.linkStatus(row.path) {
                 case .success(let info): return info.kind != .regular
-                case .failure(let error): return error.errno == ENOENT || error.errno == ENOTDIR || error.errno == ELOOP
+                case .failure(let error): return error.meansNoFile
                 }
             }.map { WriteBatch.Vanished(id: $0.id, path: $0.path) }
         }

@@ -207,7 +207,7 @@ struct Scanner: Sendable {
                             """)
                         for chunk in Self.chunks(plan.reads) { start(pipeline.add(chunk)) }
                         var writes = Self.writes(moving: plan.moves)
-                        writes.vanished = plan.vanished.map { WriteBatch.Vanished(id: $0.id, path: $0.path) }
+                        writes.vanished = plan.vanished
                         start(pipeline.add(writes: writes))
                         if plan.sweep { sweep.start() } else { start(pipeline.endInput()) }
                     }
@@ -281,7 +281,7 @@ struct Scanner: Sendable {
         case .notAnImage:
             if let id = read.id { batch.removals.append(id) }
         case .unreadable(let error):
-            if error.errno == ENOENT || error.errno == ENOTDIR || error.errno == ELOOP || error.errno == EINVAL {
+            if error.meansNoFile {
                 // Gone, or no longer a regular file: no longer part of the library.
                 if let id = read.id { batch.removals.append(id) }
             } else {
