@@ -8,11 +8,17 @@ extension FileStamp {
         size == other.size && mtimeNs == other.mtimeNs
     }
 
+    /// The same file, whatever its bytes now: the same (device, inode). A file written in place
+    /// keeps it; a file renamed over another brings its own.
+    public func isSameIdentity(as other: FileStamp) -> Bool {
+        device == other.device && inode == other.inode
+    }
+
     /// The same file with the same bytes: same (device, inode), size and mtime. Identity alone is
     /// not enough: file systems hand a deleted file's inode to the next new file. A file at a
     /// new path that is the same file as a vanished asset is that asset, moved: it keeps its id.
     public func isSameFile(as other: FileStamp) -> Bool {
-        device == other.device && inode == other.inode && hasSameBytes(as: other)
+        isSameIdentity(as: other) && hasSameBytes(as: other)
     }
 
     /// Nothing to read again: the same file, the same bytes and the same sidecar as `indexed`.

@@ -31,6 +31,19 @@ private func indexed(_ id: String, _ path: String, inode: UInt64, size: Int64 = 
         #expect(plan.vanished.isEmpty)
     }
 
+    /// A photo moved over another while nobody watched stays itself: a grant on the replaced
+    /// photo must not pass to it. The replaced asset leaves with the move.
+    @Test func aPhotoMovedOverAnotherKeepsItsOwnIdAndReplacesTheOther() {
+        let plan = ReconcilePlan.make(indexed: [indexed("shown", "/r/a.jpg", inode: 1), indexed("hidden", "/r/b.jpg", inode: 2)],
+                                      onDisk: [entry("/r/a.jpg", inode: 2)])
+        #expect(plan.moves == [ReconcilePlan.Move(id: "hidden", path: Array("/r/a.jpg".utf8),
+                                                  stamp: FileStamp(device: 7, inode: 2, size: 100, mtimeNs: 1),
+                                                  replaces: "shown")])
+        #expect(plan.reads.isEmpty)
+        #expect(plan.vanished.isEmpty)
+        #expect(Scanner.writes(moving: plan.moves).removals == ["shown"])
+    }
+
     @Test func aNewFileIsReadWithoutAnId() {
         let plan = ReconcilePlan.make(indexed: [], onDisk: [entry("/r/new.jpg", inode: 5)])
         #expect(plan.reads == [ReconcilePlan.Read(path: Array("/r/new.jpg".utf8),

@@ -56,6 +56,12 @@ struct ReconcileMerge {
                     indexedRows += 1
                     if file.stamp.isUnchanged(since: row.stamp) {
                         unchanged += 1
+                    } else if pairing, !file.stamp.isSameIdentity(as: row.stamp) {
+                        // Another file at the row's path: it may be another asset moved over
+                        // this one, which must stay itself (a grant names an asset, not a path).
+                        var read = file
+                        read.replaces = row.id
+                        held.append(read)
                     } else {
                         var read = file
                         read.id = row.id
@@ -82,9 +88,11 @@ struct ReconcileMerge {
             case .held:
                 kept.append(file)
             case .new:
-                reads.append(file)
+                var read = file
+                read.id = file.replaces  // none: a new file; else the asset at its path, rewritten
+                reads.append(read)
             case .moved(let asset) where asset.stamp.sidecar == file.stamp.sidecar:
-                moves.append(ReconcilePlan.Move(id: asset.id, path: file.path, stamp: file.stamp))
+                moves.append(ReconcilePlan.Move(id: asset.id, path: file.path, stamp: file.stamp, replaces: file.replaces))
             case .moved(let asset):
                 var read = file
                 read.id = asset.id  // moved away from its sidecar, or onto one: read it again
@@ -115,7 +123,7 @@ struct ReconcileMerge {
         reads = []
         moves = []
         if sweeping {
-            plan.reads += held
+            plan.reads += held.map(\.readUnderReplacedID)
             plan.sweep = true
             held = []
             return plan
@@ -133,7 +141,8 @@ struct ReconcileMerge {
                 vanishedByIdentity[identity] = nil
                 moved.insert(old.id)
                 if old.stamp.sidecar == file.stamp.sidecar {
-                    plan.moves.append(ReconcilePlan.Move(id: old.id, path: file.path, stamp: file.stamp))
+                    plan.moves.append(ReconcilePlan.Move(id: old.id, path: file.path, stamp: file.stamp,
+                                                         replaces: file.replaces))
                 } else {
                     // Moved away from its sidecar, or onto one: same asset, description read again.
                     var read = file
@@ -141,7 +150,9 @@ struct ReconcileMerge {
                     plan.reads.append(read)
                 }
             } else {
-                plan.reads.append(file)
+                // Read as new, or under the id of the asset it replaces, unless the caller finds
+                // it is an asset moved in from outside (`Read.mayBeMovedIn`).
+                plan.reads.append(file.readUnderReplacedID)
             }
         }
         held = []

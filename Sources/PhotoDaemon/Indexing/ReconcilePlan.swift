@@ -19,6 +19,21 @@ struct ReconcilePlan: Equatable {
         var sidecar: [UInt8]?
         /// The file has other names (hard links): it may be seen twice in one walk.
         var linked = false
+        /// The asset indexed at this path from another file (another device or inode): read
+        /// under that id (an editor's save while nobody watched) unless the file is another
+        /// asset moved here, which keeps its own id while this one leaves the library.
+        var replaces: String? = nil
+
+        /// Read under the id of the asset it replaces, if any: what it is when no asset moved here.
+        var readUnderReplacedID: Read {
+            var read = self
+            read.id = read.id ?? replaces
+            return read
+        }
+
+        /// Not known to be an asset: new, or a file put in place of the one at its path. It may
+        /// still be an asset moved in from outside the folder reconciled.
+        var mayBeMovedIn: Bool { id == nil || id == replaces }
     }
 
     /// A known asset found at a new path, bytes unchanged: only its path and stamp change.
@@ -26,6 +41,8 @@ struct ReconcilePlan: Equatable {
         var id: String
         var path: [UInt8]
         var stamp: FileStamp
+        /// The asset indexed at `path` from another file, which the move puts out of the library.
+        var replaces: String? = nil
     }
 
     var reads: [Read] = []

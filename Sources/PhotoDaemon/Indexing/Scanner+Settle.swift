@@ -46,6 +46,8 @@ extension Scanner {
     /// The writes that move assets to their new paths, bytes unchanged: nothing to read.
     static func writes(moving moves: [ReconcilePlan.Move]) -> WriteBatch {
         var writes = WriteBatch()
+        // The writer removes before it updates: an asset moved over another takes its path.
+        writes.removals = moves.compactMap(\.replaces)
         writes.updates = moves.map { WriteBatch.Update(id: $0.id, path: $0.path, stamp: $0.stamp, content: nil) }
         return writes
     }
@@ -62,14 +64,14 @@ extension Scanner {
                                   indexedAnywhere: Int) async throws {
         guard indexedAnywhere > indexedHere else { return }
         let reads = plan.reads
-        let candidates = try await store.indexedFiles(sharingInodeWith: reads.filter { $0.id == nil }.map(\.stamp))
+        let candidates = try await store.indexedFiles(sharingInodeWith: reads.filter(\.mayBeMovedIn).map(\.stamp))
         guard !candidates.isEmpty else { return }
         let finder = MovedFileFinder(candidates: candidates)
         let adopted = try await pool.runIfActive { () -> [Int: IndexedFile] in
             var adopted: [Int: IndexedFile] = [:]
             var taken: Set<String> = []
             let opener = SafeOpener()
-            for (index, read) in reads.enumerated() where read.id == nil {
+            for (index, read) in reads.enumerated() where read.mayBeMovedIn {
                 if let asset = finder.asset(for: read.stamp, root: root, opener: opener), taken.insert(asset.id).inserted {
                     adopted[index] = asset
                 }
@@ -80,7 +82,8 @@ extension Scanner {
         for (index, asset) in adopted.sorted(by: { $0.key > $1.key }) {
             if asset.stamp.sidecar == plan.reads[index].stamp.sidecar {
                 let read = plan.reads.remove(at: index)
-                plan.moves.append(ReconcilePlan.Move(id: asset.id, path: read.path, stamp: read.stamp))
+                plan.moves.append(ReconcilePlan.Move(id: asset.id, path: read.path, stamp: read.stamp,
+                                                     replaces: read.replaces))
             } else {
                 plan.reads[index].id = asset.id  // the same asset, but its sidecar differs: read it again
             }

@@ -271,19 +271,24 @@ struct Scanner: Sendable {
     }
 
     private func add(_ outcome: AssetReader.Outcome, for read: ReconcilePlan.Read, to batch: inout WriteBatch) {
+        // A file put in place of the asset at its path is read under that id, unless it is an
+        // asset of its own (moved here), which puts the replaced one out of the library.
+        let id = read.id ?? read.replaces
+        let replaced = read.replaces.flatMap { $0 == id ? nil : $0 }
         switch outcome {
         case .asset(let stamp, let content):
-            if let id = read.id {
+            if let replaced { batch.removals.append(replaced) }
+            if let id {
                 batch.updates.append(WriteBatch.Update(id: id, path: read.path, stamp: stamp, content: content))
             } else {
                 batch.inserts.append(WriteBatch.Insert(path: read.path, stamp: stamp, content: content))
             }
         case .notAnImage:
-            if let id = read.id { batch.removals.append(id) }
+            batch.removals += [id, replaced].compactMap { $0 }
         case .unreadable(let error):
             if error.meansNoFile {
                 // Gone, or no longer a regular file: no longer part of the library.
-                if let id = read.id { batch.removals.append(id) }
+                batch.removals += [id, replaced].compactMap { $0 }
             } else {
                 let path = String(decoding: read.path, as: UTF8.self)
                 logger.warning("cannot read \(path), keeping what the index knows: \(error)",

@@ -7,8 +7,9 @@ import Watcher
 ///
 /// Each touched path is judged by what is on disk now, not by the event alone, so repeated or
 /// reordered events still end in the right state. Events only decide identity: a rename keeps
-/// the asset's id, and a rename over an indexed photo (an atomic replace: write a temporary
-/// file, rename it over the photo) keeps the replaced photo's id and updates it.
+/// the asset's id; a file the index does not hold renamed over an indexed photo (an atomic
+/// replace: write a temporary file, rename it over the photo) keeps the replaced photo's id and
+/// updates it; an indexed photo renamed over another keeps its own id and the other is removed.
 struct LiveUpdater {
     let index: IndexSnapshot
     let reader: AssetReader
@@ -100,10 +101,13 @@ struct LiveUpdater {
             touch(to)
             guard var source else { return }
             if let target = indexed(at: to), target.id != source.id {
-                // Renamed over another photo: that photo keeps its id and takes the new bytes.
-                removals.append(source.id)
-                moved[source.id] = nil
-                return
+                // A photo of the library renamed over another is still that photo, under its own
+                // id; the one it replaced leaves the library, and with it every grant naming it.
+                // Only a file the index did not hold (an editor's temporary file) renamed over a
+                // photo is that photo's new bytes: a photo moved onto a granted path must never
+                // be shown under the granted id.
+                removals.append(target.id)
+                moved[target.id] = nil
             }
             source.path = to
             overlay[to] = .some(source)

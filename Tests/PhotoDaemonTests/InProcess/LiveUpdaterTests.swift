@@ -36,6 +36,43 @@ import Watcher
         }
     }
 
+    /// A limited app granted "shown.jpg" must never read another photo under that id: a photo
+    /// of the library moved over it stays itself, and the replaced photo leaves.
+    @Test func aPhotoMovedOverAnotherKeepsItsOwnIdAndTheReplacedOneIsRemoved() async throws {
+        try await IndexingRig.with(files: ["shown.jpg": TestPhoto.jpeg("Beach"), "hidden.jpg": TestPhoto.jpeg("Private")]) { rig in
+            _ = try await rig.scanner.reconcile(root: Array(rig.library.utf8), progress: ScanProgressTracker())
+            let ids = try await rig.indexed()
+            let shown = try #require(ids["shown.jpg"]?.id)
+            let hidden = try #require(ids["hidden.jpg"]?.id)
+            #expect(rename(rig.library + "/hidden.jpg", rig.library + "/shown.jpg") == 0)
+            let writes = try await batch(rig, [.fileMoved(from: rig.path("hidden.jpg"), to: rig.path("shown.jpg"))])
+            #expect(writes.removals == [shown])
+            #expect(writes.updates.map(\.id) == [hidden])
+            #expect(writes.updates.first?.path == rig.path("shown.jpg"))
+            #expect(writes.inserts.isEmpty)
+            _ = try await rig.store.apply(writes)
+            let after = try await rig.indexed()
+            #expect(after["shown.jpg"]?.id == hidden)
+            #expect(after.count == 1)
+        }
+    }
+
+    /// An editor's save: a file the index does not hold, renamed over a photo, is that photo's
+    /// new bytes under its id.
+    @Test func aNewFileRenamedOverAPhotoUpdatesThatPhoto() async throws {
+        try await IndexingRig.with(files: ["a.jpg": TestPhoto.jpeg("Beach")]) { rig in
+            _ = try await rig.scanner.reconcile(root: Array(rig.library.utf8), progress: ScanProgressTracker())
+            let id = try #require(try await rig.indexed()["a.jpg"]?.id)
+            try rig.write("a.jpg.new", TestPhoto.jpeg("Beach at night"))
+            #expect(rename(rig.library + "/a.jpg.new", rig.library + "/a.jpg") == 0)
+            let writes = try await batch(rig, [.fileWritten(rig.path("a.jpg.new")),
+                                               .fileMoved(from: rig.path("a.jpg.new"), to: rig.path("a.jpg"))])
+            #expect(writes.updates.map(\.id) == [id])
+            #expect(writes.updates.first?.content?.groupSpelling == "Beach at night")
+            #expect(writes.removals.isEmpty && writes.inserts.isEmpty)
+        }
+    }
+
     @Test func aRewrittenPhotoIsReadAgainUnderItsId() async throws {
         try await IndexingRig.with(files: ["a.jpg": TestPhoto.jpeg("Beach")]) { rig in
             _ = try await rig.scanner.reconcile(root: Array(rig.library.utf8), progress: ScanProgressTracker())

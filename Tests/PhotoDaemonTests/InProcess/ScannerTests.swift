@@ -73,6 +73,32 @@ import Testing
         }
     }
 
+    /// While photod was down a hidden photo was moved over one a limited app may read, and
+    /// another photo was replaced by a new file (an editor's save): the moved photo keeps its own
+    /// id (the granted id leaves with the file it named); the new file keeps the path's id.
+    @Test func aPhotoMovedOverAnotherUnseenKeepsItsOwnIdAndANewFileInPlaceKeepsThePathsId() async throws {
+        try await IndexingRig.with(files: ["shown.jpg": TestPhoto.jpeg("Beach"), "hidden.jpg": TestPhoto.jpeg("Private"),
+                                           "edited.jpg": TestPhoto.jpeg("Snow")]) { rig in
+            let root = Array(rig.library.utf8)
+            _ = try await rig.scanner.reconcile(root: root, progress: ScanProgressTracker())
+            let before = try await rig.indexed()
+            #expect(rename(rig.library + "/hidden.jpg", rig.library + "/shown.jpg") == 0)
+            try rig.write("edited.jpg.new", TestPhoto.jpeg("Snowfall"))
+            #expect(rename(rig.library + "/edited.jpg.new", rig.library + "/edited.jpg") == 0)
+            let report = try await rig.scanner.reconcile(root: root, progress: ScanProgressTracker())
+            #expect(report.moved == 1)
+            #expect(report.removed == 1)
+            #expect(report.updated == 1)
+            let after = try await rig.indexed()
+            #expect(after["shown.jpg"]?.id == before["hidden.jpg"]?.id)
+            #expect(after["shown.jpg"]?.group == "Private")
+            #expect(after.values.contains { $0.id == before["shown.jpg"]?.id } == false)
+            #expect(after["edited.jpg"]?.id == before["edited.jpg"]?.id)
+            #expect(after["edited.jpg"]?.group == "Snowfall")
+            #expect(after.count == 2)
+        }
+    }
+
     @Test func aFileMovedInFromAnotherFolderUnseenKeepsItsId() async throws {
         try await IndexingRig.with(files: ["left/a.jpg": TestPhoto.jpeg("Beach"), "right/keep.jpg": TestPhoto.jpeg(nil)]) { rig in
             _ = try await rig.scanner.reconcile(root: Array(rig.library.utf8), progress: ScanProgressTracker())
