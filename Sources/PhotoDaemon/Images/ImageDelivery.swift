@@ -28,7 +28,7 @@ struct ImageDelivery: Sendable {
         if mode == .opportunistic, !more { throw VarlinkError.expectedMore() }
         let asset = try await assets.find(parameters.id, access)
         let file: OpenFile
-        switch SafeOpener().openRegularFile(asset.path) {
+        switch AssetFile.open(asset, for: access) {
         case .success(let opened): file = opened
         case .failure(let error):
             throw unavailable(parameters.id, "the file cannot be opened (\(error.reason))")

@@ -24,7 +24,7 @@ struct OriginalOpener: Sendable {
         // Opened fresh through real folders only (O_NOFOLLOW at every step), read-only: the
         // descriptor grants reading this one file and nothing about the folder around it.
         let file: OpenFile
-        switch SafeOpener().openRegularFile(asset.path) {
+        switch AssetFile.open(asset, for: access) {
         case .success(let opened): file = opened
         case .failure(let error):
             throw VarlinkError(LibraryInterface.Error.imageUnavailable, parameters: ImageUnavailableError(
