@@ -38,6 +38,9 @@ public struct Asset: Codable, Sendable, Equatable {
     public var sidecar: String?
     /// Base64 of the sidecar path's exact bytes, present only when it is not valid UTF-8.
     public var sidecarBytes: String?
+    /// True when the asset's root is offline (its drive is away): kept, but its file cannot
+    /// be read now. Nil otherwise.
+    public var offline: Bool?
 
     /// Creates an asset value.
     public init(
@@ -45,7 +48,7 @@ public struct Asset: Codable, Sendable, Equatable {
         description: String? = nil,
         descriptionSource: DescriptionSource? = nil, format: String, taken: String? = nil, width: Int? = nil,
         height: Int? = nil, orientation: Int? = nil, make: String? = nil, model: String? = nil, size: Int,
-        modified: String, sidecar: String? = nil, sidecarBytes: String? = nil
+        modified: String, sidecar: String? = nil, sidecarBytes: String? = nil, offline: Bool? = nil
     ) {
         self.id = id
         self.path = path
@@ -65,6 +68,7 @@ public struct Asset: Codable, Sendable, Equatable {
         self.modified = modified
         self.sidecar = sidecar
         self.sidecarBytes = sidecarBytes
+        self.offline = offline
     }
 }
 

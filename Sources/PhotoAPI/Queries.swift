@@ -87,9 +87,15 @@ public struct GetAssetsReply: Codable, Sendable, Equatable {
 public struct RescanParameters: Codable, Sendable, Equatable {
     /// One configured root, or every root when nil.
     public var root: String?
+    /// True (with `root`): the owner says the photos of the root's drives that are away are
+    /// gone; the root is reconciled with what its folder holds now. Nil otherwise.
+    public var forget: Bool?
 
     /// Creates the parameters.
-    public init(root: String? = nil) { self.root = root }
+    public init(root: String? = nil, forget: Bool? = nil) {
+        self.root = root
+        self.forget = forget
+    }
 }
 
 /// Reply of `io.photod.Library.Rescan`.

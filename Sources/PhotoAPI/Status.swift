@@ -1,6 +1,9 @@
 /// How a library root is being kept up to date.
 public enum RootState: String, Codable, Sendable {
     case watching, scanning, polling, missing
+    /// The file system the root's photos are on is away (an unmounted drive, or an empty
+    /// mount point in its place): its photos are kept, and it is not reconciled until it is back.
+    case offline
 }
 
 /// One configured library folder.

@@ -123,8 +123,8 @@ public final class PhotoClient: Sendable {
     }
 
     /// Reconciles one root (or all) with the disk now.
-    public func rescan(root: String? = nil) async throws(PhotoClientError) -> RescanReply {
-        try await call(LibraryMethods.rescan, RescanParameters(root: root))
+    public func rescan(root: String? = nil, forget: Bool? = nil) async throws(PhotoClientError) -> RescanReply {
+        try await call(LibraryMethods.rescan, RescanParameters(root: root, forget: forget))
     }
 
     /// Committed changes as they happen: first the current token (no changes), then the

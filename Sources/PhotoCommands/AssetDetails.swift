@@ -26,6 +26,7 @@ enum AssetDetails {
         add("Model", asset.model)
         add("Size", HumanFormat.size(asset.size))
         add("Modified", HumanFormat.localTime(asset.modified))
+        if asset.offline == true { add("Offline", "its drive is away; the photo is kept until it is back") }
         return fields
     }
 }

@@ -18,6 +18,7 @@ struct Photoctl: AsyncParsableCommand {
             """,
         version: "photoctl \(PhotodVersion.current)",
         subcommands: [StatusCommand.self, GroupsCommand.self, ListCommand.self, ShowCommand.self, RescanCommand.self,
+                      ForgetCommand.self,
                       WatchCommand.self, PermissionsCommand.self, RequestCommand.self, ThumbnailCommand.self,
                       ExportCommand.self, OpenCommand.self,
                       FindCommand.self])

@@ -84,7 +84,7 @@ public struct Daemon: Sendable {
         }
         let roots = LibraryRoots(LibraryRoot.distinct(config.roots))
         let state = LibraryState()
-        let mapper = AssetMapper(rules: config.grouping)
+        var mapper = AssetMapper(rules: config.grouping)
         // 4,000 files a transaction: each commit costs about 6 ms besides its rows (a first index of
         // 100,000 photos spent 2.05 s in write transactions with 1,000 a batch, 1.5-1.7 s with 4,000).
         let scanner = Scanner(
@@ -95,6 +95,7 @@ public struct Daemon: Sendable {
         let coverage = FolderCoverage(watches: WatchSet(inotify: inotify, budget: budget), roots: roots, state: state,
                                       pollInterval: config.pollInterval, logger: logger)
         let indexer = Indexer(roots: roots, scanner: scanner, coverage: coverage, state: state, logger: logger)
+        mapper.volumes = indexer.volumes
         let watcher = LiveWatcher(inotify: inotify, coverage: coverage, indexer: indexer, state: state,
                                   pollInterval: config.pollInterval, logger: logger)
         // The start-up reconcile watches each folder just before its walk lists it (Indexer.run),

@@ -121,9 +121,31 @@ enum Schema {
         """,
     ]
 
-    /// The schema version this code writes: the SQL migrations above, then the compact layout
-    /// (`CompactLayout`, migration 9), which converts rows in Swift.
-    static let version = migrations.count + 1
+    /// The SQL migrations after the compact layout, numbered from 10.
+    static let laterMigrations: [String] = [
+        // 10: which file system each root's photos (and a drive mounted inside a root) were
+        // indexed on (`StoredVolume`), so a root whose drive is away is offline, not emptied.
+        """
+        CREATE TABLE volumes (
+            folder BLOB PRIMARY KEY,
+            root TEXT NOT NULL,
+            device INTEGER NOT NULL,
+            mount_id INTEGER NOT NULL,
+            major INTEGER NOT NULL,
+            minor INTEGER NOT NULL,
+            fs_type TEXT NOT NULL,
+            source TEXT NOT NULL,
+            mount_point BLOB NOT NULL
+        ) WITHOUT ROWID;
+        """,
+    ]
+
+    /// The compact layout's migration number (`CompactLayout`), which converts rows in Swift.
+    static let compactVersion = migrations.count + 1
+
+    /// The schema version this code writes: the SQL migrations above, the compact layout
+    /// (migration 9), then `laterMigrations`.
+    static let version = compactVersion + laterMigrations.count
 
     /// Runs the migrations the database has not seen yet, each in its own transaction; true
     /// when it converted the database to the compact layout (migration 9).
@@ -141,13 +163,19 @@ enum Schema {
                 try db.execute("PRAGMA user_version = \(index + 1)")
             }
         }
-        if found < version {
+        if found < compactVersion {
             try db.transaction {
                 try CompactLayout.convert(db)
-                try db.execute("PRAGMA user_version = \(version)")
+                try db.execute("PRAGMA user_version = \(compactVersion)")
             }
         }
-        return found < version
+        for (index, sql) in laterMigrations.enumerated() where compactVersion + index + 1 > found {
+            try db.transaction {
+                try db.execute(sql)
+                try db.execute("PRAGMA user_version = \(compactVersion + index + 1)")
+            }
+        }
+        return found < compactVersion
     }
 
     /// Part of migration 6: makes an index created before it give freed pages back to the file

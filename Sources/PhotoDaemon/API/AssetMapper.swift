@@ -9,6 +9,8 @@ import Store
 /// Turns stored rows into wire values.
 struct AssetMapper: Sendable {
     let rules: GroupingRules
+    /// Which roots are offline, to mark their assets; nil marks none.
+    var volumes: RootVolumes?
 
     func asset(_ stored: StoredAsset) -> Asset {
         let content = stored.content
@@ -32,7 +34,8 @@ struct AssetMapper: Sendable {
             size: Int(stored.stamp.size),
             modified: ISOTime.utcString(nanoseconds: stored.stamp.mtimeNs),
             sidecar: sidecar?.text,
-            sidecarBytes: sidecar?.bytes)
+            sidecarBytes: sidecar?.bytes,
+            offline: volumes?.isOffline(stored.path) == true ? true : nil)
     }
 
     /// The sidecar an asset's description came from: the name the reader found it under,

@@ -212,6 +212,15 @@ struct LibraryAPI: Sendable {
             }
             only = root
         }
+        if parameters.forget == true {
+            guard let only else { throw VarlinkError.invalidParameter("forget") }
+            do {
+                let report = try await indexer.forgetAway(only)
+                return RescanReply(scanned: report.scanned, changed: report.changed)
+            } catch let error as UnwritableIndexError {
+                throw VarlinkError(LibraryInterface.Error.indexUnwritable, parameters: IndexUnwritableError(reason: "\(error)"))
+            }
+        }
         do {
             let report = try await indexer.reconcile(only: only, reason: "Rescan")
             return RescanReply(scanned: report.scanned, changed: report.changed)

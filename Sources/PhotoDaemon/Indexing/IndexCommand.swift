@@ -11,6 +11,10 @@ enum IndexCommand: Sendable {
     case reconcileFolders([[UInt8]], reply: IndexReply<Void>)
     /// Make these the roots (a config reload).
     case replaceRoots([LibraryRoot], reply: IndexReply<RootChange>)
+    /// Decide again whether each root's file system is there (`Indexer.recheckRoots`).
+    case recheckRoots(reply: IndexReply<Void>)
+    /// The owner says what is away under this root is gone (`Indexer.forgetAway`).
+    case forgetAway(LibraryRoot, reply: IndexReply<ScanReport>)
     /// Apply what the watcher has seen since it last sent this: sent, not awaited, so the
     /// events that arrive while a batch is written become the next batch, with no task between
     /// the kernel's queue and the index but this loop.
@@ -22,6 +26,8 @@ enum IndexCommand: Sendable {
         case .reconcile(_, _, let reply): reply.fail(error)
         case .reconcileFolders(_, let reply): reply.fail(error)
         case .replaceRoots(_, let reply): reply.fail(error)
+        case .recheckRoots(let reply): reply.fail(error)
+        case .forgetAway(_, let reply): reply.fail(error)
         case .liveEvents: break  // nobody waits; a reconcile at the next start finds the changes
         }
     }

@@ -95,11 +95,22 @@ extension Indexer {
             coverage.cover(folder)
             _ = try await scanner.reconcile(root: folder, progress: ScanProgressTracker())
         case .directoryRemoved(let folder):
-            _ = try await scanner.reconcile(root: folder, progress: ScanProgressTracker())
+            // A mount point removed as its drive was unmounted (udisks does): the drive is
+            // offline, not its photos deleted, though the mount table may not have been read since.
+            if volumes.recordsMount(inside: folder) { try await recheckRootsNow() }
+            _ = try await scanner.reconcile(root: folder, progress: ScanProgressTracker(),
+                                            excluding: volumes.offlineFolders(inside: folder))
         case .directoryMoved(let from, let to):
             try await moveSubtree(from: from, to: to)
         case .watchedDirectoryGone(let folder):
             guard let root = roots.root(at: folder) else { return }
+            // Unmounted with its mount point left behind, the folder is there but empty: the
+            // mount table and the recorded file system tell it from a folder that was removed.
+            let (path, presence) = try await volumes.check(root, table: MountTable.read().table)
+            if case .offline(let reason) = presence {
+                await markOffline(root, folder: path, reason: reason)
+                return
+            }
             state.setRoot(root.configured, .missing,
                           problem: "root \(root.configured) was removed or unmounted; its photos are kept until it returns")
             logger.warning("root \(root.configured) was removed or unmounted: keeping its photos until it returns")

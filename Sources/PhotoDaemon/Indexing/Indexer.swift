@@ -25,6 +25,8 @@ final class Indexer: Sendable {
     let coverage: FolderCoverage
     let state: LibraryState
     let logger: Logger
+    /// Which file system each root's photos are on, and which roots are offline.
+    let volumes: RootVolumes
     /// Retries a reconcile of every root while the index cannot be written.
     private let catchUp: WriteCatchUp
 
@@ -34,6 +36,7 @@ final class Indexer: Sendable {
         self.coverage = coverage
         self.state = state
         self.logger = logger
+        volumes = RootVolumes(store: scanner.store, logger: logger)
         catchUp = WriteCatchUp(state: state)
     }
 
@@ -47,6 +50,19 @@ final class Indexer: Sendable {
     /// Reconciles folders inotify cannot watch, each with its subtree.
     func reconcile(folders: [[UInt8]]) async throws {
         try await queue.send { .reconcileFolders(folders, reply: $0) }
+    }
+
+    /// Decides again for every root whether its file system is there (the mount table changed,
+    /// or a root is missing or offline): one that went away goes offline, one that came back
+    /// (or was mounted again) is watched afresh and reconciled.
+    func recheckRoots() async throws {
+        try await queue.send { .recheckRoots(reply: $0) }
+    }
+
+    /// The owner says the photos of `root`'s offline drives are gone: it is reconciled with
+    /// what its folder holds now, on the file system it is on now.
+    func forgetAway(_ root: LibraryRoot) async throws -> ScanReport {
+        try await queue.send { .forgetAway(root, reply: $0) }
     }
 
     /// Makes `new` the roots (a config reload): a removed root's photos leave the index, unless
@@ -87,6 +103,10 @@ final class Indexer: Sendable {
             await reply.complete { try await self.reconcileNow(folders: folders) }
         case .replaceRoots(let new, let reply):
             await reply.complete { try await self.replaceRootsNow(new) }
+        case .recheckRoots(let reply):
+            await reply.complete { try await self.recheckRootsNow() }
+        case .forgetAway(let root, let reply):
+            await reply.complete { try await self.forgetAwayNow(root) }
         case .liveEvents(let source):
             await source.settle()
             await applyLive(source.takeActions())
@@ -100,6 +120,7 @@ final class Indexer: Sendable {
         let kept = new.map { $0.resolve() ?? Array($0.configured.utf8) }
         for root in removed {
             state.forgetRoot(root.configured)
+            await volumes.forget(root.configured)
             let path = root.resolve() ?? Array(root.configured.utf8)
             coverage.uncover(path)
             let store = scanner.store
@@ -134,23 +155,36 @@ final class Indexer: Sendable {
         state.scanStarted()
         defer { state.scanFinished() }
         var total = ScanReport()
+        let table = MountTable.read().table
         for root in targets {
-            guard let path = root.resolve() else {
-                // Keep its assets: a folder that is unmounted or briefly gone must not lose ids.
-                state.setRoot(root.configured, .missing,
-                              problem: "root \(root.configured) is missing or not a folder; its photos are kept")
-                logger.warning("root \(root.configured) is missing or not a folder: keeping its photos until it returns")
+            let (path, presence) = try await volumes.check(root, table: table)
+            switch presence {
+            case .missing:
+                markMissing(root)
                 continue
+            case .offline(let reason):
+                // Never reconciled: its folder holds none of its photos now.
+                await markOffline(root, folder: path, reason: reason)
+                continue
+            case .present(_, let remounted):
+                // Watches made on the mount that went away are dead: watched again as walked.
+                if remounted { coverage.uncover(path) }
+            case .new:
+                break
             }
             state.setRoot(root.configured, .scanning)
             // A root not yet watched (at start-up) is watched by its walk, folder by folder, just
             // before each is listed: nothing made in a folder after its listing goes unseen.
             let covering = coverage.needsCovering(path)
+            // Drives mounted inside the root: one that is away is left out of the reconcile.
+            let inside = try await volumes.checkInside(root, path: path, table: table)
+            await note(inside, in: root, rewatch: !covering)
             let coverage = self.coverage
             let watch: (@Sendable ([UInt8]) -> Void)? =
                 covering ? { @Sendable folder in coverage.watchWhileWalking(folder) } : nil
             do {
-                total = total + (try await scanner.reconcile(root: path, progress: state.progress, beforeListing: watch))
+                total = total + (try await scanner.reconcile(root: path, progress: state.progress, beforeListing: watch,
+                                                             excluding: inside.away.map(\.folder)))
                 if covering { coverage.finishCovering(path, walked: true) }
             } catch {
                 if covering { coverage.finishCovering(path, walked: false) }
@@ -184,7 +218,8 @@ final class Indexer: Sendable {
         guard state.indexProblem == nil else { return }
         do {
             for folder in folders {
-                _ = try await scanner.reconcile(root: folder, progress: ScanProgressTracker())
+                _ = try await scanner.reconcile(root: folder, progress: ScanProgressTracker(),
+                                                excluding: volumes.offlineFolders(inside: folder))
             }
         } catch {
             guard unwritable(error) != nil else { throw error }

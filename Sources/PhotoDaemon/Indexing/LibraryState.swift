@@ -29,7 +29,7 @@ final class LibraryState: Sendable {
     func setCoverage(_ root: String, _ coverage: RootState, problem: String?) {
         snapshot.withLock {
             $0.coverage[root] = coverage
-            if $0.rootStates[root] != .missing && $0.rootStates[root] != .scanning {
+            if $0.rootStates[root] != .missing && $0.rootStates[root] != .scanning && $0.rootStates[root] != .offline {
                 $0.rootStates[root] = coverage
             }
             $0.problems["watch:" + root] = problem
@@ -70,6 +70,11 @@ final class LibraryState: Sendable {
             $0.scanning = false
             $0.firstScanDone = true
         }
+    }
+
+    /// Records why the drive mounted at `folder` inside a root is offline (nil: it is not).
+    func setMountProblem(_ folder: String, _ problem: String?) {
+        snapshot.withLock { $0.problems["mount:" + folder] = problem }
     }
 
     func setRoot(_ root: String, _ state: RootState, problem: String? = nil) {

@@ -45,13 +45,21 @@ struct ReconcileFeed {
 
     /// The paths this feed compares; the walk and the pages keep to them.
     let range: PathRange
+    /// Folders left out of the comparison on both sides: a drive mounted there is away.
+    let excluding: [[UInt8]]
 
     /// A feed for a merge that pairs moves when `pairing` and keeps up to `vanishedLimit` vanished
     /// rows (see `ReconcileMerge`), of the paths in `range`.
     init(pairing: Bool, range: PathRange = PathRange(low: nil, high: nil),
-         vanishedLimit: Int = ReconcileMerge.defaultVanishedLimit) {
+         vanishedLimit: Int = ReconcileMerge.defaultVanishedLimit, excluding: [[UInt8]] = []) {
         merge = ReconcileMerge(pairing: pairing, vanishedLimit: vanishedLimit)
         self.range = range
+        self.excluding = excluding
+    }
+
+    /// Whether `path` lies in one of the `excluding` folders.
+    static func isExcluded(_ path: [UInt8], _ excluding: [[UInt8]]) -> Bool {
+        !excluding.isEmpty && excluding.contains { path.isPathInside($0) }
     }
 
     /// Both sides have ended and every file is compared: `finish()` may settle the rest.
@@ -84,7 +92,7 @@ struct ReconcileFeed {
         walking = false
         walkEnded = step.ended
         found += step.found
-        disk += step.files
+        disk += excluding.isEmpty ? step.files : step.files.filter { !Self.isExcluded($0.path, excluding) }
         compare()
     }
 
@@ -99,6 +107,8 @@ struct ReconcileFeed {
         }
         if firstPageRows == nil { firstPageRows = rows.count }
         lastIndexed = rows.last?.path ?? lastIndexed
+        // Paged on from the last row read, kept or not.
+        if !excluding.isEmpty { rows.removeAll { Self.isExcluded($0.path, excluding) } }
         index += rows
         compare()
     }

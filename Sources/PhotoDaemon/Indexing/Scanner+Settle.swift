@@ -16,12 +16,13 @@ extension Scanner {
     }
 
     /// The rows of one page of the index under `root` after the path `after` whose path no
-    /// longer holds a file: vanished, unless a move written before takes them elsewhere.
-    func sweepPage(root: [UInt8], after: [UInt8]?) async throws -> SweptPage {
+    /// longer holds a file: vanished, unless a move written before takes them elsewhere. Rows in
+    /// `excluding` (a drive that is away) are kept.
+    func sweepPage(root: [UInt8], after: [UInt8]?, excluding: [[UInt8]] = []) async throws -> SweptPage {
         let rows = try await store.indexedFiles(under: root, after: after, limit: ReconcileFeed.pageSize)
         let gone = try await pool.runIfActive { () -> [WriteBatch.Vanished] in
             let opener = SafeOpener()
-            return rows.filter { row in
+            return rows.filter { !ReconcileFeed.isExcluded($0.path, excluding) }.filter { row in
                 switch opener.linkStatus(row.path) {
                 case .success(let info): return info.kind != .regular
                 case .failure(let error): return error.meansNoFile

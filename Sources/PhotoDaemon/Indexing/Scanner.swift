@@ -65,9 +65,13 @@ struct Scanner: Sendable {
 
     /// Makes the index under `root` equal the disk; `beforeListing` is called with each folder
     /// just before the walk lists it (the start-up reconcile watches the folders there).
+    /// Folders in `excluding` (where a drive is away) are left as indexed: neither their
+    /// indexed files nor what the walk finds there is compared.
     func reconcile(root: [UInt8], progress: ScanProgressTracker,
-                   beforeListing: (@Sendable ([UInt8]) -> Void)? = nil) async throws -> ScanReport {
-        let (report, bulk) = try await reconcileFiles(root: root, progress: progress, beforeListing: beforeListing)
+                   beforeListing: (@Sendable ([UInt8]) -> Void)? = nil,
+                   excluding: [[UInt8]] = []) async throws -> ScanReport {
+        let (report, bulk) = try await reconcileFiles(root: root, progress: progress, beforeListing: beforeListing,
+                                                      excluding: excluding)
         // Built once the reconcile's buffers are gone and their memory given back, so theirs and
         // the build's never add up.
         if bulk {
@@ -78,8 +82,8 @@ struct Scanner: Sendable {
     }
 
     /// The reconcile itself; true with the report when it left a bulk load to end.
-    private func reconcileFiles(root: [UInt8], progress: ScanProgressTracker,
-                                beforeListing: (@Sendable ([UInt8]) -> Void)?) async throws -> (ScanReport, Bool) {
+    private func reconcileFiles(root: [UInt8], progress: ScanProgressTracker, beforeListing: (@Sendable ([UInt8]) -> Void)?,
+                                excluding: [[UInt8]]) async throws -> (ScanReport, Bool) {
         let clock = ContinuousClock()
         let started = clock.now
         // The tree is walked in as many ranges as files are read at once, side by side: the walk
@@ -94,7 +98,9 @@ struct Scanner: Sendable {
             LibraryWalk(root: root, range: $0, sidecars: reader.sources.contains(.sidecar),
                         statingFiles: indexedAnywhere > 0, beforeListing: beforeListing, logger: logger)
         }
-        var feeds = ranges.map { ReconcileFeed(pairing: indexedAnywhere > 0, range: $0, vanishedLimit: vanishedLimit) }
+        var feeds = ranges.map {
+            ReconcileFeed(pairing: indexedAnywhere > 0, range: $0, vanishedLimit: vanishedLimit, excluding: excluding)
+        }
         var pipeline = ScanPipeline<[ReconcilePlan.Read]>(parallelism: parallelism, batchSize: batchSize)
         var report = ScanReport()
         var settled = false
@@ -214,7 +220,7 @@ struct Scanner: Sendable {
                     // The sweep reads a page at a time while the writer keeps up, behind every
                     // move handed over before it (a vanished row is removed only if still there).
                     if pipeline.wantsInput, let after = sweep.next() {
-                        group.addTask { .swept(try await sweepPage(root: root, after: after)) }
+                        group.addTask { .swept(try await sweepPage(root: root, after: after, excluding: excluding)) }
                     }
                     fetch()
                 }

@@ -1,5 +1,6 @@
 import FileSystem
 import Logging
+import PhotoAPI
 import Synchronization
 import Watcher
 
@@ -32,7 +33,8 @@ final class FolderCoverage: Sendable {
     /// Watches every root that exists now: before the start-up reconcile, so nothing that
     /// changes during it is missed, and again after an overflow.
     func coverRoots() {
-        for root in roots.all {
+        // An offline root's folder is a mount point without its drive: nothing to watch there.
+        for root in roots.all where state.rootState(root.configured) != .offline {
             guard let path = root.resolve() else { continue }
             cover(path)
         }

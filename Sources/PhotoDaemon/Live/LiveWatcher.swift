@@ -1,5 +1,6 @@
 import FileSystem
 import Logging
+import PhotoAPI
 import Synchronization
 import Watcher
 
@@ -98,6 +99,32 @@ final class LiveWatcher: LiveEventSource {
                 }
             }
             group.addTask { await self.poll() }
+            group.addTask { await self.followMounts() }
+        }
+    }
+
+    /// How often the mount table is read for changes.
+    static let mountCheckInterval: Duration = .seconds(1)
+
+    /// Reads /proc/self/mountinfo every `mountCheckInterval` and, when it changed (a drive
+    /// mounted or unmounted anywhere), has the indexer decide again which roots are there;
+    /// until cancelled. The first read counts as a change, for what happened during start-up.
+    private func followMounts() async {
+        var last: [UInt8]?
+        while (try? await Task.sleep(for: Self.mountCheckInterval)) != nil {
+            let text = MountTable.read().text
+            guard text != last else { continue }
+            last = text
+            do {
+                try await indexer.recheckRoots()
+            } catch is CancellationError {
+                return
+            } catch is IndexerStoppedError {
+                return
+            } catch {
+                logger.error("checking the roots after the mount table changed failed: \(error)")
+                last = nil
+            }
         }
     }
 
@@ -155,16 +182,10 @@ final class LiveWatcher: LiveEventSource {
     }
 
     private func pollOnce() async throws {
-        for root in indexer.roots.all where state.rootState(root.configured) == .missing {
-            guard let path = root.resolve() else { continue }
-            logger.notice("root \(root.configured) is back: watching and reconciling it")
-            coverage.cover(path)
-            do {
-                _ = try await indexer.reconcile(only: root, reason: "root returned")
-            } catch is UnwritableIndexError {
-                // The catch-up reconcile covers this root too, once the index can be written.
-                continue
-            }
+        let away: Set<RootState> = [.missing, .offline]
+        if indexer.roots.all.contains(where: { away.contains(state.rootState($0.configured)) }) {
+            // A missing root's folder may be back; the indexer tells it from an empty mount point.
+            try await indexer.recheckRoots()
         }
         let unwatched = watches.unwatched
         if !unwatched.isEmpty {

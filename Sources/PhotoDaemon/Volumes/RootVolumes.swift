@@ -1,0 +1,218 @@
+import FileSystem
+import Logging
+import Store
+import Synchronization
+
+/// Which file system each root's photos were indexed on, and each drive's mounted at a folder
+/// inside a root (kept in the index), and which of those folders are offline now. Shared by
+/// the indexer, which decides, and the API, which marks the assets of an offline folder.
+final class RootVolumes: Sendable {
+    /// What `checkInside` found about the drives mounted inside a root.
+    struct InsideMounts: Sendable {
+        /// Folders whose drive is away, why, and whether they were already offline.
+        var away: [(folder: [UInt8], reason: String, already: Bool)] = []
+        /// Folders where a drive is mounted that was not (or not this mount): to watch afresh
+        /// and reconcile.
+        var arrived: [[UInt8]] = []
+        /// Folders that were offline and are not now.
+        var cleared: [[UInt8]] = []
+    }
+
+    private let store: Store
+    private let logger: Logger
+    /// The records by folder; nil until first read from the index.
+    private let records = Mutex<[[UInt8]: StoredVolume]?>(nil)
+    /// Offline folders: a root's, keyed by the configured root, and a mount's inside a root,
+    /// keyed by `mountKey`.
+    private let offline = Mutex<[String: [UInt8]]>([:])
+
+    init(store: Store, logger: Logger) {
+        self.store = store
+        self.logger = logger
+    }
+
+    /// Whether `path` lies in an offline folder.
+    func isOffline(_ path: [UInt8]) -> Bool {
+        offline.withLock { folders in
+            !folders.isEmpty && folders.values.contains { path == $0 || path.isPathInside($0) }
+        }
+    }
+
+    /// The offline folders at or inside `folder`: a reconcile of it leaves them out.
+    func offlineFolders(inside folder: [UInt8]) -> [[UInt8]] {
+        offline.withLock { $0.values.filter { $0 == folder || $0.isPathInside(folder) } }
+    }
+
+    /// Whether a drive was recorded as mounted at or inside `folder` (from memory; false before
+    /// the records are first read, which the start-up reconcile does).
+    func recordsMount(inside folder: [UInt8]) -> Bool {
+        records.withLock { records in
+            records?.keys.contains { $0 == folder || $0.isPathInside(folder) } ?? false
+        }
+    }
+
+    /// Decides whether `root` can be reconciled now (`VolumeDecision`) and records the file
+    /// system of one that can. Returns the folder its photos are indexed under, and the decision.
+    func check(_ root: LibraryRoot, table: MountTable) async throws -> (folder: [UInt8], presence: VolumePresence) {
+        let known = try await loaded()
+        // A root's record is its shortest: the others are drives mounted inside it.
+        let recorded = known.values.filter { $0.root == root.configured }.min { $0.folder.count < $1.folder.count }
+        let path = root.resolve()
+        let folder = path ?? recorded?.folder ?? Array(root.configured.utf8)
+        let presence = try await decide(folder: folder, root: root.configured, recorded: recorded, table: table,
+                                        device: path.flatMap(Self.device))
+        switch presence {
+        case .present(let now, _), .new(let now):
+            offline.withLock { $0[root.configured] = nil }
+            if now != recorded { await save(now, replacing: recorded) }
+        case .offline:
+            offline.withLock { $0[root.configured] = folder }
+        case .missing:
+            offline.withLock { $0[root.configured] = nil }
+        }
+        return (folder, presence)
+    }
+
+    /// Decides for each drive mounted, or recorded as mounted, at a folder inside `root` (present
+    /// at `path`): records the ones mounted now, and says which are away, which arrived and
+    /// which are back.
+    func checkInside(_ root: LibraryRoot, path: [UInt8], table: MountTable) async throws -> InsideMounts {
+        let known = try await loaded()
+        var result = InsideMounts()
+        var seen: Set<[UInt8]> = []
+        for mount in table.mounts(inside: path) where seen.insert(mount.mountPoint).inserted {
+            let folder = mount.mountPoint
+            let recorded = known[folder]
+            let wasAway = offline.withLock { $0[Self.mountKey(folder)] != nil }
+            switch try await decide(folder: folder, root: root.configured, recorded: recorded, table: table,
+                                    device: Self.device(folder)) {
+            case .new(let now):
+                if now != recorded { await save(now, replacing: nil) }
+                result.arrived.append(folder)
+            case .present(let now, let remounted):
+                if now != recorded { await save(now, replacing: nil) }
+                if remounted || wasAway { result.arrived.append(folder) }
+            case .offline(let reason):
+                result.away.append((folder, reason, wasAway))
+            case .missing:
+                continue
+            }
+        }
+        for recorded in known.values where recorded.root == root.configured && recorded.folder.isPathInside(path)
+            && !seen.contains(recorded.folder) {
+            let folder = recorded.folder
+            let wasAway = offline.withLock { $0[Self.mountKey(folder)] != nil }
+            switch try await decide(folder: folder, root: root.configured, recorded: recorded, table: table,
+                                    device: Self.device(folder)) {
+            case .offline(let reason):
+                result.away.append((folder, reason, wasAway))
+            case .present:
+                continue
+            case .new, .missing:
+                // No longer a mount point, and nothing of its drive indexed there to keep.
+                await delete(folder)
+            }
+        }
+        let away = Set(result.away.map(\.folder))
+        offline.withLock { folders in
+            for (key, folder) in folders where key.hasPrefix(Self.mountPrefix) && folder.isPathInside(path)
+                && !away.contains(folder) {
+                folders[key] = nil
+                result.cleared.append(folder)
+            }
+            for folder in away { folders[Self.mountKey(folder)] = folder }
+        }
+        return result
+    }
+
+    /// Records the file system `root`'s folder is on now as the one its photos are on, whatever
+    /// was recorded (the owner said so); the folder, nil when it is not there.
+    func accept(_ root: LibraryRoot, table: MountTable) async throws -> [UInt8]? {
+        let known = try await loaded()
+        let recorded = known.values.filter { $0.root == root.configured }.min { $0.folder.count < $1.folder.count }
+        guard let path = root.resolve(), let device = Self.device(path) else { return nil }
+        let decision = VolumeDecision(folder: path, root: root.configured, recorded: nil, photoDevices: [], hasPhotos: false)
+        if case .new(let now) = decision.decide(table: table, device: device), now != recorded {
+            await save(now, replacing: recorded)
+        }
+        offline.withLock { $0[root.configured] = nil }
+        return path
+    }
+
+    /// Drops the records of the drives inside `folder` that are away, so the next reconcile
+    /// compares their folders too.
+    func forgetAway(inside folder: [UInt8]) async {
+        let away = offlineFolders(inside: folder)
+        offline.withLock { folders in
+            for (key, value) in folders where key.hasPrefix(Self.mountPrefix) && away.contains(value) { folders[key] = nil }
+        }
+        for folder in away { await delete(folder) }
+    }
+
+    /// Forgets what is known about a root that left the config.
+    func forget(_ root: String) async {
+        offline.withLock { $0[root] = nil }
+        let folders = (try? await loaded())?.values.filter { $0.root == root }.map(\.folder) ?? []
+        for folder in folders {
+            offline.withLock { $0[Self.mountKey(folder)] = nil }
+            await delete(folder)
+        }
+    }
+
+    private static let mountPrefix = "mount:"
+
+    private static func mountKey(_ folder: [UInt8]) -> String {
+        mountPrefix + String(decoding: folder, as: UTF8.self)
+    }
+
+    /// `st_dev` of the folder at `path`, nil when it is not there or not a folder.
+    private static func device(_ path: [UInt8]) -> UInt64? {
+        guard case .success(let info) = FileSystem.linkStatus(path), info.kind == .directory else { return nil }
+        return info.device
+    }
+
+    private func decide(folder: [UInt8], root: String, recorded: StoredVolume?, table: MountTable,
+                        device: UInt64?) async throws -> VolumePresence {
+        let hasPhotos = try await store.assetCount(under: folder) > 0
+        var photoDevices: Set<UInt64> = []
+        if recorded == nil, hasPhotos {
+            photoDevices = Set(try await store.indexedFiles(under: folder).map(\.stamp.device))
+        }
+        return VolumeDecision(folder: folder, root: root, recorded: recorded, photoDevices: photoDevices,
+                              hasPhotos: hasPhotos).decide(table: table, device: device)
+    }
+
+    private func loaded() async throws -> [[UInt8]: StoredVolume] {
+        if let known = records.withLock({ $0 }) { return known }
+        let stored = try await store.volumes()
+        let byFolder = Dictionary(stored.map { ($0.folder, $0) }, uniquingKeysWith: { first, _ in first })
+        return records.withLock { records in
+            if records == nil { records = byFolder }
+            return records ?? byFolder
+        }
+    }
+
+    /// Keeps `now` in memory and in the index. An index that cannot be written keeps the old
+    /// record there: the decision is made from memory until photod stops.
+    private func save(_ now: StoredVolume, replacing old: StoredVolume?) async {
+        records.withLock {
+            if let old { $0?[old.folder] = nil }
+            $0?[now.folder] = now
+        }
+        do {
+            if let old, old.folder != now.folder { try await store.deleteVolume(folder: old.folder) }
+            try await store.saveVolume(now)
+        } catch {
+            logger.debug("the file system of \(String(decoding: now.folder, as: UTF8.self)) is not recorded in the index yet: \(error)")
+        }
+    }
+
+    private func delete(_ folder: [UInt8]) async {
+        records.withLock { _ = $0?.removeValue(forKey: folder) }
+        do {
+            try await store.deleteVolume(folder: folder)
+        } catch {
+            logger.debug("the file system of \(String(decoding: folder, as: UTF8.self)) stays recorded: \(error)")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A small ext4 file system in an image file, on a loop device of its own, for tests of a
+/// drive that is unmounted and mounted again (needs root). Its loop device stays attached
+/// between mounts, so the drive keeps its device number as a real one does.
+public final class LoopDrive: @unchecked Sendable {
+    /// The loop device (`/dev/loopN`).
+    public let device: String
+    private let image: String
+    private let mounted = Mutexed<[String]>([])
+
+    /// True when this process may mount (it runs as root), and loop devices, mkfs.ext4 and
+    /// losetup are there.
+    public static var canMount: Bool {
+        getuid() == 0 && FileManager.default.fileExists(atPath: "/dev/loop-control")
+            && FileManager.default.isExecutableFile(atPath: "/usr/sbin/mkfs.ext4")
+            && FileManager.default.isExecutableFile(atPath: "/usr/sbin/losetup")
+    }
+
+    /// Makes an empty ext4 image of `megabytes` at `image` and attaches it to a free loop device.
+    public init(image: String, megabytes: Int = 16) throws {
+        self.image = image
+        try Self.run("/usr/bin/truncate", ["-s", "\(megabytes)M", image])
+        try Self.run("/usr/sbin/mkfs.ext4", ["-q", "-F", image])
+        device = try Self.run("/usr/sbin/losetup", ["-f", "--show", image]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Mounts the drive at `folder` (which must exist).
+    public func mount(at folder: String) throws {
+        try Self.run("/usr/bin/mount", [device, folder])
+        mounted.update { $0.append(folder) }
+    }
+
+    /// Unmounts the drive from `folder`; the folder stays, empty, as a mount point does.
+    public func unmount(_ folder: String) throws {
+        try Self.run("/usr/bin/umount", [folder])
+        mounted.update { $0.removeAll { $0 == folder } }
+    }
+
+    /// Unmounts it wherever it is still mounted and detaches the loop device; safe to call twice.
+    public func detach() {
+        for folder in mounted.get().reversed() {
+            _ = try? ProcessRunner.run("/usr/bin/umount", ["-l", folder])
+        }
+        mounted.set([])
+        _ = try? ProcessRunner.run("/usr/sbin/losetup", ["-d", device])
+    }
+
+    deinit { detach() }
+
+    @discardableResult
+    private static func run(_ program: String, _ arguments: [String]) throws -> String {
+        let result = try ProcessRunner.run(program, arguments)
+        guard result.status == 0 else {
+            throw LoopDriveError(command: ([program] + arguments).joined(separator: " "), output: result.stderr)
+        }
+        return result.stdout
+    }
+}
+
+/// A mount command failed.
+public struct LoopDriveError: Error, CustomStringConvertible {
+    public let command: String
+    public let output: String
+
+    public var description: String { "\(command) failed: \(output)" }
+}

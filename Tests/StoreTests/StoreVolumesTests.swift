@@ -1,0 +1,54 @@
+import Foundation
+import PhotoTestSupport
+import SQLite
+import Testing
+@testable import Store
+
+/// Migration 10: the file system each root's photos were indexed on.
+@Suite struct StoreVolumesTests {
+    static let card = StoredVolume(
+        folder: Array("/media/card".utf8), root: "/media/card", device: 2065, mountID: 95, major: 8, minor: 17,
+        fsType: "ext4", source: "/dev/sdb1", mountPoint: Array("/media/card".utf8))
+
+    @Test func aVolumeIsKeptReplacedAndDeleted() async throws {
+        let dir = try TemporaryDirectory()
+        let store = try Store(path: dir.file("index.sqlite"))
+        await #expect(try store.volumes().isEmpty)
+        try await store.saveVolume(Self.card)
+        var remounted = Self.card
+        remounted.mountID = 120
+        remounted.device = UInt64.max - 1  // st_dev is unsigned; SQLite's integers are not
+        try await store.saveVolume(remounted)
+        let reopened = try Store(path: dir.file("index.sqlite"))
+        await #expect(try reopened.volumes() == [remounted])
+        try await reopened.deleteVolume(folder: Self.card.folder)
+        await #expect(try reopened.volumes().isEmpty)
+    }
+
+    @Test func anIndexFromBeforeMigrationTenGetsTheTableAndKeepsItsAssets() async throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("index.sqlite")
+        do {
+            let store = try Store(path: path)
+            var batch = WriteBatch()
+            batch.inserts.append(.init(path: Array("/media/card/a.jpg".utf8),
+                                       stamp: FileStamp(device: 2065, inode: 12, size: 3, mtimeNs: 4),
+                                       content: AssetContent(groupKey: "a", groupSpelling: "A", format: "jpeg")))
+            _ = try await store.apply(batch)
+            await store.close()
+        }
+        do {
+            // As the code before migration 10 left it: compact layout, no volumes table.
+            let old = try SQLiteConnection(path: path, create: false)
+            try old.execute("DROP TABLE volumes")
+            try old.execute("PRAGMA user_version = \(Schema.compactVersion)")
+        }
+        let store = try Store(path: path)
+        await #expect(try store.totals().assets == 1)
+        try await store.saveVolume(Self.card)
+        await #expect(try store.volumes() == [Self.card])
+        let db = try SQLiteConnection(path: path, create: false)
+        #expect(try db.integer("PRAGMA user_version") == Int64(Schema.version))
+        #expect(Schema.version == 10)
+    }
+}
