@@ -10,13 +10,14 @@ import PhotoClient
 /// daemon, 2 a usage error, 3 the daemon cannot be reached (or not safely), 141 the output
 /// pipe closed.
 public enum PhotoctlMain {
-    /// Parses `CommandLine.arguments`, runs the command, exits.
+    /// Parses the process's arguments, runs the command, exits.
     public static func main() async -> Never {
         // Every write to a closed pipe then fails with EPIPE, which Output turns into a quiet
         // exit; SwiftNIO ignores the signal anyway once it opens a socket, so this makes the
         // behaviour the same before and after.
         signal(SIGPIPE, SIG_IGN)
-        let status = await run(Array(CommandLine.arguments.dropFirst()))
+        // The kernel's bytes, not CommandLine.arguments, which repairs a name that is not UTF-8.
+        let status = await run(RawArguments.process())
         Output.endPaging()
         exit(status)
     }

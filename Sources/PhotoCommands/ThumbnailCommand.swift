@@ -60,7 +60,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         do {
             try await deliver()
         } catch let error as NewFileError {
-            Output.error("photoctl: \(error)")
+            Output.escapedError("photoctl: \(error)")
             throw ExitCode.failure
         }
     }
@@ -68,7 +68,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     private func deliver() async throws {
         // An existing file is refused before photod does any work; the temporary file goes
         // away with `file` when anything below fails.
-        let file = try output.map { path throws(NewFileError) in try NewFile.create(at: path, replacing: force) }
+        let file = try output.map { path throws(NewFileError) in try NewFile.create(at: RawArguments.bytes(of: path), replacing: force) }
         let client = try await global.connect()
         let reply = try await client.requestImage(RequestImageParameters(
             id: id, width: size, height: size, contentMode: .fit, deliveryMode: fast ? .fast : .highQuality,
