@@ -45,7 +45,8 @@ public enum PhotoctlMain {
             let code = Photoctl.exitCode(for: error)
             let message = Photoctl.fullMessage(for: error)
             if code == .success {
-                if !message.isEmpty { Output.help(message) }
+                // The message of a clean exit is help, a version or a completion script.
+                if !message.isEmpty { Output.help(BashCompletionQuoting.adjusted(message)) }
                 return 0
             }
             if code == .validationFailure, let unknown = UnknownCommand.find(in: hoisted, root: Photoctl.self) {
