@@ -49,7 +49,7 @@ struct ShowCommand: AsyncParsableCommand {
         let missing = reply.missing.map { SafeText.escaped($0) }
             + (reply.missingPathBytes ?? []).map { SafeText.escaped(bytes: Data(base64Encoded: $0) ?? Data($0.utf8)) }
         if !missing.isEmpty {
-            Output.error("photoctl: not in the library: \(missing.joined(separator: " "))")
+            Output.escapedError("photoctl: not in the library: \(missing.joined(separator: " "))")
             throw ExitCode.failure
         }
     }

@@ -10,6 +10,7 @@ import Glibc
 import Musl
 #endif
 import PhotoAPI
+import SafeText
 
 /// `photoctl thumbnail ID`: a display-sized image of one photo, into a file or a pipe.
 struct ThumbnailCommand: AsyncParsableCommand {
@@ -79,7 +80,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
             Output.error("photoctl: photod's image of \(id) is not valid base64")
             throw ExitCode.failure
         }
-        let facts = ImageFacts(reply, bytes: image.count, file: file?.path)
+        let facts = ImageFacts(reply, bytes: image.count, file: file.map { String(decoding: $0.path, as: UTF8.self) })
         guard let file else {
             Output.bytes(image)
             Output.note(facts.summary)
@@ -87,7 +88,11 @@ struct ThumbnailCommand: AsyncParsableCommand {
         }
         try file.write(image)
         try file.commit()
-        if global.json { try Output.json(facts) } else { Output.line("\(file.path): \(facts.summary)") }
+        if global.json {
+            try Output.json(facts)
+        } else {
+            Output.people(SafeText.escaped(bytes: file.path) + ": " + SafeText.escaped(facts.summary) + "\n")
+        }
     }
 }
 
