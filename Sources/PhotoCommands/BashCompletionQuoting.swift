@@ -7,15 +7,16 @@ enum BashCompletionQuoting {
     /// How swift-argument-parser's script registers its completion function.
     static let registration = "complete -o filenames -F _photoctl photoctl"
 
-    /// The function registered instead: it runs the generated one, turns readline's quoting off
-    /// for this completion and quotes each candidate for where the word stands (bare: `printf
-    /// %q`; after an opening ' or ", for inside those quotes, closed).
+    /// The function registered instead: it runs the generated one, turns readline's quoting and
+    /// its folder test off for this completion (photoctl completes no file names: a name that
+    /// expands to a folder got a `/`) and quotes each candidate for where the word stands (bare:
+    /// `printf %q`; after an opening ' or ", for inside those quotes, closed).
     static let quotingFunction = #"""
         # photoctl: readline leaves a `$` and a leading `~` of a candidate bare, so the words are
         # quoted here, for the quotes the word being completed is in.
         _photoctl_quoted() {
             _photoctl "${@}"
-            compopt -o noquote 2>/dev/null
+            compopt -o noquote +o filenames 2>/dev/null
             local -r word="${COMP_WORDS[COMP_CWORD]}" closed="'\\''"
             local index text
             for index in "${!COMPREPLY[@]}"; do

@@ -229,7 +229,7 @@ private struct CompletionLibrary {
         try shell.press("Tab")
         let line = shell.wait { $0.contains("photoctl list " + inserted) }
         #expect(line.satisfied, "\(line.screen)", sourceLocation: sourceLocation)
-        try shell.press("End")
+        try shell.press("C-e")
         try shell.type(" --no-pager")
         try shell.press("Enter")
         let ran = shell.wait { $0.contains("/library/" + listing) }
