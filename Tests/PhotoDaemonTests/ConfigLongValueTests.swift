@@ -18,13 +18,13 @@ import Testing
 
     @Test func aLongValueIsCutWithItsSize() throws {
         expectShort(try files.problem("log_level = \"\(Self.long)\""), 1_000_000)
-        expectShort(try files.problem("[permissions]\ntrusted = [\"*\(Self.long)\"]"), 1_000_001)
         expectShort(try files.problem("[groups]\ndescription_sources = [\"\(Self.long)\"]"), 1_000_000)
     }
 
     @Test func aLongKeyIsCutWithItsSize() throws {
         expectShort(try files.problem("\(Self.long) = 1"), 1_000_000)
-        expectShort(try files.problem("\"\(Self.long)\" = 1\n\"\(Self.long)\" = 2"), 1_000_000)
+        let half = String(Self.long.prefix(500_000))
+        expectShort(try files.problem("\"\(half)\" = 1\n\"\(half)\" = 2"), 500_000)
     }
 
     @Test func aLongUnquotedValueIsCutWithItsSize() throws {
