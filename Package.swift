@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "ThumbnailCache"),
         // The TOML subset photod.toml uses, parsed strictly; stdlib only, so photod links no
         // Foundation (and no C++ library) for its config.
-        .target(name: "TOML"),
+        .target(name: "TOML", dependencies: ["SafeText"]),
         // posix_spawn, pthreads and getrandom without Foundation: photod's thumbnail workers, photod-notify's terminal
         // and bus thread, the store's asset ids.
         .target(name: "Posix", dependencies: ["CSpawn", "CRandom"]),

@@ -202,24 +202,39 @@ def attack(path, seconds, count):
     return stats
 
 
-def attack_as(uid, sock):
-    """Runs attack() in a child process with `uid`, after opening the socket to other users."""
+def start_attack_as(uid, sock):
+    """Forks the child that runs attack() with `uid`, after opening the socket to other users;
+    returns what finish_attack() needs. Called before this process starts any thread: a fork
+    while the owner thread is starting photoctl would hand the child the write end of that
+    photoctl's stderr pipe, and the owner's status call would then wait for the whole attack."""
     # The temporary folder and the socket's folder (both 0700) are searchable, the socket writable.
     os.chmod(os.path.dirname(os.path.dirname(sock)), 0o711)
     os.chmod(os.path.dirname(sock), 0o711)
     os.chmod(sock, 0o666)
     reader, writer = os.pipe()
+    go_reader, go_writer = os.pipe()
     pid = os.fork()
     if pid == 0:
         try:
             os.close(reader)
+            os.close(go_writer)
             os.setgroups([])
             os.setgid(uid)
             os.setuid(uid)
+            os.read(go_reader, 1)  # the parent's measurement has started
             os.write(writer, json.dumps(attack(sock, ATTACK_SECONDS, HOSTILE)).encode())
         finally:
             os._exit(0)
     os.close(writer)
+    os.close(go_reader)
+    return pid, reader, go_writer
+
+
+def finish_attack(child):
+    """Starts the forked attack and waits for its figures."""
+    pid, reader, go_writer = child
+    os.write(go_writer, b"g")
+    os.close(go_writer)
     with os.fdopen(reader) as result:
         text = result.read()
     os.waitpid(pid, 0)
@@ -272,11 +287,12 @@ def measure(daemon, sock, env, log):
     baseline_rss = rss_kib(daemon.pid)
     owner = Owner(env)
     before = [owner.status_ms() for _ in range(20)]
+    child = start_attack_as(HOSTILE_UID, sock) if HOSTILE_UID is not None else None
     sampler = Sampler(daemon.pid)
     sampler.start()
     owner.start()
     cpu_before = cpu_seconds(daemon.pid)
-    stats = attack_as(HOSTILE_UID, sock) if HOSTILE_UID is not None else attack(sock, ATTACK_SECONDS, HOSTILE)
+    stats = finish_attack(child) if child is not None else attack(sock, ATTACK_SECONDS, HOSTILE)
     cpu_during = cpu_seconds(daemon.pid) - cpu_before
     owner.stopped.set()
     owner.join()

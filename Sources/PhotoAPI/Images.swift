@@ -100,15 +100,18 @@ public struct OpenOriginalReply: Codable, Sendable, Equatable {
     public var fileDescriptor: Int
     /// The file's name (last path component), invalid UTF-8 as U+FFFD.
     public var name: String
+    /// Base64 of the name's exact bytes, present only when the name is not valid UTF-8.
+    public var nameBytes: String?
     public var size: Int
     /// Modification time, ISO 8601 UTC.
     public var modified: String
     public var format: String
 
     /// Creates the reply.
-    public init(fileDescriptor: Int, name: String, size: Int, modified: String, format: String) {
+    public init(fileDescriptor: Int, name: String, nameBytes: String? = nil, size: Int, modified: String, format: String) {
         self.fileDescriptor = fileDescriptor
         self.name = name
+        self.nameBytes = nameBytes
         self.size = size
         self.modified = modified
         self.format = format

@@ -62,11 +62,14 @@ public struct GetAssetsParameters: Codable, Sendable, Equatable {
     public var ids: [String]
     /// Absolute paths, exactly as indexed (canonical: no symlinks, `.` or `..`).
     public var paths: [String]?
+    /// Absolute paths as base64 of their exact bytes, for paths that are not valid UTF-8.
+    public var pathBytes: [String]?
 
     /// Creates the parameters.
-    public init(ids: [String], paths: [String]? = nil) {
+    public init(ids: [String], paths: [String]? = nil, pathBytes: [String]? = nil) {
         self.ids = ids
         self.paths = paths
+        self.pathBytes = pathBytes
     }
 }
 
@@ -75,11 +78,14 @@ public struct GetAssetsReply: Codable, Sendable, Equatable {
     public var assets: [Asset]
     /// Requested ids, then paths, that are not in the library (or not visible to the caller).
     public var missing: [String]
+    /// Requested `pathBytes` entries not in the library, as given; nil when none were asked.
+    public var missingPathBytes: [String]?
 
     /// Creates the reply.
-    public init(assets: [Asset], missing: [String]) {
+    public init(assets: [Asset], missing: [String], missingPathBytes: [String]? = nil) {
         self.assets = assets
         self.missing = missing
+        self.missingPathBytes = missingPathBytes
     }
 }
 

@@ -118,8 +118,8 @@ public final class PhotoClient: Sendable {
 
     /// The assets with these ids, and at these paths (absolute, as indexed); unknown (or hidden)
     /// ids, then paths, come back in `missing`.
-    public func getAssets(ids: [String], paths: [String]? = nil) async throws(PhotoClientError) -> GetAssetsReply {
-        try await call(LibraryMethods.getAssets, GetAssetsParameters(ids: ids, paths: paths))
+    public func getAssets(ids: [String], paths: [String]? = nil, pathBytes: [String]? = nil) async throws(PhotoClientError) -> GetAssetsReply {
+        try await call(LibraryMethods.getAssets, GetAssetsParameters(ids: ids, paths: paths, pathBytes: pathBytes))
     }
 
     /// Reconciles one root (or all) with the disk now.

@@ -1,10 +1,17 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import PhotoAPI
 import PhotoClient
+import SafeText
 
 /// `photoctl export ID… DIR`: byte-exact copies of originals, read through the descriptors
 /// photod passes (OpenOriginal), so it works for an app that cannot see the library's folders.
@@ -28,16 +35,17 @@ struct ExportCommand: ParsableCommand {
     var force = false
 
     private var ids: [String] { Array(arguments.dropLast()) }
-    private var folder: String {
-        let folder = arguments.last ?? "."
-        return folder.count > 1 && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+    /// The folder's exact bytes (it need not be UTF-8), without a trailing slash.
+    private var folder: [UInt8] {
+        let folder = arguments.last.map(RawArguments.bytes(of:)) ?? [UInt8(ascii: ".")]
+        return folder.count > 1 && folder.last == UInt8(ascii: "/") ? Array(folder.dropLast()) : folder
     }
 
     func validate() throws {
         guard arguments.count >= 2 else { throw ValidationError("name at least one asset id, then the folder") }
         var status = stat()
-        guard stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
-            throw ValidationError("\(folder) is not a folder")
+        guard stat(PathArgument.cString(folder), &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+            throw ValidationError("\(String(decoding: folder, as: UTF8.self)) is not a folder")
         }
     }
 
@@ -45,30 +53,32 @@ struct ExportCommand: ParsableCommand {
         let client = try global.originals()
         defer { client.close() }
         var failed = false
-        var names: Set<String> = []
+        var names: Set<[UInt8]> = []
         for id in ids {
+            let shownID = SafeText.escaped(id)
             do {
                 let original = try client.open(id: id)
-                let name = original.reply.name
+                let name = Self.exactName(of: original.reply)
+                let shownName = SafeText.escaped(bytes: name)
                 guard Self.isPlainName(name) else {
-                    Output.error("photoctl: \(id): photod names its file \"\(name)\", not a plain file name; skipped")
+                    Output.escapedError("photoctl: \(shownID): photod names its file \"\(shownName)\", not a plain file name; skipped")
                     failed = true
                     continue
                 }
                 guard names.insert(name).inserted else {
-                    Output.error("photoctl: \(id): another photo of this export is named \"\(name)\"; skipped")
+                    Output.escapedError("photoctl: \(shownID): another photo of this export is named \"\(shownName)\"; skipped")
                     failed = true
                     continue
                 }
-                let path = try Self.copy(original, to: folder + "/" + name, replacing: force)
-                Output.line("\(id) \(path)")
+                let path = try Self.copy(original, to: folder + [UInt8(ascii: "/")] + name, replacing: force)
+                Output.people("\(shownID) \(SafeText.escaped(bytes: path))\n")
             } catch let error as PhotoClientError {
                 // Only an error reply leaves the connection usable for the next id.
                 guard case .daemon = error else { throw error }
                 Output.error("photoctl: \(error)")
                 failed = true
             } catch let error as NewFileError {
-                Output.error("photoctl: \(id): \(error)")
+                Output.escapedError("photoctl: \(shownID): \(error)")
                 failed = true
             }
         }
@@ -76,11 +86,18 @@ struct ExportCommand: ParsableCommand {
     }
 
     /// False for a name that would leave the folder or hide in it ("..", "a/b", ".profile").
-    static func isPlainName(_ name: String) -> Bool {
-        !name.isEmpty && !name.hasPrefix(".") && !name.contains("/") && !name.utf8.contains(0)
+    static func isPlainName(_ name: [UInt8]) -> Bool {
+        !name.isEmpty && name.first != UInt8(ascii: ".") && !name.contains(UInt8(ascii: "/")) && !name.contains(0)
     }
 
-    private static func copy(_ original: OpenedOriginal, to path: String, replacing: Bool) throws -> String {
+    /// The name's exact bytes when photod sent them (the name is not UTF-8 and `name` has
+    /// U+FFFD in their place), else the name.
+    static func exactName(of reply: OpenOriginalReply) -> [UInt8] {
+        guard let exact = reply.nameBytes, let bytes = Data(base64Encoded: exact) else { return Array(reply.name.utf8) }
+        return Array(bytes)
+    }
+
+    private static func copy(_ original: OpenedOriginal, to path: [UInt8], replacing: Bool) throws -> [UInt8] {
         guard let source = original.fileDescriptor else { throw PhotoClientError.protocolFailure("no descriptor") }
         let file = try NewFile.create(at: path, replacing: replacing)
         try file.copy(from: source)

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import SafeText
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -11,16 +12,17 @@ import Musl
 
 /// A file photoctl creates (an image, an exported original): written under a temporary name in
 /// the same folder and given its real name only when complete, so a half-written file never
-/// appears under it, and an existing file is replaced only when the user said so.
+/// appears under it, and an existing file is replaced only when the user said so. Paths are
+/// bytes: a name need not be UTF-8.
 final class NewFile {
     /// Where the file ends up.
-    let path: String
-    private let temporary: String
+    let path: [UInt8]
+    private let temporary: [CChar]
     private let descriptor: Int32
     private let replacing: Bool
     private var finished = false
 
-    private init(path: String, temporary: String, descriptor: Int32, replacing: Bool) {
+    private init(path: [UInt8], temporary: [CChar], descriptor: Int32, replacing: Bool) {
         self.path = path
         self.temporary = temporary
         self.descriptor = descriptor
@@ -33,13 +35,15 @@ final class NewFile {
 
     /// Starts `path`; unless `replacing`, refuses at once when something is there already (the
     /// final `commit` checks again, atomically).
-    static func create(at path: String, replacing: Bool) throws(NewFileError) -> NewFile {
+    static func create(at path: [UInt8], replacing: Bool) throws(NewFileError) -> NewFile {
         var status = stat()
-        if !replacing, lstat(path, &status) == 0 { throw .exists(path) }
-        let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        let name = path.split(separator: "/").last.map(String.init) ?? "file"
+        if !replacing, lstat(PathArgument.cString(path), &status) == 0 { throw .exists(path) }
+        let slash = UInt8(ascii: "/")
+        let folder = path.lastIndex(of: slash).map { $0 == 0 ? [slash] : Array(path[..<$0]) } ?? [UInt8(ascii: ".")]
         for _ in 0..<8 {
-            let temporary = folder + "/." + name + ".photoctl-" + String(UInt32.random(in: .min ... .max), radix: 16)
+            // A short name of fixed length, not one built from the final name: that one may
+            // already be NAME_MAX (255 bytes) long.
+            let temporary = PathArgument.cString(folder + Array("/.photoctl-".utf8) + randomSuffix())
             let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
             if descriptor >= 0 {
                 return NewFile(path: path, temporary: temporary, descriptor: descriptor, replacing: replacing)
@@ -47,6 +51,12 @@ final class NewFile {
             if errno != EEXIST { throw .failed(path, "cannot create a file in its folder", errno) }
         }
         throw .failed(path, "cannot find a free temporary name in its folder", EEXIST)
+    }
+
+    /// 16 hex digits, so two photoctl runs writing into one folder pick different names.
+    private static func randomSuffix() -> [UInt8] {
+        let digits = String(UInt64.random(in: .min ... .max), radix: 16)
+        return Array((String(repeating: "0", count: 16 - digits.count) + digits).utf8)
     }
 
     /// Appends `data`.
@@ -88,16 +98,17 @@ final class NewFile {
         let synced = fsync(descriptor) == 0 ? 0 : errno
         let closed = close(descriptor) == 0 ? 0 : errno
         if synced != 0 || closed != 0 { throw .failed(path, "cannot write it", synced != 0 ? synced : closed) }
+        let target = PathArgument.cString(path)
         if replacing {
-            guard rename(temporary, path) == 0 else { throw .failed(path, "cannot put it in place", errno) }
+            guard rename(temporary, target) == 0 else { throw .failed(path, "cannot put it in place", errno) }
             return
         }
-        if link(temporary, path) == 0 { return }
+        if link(temporary, target) == 0 { return }
         if errno == EEXIST { throw .exists(path) }
-        let claim = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        let claim = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard claim >= 0 else { throw errno == EEXIST ? .exists(path) : .failed(path, "cannot create it", errno) }
         close(claim)
-        guard rename(temporary, path) == 0 else { throw .failed(path, "cannot put it in place", errno) }
+        guard rename(temporary, target) == 0 else { throw .failed(path, "cannot put it in place", errno) }
     }
 
     /// Drops the temporary file; the real name is untouched.
@@ -116,16 +127,17 @@ final class NewFile {
 /// Why photoctl did not create a file.
 enum NewFileError: Error, CustomStringConvertible {
     /// Something is already there and the user did not say `--force`.
-    case exists(String)
+    case exists([UInt8])
     /// A system call failed with this errno.
-    case failed(String, String, Int32)
+    case failed([UInt8], String, Int32)
 
+    /// The message, with the path escaped (`SafeText`): print it with `Output.escapedError`.
     var description: String {
         switch self {
         case .exists(let path):
-            "\(path) already exists; add --force to replace it"
+            "\(SafeText.escaped(bytes: path)) already exists; add --force to replace it"
         case .failed(let path, let what, let code):
-            "\(path): \(what) (\(String(cString: strerror(code))))"
+            "\(SafeText.escaped(bytes: path)): \(what) (\(String(cString: strerror(code))))"
         }
     }
 }

@@ -112,6 +112,12 @@ enum Output {
         write(lines.joined(separator: "\n") + "\n", to: .standardError)
     }
 
+    /// Writes a message to standard error that its caller escaped already, part by part: it
+    /// shows bytes that are not UTF-8 (a file name), which `error` would have to take as text.
+    static func escapedError(_ message: String) {
+        write(message + "\n", to: .standardError)
+    }
+
     /// Writes a remark for people to standard error, escaped, when standard output carries data
     /// (an image) that the remark must not mix with.
     static func note(_ message: String) {

@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -10,35 +5,60 @@ import Musl
 #endif
 import PhotoAPI
 
-/// A command-line argument that names a photo by its file rather than its id.
+/// A command-line argument that names a photo by its file rather than its id. Paths are kept
+/// as the argument's exact bytes (`RawArguments`): a file name need not be UTF-8.
 enum PathArgument {
     /// Whether `argument` is a path: it has a `/`, or names a file that exists. Asset ids never
     /// contain a `/`, so `./IMG_1.jpg` is always a path.
     static func isPath(_ argument: String) -> Bool {
-        argument.contains("/") || FileManager.default.fileExists(atPath: argument)
+        let bytes = RawArguments.bytes(of: argument)
+        var status = stat()
+        return bytes.contains(UInt8(ascii: "/")) || stat(cString(bytes), &status) == 0
     }
 
     /// `argument` as photod indexes paths: absolute (against `directory`, the working folder),
     /// symlinks resolved when the file or its folder exists, else tidied as `AbsolutePath` does
     /// (`.`, `..`, repeated slashes), so a folder reached through a symlink still finds its photos.
-    static func resolve(_ argument: String, in directory: String) -> String {
-        let absolute = argument.hasPrefix("/") ? argument : directory + "/" + argument
+    static func resolve(_ argument: String, in directory: String) -> [UInt8] {
+        let slash = UInt8(ascii: "/")
+        let given = RawArguments.bytes(of: argument)
+        let absolute = given.first == slash ? given : Array(directory.utf8) + [slash] + given
         if let real = realPath(absolute) { return real }
-        let tidied = AbsolutePath.resolve(absolute, against: directory)
+        let tidied = tidy(absolute)
         // A file that is gone (but may still be indexed) in a folder that exists.
         // `tidied` is absolute with no trailing slash, so its last "/" parts folder and name.
-        if tidied != "/", let slash = tidied.lastIndex(of: "/") {
-            let folder = slash == tidied.startIndex ? "/" : String(tidied[..<slash])
+        if tidied != [slash], let last = tidied.lastIndex(of: slash) {
+            let folder = last == 0 ? [slash] : Array(tidied[..<last])
             if let real = realPath(folder) {
-                return (real == "/" ? "" : real) + "/" + tidied[tidied.index(after: slash)...]
+                return (real == [slash] ? [] : real) + [slash] + tidied[(last + 1)...]
             }
         }
         return tidied
     }
 
-    private static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
+    /// `path` (absolute) with `.`, `..`, repeated and trailing slashes taken out by the bytes
+    /// alone, as `AbsolutePath.resolve` does for text.
+    static func tidy(_ path: [UInt8]) -> [UInt8] {
+        let slash = UInt8(ascii: "/")
+        var parts: [ArraySlice<UInt8>] = []
+        for part in path.split(separator: slash, omittingEmptySubsequences: true) {
+            switch Array(part) {
+            case [UInt8(ascii: ".")]: continue
+            case [UInt8(ascii: "."), UInt8(ascii: ".")]: _ = parts.popLast()
+            default: parts.append(part)
+            }
+        }
+        return [slash] + Array(parts.joined(separator: [slash]))
+    }
+
+    private static func realPath(_ path: [UInt8]) -> [UInt8]? {
+        guard let resolved = realpath(cString(path), nil) else { return nil }
         defer { free(resolved) }
-        return String(cString: resolved)
+        return Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
+    }
+
+    /// `bytes` as a C string; a NUL cannot come from argv, and one from elsewhere ends it early.
+    static func cString(_ bytes: [UInt8]) -> [CChar] {
+        bytes.map { CChar(bitPattern: $0) } + [0]
     }
 }

@@ -10,13 +10,14 @@ import PhotoClient
 /// daemon, 2 a usage error, 3 the daemon cannot be reached (or not safely), 141 the output
 /// pipe closed.
 public enum PhotoctlMain {
-    /// Parses `CommandLine.arguments`, runs the command, exits.
+    /// Parses the process's arguments, runs the command, exits.
     public static func main() async -> Never {
         // Every write to a closed pipe then fails with EPIPE, which Output turns into a quiet
         // exit; SwiftNIO ignores the signal anyway once it opens a socket, so this makes the
         // behaviour the same before and after.
         signal(SIGPIPE, SIG_IGN)
-        let status = await run(Array(CommandLine.arguments.dropFirst()))
+        // The kernel's bytes, not CommandLine.arguments, which repairs a name that is not UTF-8.
+        let status = await run(RawArguments.process())
         Output.endPaging()
         exit(status)
     }
@@ -44,7 +45,8 @@ public enum PhotoctlMain {
             let code = Photoctl.exitCode(for: error)
             let message = Photoctl.fullMessage(for: error)
             if code == .success {
-                if !message.isEmpty { Output.help(message) }
+                // The message of a clean exit is help, a version or a completion script.
+                if !message.isEmpty { Output.help(BashCompletionQuoting.adjusted(message)) }
                 return 0
             }
             if code == .validationFailure, let unknown = UnknownCommand.find(in: hoisted, root: Photoctl.self) {

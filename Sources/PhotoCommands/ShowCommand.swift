@@ -6,6 +6,7 @@ import Foundation
 #endif
 import PhotoAPI
 import PhotoClient
+import SafeText
 
 /// `photoctl show ID|PATH…`: everything photod knows about some photos.
 struct ShowCommand: AsyncParsableCommand {
@@ -29,9 +30,13 @@ struct ShowCommand: AsyncParsableCommand {
     func run() async throws {
         let directory = FileManager.default.currentDirectoryPath
         let paths = ids.filter(PathArgument.isPath).map { PathArgument.resolve($0, in: directory) }
+        // A UTF-8 path goes as text (as photod has always taken it), any other as its bytes.
+        let texts = paths.compactMap { String(validating: $0, as: UTF8.self) }
+        let exact = paths.filter { String(validating: $0, as: UTF8.self) == nil }
         let client = try await global.connect()
         let reply = try await client.getAssets(ids: ids.filter { !PathArgument.isPath($0) },
-                                               paths: paths.isEmpty ? nil : paths)
+                                               paths: texts.isEmpty ? nil : texts,
+                                               pathBytes: exact.isEmpty ? nil : exact.map { Data($0).base64EncodedString() })
         await client.close()
         if global.json {
             try Output.json(reply)
@@ -41,8 +46,10 @@ struct ShowCommand: AsyncParsableCommand {
                 Output.fields(AssetDetails.fields(of: asset))
             }
         }
-        if !reply.missing.isEmpty {
-            Output.error("photoctl: not in the library: \(reply.missing.joined(separator: " "))")
+        let missing = reply.missing.map { SafeText.escaped($0) }
+            + (reply.missingPathBytes ?? []).map { SafeText.escaped(bytes: Data(base64Encoded: $0) ?? Data($0.utf8)) }
+        if !missing.isEmpty {
+            Output.escapedError("photoctl: not in the library: \(missing.joined(separator: " "))")
             throw ExitCode.failure
         }
     }

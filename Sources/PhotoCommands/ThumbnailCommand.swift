@@ -10,6 +10,7 @@ import Glibc
 import Musl
 #endif
 import PhotoAPI
+import SafeText
 
 /// `photoctl thumbnail ID`: a display-sized image of one photo, into a file or a pipe.
 struct ThumbnailCommand: AsyncParsableCommand {
@@ -60,7 +61,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         do {
             try await deliver()
         } catch let error as NewFileError {
-            Output.error("photoctl: \(error)")
+            Output.escapedError("photoctl: \(error)")
             throw ExitCode.failure
         }
     }
@@ -68,7 +69,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     private func deliver() async throws {
         // An existing file is refused before photod does any work; the temporary file goes
         // away with `file` when anything below fails.
-        let file = try output.map { path throws(NewFileError) in try NewFile.create(at: path, replacing: force) }
+        let file = try output.map { path throws(NewFileError) in try NewFile.create(at: RawArguments.bytes(of: path), replacing: force) }
         let client = try await global.connect()
         let reply = try await client.requestImage(RequestImageParameters(
             id: id, width: size, height: size, contentMode: .fit, deliveryMode: fast ? .fast : .highQuality,
@@ -79,7 +80,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
             Output.error("photoctl: photod's image of \(id) is not valid base64")
             throw ExitCode.failure
         }
-        let facts = ImageFacts(reply, bytes: image.count, file: file?.path)
+        let facts = ImageFacts(reply, bytes: image.count, file: file.map { String(decoding: $0.path, as: UTF8.self) })
         guard let file else {
             Output.bytes(image)
             Output.note(facts.summary)
@@ -87,7 +88,11 @@ struct ThumbnailCommand: AsyncParsableCommand {
         }
         try file.write(image)
         try file.commit()
-        if global.json { try Output.json(facts) } else { Output.line("\(file.path): \(facts.summary)") }
+        if global.json {
+            try Output.json(facts)
+        } else {
+            Output.people(SafeText.escaped(bytes: file.path) + ": " + SafeText.escaped(facts.summary) + "\n")
+        }
     }
 }
 

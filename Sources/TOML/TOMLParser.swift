@@ -98,7 +98,7 @@ public enum TOMLParser {
     }
 
     private static func dotted<Parts: Collection<String>>(_ path: Parts) -> String {
-        path.map { !$0.isEmpty && $0.utf8.allSatisfy(TOMLScanner.isBare) ? $0 : "\"\($0)\"" }.joined(separator: ".")
+        path.map { !$0.isEmpty && $0.utf8.allSatisfy(TOMLScanner.isBare) ? ShownText.of($0) : "\"\(ShownText.of($0))\"" }.joined(separator: ".")
     }
 }
 

@@ -29,7 +29,7 @@ enum TOMLWord {
         init(_ description: String) { self.description = description }
     }
 
-    private static func text(_ word: ArraySlice<UInt8>) -> String { String(decoding: word, as: UTF8.self) }
+    private static func text(_ word: ArraySlice<UInt8>) -> String { ShownText.of(String(decoding: word, as: UTF8.self)) }
 
     private static func unsupported(_ word: ArraySlice<UInt8>) -> String {
         let unsigned = word.first == UInt8(ascii: "+") || word.first == UInt8(ascii: "-") ? word.dropFirst() : word

@@ -83,6 +83,17 @@ import Testing
         #expect(result.stderr.contains("max_connections"))
     }
 
+    @Test func aBadConfigValueOfAMegabyteIsOneShortLine() throws {
+        let dir = try TemporaryDirectory()
+        let value = String(repeating: "v", count: 1_000_000)
+        let config = try dir.write("photod.toml", Array("log_level = \"\(value)\"\n".utf8))
+        let result = try ProcessRunner.run(Binaries.photod, ["--config", config, "--socket", dir.file("s")])
+        #expect(result.status == 78)
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stderr.utf8.count < 400, "\(result.stderr.utf8.count) bytes")
+        #expect(result.stderr.contains("log_level") && result.stderr.contains("… (1000000 bytes)"), "\(result.stderr)")
+    }
+
     @Test func aSecondDaemonOnTheSameSocketRefusesToStart() throws {
         let daemon = try DaemonHarness()
         try daemon.start()

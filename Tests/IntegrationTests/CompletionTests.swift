@@ -190,6 +190,53 @@ private struct CompletionLibrary {
         try expectCompletions(in: zsh, library: library)
     }
 
+    /// Names a shell would expand where they stand bare: each shell inserts them quoted, and the
+    /// completed command lists the group's own photo (p0.jpg for `$HOME`, p1.jpg for `~root`).
+    @Test func namesStartingWithDollarOrTildeAreInsertedQuoted() throws {
+        let library = try CompletionLibrary.start(trusted: []) { _ in ["$HOME", "~root", "Hike"] }
+        let bashScript = try library.script("bash", as: "photoctl.bash")
+        let rc = try library.daemon.dir.write("bashrc", Array("PS1='> '\nsource \(bashScript)\n".utf8))
+        let bash = try TmuxShell(["/bin/bash", "--noprofile", "--rcfile", rc, "-i"], environment: library.environment)
+        // bash quotes for the quotes the word is in; inside single quotes nothing expands.
+        try expectQuoted(in: bash, typed: "'$H", inserted: "'$HOME'", listing: "p0.jpg")
+        try expectQuoted(in: bash, typed: "\"$H", inserted: "\"\\$HOME\"", listing: "p0.jpg")
+
+        let fishScript = try library.script("fish", as: "photoctl.fish")
+        let fish = try TmuxShell(["fish", "--no-config", "--init-command",
+                                  "set -g fish_greeting; function fish_prompt; echo '> '; end; source \(fishScript)"],
+                                 environment: library.environment)
+        _ = try library.script("zsh", as: "zsh/_photoctl")
+        try library.daemon.dir.write("zsh/.zshrc", Array("""
+            fpath=(\(library.daemon.dir.file("zsh")) $fpath)
+            autoload -U compinit && compinit -u -D
+            PS1='> '
+            """.utf8))
+        let zsh = try TmuxShell(["zsh"], environment: library.environment.merging(["ZDOTDIR": library.daemon.dir.file("zsh")]) { $1 })
+        for shell in [bash, fish, zsh] {
+            try expectQuoted(in: shell, typed: "\\$H", inserted: "\\$HOME", listing: "p0.jpg")
+            try expectQuoted(in: shell, typed: "\\~r", inserted: "\\~root", listing: "p1.jpg")
+        }
+    }
+
+    /// Completes `photoctl list TYPED`, expects `photoctl list INSERTED` on the line and, once
+    /// run, the photo `listing` listed (the name reached photoctl unexpanded).
+    private func expectQuoted(in shell: TmuxShell, typed: String, inserted: String, listing: String,
+                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(shell.wait { $0.contains("> ") }.satisfied, "no prompt: \(shell.screen)", sourceLocation: sourceLocation)
+        // Each shell's clear-screen key: what an earlier round showed must not satisfy this one.
+        try shell.press("C-l")
+        try shell.type("photoctl list " + typed)
+        try shell.press("Tab")
+        let line = shell.wait { $0.contains("photoctl list " + inserted) }
+        #expect(line.satisfied, "\(line.screen)", sourceLocation: sourceLocation)
+        try shell.press("C-e")
+        try shell.type(" --no-pager")
+        try shell.press("Enter")
+        let ran = shell.wait { $0.contains("/library/" + listing) }
+        #expect(ran.satisfied, "\(ran.screen)", sourceLocation: sourceLocation)
+        try shell.press("C-u")
+    }
+
     /// Tab completes a group and an app id (colons and all) on the command line, and the
     /// completed command runs: the hostile name reached photoctl as one literal word.
     private func expectCompletions(in shell: TmuxShell, library: CompletionLibrary) throws {

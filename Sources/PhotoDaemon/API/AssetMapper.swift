@@ -77,10 +77,9 @@ struct AssetMapper: Sendable {
             fallbackRemoved: committed.fallbackRemoved)
     }
 
-    /// A path's last component as UTF-8, invalid bytes as U+FFFD.
-    static func displayName(lastComponentOf path: [UInt8]) -> String {
-        let name = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).last ?? path[...]
-        return String(decoding: name, as: UTF8.self)
+    /// The last component of `path`, as bytes (a name need not be UTF-8).
+    static func lastComponent(of path: [UInt8]) -> [UInt8] {
+        Array(path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).last ?? path[...])
     }
 
     static func isValidUTF8(_ bytes: [UInt8]) -> Bool {

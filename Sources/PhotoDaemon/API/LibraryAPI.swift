@@ -176,6 +176,8 @@ struct LibraryAPI: Sendable {
         try ParameterLimits.check(parameters.ids, atMost: ParameterLimits.assetID, "ids")
         guard (parameters.paths?.count ?? 0) <= Self.maximumLimit else { throw VarlinkError.invalidParameter("paths") }
         try ParameterLimits.check(parameters.paths, atMost: ParameterLimits.path, "paths")
+        guard (parameters.pathBytes?.count ?? 0) <= Self.maximumLimit else { throw VarlinkError.invalidParameter("pathBytes") }
+        let pathBytes = try parameters.pathBytes.map(PathLookup.decode)
         let ids = parameters.ids
         let found: [StoredAsset]
         switch access {
@@ -194,12 +196,23 @@ struct LibraryAPI: Sendable {
             if let asset = byID[id] { assets.append(mapper.asset(asset)) } else { missing.append(id) }
         }
         if let paths = parameters.paths, !paths.isEmpty {
-            let byPath = try await PathLookup(store: store).assets(at: paths, access)
+            let byPath = try await PathLookup(store: store).assets(at: paths.map { Array($0.utf8) }, access)
             for path in paths {
-                if let asset = byPath[path] { assets.append(mapper.asset(asset)) } else { missing.append(path) }
+                if let asset = byPath[Array(path.utf8)] { assets.append(mapper.asset(asset)) } else { missing.append(path) }
             }
         }
-        return GetAssetsReply(assets: assets, missing: missing)
+        var missingPathBytes: [String]?
+        if let pathBytes, let given = parameters.pathBytes {
+            var notFound: [String] = []
+            if !pathBytes.isEmpty {
+                let byPath = try await PathLookup(store: store).assets(at: pathBytes, access)
+                for (path, entry) in zip(pathBytes, given) {
+                    if let asset = byPath[path] { assets.append(mapper.asset(asset)) } else { notFound.append(entry) }
+                }
+            }
+            missingPathBytes = notFound
+        }
+        return GetAssetsReply(assets: assets, missing: missing, missingPathBytes: missingPathBytes)
     }
 
     func rescan(_ parameters: RescanParameters) async throws -> RescanReply {

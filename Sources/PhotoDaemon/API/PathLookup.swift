@@ -1,14 +1,19 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import PhotoAPI
 import Store
+import Varlink
 
-/// Assets by path, as far as a caller may see them (`GetAssets` with `paths`).
+/// Assets by path, as far as a caller may see them (`GetAssets` with `paths` or `pathBytes`).
 struct PathLookup: Sendable {
     let store: Store
 
-    /// The assets at these paths (exactly as indexed), keyed by the path as given; paths not
+    /// The assets at these paths (exact bytes, as indexed), keyed by those bytes; paths not
     /// indexed, or not visible to the caller, are absent.
-    func assets(at paths: [String], _ access: LibraryAccess) async throws -> [String: StoredAsset] {
-        let wanted = paths.map { Array($0.utf8) }
+    func assets(at wanted: [[UInt8]], _ access: LibraryAccess) async throws -> [[UInt8]: StoredAsset] {
         let found: [StoredAsset]
         switch access {
         case .everything:
@@ -20,8 +25,24 @@ struct PathLookup: Sendable {
             let visible = try await store.visibleIDsByPath(in: selection)
             found = try await store.assets(ids: wanted.compactMap { visible[$0] })
         }
-        var byPath: [String: StoredAsset] = [:]
-        for asset in found { byPath[String(decoding: asset.path, as: UTF8.self)] = asset }
+        var byPath: [[UInt8]: StoredAsset] = [:]
+        for asset in found { byPath[asset.path] = asset }
         return byPath
+    }
+
+    /// `pathBytes` decoded: each entry base64 of at most `ParameterLimits.path` bytes, else
+    /// InvalidParameter (pathBytes); the length is checked before decoding.
+    static func decode(_ pathBytes: [String]) throws(VarlinkError) -> [[UInt8]] {
+        let longestEncoded = (ParameterLimits.path + 2) / 3 * 4
+        var decoded: [[UInt8]] = []
+        decoded.reserveCapacity(pathBytes.count)
+        for entry in pathBytes {
+            guard entry.utf8.count <= longestEncoded, let data = Data(base64Encoded: entry),
+                  !data.isEmpty, data.count <= ParameterLimits.path else {
+                throw VarlinkError.invalidParameter("pathBytes")
+            }
+            decoded.append(Array(data))
+        }
+        return decoded
     }
 }

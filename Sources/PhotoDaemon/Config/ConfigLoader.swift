@@ -121,7 +121,7 @@ public struct ConfigLoader {
         if let socket = try reader.string("socket") { config.socket = filePath(socket) }
         if let level = try reader.string("log_level") {
             guard let parsed = Logger.Level(rawValue: level) else {
-                throw reader.error("log_level", "\"\(level)\" is not one of "
+                throw reader.error("log_level", "\"\(ShownText.of(level))\" is not one of "
                                    + Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
             }
             config.logLevel = parsed
@@ -163,7 +163,7 @@ public struct ConfigLoader {
         if var permissions = try reader.table("permissions") {
             if let trusted = try permissions.strings("trusted") {
                 if let bad = trusted.first(where: { $0.isEmpty || $0 == "*" }) {
-                    throw permissions.error("trusted", "\"\(bad)\" would trust every program; name executables or app ids")
+                    throw permissions.error("trusted", "\"\(ShownText.of(bad))\" would trust every program; name executables or app ids")
                 }
                 config.trusted = trusted
             }
@@ -229,10 +229,10 @@ public struct ConfigLoader {
         var sources: [Metadata.DescriptionSource] = []
         for name in names {
             guard let source = Metadata.DescriptionSource(rawValue: name) else {
-                throw table.error("description_sources", "\"\(name)\" is not one of \(known)")
+                throw table.error("description_sources", "\"\(ShownText.of(name))\" is not one of \(known)")
             }
             guard !sources.contains(source) else {
-                throw table.error("description_sources", "\"\(name)\" is listed twice")
+                throw table.error("description_sources", "\"\(ShownText.of(name))\" is listed twice")
             }
             sources.append(source)
         }
@@ -254,7 +254,8 @@ private struct TableReader {
     }
 
     func error(_ key: String, _ problem: String) -> ConfigError {
-        ConfigError(file: file, key: prefix + key, problem: problem)
+        // Keys come from the file: one may be a megabyte, or hold a newline.
+        ConfigError(file: file, key: ShownText.of(prefix + key), problem: problem)
     }
 
     private mutating func value(_ key: String) -> TOMLValue? {

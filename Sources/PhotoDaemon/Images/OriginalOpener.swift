@@ -30,8 +30,9 @@ struct OriginalOpener: Sendable {
             throw VarlinkError(LibraryInterface.Error.imageUnavailable, parameters: ImageUnavailableError(
                 id: parameters.id, reason: "the file cannot be opened (\(error.reason))"))
         }
+        let name = AssetMapper.wirePath(AssetMapper.lastComponent(of: asset.path))
         let reply = OpenOriginalReply(
-            fileDescriptor: 0, name: AssetMapper.displayName(lastComponentOf: asset.path), size: Int(file.info.size),
+            fileDescriptor: 0, name: name.text, nameBytes: name.bytes, size: Int(file.info.size),
             modified: ISOTime.utcString(nanoseconds: file.info.mtimeNs), format: asset.content.format)
         try await replier.reply(reply, fileDescriptors: [file.fileDescriptor])
     }
