@@ -159,7 +159,8 @@ let package = Package(
         // photoctl's pure parts: did-you-mean, shell words for completion, paths.
         .testTarget(name: "PhotoCommandsTests", dependencies: ["PhotoCommands", "PhotoAPI", "PhotoClient",
                                                                .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .testTarget(name: "PhotoNotifyTests", dependencies: ["PhotoNotify", "PhotoAPI"]),
+        .testTarget(name: "PhotoNotifyTests", dependencies: ["PhotoNotify", "PhotoAPI",
+                                                             .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ThumbnailProtocolTests", dependencies: ["ThumbnailProtocol"]),
         // The built photod-thumbnailer over a socketpair, on images Pillow makes.
         .testTarget(name: "ThumbnailerTests", dependencies: ["photod-thumbnailer", "ThumbnailProtocol", "PhotoTestSupport"]),

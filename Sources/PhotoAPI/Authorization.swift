@@ -14,6 +14,7 @@ public enum AuthorizationInterface {
         public static let confirmationRequired = "io.photod.Authorization.ConfirmationRequired"
         public static let noSuchGroup = "io.photod.Authorization.NoSuchGroup"
         public static let noSuchAsset = "io.photod.Authorization.NoSuchAsset"
+        public static let tooManyRequests = "io.photod.Authorization.TooManyRequests"
     }
 }
 
@@ -247,6 +248,20 @@ public struct TooManyAppsError: Codable, Sendable, Equatable {
     public init(limit: Int, hint: String) {
         self.limit = limit
         self.hint = hint
+    }
+}
+
+/// Parameters of `io.photod.Authorization.TooManyRequests`.
+public struct TooManyRequestsError: Codable, Sendable, Equatable {
+    /// The app refused (the id photod derived).
+    public var app: String
+    /// Seconds until the app may start a request again.
+    public var retryAfter: Int
+
+    /// Creates the error parameters.
+    public init(app: String, retryAfter: Int) {
+        self.app = app
+        self.retryAfter = retryAfter
     }
 }
 

@@ -10,12 +10,16 @@ extension Output {
         var flexible: Bool
         /// Numbers line up on the right.
         var alignRight: Bool
+        /// A flexible column that gives way only once the other flexible ones are at their
+        /// floors: the one that tells rows apart (an app's id), not the free text beside it.
+        var shrinksLast: Bool
 
         /// A column; by default flexible and left-aligned.
-        init(_ title: String, flexible: Bool = true, alignRight: Bool = false) {
+        init(_ title: String, flexible: Bool = true, alignRight: Bool = false, shrinksLast: Bool = false) {
             self.title = title
             self.flexible = flexible
             self.alignRight = alignRight
+            self.shrinksLast = shrinksLast
         }
     }
 
@@ -72,8 +76,15 @@ extension Output {
             }
         }
         let floors = columns.map { header > 0 ? TerminalWidth.of(SafeText.escaped($0.title)) : 0 }
-        let widths = ColumnFit.widths(natural: natural, floors: floors, flexible: columns.map(\.flexible),
-                                      separator: TerminalWidth.of(separator), limit: style.width)
+        let separatorWidth = TerminalWidth.of(separator)
+        var widths = ColumnFit.widths(natural: natural, floors: floors,
+                                      flexible: columns.map { $0.flexible && !$0.shrinksLast },
+                                      separator: separatorWidth, limit: style.width)
+        if columns.contains(where: \.shrinksLast) {
+            // The others gave what they could; the last ones give the rest, from what is left.
+            widths = ColumnFit.widths(natural: widths, floors: floors, flexible: columns.map(\.flexible),
+                                      separator: separatorWidth, limit: style.width)
+        }
         var text = ""
         for (rowIndex, row) in rows.enumerated() {
             var line = ""

@@ -5,6 +5,7 @@ import Glibc
 import Musl
 #endif
 import PhotoAPI
+import SafeText
 
 /// `photoctl permissions`: which apps may see the library, and the owner's answers.
 struct PermissionsCommand: AsyncParsableCommand {
@@ -36,11 +37,18 @@ enum AppText {
         return "limited: " + parts.joined(separator: "; ")
     }
 
-    /// The app's id with the label it declared, which is shown but decides nothing. Raw text:
-    /// `Output` escapes whatever an app chose (label, reason, a script's path) as it prints.
+    /// The app's id, then the label it declared, which is shown but decides nothing, set apart
+    /// (`SafeText.quoted`), so a label cannot pass for another app's id. Already escaped: print
+    /// it with `Output.people`, never through `Output.line`.
     static func name(_ app: App) -> String {
-        guard let label = app.label, !label.isEmpty else { return id(app) }
-        return "\"\(label)\" (\(id(app)))"
+        let id = SafeText.escaped(id(app))
+        guard let label = app.label, !label.isEmpty else { return id }
+        return "\(id) (calls itself \(SafeText.quoted(label)))"
+    }
+
+    /// One line for people holding `name(app)`: `before` and `after` are escaped, the name is already.
+    static func line(_ before: String, _ app: App, _ after: String) {
+        Output.people(SafeText.escaped(before) + name(app) + SafeText.escaped(after) + "\n")
     }
 
     /// The app's id, with its user when that is not this one (photod as a system service).
@@ -71,9 +79,19 @@ struct PermissionsListCommand: AsyncParsableCommand {
         await client.close()
         if global.json { return try Output.json(ListAppsReply(apps: apps)) }
         guard !apps.isEmpty else { return Output.line("No app has asked for the library yet.") }
-        Output.table(["APP", "STATUS", "PENDING", "LABEL", "REASON"], apps.map { app in
-            [AppText.id(app), AppText.access(app), app.pending ? "yes" : "", app.label ?? "", app.reason ?? ""]
-        })
+        Output.people(Self.tableText(apps, style: Output.style))
+    }
+
+    /// The table of `apps`: when it is too wide, the label and reason (which the apps chose)
+    /// and the status give way before the id, and the id loses its middle, never the script
+    /// or program name at its end, which is what tells apps apart.
+    static func tableText(_ apps: [App], style: OutputStyle) -> String {
+        let columns = [Output.Column("APP", shrinksLast: true), Output.Column("STATUS"),
+                       Output.Column("PENDING", flexible: false), Output.Column("LABEL"), Output.Column("REASON")]
+        return Output.tableText(columns, apps.map { app in
+            [Output.Cell.path(AppText.id(app)), .text(AppText.access(app)), .text(app.pending ? "yes" : ""),
+             .text(app.label ?? ""), .text(app.reason ?? "")]
+        }, style: style)
     }
 }
 
@@ -109,7 +127,7 @@ struct PermissionsWatchCommand: AsyncParsableCommand {
                 try Output.jsonLine(event)
             } else {
                 let reason = event.kind == .requested ? ": " + (event.app.reason ?? "") : ""
-                Output.line("\(event.kind.rawValue) \(AppText.name(event.app)) → \(AppText.access(event.app))\(reason)")
+                AppText.line("\(event.kind.rawValue) ", event.app, " → \(AppText.access(event.app))\(reason)")
             }
         }
         await client.close()

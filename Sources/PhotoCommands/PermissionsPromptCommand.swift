@@ -43,7 +43,7 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
         if let app {
             let named = try await calls.app(app, uid: uid)
             guard named.pending else {
-                Output.line("\(AppText.name(named)) is not waiting for an answer (it is \(AppText.access(named))).")
+                AppText.line("", named, " is not waiting for an answer (it is \(AppText.access(named))).")
                 return
             }
             only = named
@@ -75,7 +75,7 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
     /// Asks about one app and records the answer; false when the terminal closed.
     private func answer(_ app: App, using client: PhotoClient) async throws -> Bool {
         Output.line("")
-        Output.line("Allow \(AppText.name(app)) to see your photo library?")
+        AppText.line("Allow ", app, " to see your photo library?")
         Output.line("Reason: \(app.reason ?? "(none given)")")
         if let warning = app.warning { Output.line("Careful: \(warning).") }
         Terminal.discardTypedAhead()

@@ -15,6 +15,10 @@ struct ActionRunner: Sendable {
     let photod: PhotodLink
     let terminal: TerminalLauncher
     let logger: Logger
+    /// The machine's own lines, capped per kind and app.
+    let lines: NotifierLogGate
+    /// Feeds `.woke(tag:)` to the machine once the duration has passed.
+    let wake: @Sendable (UInt64, Duration) -> Void
 
     /// Runs `actions` in order, feeding every result to `machine` and running what it answers.
     func perform(_ actions: [NotifierAction], on machine: inout NotifierMachine) async {
@@ -42,7 +46,10 @@ struct ActionRunner: Sendable {
         case .openPrompt(let app):
             return openPrompt(app)
         case .log(let entry):
-            logger.log(level: entry.level.swiftLog, "\(entry.message)", metadata: entry.metadata.mapValues { .string($0) })
+            lines.log(entry)
+            return nil
+        case .wake(let tag, let delay):
+            wake(tag, delay)
             return nil
         }
     }

@@ -4,7 +4,9 @@ import SafeText
 /// The words of every notification photod-notify shows.
 ///
 /// An app's label, id and reason are hostile: each is escaped with `SafeText` (control and
-/// format characters made visible, so no newline forges a line and no escape sequence acts),
+/// format characters made visible, so no newline forges a line and no escape sequence acts;
+/// the label, which the app chose, comes after the kernel's id, quoted and short, with every
+/// blank-looking character shown, `SafeText.quoted`),
 /// and when the server reads the body as markup, `& < > " '` become entities, so a label
 /// `<b>x</b>` or `<a href=…>` is shown as typed, never rendered.
 public enum NotificationText {
@@ -20,8 +22,8 @@ public enum NotificationText {
                                capabilities: ServerCapabilities) -> NotificationContent {
         var lines: [String] = []
         let who = app.uid == ownerUID ? "" : " of user \(app.uid)"
-        let name = app.label.flatMap { $0.isEmpty ? nil : $0 }.map { "\"\(SafeText.escaped($0))\" (\(SafeText.escaped(app.id))\(who))" }
-            ?? SafeText.escaped(app.id) + who
+        let name = SafeText.escaped(app.id) + who
+            + (app.label.flatMap { $0.isEmpty ? nil : $0 }.map { " (calls itself \(SafeText.quoted($0)))" } ?? "")
         let warning = app.warning.map { SafeText.escaped($0) }
         if confirming, let warning {
             lines.append("Really allow \(name)?")

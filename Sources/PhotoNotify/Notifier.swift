@@ -76,7 +76,14 @@ public struct Notifier: Sendable {
             },
         ]
         let runner = ActionRunner(bus: bus, photod: photod, terminal: TerminalLauncher(
-            logger: logger, path: ProcessInfo.processInfo.environment["PATH"]), logger: logger)
+            logger: logger, path: ProcessInfo.processInfo.environment["PATH"]), logger: logger,
+            lines: NotifierLogGate(logger: logger), wake: { tag, delay in
+                // A wake after the loop ended goes into a finished stream, where it is dropped.
+                Task {
+                    try? await Task.sleep(for: delay)
+                    input.yield(.event(.woke(tag: tag)))
+                }
+            })
         var machine = NotifierMachine(limit: limit, ownerUID: Int(getuid()))
         await runner.perform(machine.start(), on: &machine)
         loop: for await item in inputs {

@@ -27,6 +27,8 @@ public enum NotifierEvent: Sendable, Equatable {
     case decideFailed(AppKey, warning: String?, reason: String)
     /// Choose… found no terminal; `command` is what the owner can run instead.
     case promptUnavailable(AppKey, command: String)
+    /// The delay asked for by `.wake(tag:after:)` has passed.
+    case woke(tag: UInt64)
 }
 
 /// What the notifier asks its runtime to do, in order.
@@ -43,6 +45,8 @@ public enum NotifierAction: Sendable, Equatable {
     case openPrompt(AppKey)
     /// Write a log line.
     case log(NotifierLog)
+    /// Feed `.woke(tag:)` back once `after` has passed.
+    case wake(tag: UInt64, after: Duration)
 }
 
 extension NotifierAction {

@@ -1,8 +1,8 @@
 /// What should be on the desktop, compared with what is, after every event.
 extension NotifierMachine {
-    /// Requests waiting for a place: not shown, not being sent, not closed by the owner.
+    /// Requests waiting for a place: not shown, not being sent, not closed by the owner, not held back.
     var waitingCount: Int {
-        requests.filter { $0.notification == .none && !$0.dismissed }.count
+        requests.filter { $0.notification == .none && !$0.dismissed && $0.heldBy == nil }.count
     }
 
     /// Shows waiting requests while fewer than `limit` are on the desktop, updates any whose
@@ -21,7 +21,7 @@ extension NotifierMachine {
                 let (state, action) = Self.sending(wanted, replacing: shown, tag: takeTag())
                 requests[index].notification = state
                 actions.append(action)
-            case .none where !request.dismissed && onDesktop < limit:
+            case .none where !request.dismissed && request.heldBy == nil && onDesktop < limit:
                 let (state, action) = Self.sending(wanted, replacing: nil, tag: takeTag())
                 requests[index].notification = state
                 actions.append(action)

@@ -7,7 +7,8 @@ import PhotoAPI
 /// them, each as one notification with Allow / Deny / Choose…; the others are counted in one
 /// summary notification. A request answered anywhere (a button, photoctl, a timeout, the app
 /// hanging up) closes its notification. Signals about a notification count only from the bus
-/// name that showed it, so another program on the bus cannot press Allow.
+/// name that showed it, so another program on the bus cannot press Allow. A new request is
+/// shown only once it has waited `showDelay`, so one withdrawn at once shows nothing.
 public struct NotifierMachine: Sendable {
     /// Whether a notification server is there, as far as the machine knows.
     enum Server: Equatable, Sendable {
@@ -21,6 +22,8 @@ public struct NotifierMachine: Sendable {
     public let limit: Int
     /// The user photod-notify runs as; another user's app says whose it is.
     public let ownerUID: Int
+    /// How long a new request waits before it is shown.
+    public let showDelay: Duration
     var server: Server = .unknown
     /// The missing server was logged; quiet until one is found.
     var missingLogged = false
@@ -33,10 +36,12 @@ public struct NotifierMachine: Sendable {
     var noticeTags: Set<UInt64> = []
     private var nextTag: UInt64 = 1
 
-    /// A machine showing at most `limit` requests at once, for the owner `ownerUID`.
-    public init(limit: Int = 3, ownerUID: Int) {
+    /// A machine showing at most `limit` requests at once, for the owner `ownerUID`, each once
+    /// it has waited `showDelay`.
+    public init(limit: Int = 3, ownerUID: Int, showDelay: Duration = .seconds(1)) {
         self.limit = max(1, limit)
         self.ownerUID = ownerUID
+        self.showDelay = showDelay
     }
 
     /// The first actions: find out whether a notification server is there.
@@ -77,6 +82,9 @@ public struct NotifierMachine: Sendable {
             actions = decideFailed(key, warning: warning, reason: reason)
         case .promptUnavailable(let key, let command):
             actions = promptUnavailable(key, command: command)
+        case .woke(let tag):
+            for index in requests.indices where requests[index].heldBy == tag { requests[index].heldBy = nil }
+            actions = []
         }
         return actions + reconcile()
     }
@@ -121,19 +129,28 @@ public struct NotifierMachine: Sendable {
     /// Records a pending request; `asked`: the app asked (again), so a closed notification comes back.
     private mutating func upsert(_ app: App, asked: Bool) -> [NotifierAction] {
         let key = AppKey(app)
-        let isNew: Bool
         if let index = requests.firstIndex(where: { $0.key == key }) {
             // A warning learnt from photod's refusal stays until photod's record carries one.
             let warning = app.warning ?? requests[index].app.warning
             requests[index].app = app
             requests[index].app.warning = warning
             if asked { requests[index].dismissed = false }
-            isNew = false
         } else {
-            requests.append(PendingRequest(app: app))
-            isNew = true
+            var request = PendingRequest(app: app)
+            // A request photod announces now waits `showDelay` first; one listed at (re)connect
+            // has waited already.
+            var hold: [NotifierAction] = []
+            if asked && showDelay > .zero {
+                let tag = takeTag()
+                request.heldBy = tag
+                hold = [.wake(tag: tag, after: showDelay)]
+            }
+            requests.append(request)
+            guard server == .missing else { return hold }
+            server = .probing
+            return hold + [.probeServer]
         }
-        guard (isNew || asked) && server == .missing else { return [] }
+        guard asked && server == .missing else { return [] }
         // No server answered last time; a new request is the moment to look again.
         server = .probing
         return [.probeServer]

@@ -44,6 +44,9 @@ struct PendingRequest: Sendable {
     var notification: NotificationState = .none
     /// The owner closed its notification: it is not shown again unless the app asks anew.
     var dismissed = false
+    /// Set while a new request is held back (the tag of its `.wake`): an app that asks and
+    /// hangs up at once never reaches the desktop.
+    var heldBy: UInt64?
     /// The last notification of this request the server closed; its buttons may still report
     /// (a server may close a notification before it says which button closed it).
     var lastClosed: ShownNotification?

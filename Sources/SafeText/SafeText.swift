@@ -65,7 +65,7 @@ public enum SafeText {
         }
     }
 
-    private static func append(_ scalar: Unicode.Scalar, to out: inout String, shortEscapes: Bool) {
+    static func append(_ scalar: Unicode.Scalar, to out: inout String, shortEscapes: Bool) {
         if scalar == "\\" {
             out += "\\\\"
         } else if shortEscapes, scalar == "\t" || scalar == "\n" {
@@ -77,7 +77,7 @@ public enum SafeText {
         }
     }
 
-    private static func hex(_ value: UInt32) -> String {
+    static func hex(_ value: UInt32) -> String {
         let digits = String(value, radix: 16, uppercase: true)
         return digits.count == 1 ? "0" + digits : digits
     }

@@ -38,15 +38,17 @@ extension StoreDatabase {
         }
     }
 
-    /// Stores an app record, replacing the one with the same uid and id; durable when this returns.
-    func saveApp(_ app: StoredApp) throws {
+    /// Stores an app record, replacing the one with the same uid and id; durable when this
+    /// returns. `backUp`: the change is one the backup must hold (a decision), so it is
+    /// rewritten; a request coming and going is not, and costs the backup nothing.
+    func saveApp(_ app: StoredApp, backUp: Bool = true) throws {
         try write { db in
             let statement = try db.statement("""
                 INSERT INTO apps(uid, id, record) VALUES (?, ?, ?)
                 ON CONFLICT(uid, id) DO UPDATE SET record = excluded.record
                 """)
             try statement.bind([.integer(Int64(app.uid)), .text(app.id), .blob(Array(app.record))]).run()
-            backUpApps(db)
+            if backUp { backUpApps(db) }
         }
     }
 
@@ -60,5 +62,15 @@ extension StoreDatabase {
             if deleted { backUpApps(db) }
             return deleted
         }
+    }
+}
+
+extension Store {
+    /// Queues an app record's save (see `enqueueSaveApp`); `backUp` false leaves the apps
+    /// backup as it is, for changes that are no decision (a request pending or withdrawn): an
+    /// app asking in a loop would otherwise have the whole backup rewritten and fsync-ed each time.
+    public func enqueueSaveApp(_ app: StoredApp, backUp: Bool,
+                               completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        enqueueWrite({ try $0.saveApp(app, backUp: backUp) }, completion: completion)
     }
 }

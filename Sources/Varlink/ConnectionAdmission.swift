@@ -2,10 +2,12 @@ import Synchronization
 
 /// Decides which connections the server serves, so no client can take every slot.
 ///
-/// Three rules: at most `maxConnections` at once; of those, `ownerReserved` only the owner may
-/// take, so the owner is never locked out; and a uid other than the owner's connections holds at
-/// most `maxPerUID`, so one user (or one app, in a per-user service) cannot fill the rest. The
-/// owner is held only to the total. Connections still being identified are counted apart and
+/// Four rules: at most `maxConnections` at once; of those, `ownerReserved` only the owner may
+/// take, so the owner is never locked out; a uid other than the owner's connections holds at
+/// most `maxPerUID`, so one user (or one app, in a per-user service) cannot fill the rest; and
+/// the last `newcomerHeadroom` of the other slots go one each to uids holding none, so a few
+/// users holding their whole share (each with its `Watch` streams) cannot lock out the next
+/// user. The owner is held only to the total. Connections still being identified are counted apart and
 /// capped, because each holds a file descriptor before anyone knows who it is.
 final class ConnectionAdmission: Sendable {
     /// The numbers the rules use.
@@ -26,6 +28,8 @@ final class ConnectionAdmission: Sendable {
         case reservedForOwner(reserved: Int)
         /// This uid already holds its share.
         case perUID(uid: UInt32?, limit: Int)
+        /// This uid already holds `held` connections, and the few slots left are kept for uids holding none.
+        case fairShare(uid: UInt32?, held: Int)
 
         var description: String {
             switch self {
@@ -34,6 +38,9 @@ final class ConnectionAdmission: Sendable {
             case .reservedForOwner(let reserved): "the free slots are the \(reserved) reserved for the owner"
             case .perUID(let uid, let limit):
                 "uid \(uid.map(String.init) ?? "unknown") already holds its \(limit) connections"
+            case .fairShare(let uid, let held):
+                "uid \(uid.map(String.init) ?? "unknown") already holds \(held) connections; the last free slots are "
+                    + "kept for users holding none"
             }
         }
     }
@@ -63,6 +70,13 @@ final class ConnectionAdmission: Sendable {
         limits.ownerReserved = min(limits.ownerReserved, max(limits.maxConnections - 1, 0))
         self.limits = limits
     }
+
+    /// The slots anyone but the owner may take.
+    var sharedSlots: Int { limits.maxConnections - limits.ownerReserved }
+
+    /// Of `sharedSlots`, how many stay free for uids that hold none: an eighth, so that a pool of
+    /// 60 (the default 64 less the owner's 4) still lets 7 more users in when 4 hold 16 each.
+    var newcomerHeadroom: Int { sharedSlots / 8 }
 
     /// Connections served now.
     var served: Int {
@@ -114,11 +128,15 @@ final class ConnectionAdmission: Sendable {
         guard state.owner + state.others < self.limits.maxConnections else {
             return .full(limit: self.limits.maxConnections)
         }
-        guard state.others < self.limits.maxConnections - self.limits.ownerReserved else {
+        guard state.others < self.sharedSlots else {
             return .reservedForOwner(reserved: self.limits.ownerReserved)
         }
-        guard state.perUID[uid, default: 0] < self.limits.maxPerUID else {
+        let held = state.perUID[uid, default: 0]
+        guard held < self.limits.maxPerUID else {
             return .perUID(uid: uid, limit: self.limits.maxPerUID)
+        }
+        guard held == 0 || self.sharedSlots - state.others > self.newcomerHeadroom else {
+            return .fairShare(uid: uid, held: held)
         }
         return nil
     }

@@ -237,6 +237,53 @@ private struct CompletionLibrary {
         try shell.press("C-u")
     }
 
+    /// Two script apps that differ only in their script's name (issue 26): the name completes
+    /// by itself, in the form `permissions allow` takes; a component both share does not.
+    static let scripts = ["calendar.sh", "contacts.sh"].map { "script:/usr/bin/bash:/home/ann/bin/" + $0 }
+
+    @Test func appIdsCompleteByTheComponentOnlyTheyHave() throws {
+        let library = try CompletionLibrary.start()
+        for id in Self.scripts {
+            _ = try library.daemon.photoctlJSON(["permissions", "deny", id])
+        }
+        #expect(try library.bash(["photoctl", "permissions", "allow", "cal"]) == ["calendar.sh"])
+        #expect(try library.bash(["photoctl", "permissions", "allow", "co"]) == ["contacts.sh"])
+        #expect(try library.bash(["photoctl", "permissions", "prompt", "--app", "cal"]) == ["calendar.sh"])
+        // "bash" and "ann" name both apps: offering them would complete to an ambiguous name.
+        #expect(try library.bash(["photoctl", "permissions", "allow", "ba"]).isEmpty)
+        #expect(try library.bash(["photoctl", "permissions", "allow", "an"]).isEmpty)
+        // Whole ids still complete from their start.
+        #expect(Set(try library.bash(["photoctl", "permissions", "allow", "script:"])) == Set(Self.scripts))
+        // The completed word names the app.
+        let allowed = try library.daemon.photoctl(["permissions", "allow", "calendar.sh"])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(allowed.stdout.contains(Self.scripts[0]))
+
+        for shell in ["zsh", "fish"] {
+            let terminal: TmuxShell
+            if shell == "fish" {
+                let script = try library.script("fish", as: "photoctl.fish")
+                terminal = try TmuxShell(["fish", "--no-config", "--init-command",
+                                          "set -g fish_greeting; function fish_prompt; echo '> '; end; source \(script)"],
+                                         environment: library.environment)
+            } else {
+                _ = try library.script("zsh", as: "zsh/_photoctl")
+                try library.daemon.dir.write("zsh/.zshrc", Array("""
+                    fpath=(\(library.daemon.dir.file("zsh")) $fpath)
+                    autoload -U compinit && compinit -u -D
+                    PS1='> '
+                    """.utf8))
+                terminal = try TmuxShell(["zsh"], environment: library.environment.merging(
+                    ["ZDOTDIR": library.daemon.dir.file("zsh")]) { $1 })
+            }
+            #expect(terminal.wait { $0.contains("> ") }.satisfied, "\(shell): no prompt: \(terminal.screen)")
+            try terminal.type("photoctl permissions reset con")
+            try terminal.press("Tab")
+            #expect(terminal.wait { $0.contains("photoctl permissions reset contacts.sh") }.satisfied,
+                    "\(shell): \(terminal.screen)")
+        }
+    }
+
     /// Tab completes a group and an app id (colons and all) on the command line, and the
     /// completed command runs: the hostile name reached photoctl as one literal word.
     private func expectCompletions(in shell: TmuxShell, library: CompletionLibrary) throws {

@@ -68,7 +68,8 @@ import Testing
             "Groups to share", "Beach",
         ], environment: daemon.environment)
         #expect(prompt.status == 0, "\(prompt.stdout)\n\(prompt.stderr)")
-        #expect(prompt.stdout.contains("Allow \"Test Viewer\" (script:"), "\(prompt.stdout)")
+        #expect(prompt.stdout.contains("Allow script:"), "\(prompt.stdout)")
+        #expect(prompt.stdout.contains(" (calls itself \"Test Viewer\") to see your photo library?"), "\(prompt.stdout)")
         #expect(prompt.stdout.contains("Reason: to make a slideshow"))
         #expect(prompt.stdout.contains("1) Beach (1)") && prompt.stdout.contains("2) Hike (1)"))
         #expect(prompt.stdout.contains("limited: groups Beach"))
@@ -77,6 +78,27 @@ import Testing
         #expect(request.objects.last?["status"] as? String == "limited")
         let groups = try #require(try app.call("io.photod.Library.ListGroups")["groups"] as? [[String: Any]])
         #expect(groups.map { $0["name"] as? String } == ["Beach"])
+    }
+
+    @Test func aLabelPosingAsAnotherAppIsShownAfterTheRealIDQuotedShortAndVisible() throws {
+        let daemon = try DaemonHarness(trusted: [])
+        try daemon.start()
+        let app = try PythonApp(socket: daemon.socket, directory: daemon.dir)
+        let impostor = "GNOME Photos\" (app:org.gnome.Photos) to see your photo library?"
+            + String(repeating: "\u{2800}", count: 40)
+        // 185 bytes: within the 200 a label may have, so the request is made.
+        #expect(impostor.utf8.count <= 200)
+        let request = try app.stream(["request", "to make a slideshow", impostor], name: "request")
+        #expect(request.wait { $0.objects.count >= 1 }, "\(request.stderr)")
+
+        let helper = try daemon.dir.write("terminal.py", Array(Self.terminal.utf8))
+        let prompt = try ProcessRunner.run("/usr/bin/env", [
+            "python3", helper, Binaries.photoctl, "[a]llow / [l]imited / [d]eny / [s]kip", "s",
+        ], environment: daemon.environment)
+        #expect(prompt.status == 0, "\(prompt.stdout)\n\(prompt.stderr)")
+        let line = try #require(prompt.stdout.split(separator: "\n").first { $0.hasPrefix("Allow ") }, "\(prompt.stdout)")
+        #expect(line == "Allow \(try app.appID) (calls itself \"GNOME Photos\\\" (app:org.gnome.Pho…\") to see your photo library?")
+        #expect(!prompt.stdout.contains("\u{2800}"))
     }
 
     @Test func promptRefusesToRunWithoutATerminal() throws {

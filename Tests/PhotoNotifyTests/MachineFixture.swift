@@ -7,12 +7,14 @@ struct MachineFixture {
     static let server = ":1.7"
     static let everything = ServerCapabilities(actions: true, bodyMarkup: true)
 
-    var machine = NotifierMachine(limit: 3, ownerUID: MachineFixture.owner)
+    var machine: NotifierMachine
     /// Every action so far, in order.
     var actions: [NotifierAction] = []
 
-    /// A machine that found a server with `capabilities` (and listed no apps yet).
-    init(capabilities: ServerCapabilities = MachineFixture.everything) {
+    /// A machine that found a server with `capabilities` (and listed no apps yet). New requests
+    /// are shown at once unless `showDelay` (NotifierChurnTests hold them back).
+    init(capabilities: ServerCapabilities = MachineFixture.everything, showDelay: Duration = .zero) {
+        machine = NotifierMachine(limit: 3, ownerUID: MachineFixture.owner, showDelay: showDelay)
         actions = machine.start()
         actions += machine.handle(.serverFound(capabilities))
     }
@@ -75,6 +77,11 @@ struct MachineFixture {
     /// The decisions asked for among `produced`.
     static func decisions(_ produced: [NotifierAction]) -> [NotifierAction] {
         produced.filter { if case .decide = $0 { true } else { false } }
+    }
+
+    /// The tags of the `.wake` actions among `produced`.
+    static func wakes(_ produced: [NotifierAction]) -> [UInt64] {
+        produced.compactMap { if case .wake(let tag, _) = $0 { tag } else { nil } }
     }
 
     /// The log lines among `produced`.

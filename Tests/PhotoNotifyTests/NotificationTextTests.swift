@@ -23,9 +23,33 @@ import Testing
     @Test func withoutMarkupTheTextIsPlainButControlCharactersStillShowEscaped() {
         let body = NotificationText.request(Self.hostile, confirming: false, ownerUID: 1000,
                                             capabilities: .init(actions: true, bodyMarkup: false)).body
-        #expect(body.contains("\"<b>x</b>\\u{1B}[31m\\u{0A}forged & 'q'\" (exe:/opt/<i>evil</i>)"))
+        #expect(body.hasPrefix("exe:/opt/<i>evil</i> (calls itself \"<b>x</b>\\u{1B}[31m\\u{0A}forged & 'q'\")"))
         #expect(!body.contains("\u{1B}"))
         #expect(body.split(separator: "\n").count == 2)
+    }
+
+    /// The label of issue 26: it imitates the line around it, then pushes the real id out of
+    /// sight with blank-looking characters.
+    static let impostor = "GNOME Photos\" (app:org.gnome.Photos) to see your photo library?"
+        + String(repeating: "\u{2800}", count: 200)
+
+    @Test func aLabelPosingAsAnotherAppComesAfterTheRealIDQuotedShortAndVisible() {
+        let app = App(id: "exe:/tmp/evil", uid: 1000, label: Self.impostor, status: .notDetermined,
+                      reason: "to show photos", pending: true)
+        for markup in [false, true] {
+            let body = NotificationText.request(app, confirming: false, ownerUID: 1000,
+                                                capabilities: .init(actions: true, bodyMarkup: markup)).body
+            let quote = markup ? "&quot;" : "\""
+            #expect(body.hasPrefix("exe:/tmp/evil (calls itself \(quote)GNOME Photos\\\(quote) (app:org.gnome.Pho…\(quote)) "
+                                   + "asks to see your photo library.\n"), "\(body)")
+            #expect(!body.contains("\u{2800}"))
+            #expect(!body.contains("GNOME Photos\(quote) (app:org.gnome.Photos)"))
+        }
+        let confirming = NotificationText.request(App(id: "exe:/tmp/evil", uid: 1000, label: Self.impostor + "\u{3164}\u{202E}",
+                                                      status: .notDetermined, pending: true, warning: "w"),
+                                                  confirming: true, ownerUID: 1000,
+                                                  capabilities: .init(actions: true, bodyMarkup: false)).body
+        #expect(confirming.hasPrefix("Really allow exe:/tmp/evil (calls itself \"GNOME Photos\\\""))
     }
 
     @Test func anAppWithoutLabelOrReasonIsNamedByItsID() {

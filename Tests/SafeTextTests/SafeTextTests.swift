@@ -31,3 +31,26 @@ struct SafeTextTests {
         #expect(SafeText.escaped("short", maxBytes: 11) == "short")
     }
 }
+
+/// `SafeText.quoted`: an app's label set apart, short, and with nothing invisible in it.
+@Suite struct SafeTextQuotedTests {
+    @Test func blankLookingCharactersAreEscapedAndPlainSpacesKept() {
+        let blanks = "\u{2800}\u{3164}\u{115F}\u{1160}\u{FFA0}\u{A0}\u{2003}\u{200B}\u{202E}\u{2066}\u{FEFF}\u{34F}"
+        #expect(SafeText.quoted("a b" + blanks) == "\"a b\\u{2800}\\u{3164}\\u{115F}\\u{1160}\\u{FFA0}\\u{A0}\\u{2003}"
+                + "\\u{200B}\\u{202E}\\u{2066}\\u{FEFF}\\u{34F}\"")
+    }
+
+    @Test func aQuoteInsideCannotCloseTheQuotesAndABackslashStaysUnambiguous() {
+        #expect(SafeText.quoted("GNOME Photos\" (app:x)") == "\"GNOME Photos\\\" (app:x)\"")
+        #expect(SafeText.quoted("a\\\"b") == "\"a\\\\\\\"b\"")
+    }
+
+    @Test func aLongLabelIsCutByCharactersAndATowerOfMarksByScalars() {
+        #expect(SafeText.quoted(String(repeating: "é", count: 40), maxCharacters: 4) == "\"éééé…\"")
+        #expect(SafeText.quoted("abcd", maxCharacters: 4) == "\"abcd\"")
+        let tower = "a" + String(repeating: "\u{301}", count: 300_000)
+        let quoted = SafeText.quoted(tower, maxCharacters: 4)
+        #expect(quoted.unicodeScalars.count == 1 + 16 + 2)
+        #expect(quoted.hasSuffix("…\""))
+    }
+}

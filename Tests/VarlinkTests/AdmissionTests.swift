@@ -74,10 +74,38 @@ struct AdmissionTests {
         #expect(rules.served == 1)
     }
 
+    @Test("four users at their share leave room for a fifth; one already over its fair share is the one refused")
+    func fairShare() throws {
+        // The daemon's defaults: 64 slots, 4 for the owner, 16 per uid.
+        let rules = admission(max: 64, perUID: 16, reserved: 4)
+        var held: [UInt32: Int] = [:]
+        // Four users (each holding Watch streams) take what they can, in turns.
+        for _ in 0..<16 {
+            for uid in UInt32(1001)...1004 {
+                if case .success = connect(rules, uid: uid) { held[uid, default: 0] += 1 }
+            }
+        }
+        #expect(held.values.reduce(0, +) == rules.sharedSlots - rules.newcomerHeadroom)
+        #expect(rules.newcomerHeadroom == 7)
+        // A fifth user still gets in, and the next ones too, one slot each.
+        let fifth = try connect(rules, uid: 1005).get()
+        #expect(connect(rules, uid: 1005) == .failure(.fairShare(uid: 1005, held: 1)))
+        // The users over their fair share are refused, not newcomers.
+        #expect(connect(rules, uid: 1001) == .failure(.fairShare(uid: 1001, held: held[1001] ?? 0)))
+        for uid in UInt32(1006)...1011 {
+            #expect(throws: Never.self) { try connect(rules, uid: uid).get() }
+        }
+        // The owner's reserve is untouched.
+        for _ in 0..<4 { #expect(throws: Never.self) { try connect(rules, uid: 1000, owner: true).get() } }
+        rules.release(fifth)
+        #expect(throws: Never.self) { try connect(rules, uid: 1012).get() }
+    }
+
     @Test("refusals say what happened")
     func refusalText() {
         #expect("\(ConnectionAdmission.Refusal.perUID(uid: 1000, limit: 16))" == "uid 1000 already holds its 16 connections")
         #expect("\(ConnectionAdmission.Refusal.reservedForOwner(reserved: 4))".contains("reserved for the owner"))
+        #expect("\(ConnectionAdmission.Refusal.fairShare(uid: 1001, held: 14))".contains("kept for users holding none"))
     }
 }
 

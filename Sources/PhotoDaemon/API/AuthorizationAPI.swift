@@ -183,6 +183,9 @@ struct AuthorizationAPI: Sendable {
             return VarlinkError(AuthorizationInterface.Error.restricted, parameters: UnknownAppError(app: app))
         case .refused(.invalidDecision(let reason)):
             return VarlinkError(AuthorizationInterface.Error.invalidDecision, parameters: InvalidDecisionError(reason: reason))
+        case .refused(.tooManyRequests(let app, let retryAfter)):
+            return VarlinkError(AuthorizationInterface.Error.tooManyRequests,
+                                parameters: TooManyRequestsError(app: app, retryAfter: retryAfter))
         }
     }
 }

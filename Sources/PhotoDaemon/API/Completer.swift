@@ -43,7 +43,8 @@ struct Completer: Sendable {
             names = Self.matching(Array(try await store.visibleIDs(in: selection)), prefix, limit)
         case (.app, _):
             try Self.requireOwner(caller, for: "app ids")
-            names = Self.matching(await authorizer.allRecords().map(\.app), prefix, limit)
+            let ids = await authorizer.allRecords().map(\.app)
+            names = Self.matching(ids + Self.uniqueComponents(of: ids, prefix: prefix), prefix, limit)
         case (.root, _):
             try Self.requireOwner(caller, for: "roots")
             names = Self.matching(roots.all.map(\.configured), prefix, limit)
@@ -58,6 +59,22 @@ struct Completer: Sendable {
     static func matching(_ names: [String], _ prefix: String, _ limit: Int) -> [String] {
         let found = Set(names.filter { $0.utf8.count <= maximumName && $0.utf8.starts(with: prefix.utf8) })
         return Array(found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.prefix(limit))
+    }
+
+    /// The components of app ids (`AppMatcher.components(ofID:)`) starting with `prefix` that
+    /// only one app has: the short form `permissions allow` takes (`calendar.sh`), so that the
+    /// name of a script completes although its id starts with `script:/usr/bin/bash:`. None
+    /// for an empty prefix (the ids alone are the list) or one holding `/` or `:` (it is an id).
+    static func uniqueComponents(of ids: [String], prefix: String) -> [String] {
+        guard !prefix.isEmpty, !prefix.contains(where: { $0 == "/" || $0 == ":" }) else { return [] }
+        var holders: [Substring: Int] = [:]
+        // The same id of two users counts twice: the component alone would not say whose.
+        for id in ids {
+            for component in Set(AppMatcher.components(ofID: id)) { holders[component, default: 0] += 1 }
+        }
+        return holders.compactMap { component, count in
+            count == 1 && component.utf8.starts(with: prefix.utf8) ? String(component) : nil
+        }
     }
 
     /// `names` up to the last one that keeps their bytes within `maximumBytes`.

@@ -20,6 +20,10 @@ enum AuthorizationLimits {
     static let maximumApps = 1000
     /// The largest record, measured as `ListApps` sends it.
     static let maximumRecordBytes = 8192
+    /// New requests (prompts) one app may start at once (`RequestBucket`)...
+    static let requestBurst = 5
+    /// ...and then one per this many seconds.
+    static let requestInterval: TimeInterval = 12
 
     /// The record's size as `ListApps` sends it.
     static func wireBytes(_ record: AppAuthorization) -> Int {

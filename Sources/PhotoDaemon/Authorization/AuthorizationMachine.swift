@@ -39,6 +39,8 @@ struct AuthorizationMachine: Sendable {
     /// The policy the record is held to.
     private(set) var policy: AuthorizationPolicy
     private var request: PendingRequest?
+    /// How many new requests the app may still start (joining a pending one is free).
+    private var requests = RequestBucket()
 
     /// Restores an app; the record is brought in line with the policy (it may have changed
     /// since the record was stored) and loses any pending request, whose waiters were
@@ -55,12 +57,16 @@ struct AuthorizationMachine: Sendable {
     /// The waiters of the pending request, oldest first.
     var waiters: [UInt64] { request?.waiters ?? [] }
 
-    /// The app asks the owner for access (`RequestAuthorization`); `waiter` is its call.
+    /// The app asks the owner for access (`RequestAuthorization`); `waiter` is its call. A new
+    /// request beyond the app's `RequestBucket` fails (`.tooManyRequests`) and changes nothing.
     mutating func request(reason: String, label: String?, waiter: UInt64, now: Date) -> [Action] {
         guard record.status == .notDetermined else {
             // Decided apps are answered without the owner hearing of it: after a denial the
             // owner is not asked again, and the app cannot rewrite what the owner was shown.
             return [answer([waiter])]
+        }
+        if request == nil, let wait = requests.take(now: now) {
+            return [.fail(.tooManyRequests(app: record.app, retryAfter: wait))]
         }
         let before = record
         record.reason = reason

@@ -89,6 +89,14 @@ extension AppAuthorization {
     /// The key the record is kept under.
     var key: AppKey { AppKey(uid: uid, id: app) }
 
+    /// Whether `other` records the same decision: what the apps backup exists to keep. A
+    /// request's reason, label, time and pending flag are the app's, and not part of it.
+    func sameDecision(as other: AppAuthorization) -> Bool {
+        status == other.status && assets == other.assets && groups == other.groups && fallback == other.fallback
+            && statusBeforeRestriction == other.statusBeforeRestriction && decidedAt == other.decidedAt
+            && decidedBy == other.decidedBy
+    }
+
     private static func isoTime(_ date: Date) -> String {
         ISOTime.utcString(nanoseconds: Int64(date.timeIntervalSince1970 * 1_000_000_000))
     }

@@ -26,6 +26,8 @@ actor Authorizer {
     private let maximumApps: Int
     /// Set while apps are being turned away for the record cap, so the owner is told once.
     private var capReported = false
+    /// Lines apps can cause, capped per app and kind.
+    private var logBudgets = AppLogBudgets()
     /// Pending requests' timers; `AuthorizationService` runs them.
     nonisolated let deadlines = RequestDeadlines()
 
@@ -101,8 +103,9 @@ actor Authorizer {
 
     /// Starts a request; the stream yields the answers (first `pending` while the owner
     /// decides) and finishes after the final one. Pass the returned id to `cancel` when the
-    /// caller goes away. Refused when a new app finds no record slot free, or when the record
-    /// with this reason and label would not fit its budget.
+    /// caller goes away. Refused when a new app finds no record slot free, when the record
+    /// with this reason and label would not fit its budget, or when the app has started more
+    /// requests than its `RequestBucket` allows.
     func request(_ identity: AppIdentity, reason: String, label: String?) async throws(AuthorizationCallError)
         -> (waiter: UInt64, answers: AsyncStream<RequestAuthorizationReply>) {
         let key = AppKey(identity)
@@ -114,16 +117,26 @@ actor Authorizer {
             try makeRoom(for: key)
             let machine = newMachine(for: key)
             machines[key] = machine
-            persist(machine.record)
-            logger.info("new app seen", metadata: ["app": "\(identity.id)", "uid": "\(identity.uid)"])
+            persist(machine.record, backUp: false)
+            logBudgets.budget(.newApp, for: key).log(logger, .info, "new app seen", metadata: [
+                "app": "\(identity.id)", "uid": "\(identity.uid)"])
         }
         let id = takeID()
         let (stream, continuation) = AsyncStream.makeStream(of: RequestAuthorizationReply.self)
         waiters[id] = continuation
-        run(key) { $0.request(reason: reason, label: label, waiter: id, now: Date()) }
+        do {
+            try perform(key, failing: true) { $0.request(reason: reason, label: label, waiter: id, now: Date()) }
+        } catch {
+            waiters.removeValue(forKey: id)?.finish()
+            if case .refused(.tooManyRequests) = error {
+                logBudgets.budget(.refused, for: key).log(logger, .notice, "too many authorization requests; refused",
+                                                          metadata: ["app": "\(identity.id)", "uid": "\(identity.uid)"])
+            }
+            throw error
+        }
         // The reason itself is the owner's to read in the prompt; the log says only how long it
         // was, so no app can fill the journal through it.
-        logger.notice("authorization requested", metadata: [
+        logBudgets.budget(.requested, for: key).log(logger, .notice, "authorization requested", metadata: [
             "app": "\(identity.id)", "uid": "\(identity.uid)", "reason_bytes": "\(reason.utf8.count)"])
         await settle()
         return (id, stream)
@@ -230,6 +243,7 @@ actor Authorizer {
         if removed.visibility != .none { visibilityChanged(key.text, .none) }
         notify(AuthorizationEvent(kind: .removed, app: removed))
         if machines.count < maximumApps { capReported = false }
+        logBudgets.forget(key)
         logger.notice("owner removed the app", metadata: ["app": "\(key.id)", "uid": "\(key.uid)"])
         return removed
     }
@@ -306,6 +320,7 @@ actor Authorizer {
     private func perform(_ app: AppKey, failing: Bool,
                          _ transition: (inout AuthorizationMachine) -> [AuthorizationMachine.Action]) throws(AuthorizationCallError) {
         guard var machine = machines[app] else { return }
+        let before = machine.record
         let actions = transition(&machine)
         machines[app] = machine
         for action in actions {
@@ -313,7 +328,7 @@ actor Authorizer {
             case .fail(let failure):
                 if failing { throw .refused(failure) }
             case .persist(let record):
-                persist(record)
+                persist(record, backUp: !record.sameDecision(as: before))
             case .answer(let ids, let status, let pending, _):
                 for id in ids {
                     guard let continuation = waiters[id] else { continue }
@@ -353,17 +368,19 @@ actor Authorizer {
     func expire(_ app: AppKey, deadline: Date) {
         run(app) { $0.timeout(deadline: deadline) }
         if machines[app]?.record.pending == false {
-            logger.info("authorization request ended without an answer", metadata: ["app": "\(app.id)"])
+            logBudgets.budget(.ended, for: app).log(logger, .info, "authorization request ended without an answer",
+                                                    metadata: ["app": "\(app.id)"])
         }
     }
 
     /// Queues the record's save without suspending, so saves reach the index in the order the
     /// machine decided them; the owner's calls wait for them (`settle`) before they answer.
-    private func persist(_ record: AppAuthorization) {
+    /// `backUp`: the decision changed, so the apps backup must follow (`Store.enqueueSaveApp`).
+    private func persist(_ record: AppAuthorization, backUp: Bool) {
         let logger = self.logger
         let app = record.app
         do {
-            store.enqueueSaveApp(try Self.stored(record)) { result in
+            store.enqueueSaveApp(try Self.stored(record), backUp: backUp) { result in
                 if case .failure(let error) = result {
                     // The decision still holds in memory; it is lost only if photod stops before the next save.
                     logger.error("cannot store an authorization record", metadata: ["app": "\(app)", "error": "\(error)"])
