@@ -40,6 +40,9 @@ final class StoreDatabase: Sendable {
     let unlimitedPages: Int64
     /// What opening the index had to do: a damaged file moved aside, app records restored.
     let opening: OpeningReport
+    /// Set while the room kept beside the index (`SpaceReserve`) is given up; the first write
+    /// with room after makes it again.
+    let reserveMissing: Atomic<Bool>
 
     /// Page cache bounds, in KiB: the index's working set (on 100,000 photos, the taken-order
     /// index, the rows a page shows and the search index's lists, a few MiB) with room to spare.
@@ -64,6 +67,7 @@ final class StoreDatabase: Sendable {
         let opened = try StoreOpener(path: path).open()
         unlimitedPages = opened.unlimitedPages
         opening = opened.report
+        reserveMissing = Atomic(opened.report.reserveReleased != nil)
         var readers: [ReaderConnection] = []
         for _ in 0..<max(1, readerCount) {
             readers.append(try Self.readerConnection(path: path))
