@@ -27,11 +27,11 @@ import Testing
         let daemon = try DaemonHarness()
         let folder = URL(fileURLWithPath: daemon.database).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let mounted = try ProcessRunner.run("/bin/mount", ["-t", "tmpfs", "-o", "size=8m,mode=0700", "tmpfs", folder])
+        let mounted = try ProcessRunner.run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=8m,mode=0700", "tmpfs", folder])
         try #require(mounted.status == 0, "mount: \(mounted.stderr)")
         defer {
             daemon.stop()
-            _ = try? ProcessRunner.run("/bin/umount", ["-l", folder])
+            _ = try? ProcessRunner.run("/usr/bin/umount", ["-l", folder])
         }
         for n in 0..<20 { try daemon.add("before/IMG_\(n).jpg", Photo.jpeg("Before \(n % 4)")) }
         try daemon.start()
