@@ -23,9 +23,9 @@ struct SearchPlan {
     /// The folded words every photo's text must hold.
     let words: [String]
     /// Most photos the page examines.
-    let budget: Int
+    var budget: Int = .max
     /// Cancels the page between photos, and counts them.
-    let control: SearchControl
+    var control = SearchControl()
 
     enum Shape {
         case rowids([Int64])

@@ -183,8 +183,8 @@ extension Store {
         selection: StoreSelection? = nil, control: SearchControl = SearchControl()
     ) async throws -> SearchPage {
         try await withTaskCancellationHandler {
-            try await onReader { [searchRowBudget] in
-                try $0.search(query, groupKey: groupKey, after: position, limit: limit, selection: selection,
+            try await onReader { [searchRowBudget] database in
+                try database.search(query, groupKey: groupKey, after: position, limit: limit, selection: selection,
                               budget: searchRowBudget, control: control)
             }
         } onCancel: {

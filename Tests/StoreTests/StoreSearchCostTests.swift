@@ -87,27 +87,27 @@ import Testing
         let blockers = gate.occupySharedReaders(of: store)
         try await gate.waitUntilEntered(Store.readerCount)
         let query = try #require(SearchQuery("q z"))
-        let finished = Atomic(0)
+        let finished = Counter()
         let flood = (0..<8).map { _ in
             Task {
                 let page = try await store.searchPage(query, groupKey: nil, after: nil, limit: 1000)
-                finished.add(1, ordering: .relaxed)
+                finished.count.add(1, ordering: .relaxed)
                 return page
             }
         }
         let sharedTotals = Task {
             let totals = try await store.totals()
-            finished.add(1, ordering: .relaxed)
+            finished.count.add(1, ordering: .relaxed)
             return totals
         }
         // The owner's totals, on the reserved lane, completes while every flood query still waits
         // (a bounded wait, so that a lane the flood holds fails the test instead of hanging it).
         let totals = try await gate.within(seconds: 20) { try await store.lane(.reserved).totals() }
         #expect(totals.assets == 300)
-        #expect(finished.load(ordering: .relaxed) == 0, "nothing on the shared lane got through meanwhile")
+        #expect(finished.count.load(ordering: .relaxed) == 0, "nothing on the shared lane got through meanwhile")
         let owner = try await store.lane(.reserved).searchPage(query, groupKey: nil, after: nil, limit: 1000)
         #expect(owner.assets.count == 42, "the owner's own search runs on its lane too")
-        #expect(finished.load(ordering: .relaxed) == 0)
+        #expect(finished.count.load(ordering: .relaxed) == 0)
         gate.release()
         for blocker in blockers { try await blocker.value }
         for query in flood { #expect(try await query.value.assets.count == 42) }
@@ -169,3 +169,8 @@ private final class ReaderGate: Sendable {
 
 /// The call did not complete while the gate was closed.
 private struct GateTimeout: Error {}
+
+/// A count shared with tasks.
+private final class Counter: Sendable {
+    let count = Atomic(0)
+}

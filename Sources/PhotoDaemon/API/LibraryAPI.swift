@@ -12,8 +12,8 @@ import Watcher
 /// `io.photod.Library`: answers queries from the store and status from the live state, each
 /// only as far as the caller may see.
 struct LibraryAPI: Sendable {
-    /// The store, on the lane of the caller being served (`on(_:)`).
-    private(set) var store: Store
+    /// The store, on the lane of the caller being served (`onLane(_:)`).
+    var store: Store
     let indexer: Indexer
     let state: LibraryState
     let mapper: AssetMapper
@@ -27,7 +27,7 @@ struct LibraryAPI: Sendable {
     let costlyCalls = CostlyCallLimit(perApp: 2, perUser: 4)
 
     /// The same API reading on `lane`: the owner's calls on the reserved lane, apps' on the shared.
-    func on(_ lane: StoreLane) -> LibraryAPI {
+    func onLane(_ lane: StoreLane) -> LibraryAPI {
         var api = self
         api.store = store.lane(lane)
         return api
@@ -45,13 +45,13 @@ struct LibraryAPI: Sendable {
             method.access == .ownerOnly ? .everything : try await gate.access(for: caller)
         }
         // Each read runs on the caller's lane: the owner's on one that no app's work can hold.
-        table.on(LibraryMethods.status) { try await on($0.caller.storeLane).status($0.admission) }
-        table.on(LibraryMethods.listGroups) { try await on($0.caller.storeLane).listGroups($0.admission) }
-        table.on(LibraryMethods.listAssets) { try await on($0.caller.storeLane).listAssets($0.parameters, $0.admission) }
-        table.on(LibraryMethods.getAssets) { try await on($0.caller.storeLane).getAssets($0.parameters, $0.admission) }
+        table.on(LibraryMethods.status) { try await onLane($0.caller.storeLane).status($0.admission) }
+        table.on(LibraryMethods.listGroups) { try await onLane($0.caller.storeLane).listGroups($0.admission) }
+        table.on(LibraryMethods.listAssets) { try await onLane($0.caller.storeLane).listAssets($0.parameters, $0.admission) }
+        table.on(LibraryMethods.getAssets) { try await onLane($0.caller.storeLane).getAssets($0.parameters, $0.admission) }
         table.on(LibraryMethods.search) { request in
             try await costlyCalls.admit(request.caller) {
-                try await on(request.caller.storeLane).search(request.parameters, request.admission)
+                try await onLane(request.caller.storeLane).search(request.parameters, request.admission)
             }
         }
         table.on(LibraryMethods.rescan) { try await rescan($0.parameters) }
