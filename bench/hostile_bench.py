@@ -14,6 +14,9 @@ Meanwhile the owner runs `photoctl status` every 200 ms (the whole process, star
 photod's resident memory is sampled every 100 ms. Prints status latency (p50, p99, max, before
 and during the attack), peak RSS, and what happened to the hostile connections; exits 1 when a
 status call fails, the status p99 reaches 100 ms or the peak RSS reaches 100 MiB.
+Beside them, SEARCH_FLOOD (default 8) connections of one app allowed to see everything call
+Search("q z") back to back, following cursors: one-letter words the index cannot narrow, so every
+page checks photos one by one (PHOTOS, default 200, photos in the library).
 With HOSTILE_UID=N (as root), the hostile side runs as uid N, a user other than photod's: the
 socket and its folder are opened to others for the run, as a system service's socket would be.
 Hostile traffic goes only to the temporary Unix socket.
@@ -41,6 +44,9 @@ ATTACK_SECONDS = float(os.environ.get("ATTACK_SECONDS", "60"))
 HOSTILE_UID = int(os.environ["HOSTILE_UID"]) if os.environ.get("HOSTILE_UID") else None
 # Connections re-opened per second after the first HOSTILE (0: as fast as this process can).
 REOPEN_RATE = float(os.environ.get("REOPEN_RATE", "500"))
+# Connections of one app flooding photod with one-letter searches during the attack (0: none).
+SEARCH_FLOOD = int(os.environ.get("SEARCH_FLOOD", "8"))
+PHOTOS = int(os.environ.get("PHOTOS", "200"))
 STATUS_TARGET_MS = 100
 RSS_TARGET_MIB = 100
 KINDS = ["idle", "slow", "oversize", "garbage"]
@@ -122,6 +128,61 @@ class LogReader(threading.Thread):
             for key in ("connection limit", "idle varlink connection", "stopped reading", "protocol violation"):
                 if key in line:
                     self.counts[key] = self.counts.get(key, 0) + 1
+
+
+FLOOD = r'''
+import json, socket, sys, threading, time
+path, connections, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+stats = {"searches": 0, "pages stopped at the budget": 0, "busy": 0, "other errors": 0}
+lock = threading.Lock()
+
+def flood():
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.connect(path)
+    buffer, cursor, deadline = b"", None, time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        parameters = {"text": "q z", "limit": 1000}
+        if cursor:
+            parameters["cursor"] = cursor
+        sock.sendall(json.dumps({"method": "io.photod.Library.Search", "parameters": parameters}).encode() + b"\0")
+        while b"\0" not in buffer:
+            chunk = sock.recv(1 << 20)
+            if not chunk:
+                with lock:
+                    stats["closed by photod"] = stats.get("closed by photod", 0) + 1
+                return
+            buffer += chunk
+        reply, buffer = buffer.split(b"\0", 1)
+        reply = json.loads(reply)
+        with lock:
+            if "error" in reply:
+                stats["busy" if reply["error"].endswith(".Busy") else "other errors"] += 1
+            else:
+                stats["searches"] += 1
+                stats["pages stopped at the budget"] += 1 if reply["parameters"].get("stopped") else 0
+        cursor = None if "error" in reply else reply["parameters"].get("cursor")
+
+threads = [threading.Thread(target=flood) for _ in range(connections)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print(json.dumps(stats))
+'''
+
+
+def start_flood(work, sock, env):
+    """Starts the search flood as an app allowed to see everything; returns its process, or None."""
+    if SEARCH_FLOOD <= 0:
+        return None
+    script = os.path.join(work, "search_flood.py")
+    with open(script, "w") as f:
+        f.write(FLOOD)
+    app_id = "script:%s:%s" % (os.path.realpath(sys.executable), script)
+    subprocess.run([os.path.join(BIN, "photoctl"), "permissions", "allow", app_id], check=True, env=env,
+                   stdout=subprocess.DEVNULL)
+    return subprocess.Popen([sys.executable, script, sock, str(SEARCH_FLOOD), str(ATTACK_SECONDS)],
+                            stdout=subprocess.PIPE, text=True)
 
 
 class Hostile:
@@ -264,7 +325,7 @@ def run(work):
     library = os.path.join(work, "photos")
     make_photos = os.path.join(SHARED, "tools", "make-photos")
     if os.path.exists(make_photos):
-        subprocess.run([make_photos, library, "200", "--seed", "7"], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([make_photos, library, str(PHOTOS), "--seed", "7"], check=True, stdout=subprocess.DEVNULL)
     else:
         os.makedirs(library)
     sock = os.path.join(work, "run", "io.photod")
@@ -275,15 +336,15 @@ def run(work):
     log = LogReader(daemon.stderr)
     log.start()
     try:
-        if not log.ready.wait(60):
+        if not log.ready.wait(600):
             sys.exit("photod did not become ready")
-        return measure(daemon, sock, env, log)
+        return measure(daemon, sock, env, log, work)
     finally:
         daemon.send_signal(signal.SIGTERM)
         daemon.wait(timeout=30)
 
 
-def measure(daemon, sock, env, log):
+def measure(daemon, sock, env, log, work):
     baseline_rss = rss_kib(daemon.pid)
     owner = Owner(env)
     before = [owner.status_ms() for _ in range(20)]
@@ -292,8 +353,13 @@ def measure(daemon, sock, env, log):
     sampler.start()
     owner.start()
     cpu_before = cpu_seconds(daemon.pid)
+    flood = start_flood(work, sock, env)
+    if flood:
+        # Its connections open before the hostile ones take every slot of this uid.
+        time.sleep(1)
     stats = finish_attack(child) if child is not None else attack(sock, ATTACK_SECONDS, HOSTILE)
     cpu_during = cpu_seconds(daemon.pid) - cpu_before
+    flooded = json.loads(flood.communicate(timeout=ATTACK_SECONDS + 60)[0] or "{}") if flood else None
     owner.stopped.set()
     owner.join()
     sampler.stopped.set()
@@ -314,6 +380,9 @@ def measure(daemon, sock, env, log):
         "rss MiB at start": round(baseline_rss / 1024, 1),
         "peak rss MiB": round(sampler.peak / 1024, 1),
         "hostile": stats,
+        "photos": PHOTOS,
+        "search flood connections": SEARCH_FLOOD,
+        "search flood": flooded,
         "photod log lines": log.lines,
         "photod log counts": log.counts,
     }

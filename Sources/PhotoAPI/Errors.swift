@@ -65,3 +65,17 @@ public struct InvalidParameterError: Codable, Sendable, Equatable {
     /// Creates the error parameters.
     public init(parameter: String) { self.parameter = parameter }
 }
+
+/// Parameters of `io.photod.Library.Busy`.
+public struct BusyError: Codable, Sendable, Equatable {
+    /// How many such calls one caller may have running at once.
+    public var limit: Int
+    /// What to do about it, in words.
+    public var hint: String
+
+    /// Creates the error parameters.
+    public init(limit: Int, hint: String) {
+        self.limit = limit
+        self.hint = hint
+    }
+}

@@ -16,6 +16,7 @@ public enum LibraryInterface {
         public static let imageUnavailable = "io.photod.Library.ImageUnavailable"
         public static let fileDescriptorsRequired = "io.photod.Library.FileDescriptorsRequired"
         public static let rootNotFound = "io.photod.Library.RootNotFound"
+        public static let busy = "io.photod.Library.Busy"
     }
 }
 

@@ -26,10 +26,13 @@ public struct SearchReply: Codable, Sendable, Equatable {
     public var assets: [Asset]
     /// Pass back to get the next page; nil on the last page.
     public var cursor: String?
+    /// True when the page stopped at the row budget before it was full; `cursor` goes on.
+    public var stopped: Bool?
 
     /// Creates the reply.
-    public init(assets: [Asset], cursor: String?) {
+    public init(assets: [Asset], cursor: String?, stopped: Bool? = nil) {
         self.assets = assets
         self.cursor = cursor
+        self.stopped = stopped
     }
 }

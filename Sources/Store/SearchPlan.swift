@@ -6,7 +6,9 @@ import SQLite
 /// The index finds a superset (`SearchIndex` keeps no positions), so every photo a statement
 /// yields is checked against its own text, and the page ends after `limit` photos that pass.
 /// The statements carry no LIMIT: the taken order comes from an index (ties on the time
-/// sorted as they come), so stopping early costs nothing. Three shapes, so the statement cache
+/// sorted as they come), so stopping early costs nothing. A page also stops once it has examined
+/// `budget` photos (`SearchPage.stoppedAfter`), so no query holds a reader for longer than that
+/// costs, and between any two photos once its `control` is cancelled. Three shapes, so the statement cache
 /// holds a handful of statements whatever is searched (rowids and the FTS5 expression travel
 /// as bound values):
 /// - `rowids`: the photos the index matched, fetched by rowid and sorted — for few matches;
@@ -20,6 +22,10 @@ struct SearchPlan {
     let limit: Int
     /// The folded words every photo's text must hold.
     let words: [String]
+    /// Most photos the page examines.
+    var budget: Int = .max
+    /// Cancels the page between photos, and counts them.
+    var control = SearchControl()
 
     enum Shape {
         case rowids([Int64])
@@ -29,8 +35,9 @@ struct SearchPlan {
     }
 
     /// The page `shape` finds.
-    func rows(_ db: SQLiteConnection, _ shape: Shape) throws -> [StoredAsset] {
+    func rows(_ db: SQLiteConnection, _ shape: Shape) throws -> SearchPage {
         let check = TextCheck(words: words)
+        var examined = 0
         guard case .rowids(let rowids) = shape else {
             let (sql, values) = statement(shape)
             let statement = try db.statement(sql)
@@ -39,10 +46,13 @@ struct SearchPlan {
             let columns = try AssetColumns(statement)
             var rows: [StoredAsset] = []
             while rows.count < limit, try statement.step() {
+                try control.examine()
                 let asset = columns.decode(statement)
                 if check.matches(asset) { rows.append(asset) }
+                examined += 1
+                if examined >= budget, rows.count < limit { return SearchPage(assets: rows, stoppedAfter: asset) }
             }
-            return rows
+            return SearchPage(assets: rows)
         }
         // Sort the matches by their keys alone, then read whole rows only until the page is full.
         let (sql, values) = statement(.rowids(rowids))
@@ -68,10 +78,14 @@ struct SearchPlan {
             var found: [Int64: StoredAsset] = [:]
             while try page.step() { found[page.int64(number)] = columns.decode(page) }
             for key in chunk {
-                if let asset = found[key], check.matches(asset) { rows.append(asset) }
+                guard let asset = found[key] else { continue }
+                try control.examine()
+                if check.matches(asset) { rows.append(asset) }
+                examined += 1
+                if examined >= budget, rows.count < limit { return SearchPage(assets: rows, stoppedAfter: asset) }
             }
         }
-        return rows
+        return SearchPage(assets: rows)
     }
 
     /// Tests photos' text against the words, folding each distinct description, make and model

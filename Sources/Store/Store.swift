@@ -13,59 +13,82 @@ public final class Store: Sendable {
     public let path: String
     /// What opening the index had to do: a damaged file moved aside, app records restored.
     public let opening: OpeningReport
+    /// The reader lane this view's reads run on (`lane(_:)`); writes share the one writer.
+    public let lane: StoreLane
+    /// Most photos one search page examines (`SearchPage.stopped`).
+    public let searchRowBudget: Int
     let database: StoreDatabase
-    private let writerThread: NIOThreadPool
-    private let readerThreads: NIOThreadPool
+    private let threads: StoreThreads
 
-    /// The reader threads (and connections): enough that a query never waits behind another
-    /// while the scanner reads; each connection costs its page cache.
+    /// The reader threads (and connections) of the shared lane: enough that a query never
+    /// waits behind another while the scanner reads; each connection costs its page cache. The
+    /// reserved lane adds one thread and connection of its own.
     public static let readerCount = 2
 
     /// Opens or creates the index at `path` (folder 0700, file 0600) and migrates it. The change
     /// log keeps the newest `changeRetention` changes and at most `changeRetentionBytes` of
     /// payload; `onCommit` hears every committed change, in token order, on the writer thread.
+    /// A search page examines at most `searchRowBudget` photos.
     ///
     /// An index that is empty or that SQLite cannot read is never silently replaced: it is moved
     /// aside (`index.sqlite.broken-<time>`), a fresh one takes its place, and the app records
     /// (the owner's permission decisions) come back from the backup beside it; `opening` says so.
     public init(path: String, changeRetention: Int = ChangeLogLimits.standard.changes,
                 changeRetentionBytes: Int = ChangeLogLimits.standard.bytes,
+                searchRowBudget: Int = SearchPage.standardRowBudget,
                 onCommit: @escaping @Sendable (CommittedChange) -> Void = { _ in }) throws {
         database = try StoreDatabase(
             path: path, changeRetention: changeRetention, changeRetentionBytes: changeRetentionBytes,
             readerCount: Self.readerCount, onCommit: onCommit)
         self.path = path
         opening = database.opening
-        writerThread = NIOThreadPool(numberOfThreads: 1)
-        readerThreads = NIOThreadPool(numberOfThreads: Self.readerCount)
-        writerThread.start()
-        readerThreads.start()
+        lane = .shared
+        self.searchRowBudget = max(1, searchRowBudget)
+        threads = StoreThreads(readerCount: Self.readerCount)
     }
 
-    deinit {
-        // Pending work holds the store, so nothing is queued by now; stopping needs no waiting.
-        writerThread.shutdownGracefully { _ in }
-        readerThreads.shutdownGracefully { _ in }
+    private init(_ store: Store, lane: StoreLane) {
+        path = store.path
+        opening = store.opening
+        database = store.database
+        threads = store.threads
+        searchRowBudget = store.searchRowBudget
+        self.lane = lane
+    }
+
+    /// The same store whose reads run on `lane`: `.reserved` for the owner's calls and the
+    /// watchdog, so that no app's queries, however many or costly, can hold them up.
+    public func lane(_ lane: StoreLane) -> Store {
+        lane == self.lane ? self : Store(self, lane: lane)
     }
 
     /// Stops the store's threads after the work already submitted; later calls throw.
     public func close() async {
-        try? await writerThread.shutdownGracefully()
-        try? await readerThreads.shutdownGracefully()
+        await threads.close()
     }
 
     /// Runs `body` on a reader thread.
     nonisolated(nonsending) func onReader<T: Sendable>(
         _ body: @escaping @Sendable (StoreDatabase) throws -> T
     ) async throws -> T {
-        try await Self.run(body, database: database, on: readerThreads)
+        switch lane {
+        case .shared:
+            return try await Self.run(body, database: database, on: threads.readers)
+        case .reserved:
+            return try await Self.run({ [reserved = database.reserved] database in
+                // Every read on this thread goes through the lane's own connection (`StoreDatabase.read`).
+                StoreDatabase.laneConnection.currentValue = reserved
+                defer { StoreDatabase.laneConnection.currentValue = nil }
+                return try body(database)
+            }, database: database, on: threads.reserved)
+        }
     }
 
     /// Runs `body` on the writer thread, after every write submitted before it.
     nonisolated(nonsending) func onWriter<T: Sendable>(
         _ body: @escaping @Sendable (StoreDatabase) throws -> T
     ) async throws -> T {
-        try await Self.run(body, database: database, on: writerThread)
+        try await Self.run(body, database: database, on: threads.writer)
     }
 
     /// Submits `body` before suspending, so submission order is call order.
@@ -87,7 +110,7 @@ public final class Store: Sendable {
     /// and connection (`SearchTextFeed`), for the writer to index.
     func searchTextFeed(above number: Int64) -> SearchTextFeed {
         let feed = SearchTextFeed()
-        readerThreads.submit { [database] state in
+        threads.readers.submit { [database] state in
             guard case .active = state else { return feed.fail(StoreError.closed) }
             feed.produce(after: number, read: Self.searchRows(database))
         }
@@ -103,7 +126,7 @@ public final class Store: Sendable {
     /// scratch database of its own (`SearchIndexBuild`), for the writer to copy.
     func searchIndexBuild(above number: Int64) -> SearchIndexBuild.Feed {
         let feed = SearchIndexBuild.Feed()
-        readerThreads.submit { [database] state in
+        threads.readers.submit { [database] state in
             guard case .active = state else { return feed.fail(StoreError.closed) }
             SearchIndexBuild.build(into: feed, after: number, read: Self.searchRows(database))
         }
@@ -114,7 +137,7 @@ public final class Store: Sendable {
     /// there. For an actor that must keep its writes in program order without suspending.
     func enqueueWrite(_ body: @escaping @Sendable (StoreDatabase) throws -> Void,
                       completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        writerThread.submit { [database] state in
+        threads.writer.submit { [database] state in
             guard case .active = state else {
                 completion(.failure(StoreError.closed))
                 return
@@ -126,5 +149,40 @@ public final class Store: Sendable {
     /// Returns once every write queued or called before this call has finished.
     nonisolated(nonsending) public func settled() async throws {
         try await onWriter { _ in }
+    }
+}
+
+/// Which reader thread and connection a store's reads run on.
+public enum StoreLane: Sendable, Equatable {
+    /// The shared readers: apps' calls, the scanner, search-index builds.
+    case shared
+    /// One thread and connection that only the owner's calls and the watchdog use.
+    case reserved
+}
+
+/// The store's threads, shared by its lane views and stopped when the last one goes.
+private final class StoreThreads: Sendable {
+    let writer = NIOThreadPool(numberOfThreads: 1)
+    let readers: NIOThreadPool
+    let reserved = NIOThreadPool(numberOfThreads: 1)
+
+    init(readerCount: Int) {
+        readers = NIOThreadPool(numberOfThreads: readerCount)
+        writer.start()
+        readers.start()
+        reserved.start()
+    }
+
+    deinit {
+        // Pending work holds the store, so nothing is queued by now; stopping needs no waiting.
+        writer.shutdownGracefully { _ in }
+        readers.shutdownGracefully { _ in }
+        reserved.shutdownGracefully { _ in }
+    }
+
+    func close() async {
+        try? await writer.shutdownGracefully()
+        try? await readers.shutdownGracefully()
+        try? await reserved.shutdownGracefully()
     }
 }

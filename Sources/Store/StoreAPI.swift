@@ -172,8 +172,23 @@ extension Store {
         _ query: SearchQuery, groupKey: String?, after position: StorePosition?, limit: Int,
         selection: StoreSelection? = nil
     ) async throws -> [StoredAsset] {
-        try await onReader {
-            try $0.search(query, groupKey: groupKey, after: position, limit: limit, selection: selection)
+        try await searchPage(query, groupKey: groupKey, after: position, limit: limit, selection: selection).assets
+    }
+
+    /// One page of `search`, which examines at most `searchRowBudget` photos (then says where it
+    /// stopped) and stops between photos when the calling task is cancelled (the client hung up)
+    /// or `control` is, throwing `CancellationError`; `control` counts the photos examined.
+    nonisolated(nonsending) public func searchPage(
+        _ query: SearchQuery, groupKey: String?, after position: StorePosition?, limit: Int,
+        selection: StoreSelection? = nil, control: SearchControl = SearchControl()
+    ) async throws -> SearchPage {
+        try await withTaskCancellationHandler {
+            try await onReader { [searchRowBudget] database in
+                try database.search(query, groupKey: groupKey, after: position, limit: limit, selection: selection,
+                              budget: searchRowBudget, control: control)
+            }
+        } onCancel: {
+            control.cancel()
         }
     }
 

@@ -6,6 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import NIOPosix
 import SQLite
 import Synchronization
 
@@ -22,6 +23,11 @@ final class StoreDatabase: Sendable {
     let writer: Mutex<SQLiteConnection>
     /// One connection per reader thread; a read takes the first free one.
     let readers: [ReaderConnection]
+    /// The reserved lane's own connection (`StoreLane.reserved`): only its thread reads through
+    /// it, so no query on the shared readers can make the owner or the watchdog wait.
+    let reserved: ReaderConnection
+    /// The connection of the reserved lane's thread while it runs a read; unset on every other thread.
+    static let laneConnection = ThreadSpecificVariable<ReaderConnection>()
     /// Called with every committed change while the writer lock is still held, so observers
     /// see changes in token order whoever wrote them.
     let onCommit: @Sendable (CommittedChange) -> Void
@@ -34,6 +40,9 @@ final class StoreDatabase: Sendable {
     let unlimitedPages: Int64
     /// What opening the index had to do: a damaged file moved aside, app records restored.
     let opening: OpeningReport
+    /// Set while the room kept beside the index (`SpaceReserve`) is given up; the first write
+    /// with room after makes it again.
+    let reserveMissing: Atomic<Bool>
 
     /// Page cache bounds, in KiB: the index's working set (on 100,000 photos, the taken-order
     /// index, the rows a page shows and the search index's lists, a few MiB) with room to spare.
@@ -58,15 +67,22 @@ final class StoreDatabase: Sendable {
         let opened = try StoreOpener(path: path).open()
         unlimitedPages = opened.unlimitedPages
         opening = opened.report
+        reserveMissing = Atomic(opened.report.reserveReleased != nil)
         var readers: [ReaderConnection] = []
         for _ in 0..<max(1, readerCount) {
-            let connection = try SQLiteConnection(path: path, create: false)
-            try connection.execute("PRAGMA query_only = 1")
-            try connection.execute("PRAGMA cache_size = -\(Self.readerCacheKiB)")
-            readers.append(ReaderConnection(connection))
+            readers.append(try Self.readerConnection(path: path))
         }
+        reserved = try Self.readerConnection(path: path)
         writer = Mutex(opened.writer)
         self.readers = readers
+    }
+
+    /// A read-only connection to the index with a reader's page cache.
+    private static func readerConnection(path: String) throws -> ReaderConnection {
+        let connection = try SQLiteConnection(path: path, create: false)
+        try connection.execute("PRAGMA query_only = 1")
+        try connection.execute("PRAGMA cache_size = -\(Self.readerCacheKiB)")
+        return ReaderConnection(connection)
     }
 
     /// Creates the index's folder (0700) when it does not exist.
@@ -125,7 +141,14 @@ final class StoreDatabase: Sendable {
     /// Runs `body` on a free reader connection, leaving no statement (and no snapshot) open.
     /// There are as many connections as reader threads, so one is free unless a read nests
     /// another; then it waits for the first.
+    /// On the reserved lane's thread the read takes that lane's own connection, never a shared one.
     func read<T: Sendable>(_ body: (inout sending SQLiteConnection) throws -> T) throws -> T {
+        if let own = Self.laneConnection.currentValue {
+            return try own.lock.withLock { db in
+                defer { db.resetStatements() }
+                return try body(&db)
+            }
+        }
         for reader in readers {
             let result: Result<T, any Error>? = reader.lock.withLockIfAvailable { db in
                 defer { db.resetStatements() }
@@ -169,7 +192,7 @@ final class StoreDatabase: Sendable {
     /// large reconcile, whose pages the next queries do not need.
     func releaseMemory() {
         try? write { db in try db.execute("PRAGMA shrink_memory") }
-        for reader in readers {
+        for reader in readers + [reserved] {
             reader.lock.withLock { db in try? db.execute("PRAGMA shrink_memory") }
         }
     }

@@ -20,6 +20,8 @@ public struct OpeningReport: Sendable, Equatable {
     public var backupProblem: String?
     /// True when this open converted an existing index to give free space back (a one-time VACUUM).
     public var convertedToIncrementalVacuum = false
+    /// Why opening gave up the room kept beside the index (`SpaceReserve`): the disk was full.
+    public var reserveReleased: String?
 }
 
 /// Opens the index: moves an empty or unreadable file aside instead of replacing it, configures
@@ -55,7 +57,14 @@ struct StoreOpener {
         } catch let error as SQLiteError where error.isDamagedDatabase {
             try moveAside(because: "SQLite cannot read it (\(error.message))", into: &report)
             (writer, compacted) = try configuredWriter()
+        } catch let error as SQLiteError where error.isOutOfSpace && SpaceReserve.release(for: path) {
+            // A full disk: even reading needs the room of the -shm file. The reserve gives it,
+            // and photod serves the index as it is (writes fail as on any full disk).
+            report.reserveReleased = "the disk was full (\(error.message)); photod gave up its reserve beside the index to open it"
+            (writer, compacted) = try configuredWriter()
         }
+        // Made at every start with room, so that the next start on a full disk has it to give up.
+        if report.reserveReleased == nil { SpaceReserve.ensure(for: path) }
         report.convertedToIncrementalVacuum = Schema.convertToIncrementalVacuum(writer)
         if compacted, !report.convertedToIncrementalVacuum {
             // The compact layout leaves about two thirds of the old file free: one VACUUM gives

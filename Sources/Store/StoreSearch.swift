@@ -3,15 +3,18 @@ import SQLite
 extension StoreDatabase {
     /// Up to `limit` assets whose text holds every word of `query`, newest first (taken, else
     /// modified; then id), after `position`; of one group when `groupKey` is given; with a
-    /// selection, only the assets it holds.
+    /// selection, only the assets it holds. The page examines at most `budget` photos and stops
+    /// between photos once `control` is cancelled.
     func search(
         _ query: SearchQuery, groupKey: String?, after position: StorePosition?, limit: Int,
-        selection: StoreSelection? = nil
-    ) throws -> [StoredAsset] {
-        try read { db in
+        selection: StoreSelection? = nil, budget: Int = .max, control: SearchControl = SearchControl()
+    ) throws -> SearchPage {
+        try control.checkCancelled()
+        return try read { db in
             // One snapshot for the whole search, so the bulk-load mark and the indexes agree.
             try db.transaction(immediate: false) {
-                let plan = SearchPlan(groupKey: groupKey, position: position, limit: limit, words: query.words)
+                let plan = SearchPlan(groupKey: groupKey, position: position, limit: limit, words: query.words,
+                                      budget: budget, control: control)
                 if let selection {
                     // A limited app: start from its own photos and test each one's text, never the
                     // index as a whole, so neither the reply nor its timing depends on hidden photos.
@@ -19,7 +22,7 @@ extension StoreDatabase {
                 }
                 // During a bulk load the search and order indexes wait for its end (`BulkLoad`).
                 if try BulkLoad.isActive(db) { return try plan.rows(db, .scan(selection: nil, ordered: false)) }
-                guard var match = try SearchMatch(query, terms: { try Self.terms(db, beginning: $0) }) else { return [] }
+                guard var match = try SearchMatch(query, terms: { try Self.terms(db, beginning: $0) }) else { return SearchPage(assets: []) }
                 // Few matches: fetch and sort them. Many: walk the taken-order index keeping the rows
                 // that match, which stops after a page instead of sorting every match. The walk
                 // reads about total / matches index entries per row kept, in order; the sort reads
@@ -44,7 +47,7 @@ extension StoreDatabase {
                         // Their lists are in hand: the photos in all of them are the candidates.
                         var candidates = Set(rare[0].rowids)
                         for list in rare.dropFirst() { candidates.formIntersection(list.rowids) }
-                        guard !candidates.isEmpty else { return [] }
+                        guard !candidates.isEmpty else { return SearchPage(assets: []) }
                         if candidates.count <= few { return try plan.rows(db, .rowids(Array(candidates))) }
                     }
                 }
@@ -52,7 +55,7 @@ extension StoreDatabase {
                     return try plan.rows(db, .scan(selection: nil, ordered: true))
                 }
                 let matches = try Self.rowids(db, matching: expression, atMost: few + 1)
-                guard !matches.isEmpty else { return [] }
+                guard !matches.isEmpty else { return SearchPage(assets: []) }
                 return try plan.rows(db, matches.count <= few ? .rowids(matches) : .walk(expression: expression))
             }
         }

@@ -4,11 +4,24 @@ import FoundationEssentials
 import Foundation
 #endif
 import SQLite
+import Synchronization
 
 extension StoreDatabase {
+    /// After a start on a full disk gave up the room beside the index (`SpaceReserve`), the
+    /// index counts as full until that room can be taken back: the room was for opening the
+    /// index, and writing into it would leave the next start on a full disk without it.
+    func takeBackReserve() throws {
+        guard reserveMissing.load(ordering: .relaxed) else { return }
+        guard SpaceReserve.ensure(for: path) else {
+            throw SQLiteError(code: 13, message: "the disk is full")
+        }
+        reserveMissing.store(false, ordering: .relaxed)
+    }
+
     /// Commits `batch` in one transaction and records it in the change log; nil when nothing changed.
     func apply(_ batch: WriteBatch) throws -> CommittedChange? {
         guard !batch.isEmpty else { return nil }
+        try takeBackReserve()
         return try write { db in
             // The log's size is counted once per open and then kept up to date, so pruning by
             // bytes costs nothing until there is something to prune.

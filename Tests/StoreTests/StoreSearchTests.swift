@@ -201,14 +201,14 @@ extension Store {
                 let plan = SearchPlan(groupKey: nil, position: position, limit: 8, words: query.words)
                 let (sorted, walked, scanned) = try store.database.read { db -> ([String], [String], [String]) in
                     guard let match else { return ([], [], []) }
-                    let scan = try plan.rows(db, .scan(selection: nil, ordered: true)).map(\.id)
+                    let scan = try plan.rows(db, .scan(selection: nil, ordered: true)).assets.map(\.id)
                     guard let expression = match.expression else { return (scan, scan, scan) }
                     let matches = try db.statement("SELECT rowid FROM search_text WHERE search_text MATCH ?")
                     try matches.bind([.text(expression)])
                     var rowids: [Int64] = []
                     while try matches.step() { rowids.append(matches.int64(0)) }
-                    return (try plan.rows(db, .rowids(rowids)).map(\.id),
-                            try plan.rows(db, .walk(expression: expression)).map(\.id), scan)
+                    return (try plan.rows(db, .rowids(rowids)).assets.map(\.id),
+                            try plan.rows(db, .walk(expression: expression)).assets.map(\.id), scan)
                 }
                 #expect(sorted == walked, "\(text)")
                 #expect(sorted == scanned, "\(text): the index finds what testing every text finds")

@@ -4,7 +4,8 @@ import Varlink
 
 extension LibraryAPI {
     /// `Search`: the assets whose text holds every word, newest first, a page at a time; a
-    /// limited app's only among its selection.
+    /// limited app's only among its selection. A page that stops at the store's row budget
+    /// answers what it found, `stopped`, and a cursor after the last photo it examined.
     func search(_ parameters: SearchParameters, _ access: LibraryAccess = .everything) async throws -> SearchReply {
         let limit = parameters.limit ?? Self.defaultLimit
         guard (1...Self.maximumLimit).contains(limit) else { throw VarlinkError.invalidParameter("limit") }
@@ -23,13 +24,16 @@ extension LibraryAPI {
             return decoded
         }
         let selection: StoreSelection? = if case .selection(let selection) = access { selection } else { nil }
-        let rows = try await store.search(query, groupKey: groupKey, after: position, limit: limit + 1, selection: selection)
-        let page = Array(rows.prefix(limit))
-        var next: String?
-        if rows.count > limit, let last = page.last {
-            next = AssetCursor(sort: .taken, reverse: true, groupKey: groupKey,
-                               position: AssetCursor.position(after: last, sort: .taken)).encoded
+        let found = try await store.searchPage(query, groupKey: groupKey, after: position, limit: limit + 1,
+                                               selection: selection)
+        let page = Array(found.assets.prefix(limit))
+        // More than a page: go on after its last photo. Stopped short: after the last one examined.
+        let resume = found.assets.count > limit ? page.last : found.stoppedAfter
+        let next = resume.map {
+            AssetCursor(sort: .taken, reverse: true, groupKey: groupKey,
+                        position: AssetCursor.position(after: $0, sort: .taken)).encoded
         }
-        return SearchReply(assets: page.map(mapper.asset), cursor: next)
+        let stopped = found.assets.count <= limit && found.stoppedAfter != nil
+        return SearchReply(assets: page.map(mapper.asset), cursor: next, stopped: stopped ? true : nil)
     }
 }

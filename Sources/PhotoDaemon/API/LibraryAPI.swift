@@ -12,7 +12,8 @@ import Watcher
 /// `io.photod.Library`: answers queries from the store and status from the live state, each
 /// only as far as the caller may see.
 struct LibraryAPI: Sendable {
-    let store: Store
+    /// The store, on the lane of the caller being served (`onLane(_:)`).
+    var store: Store
     let indexer: Indexer
     let state: LibraryState
     let mapper: AssetMapper
@@ -22,6 +23,15 @@ struct LibraryAPI: Sendable {
     let images: ImageSide
     let delivery: ImageDelivery
     let logger: Logger
+    /// How many searches each app may run at once.
+    let costlyCalls = CostlyCallLimit(perApp: 2, perUser: 4)
+
+    /// The same API reading on `lane`: the owner's calls on the reserved lane, apps' on the shared.
+    func onLane(_ lane: StoreLane) -> LibraryAPI {
+        var api = self
+        api.store = store.lane(lane)
+        return api
+    }
 
     /// Page size when the caller names none, and the largest page served.
     static let defaultLimit = 1000
@@ -34,11 +44,16 @@ struct LibraryAPI: Sendable {
             [gate] caller, method in
             method.access == .ownerOnly ? .everything : try await gate.access(for: caller)
         }
-        table.on(LibraryMethods.status) { try await status($0.admission) }
-        table.on(LibraryMethods.listGroups) { try await listGroups($0.admission) }
-        table.on(LibraryMethods.listAssets) { try await listAssets($0.parameters, $0.admission) }
-        table.on(LibraryMethods.getAssets) { try await getAssets($0.parameters, $0.admission) }
-        table.on(LibraryMethods.search) { try await search($0.parameters, $0.admission) }
+        // Each read runs on the caller's lane: the owner's on one that no app's work can hold.
+        table.on(LibraryMethods.status) { try await onLane($0.caller.storeLane).status($0.admission) }
+        table.on(LibraryMethods.listGroups) { try await onLane($0.caller.storeLane).listGroups($0.admission) }
+        table.on(LibraryMethods.listAssets) { try await onLane($0.caller.storeLane).listAssets($0.parameters, $0.admission) }
+        table.on(LibraryMethods.getAssets) { try await onLane($0.caller.storeLane).getAssets($0.parameters, $0.admission) }
+        table.on(LibraryMethods.search) { request in
+            try await costlyCalls.admit(request.caller) {
+                try await onLane(request.caller.storeLane).search(request.parameters, request.admission)
+            }
+        }
         table.on(LibraryMethods.rescan) { try await rescan($0.parameters) }
         let completer = Completer(store: store, roots: indexer.roots, authorizer: gate.authorizer, rules: mapper.rules)
         table.on(LibraryMethods.complete) { try await completer.complete($0.parameters, caller: $0.caller, access: $0.admission) }

@@ -19,6 +19,9 @@ enum IndexOpeningLog {
         } else if opening.brokenPath != nil, opening.appsRestored == 0 {
             logger.warning("no app permission records to restore (no backup beside the index)")
         }
+        if let reason = opening.reserveReleased {
+            logger.error("\(reason); it serves the index as it is and records what it missed once there is room")
+        }
         if opening.convertedToIncrementalVacuum {
             logger.notice("the index now gives the space it frees back to the disk (converted once with VACUUM)")
         }
