@@ -99,8 +99,9 @@ enum CacheFiles {
         }
     }
 
-    /// The whole of a regular file owned by this user and at most `limit` bytes; nil for
-    /// anything else (missing, a symlink, a FIFO, someone else's, too big, unreadable).
+    /// The whole of a regular file owned by this user, closed to group and others (as the
+    /// cache writes them, 0600), and at most `limit` bytes; nil for anything else (missing, a
+    /// symlink, a FIFO, someone else's, readable or writable by others, too big, unreadable).
     static func readSmallFile(_ path: [UInt8], limit: Int) -> [UInt8]? {
         // O_NONBLOCK: a FIFO put in a thumbnail's place must not hang the reader in open().
         let fd = withCString(path) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
