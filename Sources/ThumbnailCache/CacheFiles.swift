@@ -99,8 +99,9 @@ enum CacheFiles {
         }
     }
 
-    /// The whole of a regular file owned by this user and at most `limit` bytes; nil for
-    /// anything else (missing, a symlink, a FIFO, someone else's, too big, unreadable).
+    /// The whole of a regular file owned by this user, closed to group and others (as the
+    /// cache writes them, 0600), and at most `limit` bytes; nil for anything else (missing, a
+    /// symlink, a FIFO, someone else's, readable or writable by others, too big, unreadable).
     static func readSmallFile(_ path: [UInt8], limit: Int) -> [UInt8]? {
         // O_NONBLOCK: a FIFO put in a thumbnail's place must not hang the reader in open().
         let fd = withCString(path) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
@@ -108,7 +109,7 @@ enum CacheFiles {
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_uid == geteuid(),
-            st.st_size >= 0, st.st_size <= limit
+            st.st_mode & 0o077 == 0, st.st_size >= 0, st.st_size <= limit
         else { return nil }
         // Sized by fstat, already bounded by the cap; a file that grows meanwhile is refused below.
         var bytes = [UInt8](repeating: 0, count: Int(st.st_size) + 1)
@@ -182,5 +183,44 @@ enum CacheFiles {
     static func withCString<Result>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> Result) -> Result {
         let cString = bytes.map { CChar(bitPattern: $0) } + [0]
         return body(cString)
+    }
+}
+
+extension CacheFiles {
+    /// The regular files of this user's directly in `folder`, with their lstat; symlinks and
+    /// anything else are left out.
+    static func regularFiles(in folder: Int32) -> [([UInt8], stat)] {
+        let copy = dup(folder)
+        guard copy >= 0 else { return [] }
+        guard let directory = fdopendir(copy) else {
+            close(copy)
+            return []
+        }
+        defer { closedir(directory) }
+        rewinddir(directory)
+        var result: [([UInt8], stat)] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            guard !name.isEmpty, name.first != UInt8(ascii: ".") else { continue }
+            var st = stat()
+            guard withCString(name, { fstatat(folder, $0, &st, AT_SYMLINK_NOFOLLOW) }) == 0,
+                st.st_mode & S_IFMT == S_IFREG, st.st_uid == geteuid()
+            else { continue }
+            result.append((name, st))
+        }
+        return result
+    }
+
+    /// Up to `length` first bytes of the regular file `name` in `folder` (no symlink, no FIFO
+    /// followed); empty when it cannot be read.
+    static func readPrefix(_ name: [UInt8], in folder: Int32, length: Int) -> [UInt8] {
+        let fd = withCString(name) { openat(folder, $0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return [] }
+        var bytes = [UInt8](repeating: 0, count: length)
+        let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        return count > 0 ? Array(bytes.prefix(count)) : []
     }
 }

@@ -88,6 +88,25 @@ public enum PNGChunks {
         return PNGInfo(width: width, height: height, text: text)
     }
 
+    /// The `tEXt` entries among the chunks that lie whole in `prefix`, the first bytes of a PNG,
+    /// up to the image data: enough to tell whose a cache file is without reading its pixels
+    /// (the cache puts its text right after IHDR). Empty for anything that does not start as a PNG.
+    static func leadingText(_ prefix: [UInt8]) -> [PNGText] {
+        guard prefix.count >= signature.count, prefix[0..<signature.count].elementsEqual(signature) else { return [] }
+        var text: [PNGText] = []
+        var position = signature.count
+        while prefix.count - position >= chunkOverhead, text.count < maxTextEntries {
+            let length = Int(uint32(prefix, at: position))
+            let type = String(decoding: prefix[(position + 4)..<(position + 8)], as: UTF8.self)
+            guard type != "IDAT", length <= prefix.count - position - chunkOverhead else { break }
+            let data = (position + 8)..<(position + 8 + length)
+            guard CRC32.checksum(prefix[(position + 4)..<data.upperBound]) == uint32(prefix, at: data.upperBound) else { break }
+            if type == "tEXt", let entry = decodeText(prefix[data]) { text.append(entry) }
+            position = data.upperBound + 4
+        }
+        return text
+    }
+
     /// `png` with a `tEXt` chunk for each entry right after IHDR, where every reader sees them
     /// before the image data. Text chunks (`tEXt`, `zTXt`, `iTXt`) already carrying one of
     /// the keywords are dropped, so a key never has two values; bytes after IEND are dropped.

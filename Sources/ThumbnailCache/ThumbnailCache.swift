@@ -68,12 +68,16 @@ public struct ThumbnailCache: Sendable {
     }
 
     /// The cached thumbnail of `pathBytes` at `size`, when there is a valid one made from the
-    /// file as it is now (same URI, same modification time); nil otherwise, including when
-    /// the cache file is not a regular file of this user's.
-    public func lookup(pathBytes: [UInt8], mtime: Int64, size: ThumbnailSize) -> CachedThumbnail? {
+    /// file as it is now; nil otherwise. The cache is shared with every program of the user and
+    /// so untrusted: a file is taken only when it is a regular file of this user's that no one
+    /// else may read or write (0600), of bounded size, a well-formed PNG (every chunk's CRC)
+    /// whose pixels fit `size`, and whose `Thumb::URI` and `Thumb::MTime` name the original and
+    /// its modification time, and its `Thumb::Size`, when present, `fileSize` (when given).
+    public func lookup(pathBytes: [UInt8], mtime: Int64, size: ThumbnailSize, fileSize: Int64? = nil) -> CachedThumbnail? {
         guard let uri = FileURI.make(pathBytes: pathBytes), let path = thumbnailPath(pathBytes: pathBytes, size: size),
             let png = CacheFiles.readSmallFile(path, limit: Self.maxFileSize),
-            let info = PNGChunks.read(png), Self.describes(info, uri: uri, mtime: mtime)
+            let info = PNGChunks.read(png), Self.describes(info, uri: uri, mtime: mtime, fileSize: fileSize),
+            (1...size.pixels).contains(info.width), (1...size.pixels).contains(info.height)
         else { return nil }
         return CachedThumbnail(png: png, width: info.width, height: info.height)
     }
@@ -182,13 +186,15 @@ public struct ThumbnailCache: Sendable {
         return name
     }
 
-    /// Whether `info` is about `uri` at `mtime`. Every copy of a key must agree, so a file
-    /// carrying two URIs is never taken for either.
-    private static func describes(_ info: PNGInfo, uri: String, mtime: Int64) -> Bool {
+    /// Whether `info` is about `uri` at `mtime` (and of `fileSize` bytes, when both say). Every
+    /// copy of a key must agree, so a file carrying two URIs is never taken for either.
+    private static func describes(_ info: PNGInfo, uri: String, mtime: Int64, fileSize: Int64? = nil) -> Bool {
         let uris = info.text.filter { $0.keyword == uriKey }
         let mtimes = info.text.filter { $0.keyword == mtimeKey }
+        let sizes = info.text.filter { $0.keyword == sizeKey }
         return !uris.isEmpty && uris.allSatisfy { $0.text == uri }
             && !mtimes.isEmpty && mtimes.allSatisfy { Int64($0.text) == mtime }
+            && (fileSize == nil || sizes.allSatisfy { Int64($0.text) == fileSize })
     }
 
     /// `png` with the standard's text chunks, checked against the read cap lookups apply.

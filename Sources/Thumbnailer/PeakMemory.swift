@@ -1,7 +1,18 @@
 import Glibc
+import Synchronization
 
 /// The worker's peak resident set, reported in every response so photod can watch for leaks and bombs.
 public enum PeakMemory {
+    /// /proc/self/status, opened before the sandbox (which lets no path be opened after) and
+    /// read again from offset 0 each time: procfs makes the text afresh on every read.
+    private static let status = Atomic<Int32>(-1)
+
+    /// Opens /proc/self/status for `kib()`; call before the sandbox closes the file system.
+    public static func prepare() {
+        let file = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
+        if file >= 0, !status.compareExchange(expected: -1, desired: file, ordering: .relaxed).exchanged { close(file) }
+    }
+
     /// VmHWM from /proc/self/status in KiB; getrusage's ru_maxrss as a fallback.
     ///
     /// VmHWM first: after a vfork-style spawn, ru_maxrss starts from the parent's peak, not this process's.
@@ -13,13 +24,14 @@ public enum PeakMemory {
     }
 
     private static func statusField(_ name: String) -> UInt64? {
-        let file = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
+        let file = status.load(ordering: .relaxed)
         guard file >= 0 else { return nil }
-        defer { close(file) }
         var bytes = [UInt8](repeating: 0, count: 4096)
         var total = 0
         while total < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { read(file, $0.baseAddress?.advanced(by: total), $0.count - total) }
+            let count = bytes.withUnsafeMutableBytes {
+                pread(file, $0.baseAddress?.advanced(by: total), $0.count - total, off_t(total))
+            }
             if count <= 0 { break }
             total += count
         }

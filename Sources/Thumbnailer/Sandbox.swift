@@ -11,10 +11,18 @@ public struct SandboxError: Error, CustomStringConvertible {
     }
 }
 
-/// The process-level half of the sandbox, applied before libvips starts: parent death, descriptors, limits.
+/// The process-level part of the sandbox, applied before libvips starts: parent death, descriptors, limits.
 public enum ProcessLimits {
     /// The default address-space limit; decoding a bomb fails an allocation instead of swapping the host.
     public static let defaultMemoryMiB = 1024
+
+    /// CPU seconds one worker process may use in all (RLIMIT_CPU: SIGXCPU, then SIGKILL): a decoder
+    /// spinning forever ends even if photod's timeout did not fire.
+    public static let cpuLimitSeconds = 120
+
+    /// Past this much CPU a worker exits after its answer, so photod starts a fresh one and a
+    /// long-lived worker never reaches `cpuLimitSeconds` doing honest work.
+    public static let cpuRecycleSeconds = 60
 
     /// Dies with photod, keeps only stdio and the socket (fd 3), and lowers the resource limits.
     public static func apply(memoryMiB: Int) throws(SandboxError) {
@@ -27,7 +35,11 @@ public enum ProcessLimits {
             ("RLIMIT_FSIZE", Int32(RLIMIT_FSIZE.rawValue), 0),
             ("RLIMIT_NOFILE", Int32(RLIMIT_NOFILE.rawValue), 64),
             ("RLIMIT_CORE", Int32(RLIMIT_CORE.rawValue), 0),
-            // RLIMIT_NPROC is left alone: it counts every thread of the user, photod's included.
+            ("RLIMIT_CPU", Int32(RLIMIT_CPU.rawValue), UInt64(cpuLimitSeconds)),
+            // RLIMIT_NPROC is left alone: the kernel counts every thread of the user against it
+            // (photod's included) and checks it on thread creation too, so 0 would stop libvips,
+            // libheif and libjxl starting their threads. No new process is the seccomp filter's
+            // job: clone only with CLONE_THREAD; fork, vfork and clone3 are refused.
         ]
         for (name, resource, value) in limits {
             var limit = rlimit(rlim_cur: rlim_t(value), rlim_max: rlim_t(value))
@@ -44,6 +56,19 @@ public enum ProcessLimits {
         guard photod_ioprio_idle() == 0 else { throw SandboxError("ioprio_set", errno: errno) }
     }
 
+    /// Not dumpable: no core file, and no other process of the user may ptrace it or read its
+    /// /proc files (mem, environ, fd); call last, after anything that reads /proc/self by path.
+    public static func forbidDumping() throws(SandboxError) {
+        guard photod_prctl(PR_SET_DUMPABLE, 0) == 0 else { throw SandboxError("PR_SET_DUMPABLE", errno: errno) }
+    }
+
+    /// CPU seconds this process used so far (user and system).
+    public static func cpuSeconds() -> Int {
+        var usage = rusage()
+        getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
+        return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec
+    }
+
     private static func closeInheritedDescriptors() throws(SandboxError) {
         if photod_close_from(4) == 0 { return }
         guard errno == ENOSYS else { throw SandboxError("close_range", errno: errno) }
@@ -51,5 +76,16 @@ public enum ProcessLimits {
         var limit = rlimit()
         getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         for descriptor in 4..<Int32(clamping: min(limit.rlim_cur, 1 << 20)) { close(descriptor) }
+    }
+}
+
+/// The file-system and syscall parts of the sandbox, in the order they must go on.
+public enum Sandbox {
+    /// no_new_privs, then Landlock (its calls are not on the seccomp allow-list), then seccomp.
+    public static func apply(pid: pid_t) throws(SandboxError) -> Landlock.Outcome {
+        guard photod_prctl(PR_SET_NO_NEW_PRIVS, 1) == 0 else { throw SandboxError("PR_SET_NO_NEW_PRIVS", errno: errno) }
+        let landlock = try Landlock.apply()
+        try SeccompFilter.install(pid: pid)
+        return landlock
     }
 }

@@ -6,7 +6,8 @@ public enum ThumbnailWorker {
     /// The socket photod hands over; everything else but stdio is closed at start.
     public static let socket: Int32 = 3
 
-    /// The exit status after answering a request that ran out of memory: start a fresh worker.
+    /// The exit status after answering a request that ran out of memory, or after using half the
+    /// CPU limit: start a fresh worker.
     public static let exhaustedStatus: Int32 = 75
 
     /// Runs the worker and returns its exit status: 0 when photod closed the socket.
@@ -16,18 +17,24 @@ public enum ThumbnailWorker {
         guard fstat(socket, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else {
             return fail("fd 3 must be the socket photod passes", status: 64)
         }
+        let landlock: Landlock.Outcome
         do {
             try ProcessLimits.apply(memoryMiB: environmentInt("PHOTOD_THUMBNAILER_MEMORY_MB")
                 ?? ProcessLimits.defaultMemoryMiB)
             if arguments.contains("--background") { try ProcessLimits.lowerPriority() }
             try VipsRuntime.start(program: program)
-            try SeccompFilter.install()
+            PeakMemory.prepare()
+            try ProcessLimits.forbidDumping()
+            // The seccomp filter sets no_new_privs, which Landlock needs, before it loads.
+            landlock = try Sandbox.apply(pid: getpid())
         } catch {
             return fail(error.description, status: 71)
         }
-        var hello = "photod-thumbnailer \(VipsRuntime.version); loaders: \(VipsRuntime.loaders.joined(separator: " "))"
-        if let path = getenv("PHOTOD_THUMBNAILER_SELFTEST").map({ String(cString: $0) }), path.hasPrefix("/") {
-            hello += SelfTest.run(path: path)
+        var hello = "photod-thumbnailer \(VipsRuntime.version); \(landlock.summary); "
+            + "loaders: \(VipsRuntime.loaders.joined(separator: " "))"
+        // Only after the whole sandbox is in place: the probe can do no more than a decoder could.
+        if arguments.first == SandboxProbe.flag {
+            hello += SandboxProbe.run(arguments: Array(arguments.dropFirst()))
         }
         do {
             try FrameSocket.send(ThumbnailResponse.hello(hello, peakRSSKiB: PeakMemory.kib()).encode(), on: socket)
@@ -70,6 +77,8 @@ public enum ThumbnailWorker {
                 // After hitting RLIMIT_AS, libvips' threads and malloc arenas stay half-built (a next
                 // request fails to start a thread): a fresh process is the reliable recovery.
                 if response.status == .undecodable, RenderError.isExhaustion(response.message) { return exhaustedStatus }
+                // Well before RLIMIT_CPU's SIGXCPU: a fresh process carries on.
+                if ProcessLimits.cpuSeconds() >= ProcessLimits.cpuRecycleSeconds { return exhaustedStatus }
             }
         }
     }

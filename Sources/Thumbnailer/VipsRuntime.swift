@@ -7,6 +7,8 @@ public enum VipsRuntime {
     public static func start(program: String) throws(SandboxError) {
         // Any value silences libvips' own warnings; the handler below silences the libraries under it.
         setenv("VIPS_WARNING", "0", 1)
+        // No run-time code generation (ORC): the seccomp filter refuses executable memory.
+        setenv("VIPS_NOVECTOR", "1", 1)
         photod_glib_quiet()
         guard photod_vips_init(program) == 0 else { throw SandboxError("vips_init", errno: EINVAL) }
         // photod runs one worker per core, so each worker uses one.

@@ -1,21 +1,69 @@
 import Foundation
+import Glibc
 import PhotoTestSupport
 import Testing
 import ThumbnailProtocol
 
 @Suite struct SandboxTests {
-    @Test func theFilterRefusesExecSocketsAndWritesOnceInPlace() throws {
+    /// What an exploited decoder would try, attempted from inside the sandboxed worker by its probe mode.
+    @Test func fromInsideTheWorkerEveryEscapeIsRefused() throws {
         let folder = try TemporaryDirectory()
-        let target = folder.file("must-not-exist")
-        let worker = try WorkerProcess(in: folder, environment: ["PHOTOD_THUMBNAILER_SELFTEST": target])
-        let hello = try worker.receive()
-        #expect(hello.message.contains("selftest execve=EPERM socket=EPERM open=EPERM"), "\(hello.message)")
-        #expect(!FileManager.default.fileExists(atPath: target))
-        // The refusals did not take the worker down: it still serves.
+        let key = try folder.write("id_rsa", Array("-----BEGIN OPENSSH PRIVATE KEY-----\n".utf8))
+        let index = try folder.write("index.sqlite", Array("SQLite format 3\u{0}".utf8))
+        // A process of the test's own the worker must not be able to signal or renice.
+        var other: pid_t = 0
+        let argv = [strdup("sleep"), strdup("60"), nil]
+        defer { argv.forEach { free($0) } }
+        #expect(posix_spawn(&other, "/bin/sleep", nil, nil, argv, environ) == 0)
+        defer {
+            kill(other, SIGKILL)
+            var status: Int32 = 0
+            waitpid(other, &status, 0)
+        }
+        let me = getpid()
+        let niceBefore = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(other))
+        let worker = try WorkerProcess(in: folder, arguments: [
+            "--sandbox-probe", "open=\(key)", "open=\(index)", "open=/proc/\(me)/mem", "open=/proc/\(me)/environ",
+            "kill=\(me)", "kill!=\(other)", "renice=\(me)", "renice=\(other)",
+        ])
+        let hello = try worker.receive().message
+        let probe = try #require(hello.split(separator: ";").last(where: { $0.hasPrefix(" probe ") }), "\(hello)")
+        var outcomes: [String: String] = [:]
+        for pair in probe.split(separator: " ").dropFirst() {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { outcomes[parts[0]] = parts[1] }
+        }
+        let attempts = ["execve", "socket", "fork", "killgroup", "undump", "setrlimit",
+                        "open#0", "create#0", "open#1", "create#1", "open#2", "open#3",
+                        "kill0#4", "kill0#5", "sigkill#5", "setpriority#6", "setpriority#7"]
+        for name in attempts {
+            #expect(["EPERM", "EACCES"].contains(outcomes[name]), "\(name) was \(outcomes[name] ?? "not tried"): \(hello)")
+        }
+        #expect(outcomes["dumpable"] == "0", "\(hello)")
+        #expect(outcomes["cpu"] == "120", "\(hello)")
+        #expect(!probe.contains("=allowed"), "\(hello)")
+        // Nothing happened outside: the sleeper lives at its priority, and no file was made.
+        var status: Int32 = 0
+        #expect(kill(other, 0) == 0 && waitpid(other, &status, WNOHANG) == 0)
+        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(other)) == niceBefore)
+        #expect(!FileManager.default.fileExists(atPath: key + ".new"))
+        // Landlock is in force wherever the kernel has it.
+        let abi = try Pillow.run("""
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+            print(libc.syscall(444, None, 0, 1))
+            """).trimmingCharacters(in: .whitespacesAndNewlines)
+        if let abi = Int(abi), abi >= 1 {
+            #expect(hello.contains("; landlock abi \(abi);"), "\(hello)")
+        } else {
+            #expect(hello.contains("; landlock unavailable ("), "\(hello)")
+        }
+        // The refusals did not take the worker down: it still renders.
         let image = folder.file("a.png")
         try Pillow.gradient(image, width: 64, height: 64, format: "PNG")
         let response = try worker.thumbnail(ThumbnailRequest(id: 1, width: 32, height: 32), file: image)
         #expect((response.status, response.width) == (.ok, 32), "\(response.message)")
+        #expect(worker.stderrText.isEmpty, "stderr: \(worker.stderrText)")
     }
 
     @Test func aLargeJPEGStaysUnder150MiB() throws {

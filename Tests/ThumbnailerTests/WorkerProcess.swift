@@ -16,8 +16,8 @@ final class WorkerProcess {
     private var pending: [ThumbnailResponse] = []
     private var closed = false
 
-    /// Spawns the worker with `environment` added to ours; its stderr goes to a file in `folder`.
-    init(in folder: TemporaryDirectory, environment: [String: String] = [:]) throws {
+    /// Spawns the worker with `environment` added to ours and `arguments`; its stderr goes to a file in `folder`.
+    init(in folder: TemporaryDirectory, environment: [String: String] = [:], arguments: [String] = []) throws {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             throw Failure(description: "socketpair: \(errno)")
@@ -31,7 +31,7 @@ final class WorkerProcess {
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { $1 }
-        let argv = [strdup("photod-thumbnailer")] + [nil]
+        let argv = ([strdup("photod-thumbnailer")] + arguments.map { strdup($0) }) + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var child: pid_t = 0

@@ -182,11 +182,12 @@ public struct ConfigLoader {
         try reader.rejectUnknownKeys()
     }
 
-    /// The `[thumbnails]` table: workers, time limit, cache folder, prefill.
+    /// The `[thumbnails]` table: workers, time limit, cache folder and bound, prefill.
     private func readThumbnails(_ table: inout TableReader, into thumbnails: inout ThumbnailConfig) throws(ConfigError) {
         if let workers = try table.int("workers", in: 0...64) { thumbnails.workers = workers }
         if let timeout = try table.int("timeout", in: 1...3600) { thumbnails.timeout = timeout }
         if let prefill = try table.bool("prefill") { thumbnails.prefill = prefill }
+        if let mebibytes = try table.int("cache_max_mib", in: 16...1_048_576) { thumbnails.cacheMaxBytes = Int64(mebibytes) << 20 }
         if let folder = try table.string("cache_folder") {
             let expanded = paths.expandingTilde(folder)
             guard expanded.hasPrefix("/") else { throw table.error("cache_folder", "must be an absolute path") }

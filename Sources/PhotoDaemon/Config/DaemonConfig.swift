@@ -70,6 +70,8 @@ public struct ThumbnailConfig: Sendable, Equatable {
     public var prefill = false
     /// The cache folder; nil: `$XDG_CACHE_HOME/thumbnails` as the standard says.
     public var cacheFolder: String?
+    /// Bytes photod's own thumbnails may take in the shared cache; the janitor removes the oldest past it.
+    public var cacheMaxBytes: Int64 = 512 << 20
     /// The worker executable; nil: `photod-thumbnailer` beside photod, else in /usr/libexec/photod.
     public var worker: String?
 

@@ -95,7 +95,7 @@ struct ImageDelivery: Sendable {
     func highQuality(_ request: Request) async throws -> RequestImageReply {
         let format = request.parameters.format
         if let size = request.standardSize, format != .jpeg,
-            let cached = cache.lookup(pathBytes: request.asset.path, mtime: request.mtime, size: size) {
+            let cached = cache.lookup(pathBytes: request.asset.path, mtime: request.mtime, size: size, fileSize: request.file.size) {
             counters.countCacheHit()
             return reply(cached, request)
         }
@@ -120,7 +120,7 @@ struct ImageDelivery: Sendable {
         case .failure: return false
         }
         let mtime = file.info.mtimeNs / 1_000_000_000
-        if cache.lookup(pathBytes: asset.path, mtime: mtime, size: size) != nil
+        if cache.lookup(pathBytes: asset.path, mtime: mtime, size: size, fileSize: file.info.size) != nil
             || cache.isMarkedFailed(pathBytes: asset.path, mtime: mtime) {
             return false
         }
@@ -141,7 +141,7 @@ struct ImageDelivery: Sendable {
         let sizes = ThumbnailSize.allCases
         let covering = sizes.filter { $0.pixels >= side }
         for size in covering + sizes.filter({ $0.pixels < side }).reversed() {
-            if let cached = cache.lookup(pathBytes: request.asset.path, mtime: request.mtime, size: size) {
+            if let cached = cache.lookup(pathBytes: request.asset.path, mtime: request.mtime, size: size, fileSize: request.file.size) {
                 candidates.append(reply(cached, request))
                 break
             }

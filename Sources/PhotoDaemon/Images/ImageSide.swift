@@ -15,7 +15,7 @@ struct ImageSide: Sendable {
     let cache: ThumbnailCache
     let pool: ThumbnailerPool
     let counters = ImageCounters()
-    let janitor = ThumbnailJanitor()
+    let janitor: ThumbnailJanitor
     let prefill: PrefillProgress
     /// The prefill's own worker, at the lowest CPU and I/O priority; nil when prefill is off.
     let backgroundPool: ThumbnailerPool?
@@ -24,6 +24,7 @@ struct ImageSide: Sendable {
     init(config: DaemonConfig, cores: Int, logger: Logger,
          environment: [String: String] = ProcessInfo.processInfo.environment) {
         settings = config.thumbnails
+        janitor = ThumbnailJanitor(maxBytes: config.thumbnails.cacheMaxBytes)
         let root = config.thumbnails.cacheFolder
             ?? ThumbnailCache.defaultRoot(environment: environment)
             ?? DefaultPaths(environment: environment).home + "/.cache/thumbnails"
@@ -46,9 +47,7 @@ struct ImageSide: Sendable {
     /// which the worker's 1 GiB limit counts though little of it is ever touched.
     static func workerEnvironment(_ environment: [String: String]) -> [String] {
         var result = ["LANG=C.UTF-8", "VIPS_NOVECTOR=1", "MALLOC_ARENA_MAX=2"]
-        for key in ["PHOTOD_THUMBNAILER_MEMORY_MB", "PHOTOD_THUMBNAILER_SELFTEST"] {
-            if let value = environment[key] { result.append("\(key)=\(value)") }
-        }
+        if let value = environment["PHOTOD_THUMBNAILER_MEMORY_MB"] { result.append("PHOTOD_THUMBNAILER_MEMORY_MB=\(value)") }
         return result
     }
 
