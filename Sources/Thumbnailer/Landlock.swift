@@ -22,12 +22,17 @@ public enum Landlock {
     }
 
     /// Restricts this process; needs PR_SET_NO_NEW_PRIVS first. A kernel without Landlock is not
-    /// an error (the seccomp filter refuses opens by itself); a kernel that has it and refuses is.
+    /// an error, nor is a service manager's filter that refuses its calls (the seccomp filter refuses
+    /// opens by itself); a kernel that has it and refuses the domain is.
     public static func apply() throws(SandboxError) -> Outcome {
         let abi = photod_landlock_abi()
         guard abi >= 1 else {
             let code = errno
-            guard code == ENOSYS || code == EOPNOTSUPP else { throw SandboxError("landlock_create_ruleset", errno: code) }
+            // EPERM: a service manager's system-call filter (an admin's stricter unit) refused
+            // the call before the kernel saw it. The worker's own filter still refuses every open.
+            guard code == ENOSYS || code == EOPNOTSUPP || code == EPERM else {
+                throw SandboxError("landlock_create_ruleset", errno: code)
+            }
             return .unavailable(reason: String(cString: strerror(code)))
         }
         guard photod_landlock_deny_all(abi) == 0 else { throw SandboxError("landlock_restrict_self", errno: errno) }

@@ -50,6 +50,9 @@ import Testing
         try await Rig.with { rig in
             let app = AuthorizerTests.app("churner")
             var refusals: [AuthorizationCallError] = []
+            // Tests run side by side on two threads: the loop may take seconds, and a token
+            // refilled meanwhile lets one more request through (AuthorizationChurnTests pin the clock).
+            let started = ContinuousClock.now
             for round in 0..<(AuthorizationLimits.requestBurst + 20) {
                 do {
                     let (waiter, _) = try await rig.authorizer.request(app, reason: "round \(round)", label: nil)
@@ -58,13 +61,19 @@ import Testing
                     refusals.append(error)
                 }
             }
-            #expect(refusals.count == 20)
-            #expect(refusals.first == .refused(.tooManyRequests(app: app.id, retryAfter: 12)))
+            let refilled = Int((ContinuousClock.now - started) / .seconds(12))
+            #expect(refusals.count >= 20 - refilled && refusals.count <= 20)
+            guard case .refused(.tooManyRequests(let refusedApp, let retryAfter)) = refusals.first else {
+                Issue.record("the first refusal is not tooManyRequests: \(refusals)")
+                return
+            }
+            #expect(refusedApp == app.id)
+            #expect((1...12).contains(retryAfter))
             // No pending request was left by a refusal.
             #expect(try await rig.stored().allSatisfy { !$0.pending })
             let error = AuthorizationAPI.varlinkError(refusals[0])
             #expect(error.name == AuthorizationInterface.Error.tooManyRequests)
-            #expect(error.parameters(TooManyRequestsError.self) == TooManyRequestsError(app: app.id, retryAfter: 12))
+            #expect(error.parameters(TooManyRequestsError.self) == TooManyRequestsError(app: app.id, retryAfter: retryAfter))
 
             let lines = rig.log.all
             let requested = lines.filter { $0.hasPrefix("authorization requested") }
