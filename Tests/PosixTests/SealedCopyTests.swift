@@ -56,12 +56,13 @@ struct SealedCopyTests {
 
         let whole = try PipeFeed.pipe().get()
         let feed = PipeFeed()
+        // The feed closes its end when done, as photod does, so the reader sees the end.
         let outcome = Task { await DetachedThread.result(name: "test-feed") {
-            feed.run(from: source.descriptor, count: bytes.count, to: whole.write, idleTimeout: .seconds(10))
+            defer { close(whole.write) }
+            return feed.run(from: source.descriptor, count: bytes.count, to: whole.write, idleTimeout: .seconds(10))
         } }
         let read = await DetachedThread.result(name: "test-read") { Self.readAllThenClose(whole.read) }
         #expect(await outcome.value == .done(bytes.count))
-        close(whole.write)
         #expect(read == bytes)
 
         // A reader that takes a little and hangs up ends the feed, without SIGPIPE killing us.
