@@ -41,6 +41,8 @@ let package = Package(
         .systemLibrary(name: "CSpawn"),
         // getrandom(2), which Swift's Glibc module leaves out (sys/random.h).
         .systemLibrary(name: "CRandom"),
+        // memfd_create, copy_file_range, pipe2 and sendfile, which Swift's Glibc module leaves out.
+        .systemLibrary(name: "CFileCopy"),
 
         // Wire types and the varlink interface text (the single source of truth).
         .target(
@@ -73,7 +75,7 @@ let package = Package(
         .target(name: "TOML", dependencies: ["SafeText"]),
         // posix_spawn, pthreads and getrandom without Foundation: photod's thumbnail workers, photod-notify's terminal
         // and bus thread, the store's asset ids.
-        .target(name: "Posix", dependencies: ["CSpawn", "CRandom"]),
+        .target(name: "Posix", dependencies: ["CSpawn", "CRandom", "CFileCopy"]),
         // The index; owns its threads (NIOThreadPool), so no caller waits on SQLite.
         .target(name: "Store", dependencies: ["SQLite", "Posix", .product(name: "NIOPosix", package: "swift-nio")]),
         // sd_notify, socket activation and the journal: the only code that touches libsystemd.
@@ -86,7 +88,7 @@ let package = Package(
         // method table (PhotoAPI/Methods.swift) is checked against the IDL at start.
         .target(name: "PhotoDaemon", dependencies: [
             "PhotoAPI", "Varlink", "Metadata", "Store", "FileSystem", "Watcher", "Systemd", "SafeText",
-            "ThumbnailCache", "ThumbnailProtocol", "TOML", "CMalloc",
+            "ThumbnailCache", "ThumbnailProtocol", "TOML", "CMalloc", "Posix",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

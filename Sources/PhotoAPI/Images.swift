@@ -57,6 +57,10 @@ public struct RequestImageParameters: Codable, Sendable, Equatable {
 
 /// Reply of `io.photod.Library.RequestImage`: one encoded image.
 public struct RequestImageReply: Codable, Sendable, Equatable {
+    /// The largest `data` photod sends (base64 text): a 2048x2048 PNG of 8-bit RGBA noise is 22.4 MB
+    /// of it. A larger image is ImageUnavailable; clients accept replies of at least this.
+    public static let maximumDataBytes = 24 << 20
+
     public var format: ImageFormat
     public var width: Int
     public var height: Int
@@ -106,16 +110,30 @@ public struct OpenOriginalReply: Codable, Sendable, Equatable {
     /// Modification time, ISO 8601 UTC.
     public var modified: String
     public var format: String
+    /// What the descriptor is; nil from a photod older than this field, which passed the file.
+    public var descriptor: OriginalDescriptor?
 
     /// Creates the reply.
-    public init(fileDescriptor: Int, name: String, nameBytes: String? = nil, size: Int, modified: String, format: String) {
+    public init(fileDescriptor: Int, name: String, nameBytes: String? = nil, size: Int, modified: String,
+                format: String, descriptor: OriginalDescriptor? = nil) {
         self.fileDescriptor = fileDescriptor
         self.name = name
         self.nameBytes = nameBytes
         self.size = size
         self.modified = modified
         self.format = format
+        self.descriptor = descriptor
     }
+}
+
+/// What OpenOriginal's descriptor is, so a client knows whether it may fstat, seek or mmap it.
+public enum OriginalDescriptor: String, Codable, Sendable {
+    /// The original file itself, read-only (the owner only).
+    case file
+    /// A sealed in-memory copy (memfd): seekable and mappable, never writable.
+    case sealedCopy
+    /// A pipe photod fills: read it from start to end, no fstat size, no seek, no mmap.
+    case pipe
 }
 
 /// Whether photod fills the thumbnail cache ahead of time, and where it is.
@@ -158,6 +176,19 @@ public struct ImageTooLargeError: Codable, Sendable, Equatable {
     /// Creates the error parameters.
     public init(maximum: Int, hint: String) {
         self.maximum = maximum
+        self.hint = hint
+    }
+}
+
+/// `ImageBusy`: the caller has as many image requests waiting for a worker as it may.
+public struct ImageBusyError: Codable, Sendable, Equatable {
+    /// Requests of this caller waiting now.
+    public var waiting: Int
+    public var hint: String
+
+    /// Creates the error parameters.
+    public init(waiting: Int, hint: String) {
+        self.waiting = waiting
         self.hint = hint
     }
 }

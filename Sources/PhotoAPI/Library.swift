@@ -14,6 +14,7 @@ public enum LibraryInterface {
         public static let indexUnwritable = "io.photod.Library.IndexUnwritable"
         public static let imageTooLarge = "io.photod.Library.ImageTooLarge"
         public static let imageUnavailable = "io.photod.Library.ImageUnavailable"
+        public static let imageBusy = "io.photod.Library.ImageBusy"
         public static let fileDescriptorsRequired = "io.photod.Library.FileDescriptorsRequired"
         public static let rootNotFound = "io.photod.Library.RootNotFound"
         public static let busy = "io.photod.Library.Busy"

@@ -85,6 +85,8 @@ public enum PhotoClientError: Error, CustomStringConvertible, Sendable {
         case LibraryInterface.Error.imageUnavailable:
             let details = error.parameters(ImageUnavailableError.self)
             return "no image of \(details?.id ?? "?"): \(details?.reason ?? "?")"
+        case LibraryInterface.Error.imageBusy:
+            return "photod is busy: \(error.parameters(ImageBusyError.self)?.hint ?? "too many image requests waiting")"
         case LibraryInterface.Error.fileDescriptorsRequired:
             return "photod must pass a file descriptor: \(error.parameters(FileDescriptorsRequiredError.self)?.hint ?? "")"
         case LibraryInterface.Error.rootNotFound:

@@ -100,8 +100,20 @@ struct ExportCommand: ParsableCommand {
     private static func copy(_ original: OpenedOriginal, to path: [UInt8], replacing: Bool) throws -> [UInt8] {
         guard let source = original.fileDescriptor else { throw PhotoClientError.protocolFailure("no descriptor") }
         let file = try NewFile.create(at: path, replacing: replacing)
-        try file.copy(from: source)
-        try file.copyTimes(from: source)
+        let reply = original.reply
+        // Unfinished, the file is discarded when it goes away.
+        let copied = try file.copy(from: source)
+        switch reply.descriptor ?? .file {
+        case .file:
+            try file.copyTimes(from: source)
+        case .sealedCopy, .pipe:
+            // An app's copy or pipe: its own times are not the original's, and a pipe that
+            // ends early (photod gave up on it) must not leave a short file behind.
+            guard copied == reply.size else {
+                throw NewFileError.failed(path, "photod sent \(copied) of the original's \(reply.size) bytes", EIO)
+            }
+            try file.copyTimes(modified: reply.modified)
+        }
         try file.commit()
         return path
     }

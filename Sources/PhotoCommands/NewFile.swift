@@ -65,12 +65,16 @@ final class NewFile {
         try result.get()
     }
 
-    /// Appends everything `source` has left to read, a bounded buffer at a time.
-    func copy(from source: Int32) throws(NewFileError) {
+    /// Appends everything `source` has left to read, a bounded buffer at a time, reading only
+    /// forward (a pipe works as well as a file); how many bytes that was.
+    @discardableResult
+    func copy(from source: Int32) throws(NewFileError) -> Int {
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var total = 0
         while true {
             let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
-            if count == 0 { return }
+            if count == 0 { return total }
+            total += max(0, count)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw .failed(path, "cannot read the original", errno)
@@ -87,6 +91,17 @@ final class NewFile {
         guard fstat(source, &status) == 0 else { throw .failed(path, "cannot read the original's times", errno) }
         let times = [status.st_atim, status.st_mtim]
         guard futimens(descriptor, times) == 0 else { throw .failed(path, "cannot set its modification time", errno) }
+    }
+
+    /// Gives the file `modified` ("2024-03-01T12:00:00Z", as photod writes it) as its access and
+    /// modification times: for a copy read from a pipe or a sealed copy, whose own times are not
+    /// the original's.
+    func copyTimes(modified: String) throws(NewFileError) {
+        guard let seconds = UTCSeconds.parse(modified) else {
+            throw .failed(path, "photod gave no modification time it can read (\(modified))", EINVAL)
+        }
+        let time = timespec(tv_sec: seconds, tv_nsec: 0)
+        guard futimens(descriptor, [time, time]) == 0 else { throw .failed(path, "cannot set its modification time", errno) }
     }
 
     /// Puts the complete file in place: replacing what is there when allowed, else only when

@@ -50,3 +50,14 @@ public enum DetachedThread {
         }
     }
 }
+
+extension DetachedThread {
+    /// Runs `body` on a new detached thread and returns what it returns, so blocking work (a
+    /// large copy) holds no thread of Swift's pool; runs it here when no thread can be made.
+    public static func result<Value: Sendable>(name: String, _ body: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            let started = start(name: name) { continuation.resume(returning: body()) }
+            if !started { continuation.resume(returning: body()) }
+        }
+    }
+}

@@ -90,18 +90,4 @@ extension ConnectionOutput {
             throw VarlinkFileDescriptorError.sendFailed(errno: code, reason: Posix.describe(errno: code))
         }
     }
-
-    /// Whether `future` completes (either way) before `deadline`.
-    private static func completes(
-        _ future: EventLoopFuture<Void>, before deadline: NIODeadline, on loop: any EventLoop
-    ) async -> Bool {
-        let outcome = loop.makePromise(of: Bool.self)
-        let timer = loop.scheduleTask(deadline: deadline) { outcome.succeed(false) }
-        future.whenComplete { _ in
-            timer.cancel()
-            // Ignored by NIO if the timer fired first.
-            outcome.succeed(true)
-        }
-        return (try? await outcome.futureResult.get()) ?? false
-    }
 }

@@ -3,11 +3,13 @@ import NIOCore
 
 /// The write side of one connection, with a bound on the replies that may wait unsent.
 ///
-/// The channel's high write watermark is the bound (the server sets it when it accepts). While the
-/// client reads, replies go out at once; once more than the bound waits in memory because the
-/// client stopped reading, the next reply closes the connection instead of queueing behind the
-/// rest. So such a client costs at most the bound plus one reply, whatever its calls stream, and a
-/// handler is never parked on a write.
+/// The channel's high write watermark is the bound (the server sets it when it accepts), and it
+/// counts the reply being written: a reply that fits beside what waits goes out at once; a larger
+/// one (an image) goes out in pieces of at most the bound, each queued only once everything before
+/// it is written, so no more than the bound ever waits in NIO's buffer. A client that takes
+/// nothing for `pieceWait` while a reply waits, or leaves more than the bound of replies unread,
+/// is disconnected and its replies freed. So such a client costs at most the bound in queued
+/// bytes, whatever its calls stream, and a handler is parked on a write for at most `pieceWait`.
 ///
 /// Writes go to the channel directly, with the writability check and the write in one event-loop
 /// turn: NIOAsyncChannel's writer would instead suspend the handler while the channel is
@@ -40,16 +42,23 @@ struct ConnectionOutput: Sendable {
         case closed
     }
 
+    /// How long a reply too large for the bound waits for the client to take its previous piece.
+    static let pieceWait = TimeAmount.seconds(10)
+
     /// Sends one whole message, or closes the connection when the client is not reading.
     func write(_ message: [UInt8]) async throws {
         let channel = self.channel
-        let buffer = channel.allocator.buffer(bytes: message)
-        let outcome = try await channel.eventLoop.submit { () -> Outcome in
+        let limit = self.limit
+        let outcome = try await channel.eventLoop.submit { () -> Outcome? in
             guard channel.isActive else { return .closed }
             guard channel.isWritable else { return .notReading }
-            channel.writeAndFlush(buffer, promise: nil)
+            let waiting = try channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes) ?? 0
+            // Too large to queue beside what waits: it goes out piece by piece.
+            guard waiting + message.count <= limit else { return nil }
+            channel.writeAndFlush(channel.allocator.buffer(bytes: message), promise: nil)
             return .written
         }.get()
+        guard let outcome else { return try await self.writeInPieces(message) }
         switch outcome {
         case .written:
             return
@@ -58,6 +67,52 @@ struct ConnectionOutput: Sendable {
         case .notReading:
             throw self.dropNotReading()
         }
+    }
+
+    /// Writes `message` in pieces of at most the bound, each once everything before it is written
+    /// (an empty write completes then), so at most the bound waits unsent at any time.
+    private func writeInPieces(_ message: [UInt8]) async throws {
+        let channel = self.channel
+        let loop = channel.eventLoop
+        let pieceSize = max(1, self.limit)
+        var start = 0
+        // First the replies before this one, then each piece in turn, must be taken in time.
+        var previous: EventLoopFuture<Void>? = try await loop.submit { () -> EventLoopFuture<Void>? in
+            guard channel.isActive else { return nil }
+            let drained = loop.makePromise(of: Void.self)
+            channel.writeAndFlush(channel.allocator.buffer(capacity: 0), promise: drained)
+            return drained.futureResult
+        }.get()
+        while true {
+            guard let written = previous else { throw Gone.closed }
+            guard await Self.completes(written, before: .now() + Self.pieceWait, on: loop) else {
+                throw self.dropNotReading()
+            }
+            guard start < message.count else { return }
+            let end = min(message.count, start + pieceSize)
+            let piece = message[start..<end]
+            start = end
+            previous = try await loop.submit { () -> EventLoopFuture<Void>? in
+                guard channel.isActive else { return nil }
+                let sent = loop.makePromise(of: Void.self)
+                channel.writeAndFlush(channel.allocator.buffer(bytes: piece), promise: sent)
+                return sent.futureResult
+            }.get()
+        }
+    }
+
+    /// Whether `future` completes (either way) before `deadline`.
+    static func completes(
+        _ future: EventLoopFuture<Void>, before deadline: NIODeadline, on loop: any EventLoop
+    ) async -> Bool {
+        let outcome = loop.makePromise(of: Bool.self)
+        let timer = loop.scheduleTask(deadline: deadline) { outcome.succeed(false) }
+        future.whenComplete { _ in
+            timer.cancel()
+            // Ignored by NIO if the timer fired first.
+            outcome.succeed(true)
+        }
+        return (try? await outcome.futureResult.get()) ?? false
     }
 
     /// Closes the connection of a client that left its replies unread; the error for the handler.

@@ -1,7 +1,8 @@
 /// One reply as read from the wire; both clients (NIO and blocking) read replies through it.
 package struct ReplyFrame: Sendable {
-    /// Replies may be larger than calls (a page of assets); this bounds a broken server's damage.
-    package static let maxBytes = 16 << 20
+    /// Replies may be larger than calls (a page of assets, a 2048-px PNG of up to 24 MiB as
+    /// base64); this bounds a broken server's damage.
+    package static let maxBytes = 32 << 20
 
     package let bytes: [UInt8]
     package let error: VarlinkError?

@@ -58,11 +58,13 @@ struct LibraryAPI: Sendable {
         let completer = Completer(store: store, roots: indexer.roots, authorizer: gate.authorizer, rules: mapper.rules)
         table.on(LibraryMethods.complete) { try await completer.complete($0.parameters, caller: $0.caller, access: $0.admission) }
         table.stream(LibraryMethods.requestImage) { request in
-            try await delivery.request(request.parameters, access: request.admission, more: request.call.more,
-                                       replier: request.replier)
+            try await delivery.request(request.parameters, access: request.admission,
+                                       caller: request.caller.isOwner ? .owner : .app(request.caller.appID),
+                                       more: request.call.more, replier: request.replier)
         }
-        table.stream(LibraryMethods.openOriginal) { [opener = images.opener(store: store)] request in
-            try await opener.open(request.parameters, access: request.admission, replier: request.replier)
+        table.stream(LibraryMethods.openOriginal) { [opener = images.opener(store: store, logger: logger)] request in
+            try await opener.open(request.parameters, access: request.admission, caller: request.caller,
+                                  replier: request.replier)
         }
         table.stream(LibraryMethods.subscribe) { request in
             let subscription = Subscription(store: store, hub: hub, mapper: mapper, gate: gate)

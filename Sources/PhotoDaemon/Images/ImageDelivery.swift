@@ -19,13 +19,44 @@ struct ImageDelivery: Sendable {
     let maker: any ImageMaking
     let counters: ImageCounters
     let logger: Logger
+    /// Calls under way per caller, replies included.
+    var slots = ImageReplySlots()
 
-    /// Answers one request: one reply, or for `opportunistic` an interim one first.
-    func request(_ parameters: RequestImageParameters, access: LibraryAccess, more: Bool,
+    /// Answers one request: one reply, or for `opportunistic` an interim one first. `caller`
+    /// decides its place among the requests waiting for a worker (the owner's go first).
+    func request(_ parameters: RequestImageParameters, access: LibraryAccess, caller: ImageCaller, more: Bool,
                  replier: VarlinkReplier) async throws {
         let box = try Self.box(of: parameters)
         let mode = parameters.deliveryMode ?? .highQuality
         if mode == .opportunistic, !more { throw VarlinkError.expectedMore() }
+        do throws(ImageMakingError) {
+            try await slots.take(caller)
+        } catch {
+            throw Self.busy(error)
+        }
+        // Held until the reply is written, or given up on with its connection.
+        do {
+            try await answer(parameters, box: box, mode: mode, access: access, caller: caller, replier: replier)
+        } catch {
+            await slots.give(caller)
+            throw error
+        }
+        await slots.give(caller)
+    }
+
+    /// The error for a caller with too many requests waiting.
+    static func busy(_ error: ImageMakingError) -> VarlinkError {
+        guard case .busy(let waiting) = error else {
+            return VarlinkError(LibraryInterface.Error.imageBusy, parameters: ImageBusyError(waiting: 0, hint: "\(error)"))
+        }
+        return VarlinkError(LibraryInterface.Error.imageBusy, parameters: ImageBusyError(
+            waiting: waiting, hint: "\(waiting) image requests of this caller are already waiting; "
+                + "wait for their replies before asking for more"))
+    }
+
+    /// Finds the asset and sends its image (and for `opportunistic` an interim one first).
+    private func answer(_ parameters: RequestImageParameters, box: ImageGeometry, mode: DeliveryMode,
+                        access: LibraryAccess, caller: ImageCaller, replier: VarlinkReplier) async throws {
         let asset = try await assets.find(parameters.id, access)
         let file: OpenFile
         switch AssetFile.open(asset, for: access) {
@@ -34,7 +65,7 @@ struct ImageDelivery: Sendable {
             throw unavailable(parameters.id, "the file cannot be opened (\(error.reason))")
         }
         let request = Request(parameters: parameters, asset: asset, box: box, file: file.info,
-                              fileDescriptor: file.fileDescriptor)
+                              fileDescriptor: file.fileDescriptor, caller: caller)
         switch mode {
         case .fast:
             try await replier.reply(try await fast(request))
@@ -56,6 +87,8 @@ struct ImageDelivery: Sendable {
         let box: ImageGeometry
         let file: FileInfo
         let fileDescriptor: Int32
+        /// Whom the image is for, in the workers' queue.
+        var caller: ImageCaller = .owner
 
         var fill: Bool { parameters.contentMode == .fill }
         /// Thumb::MTime: whole seconds of the file's modification time.
@@ -127,7 +160,7 @@ struct ImageDelivery: Sendable {
         let request = Request(
             parameters: RequestImageParameters(id: asset.id, width: size.pixels, height: size.pixels, format: .png),
             asset: asset, box: ImageGeometry(width: size.pixels, height: size.pixels), file: file.info,
-            fileDescriptor: file.fileDescriptor)
+            fileDescriptor: file.fileDescriptor, caller: .app("photod prefill"))
         let made = (try? await highQuality(request)) != nil
         withExtendedLifetime(file) {}
         return made
@@ -170,10 +203,12 @@ struct ImageDelivery: Sendable {
         }
         let job = ImageJob(mode: mode, width: request.box.width, height: request.box.height, fill: request.fill,
                            format: format, cacheCopy: request.standardSize != nil && format != .png)
+        let made: MadeImage
         do throws(ImageMakingError) {
-            let made = try await maker.make(job, fileDescriptor: request.fileDescriptor)
+            made = try await maker.make(job, fileDescriptor: request.fileDescriptor, for: request.caller)
             counters.countDecoded()
-            return made
+        } catch .busy(let waiting) {
+            throw Self.busy(.busy(waiting: waiting))
         } catch {
             if error.marksFile {
                 counters.countFailed()
@@ -186,6 +221,14 @@ struct ImageDelivery: Sendable {
             logger.notice("no image for an asset", metadata: ["asset": "\(id)", "reason": "\(error)"])
             throw unavailable(id, error.description)
         }
+        // Refused before it is encoded: the reply's size is documented, and clients stop there.
+        let encoded = (made.bytes.count + 2) / 3 * 4
+        guard encoded <= RequestImageReply.maximumDataBytes else {
+            throw unavailable(id, "the image is \(encoded) bytes as base64, more than a reply carries "
+                              + "(\(RequestImageReply.maximumDataBytes)); ask for jpeg or a smaller box, "
+                              + "or read the original with OpenOriginal")
+        }
+        return made
     }
 
     private func reply(_ made: MadeImage, degraded: Bool) -> RequestImageReply {

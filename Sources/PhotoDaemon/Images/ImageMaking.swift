@@ -38,11 +38,15 @@ enum ImageMakingError: Error, Equatable, CustomStringConvertible {
     case workerLost(String)
     /// No worker could run (not installed, cannot start): says nothing about the file.
     case unavailable(String)
+    /// The caller already has as many requests waiting for a worker as it may.
+    case busy(waiting: Int)
 
     var description: String {
         switch self {
         case .undecodable(let reason), .workerFailed(let reason), .workerLost(let reason), .unavailable(let reason):
             reason
+        case .busy(let waiting):
+            "\(waiting) requests of this caller are already waiting for an image worker"
         }
     }
 
@@ -50,7 +54,7 @@ enum ImageMakingError: Error, Equatable, CustomStringConvertible {
     var marksFile: Bool {
         switch self {
         case .undecodable, .workerFailed: true
-        case .workerLost, .unavailable: false
+        case .workerLost, .unavailable, .busy: false
         }
     }
 
@@ -58,7 +62,7 @@ enum ImageMakingError: Error, Equatable, CustomStringConvertible {
     var lostWorker: Bool {
         switch self {
         case .workerFailed, .workerLost: true
-        case .undecodable, .unavailable: false
+        case .undecodable, .unavailable, .busy: false
         }
     }
 }
@@ -67,6 +71,6 @@ enum ImageMakingError: Error, Equatable, CustomStringConvertible {
 /// the handlers are tested with the real workers and the pool without varlink.
 protocol ImageMaking: Sendable {
     /// Makes the image `job` asks for from the regular file open at `fileDescriptor` (read-only;
-    /// the caller keeps it open until this returns).
-    func make(_ job: ImageJob, fileDescriptor: Int32) async throws(ImageMakingError) -> MadeImage
+    /// the caller keeps it open until this returns), for `caller`: workers serve callers fairly.
+    func make(_ job: ImageJob, fileDescriptor: Int32, for caller: ImageCaller) async throws(ImageMakingError) -> MadeImage
 }

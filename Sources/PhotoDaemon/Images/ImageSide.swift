@@ -16,6 +16,10 @@ struct ImageSide: Sendable {
     let pool: ThumbnailerPool
     let counters = ImageCounters()
     let janitor: ThumbnailJanitor
+    /// The pipes being filled with originals for apps.
+    let feeds = OriginalFeeds()
+    /// RequestImage calls under way per caller, shared by every delivery.
+    let replySlots = ImageReplySlots()
     let prefill: PrefillProgress
     /// The prefill's own worker, at the lowest CPU and I/O priority; nil when prefill is off.
     let backgroundPool: ThumbnailerPool?
@@ -54,12 +58,13 @@ struct ImageSide: Sendable {
     /// `RequestImage` over this side (or, `background`, the prefill's deliveries).
     func delivery(store: Store, logger: Logger, background: Bool = false) -> ImageDelivery {
         ImageDelivery(assets: VisibleAsset(store: store), cache: cache,
-                      maker: background ? backgroundPool ?? pool : pool, counters: counters, logger: logger)
+                      maker: background ? backgroundPool ?? pool : pool, counters: counters, logger: logger,
+                      slots: replySlots)
     }
 
     /// `OpenOriginal` over this side.
-    func opener(store: Store) -> OriginalOpener {
-        OriginalOpener(assets: VisibleAsset(store: store))
+    func opener(store: Store, logger: Logger) -> OriginalOpener {
+        OriginalOpener(assets: VisibleAsset(store: store), feeds: feeds, logger: logger)
     }
 
     /// What Status says about the workers and the cache.

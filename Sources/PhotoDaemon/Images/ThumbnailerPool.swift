@@ -5,7 +5,9 @@ import ThumbnailProtocol
 
 /// The sandboxed image workers: at most `maxWorkers` processes, each making one image at a time
 /// on a thread of the pool's own, started when needed, replaced when one crashes or hangs, and
-/// stopped when idle for a while so they hold no memory photod does not use.
+/// stopped when idle for a while so they hold no memory photod does not use. Requests waiting
+/// for a worker are served by caller (`ImageQueue`): the owner's first, then the apps' in turn,
+/// so an app's flood neither delays the owner nor starves another app.
 actor ThumbnailerPool: ImageMaking {
     /// How to run the worker.
     struct Launch: Sendable {
@@ -24,9 +26,11 @@ actor ThumbnailerPool: ImageMaking {
     private var idle: [(process: ThumbnailerProcess, since: ContinuousClock.Instant)] = []
     /// Processes alive, busy or idle.
     private var alive = 0
-    /// Requests holding a slot (at most `maxWorkers`), and those waiting for one.
+    /// Requests holding a slot (at most `maxWorkers`), and those waiting for one, by caller.
     private var busy = 0
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var waiting = ImageQueue<CheckedContinuation<Void, Never>>(perCaller: ThumbnailerPool.waitingPerCaller)
+    /// Requests one caller may have waiting for a worker; more are refused as busy.
+    static let waitingPerCaller = 16
     private var nextRequest: UInt64 = 1
     private(set) var restarts = 0
     private var stopped = false
@@ -43,8 +47,12 @@ actor ThumbnailerPool: ImageMaking {
     /// Workers running now.
     var workerCount: Int { alive }
 
-    nonisolated func make(_ job: ImageJob, fileDescriptor: Int32) async throws(ImageMakingError) -> MadeImage {
-        let request = await takeSlot(job)
+    /// Requests waiting for a worker now, all callers together.
+    var waitingCount: Int { waiting.count }
+
+    nonisolated func make(_ job: ImageJob, fileDescriptor: Int32, for caller: ImageCaller)
+        async throws(ImageMakingError) -> MadeImage {
+        let request = try await takeSlot(job, for: caller)
         var used: ThumbnailerProcess?
         let outcome: Result<ThumbnailResponse, ImageMakingError>
         do {
@@ -68,8 +76,10 @@ actor ThumbnailerPool: ImageMaking {
         stopped = true
         for entry in idle { entry.process.stop() }
         idle.removeAll()
-        for waiter in waiting { waiter.resume() }
-        waiting.removeAll()
+        let released = waiting.drain()
+        // Each goes on as if handed a slot, and finds the pool stopped.
+        busy += released.count
+        for waiter in released { waiter.resume() }
         try? await threads.shutdownGracefully()
     }
 
@@ -87,11 +97,17 @@ actor ThumbnailerPool: ImageMaking {
 
     // MARK: - Slots and processes
 
-    private func takeSlot(_ job: ImageJob) async -> ThumbnailRequest {
-        while busy >= maxWorkers, !stopped {
-            await withCheckedContinuation { waiting.append($0) }
+    /// A slot for `caller`'s request: at once when one is free and no one waits, else in its
+    /// caller's queue until `giveBack` hands it one.
+    private func takeSlot(_ job: ImageJob, for caller: ImageCaller) async throws(ImageMakingError) -> ThumbnailRequest {
+        if stopped || (busy < maxWorkers && waiting.isEmpty) {
+            busy += 1
+        } else {
+            guard waiting.waiting(caller) < waiting.perCaller else { throw .busy(waiting: waiting.waiting(caller)) }
+            await withCheckedContinuation { continuation in
+                _ = waiting.enqueue(continuation, for: caller)
+            }
         }
-        busy += 1
         defer { nextRequest += 1 }
         return ThumbnailRequest(
             id: nextRequest, mode: job.mode == .embedded ? .embedded : .full, fit: job.fill ? .fill : .inside,
@@ -128,7 +144,6 @@ actor ThumbnailerPool: ImageMaking {
     }
 
     private func giveBack(_ process: ThumbnailerProcess?, after outcome: Result<ThumbnailResponse, ImageMakingError>) {
-        busy -= 1
         if case .failure(let error) = outcome, error.lostWorker { countRestart(error) }
         if let process {
             if process.isAlive, !stopped {
@@ -138,7 +153,12 @@ actor ThumbnailerPool: ImageMaking {
                 alive -= 1
             }
         }
-        if !waiting.isEmpty { waiting.removeFirst().resume() }
+        // The slot goes straight to the next waiter, so a request arriving now cannot take it first.
+        if let next = waiting.next() {
+            next.resume()
+        } else {
+            busy -= 1
+        }
     }
 
     private func countRestart(_ error: ImageMakingError) {
