@@ -3,12 +3,12 @@ import NIOCore
 
 /// The write side of one connection, with a bound on the replies that may wait unsent.
 ///
-/// The channel's high write watermark is the bound (the server sets it when it accepts), and it
-/// counts the reply being written: a reply that fits beside what waits goes out at once; a larger
-/// one (an image) goes out in pieces of at most the bound, each queued only once everything before
-/// it is written, so no more than the bound ever waits in NIO's buffer. A client that takes
+/// The channel's high write watermark is the bound (the server sets it when it accepts). A reply
+/// within the bound goes out at once while the client reads; a larger one (an image) goes out in
+/// pieces of at most the bound, each queued only once everything before it is written, so no
+/// more than twice the bound ever waits in NIO's buffer. A client that takes
 /// nothing for `pieceWait` while a reply waits, or leaves more than the bound of replies unread,
-/// is disconnected and its replies freed. So such a client costs at most the bound in queued
+/// is disconnected and its replies freed. So such a client costs at most twice the bound in queued
 /// bytes, whatever its calls stream, and a handler is parked on a write for at most `pieceWait`.
 ///
 /// Writes go to the channel directly, with the writability check and the write in one event-loop
@@ -52,9 +52,11 @@ struct ConnectionOutput: Sendable {
         let outcome = try await channel.eventLoop.submit { () -> Outcome? in
             guard channel.isActive else { return .closed }
             guard channel.isWritable else { return .notReading }
-            let waiting = try channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes) ?? 0
-            // Too large to queue beside what waits: it goes out piece by piece.
-            guard waiting + message.count <= limit else { return nil }
+            // Larger than the bound by itself (an image): it goes out piece by piece. A reply
+            // within the bound is queued while the client reads (the watermark says it does), so
+            // what waits stays under the bound plus one such reply, and a client that stopped
+            // reading is dropped at once rather than after `pieceWait`.
+            guard message.count <= limit else { return nil }
             channel.writeAndFlush(channel.allocator.buffer(bytes: message), promise: nil)
             return .written
         }.get()
