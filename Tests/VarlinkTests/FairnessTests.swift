@@ -136,13 +136,14 @@ struct FairnessTests {
         var configuration = VarlinkServer.Configuration()
         // Long enough that a loaded machine (tests run side by side) cannot close the connection
         // between connecting and the call; the stream then stays open for well past it.
-        configuration.idleTimeout = .seconds(1)
+        // (With 1 s, a unit run of a thousand tests on two threads once took longer than that.)
+        configuration.idleTimeout = .seconds(5)
         let service = TestService()
         let server = try await RunningServer.start(interfaces: [service.interface], configuration: configuration)
         let client = try await VarlinkClient.connect(unixSocketPath: server.path)
         var iterator = client.stream("org.example.test.Forever", Empty(), returning: TestService.Count.self).makeAsyncIterator()
         #expect(try await iterator.next()?.n == 0)
-        try await Task.sleep(for: .seconds(3))
+        try await Task.sleep(for: .seconds(12))
         #expect(server.server.connectionCount == 1)
         #expect(service.foreverCancelled == 0)
         await client.close()
