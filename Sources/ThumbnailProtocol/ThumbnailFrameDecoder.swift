@@ -63,6 +63,9 @@ public struct ThumbnailFrameDecoder<Frame: ThumbnailFrame>: Sendable {
             guard available >= 8 + Frame.fixedBodyLength else { return nil }
             try Frame.checkFixed(buffer[start + 8..<start + 8 + Frame.fixedBodyLength], bodyLength: bodyLength)
             pendingBody = bodyLength
+            // Room for the checked frame at once: doubling towards a 17 MB image would hold up
+            // to twice it and copy it several times.
+            buffer.reserveCapacity(start + 8 + bodyLength)
         }
         guard available >= 8 + bodyLength else { return nil }
         let frame = try Frame.decode(body: buffer[start + 8..<start + 8 + bodyLength])

@@ -47,6 +47,11 @@ struct ConnectionOutput: Sendable {
 
     /// Sends one whole message, or closes the connection when the client is not reading.
     func write(_ message: [UInt8]) async throws {
+        try await self.write(ReplyMessage(whole: message))
+    }
+
+    /// Sends one message, or closes the connection when the client is not reading.
+    func write(_ message: ReplyMessage) async throws {
         let channel = self.channel
         let limit = self.limit
         let outcome = try await channel.eventLoop.submit { () -> Outcome? in
@@ -57,7 +62,7 @@ struct ConnectionOutput: Sendable {
             // what waits stays under the bound plus one such reply, and a client that stopped
             // reading is dropped at once rather than after `pieceWait`.
             guard message.count <= limit else { return nil }
-            channel.writeAndFlush(channel.allocator.buffer(bytes: message), promise: nil)
+            channel.writeAndFlush(channel.allocator.buffer(bytes: message.joined()), promise: nil)
             return .written
         }.get()
         guard let outcome else { return try await self.writeInPieces(message) }
@@ -71,13 +76,13 @@ struct ConnectionOutput: Sendable {
         }
     }
 
-    /// Writes `message` in pieces of at most the bound, each once everything before it is written
-    /// (an empty write completes then), so at most the bound waits unsent at any time.
-    private func writeInPieces(_ message: [UInt8]) async throws {
+    /// Writes `message` in pieces of at most the bound, each made and queued once everything
+    /// before it is written (an empty write completes then), so at most the bound waits unsent,
+    /// and a carried field is base64 for one piece at a time.
+    private func writeInPieces(_ message: ReplyMessage) async throws {
         let channel = self.channel
         let loop = channel.eventLoop
-        let pieceSize = max(1, self.limit)
-        var start = 0
+        var pieces = message.pieces(of: self.limit)
         // First the replies before this one, then each piece in turn, must be taken in time.
         var previous: EventLoopFuture<Void>? = try await loop.submit { () -> EventLoopFuture<Void>? in
             guard channel.isActive else { return nil }
@@ -90,10 +95,7 @@ struct ConnectionOutput: Sendable {
             guard await Self.completes(written, before: .now() + Self.pieceWait, on: loop) else {
                 throw self.dropNotReading()
             }
-            guard start < message.count else { return }
-            let end = min(message.count, start + pieceSize)
-            let piece = message[start..<end]
-            start = end
+            guard let piece = pieces.next() else { return }
             previous = try await loop.submit { () -> EventLoopFuture<Void>? in
                 guard channel.isActive else { return nil }
                 let sent = loop.makePromise(of: Void.self)

@@ -27,6 +27,24 @@ public struct VarlinkReplier: Sendable {
         try await self.write(message)
     }
 
+    /// Sends one reply whose string field `field` (empty in `parameters`) carries `bytes` as
+    /// base64, made piece by piece as the client reads, so a large binary value (an image) is held
+    /// once, as bytes, and never whole as JSON text. `field` must be a key that occurs once.
+    public func reply<P: Encodable & Sendable>(
+        _ parameters: P, base64 bytes: [UInt8], in field: String, continues: Bool = false
+    ) async throws {
+        if continues && !self.more && !self.oneway {
+            throw VarlinkError.expectedMore()
+        }
+        // Built before the reply is claimed: a field that is not there leaves the call unanswered.
+        let message = try ReplyMessage(
+            JSONWire.reply(parametersJSON: try JSONWire.encodeObject(parameters), continues: continues),
+            base64: bytes, in: field)
+        try self.state.claim(final: !continues)
+        guard !self.oneway else { return }
+        try await self.output.write(message)
+    }
+
     /// Sends one reply with `fileDescriptors` attached (SCM_RIGHTS); its parameters name them by
     /// index, e.g. `"fileDescriptor": 0` for the first.
     ///

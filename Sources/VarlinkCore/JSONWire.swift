@@ -51,6 +51,10 @@ package enum JSONValue: Codable, Sendable, Equatable {
 /// Why an outgoing message could not be built.
 package struct VarlinkEncodingError: Error, CustomStringConvertible {
     package let description: String
+
+    package init(description: String) {
+        self.description = description
+    }
 }
 
 /// Building and reading whole varlink messages.

@@ -68,14 +68,14 @@ struct ImageDelivery: Sendable {
                               fileDescriptor: file.fileDescriptor, caller: caller)
         switch mode {
         case .fast:
-            try await replier.reply(try await fast(request))
+            try await fast(request).send(with: replier)
         case .highQuality:
-            try await replier.reply(try await highQuality(request))
+            try await highQuality(request).send(with: replier)
         case .opportunistic:
-            if let interim = existing(request), interim.degraded {
-                try await replier.reply(interim, continues: true)
+            if let interim = existing(request), interim.reply.degraded {
+                try await interim.send(with: replier, continues: true)
             }
-            try await replier.reply(try await highQuality(request))
+            try await highQuality(request).send(with: replier)
         }
         withExtendedLifetime(file) {}
     }
@@ -116,7 +116,7 @@ struct ImageDelivery: Sendable {
     }
 
     /// `fast`: what is already there, else whatever a worker makes quickest.
-    func fast(_ request: Request) async throws -> RequestImageReply {
+    func fast(_ request: Request) async throws -> DeliveredImage {
         if let existing = existing(request) { return existing }
         let made = try await make(request, mode: .embedded, format: request.parameters.format ?? .jpeg)
         let geometry = ImageGeometry(width: made.width, height: made.height)
@@ -125,7 +125,7 @@ struct ImageDelivery: Sendable {
 
     /// `highQuality`: the cached thumbnail when the box is a standard size and PNG will do,
     /// else a worker's decode, stored in the cache when the box is a standard size.
-    func highQuality(_ request: Request) async throws -> RequestImageReply {
+    func highQuality(_ request: Request) async throws -> DeliveredImage {
         let format = request.parameters.format
         if let size = request.standardSize, format != .jpeg,
             let cached = cache.lookup(pathBytes: request.asset.path, mtime: request.mtime, size: size, fileSize: request.file.size) {
@@ -168,9 +168,9 @@ struct ImageDelivery: Sendable {
 
     /// The best image already made: a cached thumbnail or the file's embedded preview, the
     /// smallest that covers the box, else the largest there is (degraded).
-    func existing(_ request: Request) -> RequestImageReply? {
+    func existing(_ request: Request) -> DeliveredImage? {
         let side = max(request.box.width, request.box.height)
-        var candidates: [RequestImageReply] = []
+        var candidates: [DeliveredImage] = []
         let sizes = ThumbnailSize.allCases
         let covering = sizes.filter { $0.pixels >= side }
         for size in covering + sizes.filter({ $0.pixels < side }).reversed() {
@@ -179,18 +179,19 @@ struct ImageDelivery: Sendable {
                 break
             }
         }
-        if candidates.first?.degraded ?? true,
+        if candidates.first?.reply.degraded ?? true,
             let preview = EmbeddedPreviewReader.read(fileDescriptor: request.fileDescriptor,
                                                      fileSize: Int(request.file.size), covering: side) {
             let shown = ImageGeometry(width: preview.width, height: preview.height).oriented(request.orientation)
-            candidates.append(RequestImageReply(
+            candidates.append(DeliveredImage(
                 format: .jpeg, width: preview.width, height: preview.height,
                 degraded: shown.isSmaller(than: request.expected), source: .embedded,
-                orientation: request.orientation, data: Data(preview.bytes).base64EncodedString()))
+                orientation: request.orientation, bytes: preview.bytes))
         }
-        guard let best = candidates.first(where: { !$0.degraded }) ?? candidates.max(by: { $0.width < $1.width })
+        guard let best = candidates.first(where: { !$0.reply.degraded })
+            ?? candidates.max(by: { $0.reply.width < $1.reply.width })
         else { return nil }
-        if best.source == .cache { counters.countCacheHit() }
+        if best.reply.source == .cache { counters.countCacheHit() }
         return best
     }
 
@@ -231,17 +232,16 @@ struct ImageDelivery: Sendable {
         return made
     }
 
-    private func reply(_ made: MadeImage, degraded: Bool) -> RequestImageReply {
-        RequestImageReply(format: made.format, width: made.width, height: made.height, degraded: degraded,
-                          source: made.usedEmbedded ? .embedded : .decoded, orientation: 1,
-                          data: Data(made.bytes).base64EncodedString())
+    private func reply(_ made: MadeImage, degraded: Bool) -> DeliveredImage {
+        DeliveredImage(format: made.format, width: made.width, height: made.height, degraded: degraded,
+                       source: made.usedEmbedded ? .embedded : .decoded, orientation: 1, bytes: made.bytes)
     }
 
-    private func reply(_ cached: CachedThumbnail, _ request: Request) -> RequestImageReply {
+    private func reply(_ cached: CachedThumbnail, _ request: Request) -> DeliveredImage {
         let geometry = ImageGeometry(width: cached.width, height: cached.height)
-        return RequestImageReply(format: .png, width: cached.width, height: cached.height,
-                                 degraded: geometry.isSmaller(than: request.expected), source: .cache,
-                                 orientation: 1, data: Data(cached.png).base64EncodedString())
+        return DeliveredImage(format: .png, width: cached.width, height: cached.height,
+                              degraded: geometry.isSmaller(than: request.expected), source: .cache,
+                              orientation: 1, bytes: cached.png)
     }
 
     private func unavailable(_ id: String, _ reason: String) -> VarlinkError {
