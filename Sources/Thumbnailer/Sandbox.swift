@@ -50,10 +50,22 @@ public enum ProcessLimits {
     /// The lowest CPU priority (nice 19) and the idle I/O class: for the worker that fills the
     /// cache ahead of time (`--background`), which must never slow the machine's owner down.
     public static func lowerPriority() throws(SandboxError) {
-        guard setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19) == 0 else {
+        try lowerPriority(nice: 19)
+        guard photod_ioprio_idle() == 0 else { throw SandboxError("ioprio_set", errno: errno) }
+    }
+
+    /// The nice value of a worker making apps' images: below the owner's, above prefill's.
+    public static let appsNice: Int32 = 10
+
+    /// CPU priority `nice` (never higher than it is: a worker cannot raise it again).
+    public static func lowerPriority(nice: Int32) throws(SandboxError) {
+        errno = 0
+        let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        guard errno == 0 else { throw SandboxError("getpriority", errno: errno) }
+        guard current < nice else { return }
+        guard setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice) == 0 else {
             throw SandboxError("setpriority", errno: errno)
         }
-        guard photod_ioprio_idle() == 0 else { throw SandboxError("ioprio_set", errno: errno) }
     }
 
     /// Not dumpable: no core file, and no other process of the user may ptrace it or read its

@@ -11,7 +11,8 @@ public enum ThumbnailWorker {
     public static let exhaustedStatus: Int32 = 75
 
     /// Runs the worker and returns its exit status: 0 when photod closed the socket.
-    /// `--background`: at the lowest CPU and I/O priority (photod's cache prefill).
+    /// `--background`: at the lowest CPU and I/O priority (photod's cache prefill); `--for-apps`:
+    /// at nice 10 (apps' images, which yield to the owner's).
     public static func main(program: String, arguments: [String] = []) -> Int32 {
         var status = stat()
         guard fstat(socket, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else {
@@ -21,7 +22,11 @@ public enum ThumbnailWorker {
         do {
             try ProcessLimits.apply(memoryMiB: environmentInt("PHOTOD_THUMBNAILER_MEMORY_MB")
                 ?? ProcessLimits.defaultMemoryMiB)
-            if arguments.contains("--background") { try ProcessLimits.lowerPriority() }
+            if arguments.contains("--background") {
+                try ProcessLimits.lowerPriority()
+            } else if arguments.contains("--for-apps") {
+                try ProcessLimits.lowerPriority(nice: ProcessLimits.appsNice)
+            }
             try VipsRuntime.start(program: program)
             PeakMemory.prepare()
             try ProcessLimits.forbidDumping()

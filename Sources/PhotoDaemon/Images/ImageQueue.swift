@@ -50,12 +50,13 @@ struct ImageQueue<Waiter> {
         return true
     }
 
-    /// The next request to serve: the owner's oldest, else the oldest of the app whose turn it is.
-    mutating func next() -> Waiter? {
+    /// The next request to serve: the owner's oldest, else (when `apps` allows one) the oldest
+    /// of the app whose turn it is.
+    mutating func next(apps allowed: Bool = true) -> Waiter? {
         if !owner.isEmpty { return owner.removeFirst() }
-        guard !turns.isEmpty else { return nil }
+        guard allowed, !turns.isEmpty else { return nil }
         let id = turns.removeFirst()
-        guard var queue = apps[id], !queue.isEmpty else { return next() }
+        guard var queue = apps[id], !queue.isEmpty else { return next(apps: allowed) }
         let waiter = queue.removeFirst()
         if queue.isEmpty {
             apps[id] = nil

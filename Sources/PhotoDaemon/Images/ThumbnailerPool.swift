@@ -7,7 +7,9 @@ import ThumbnailProtocol
 /// on a thread of the pool's own, started when needed, replaced when one crashes or hangs, and
 /// stopped when idle for a while so they hold no memory photod does not use. Requests waiting
 /// for a worker are served by caller (`ImageQueue`): the owner's first, then the apps' in turn,
-/// so an app's flood neither delays the owner nor starves another app.
+/// so an app's flood neither delays the owner nor starves another app. With more than one
+/// worker, apps together use one fewer than all: an app's decode of a 12-megapixel photo takes
+/// a worker for a fifth of a second, and the owner's thumbnail should not wait behind it.
 actor ThumbnailerPool: ImageMaking {
     /// How to run the worker.
     struct Launch: Sendable {
@@ -23,11 +25,14 @@ actor ThumbnailerPool: ImageMaking {
     private let launch: Launch
     private let threads: NIOThreadPool
     private let logger: Logger
-    private var idle: [(process: ThumbnailerProcess, since: ContinuousClock.Instant)] = []
+    /// Workers waiting for a job; `forApps` ones run at a lower CPU priority (`--for-apps`).
+    private var idle: [(process: ThumbnailerProcess, since: ContinuousClock.Instant, forApps: Bool)] = []
     /// Processes alive, busy or idle.
     private var alive = 0
-    /// Requests holding a slot (at most `maxWorkers`), and those waiting for one, by caller.
+    /// Requests holding a slot (at most `maxWorkers`), those of apps among them (at most
+    /// `appSlots`), and those waiting for one, by caller.
     private var busy = 0
+    private var busyApps = 0
     private var waiting = ImageQueue<CheckedContinuation<Void, Never>>(perCaller: ThumbnailerPool.waitingPerCaller)
     /// Requests one caller may have waiting for a worker; more are refused as busy.
     static let waitingPerCaller = 16
@@ -47,6 +52,15 @@ actor ThumbnailerPool: ImageMaking {
     /// Workers running now.
     var workerCount: Int { alive }
 
+    /// The idle workers' process ids, and which serve apps.
+    var idleWorkers: [(pid: Int32, forApps: Bool)] { idle.map { ($0.process.pid, $0.forApps) } }
+
+    /// Slots held now: by anyone, and by apps.
+    var slotsHeld: (all: Int, apps: Int) { (busy, busyApps) }
+
+    /// Slots apps may hold together: all but one kept for the owner, when there are two or more.
+    var appSlots: Int { maxWorkers > 1 ? maxWorkers - 1 : 1 }
+
     /// Requests waiting for a worker now, all callers together.
     var waitingCount: Int { waiting.count }
 
@@ -56,7 +70,7 @@ actor ThumbnailerPool: ImageMaking {
         var used: ThumbnailerProcess?
         let outcome: Result<ThumbnailResponse, ImageMakingError>
         do {
-            let worker = try await acquireProcess()
+            let worker = try await acquireProcess(forApps: caller != .owner)
             used = worker
             let timeout = launch.timeout
             outcome = .success(try await threads.runIfActive {
@@ -67,7 +81,7 @@ actor ThumbnailerPool: ImageMaking {
         } catch {
             outcome = .failure(.unavailable("the image workers are shutting down (\(error))"))
         }
-        await giveBack(used, after: outcome)
+        await giveBack(used, after: outcome, heldBy: caller)
         return try Self.image(from: outcome.get(), job: job)
     }
 
@@ -76,9 +90,11 @@ actor ThumbnailerPool: ImageMaking {
         stopped = true
         for entry in idle { entry.process.stop() }
         idle.removeAll()
+        let apps = waiting.count - waiting.waiting(.owner)
         let released = waiting.drain()
         // Each goes on as if handed a slot, and finds the pool stopped.
         busy += released.count
+        busyApps += apps
         for waiter in released { waiter.resume() }
         try? await threads.shutdownGracefully()
     }
@@ -97,11 +113,16 @@ actor ThumbnailerPool: ImageMaking {
 
     // MARK: - Slots and processes
 
-    /// A slot for `caller`'s request: at once when one is free and no one waits, else in its
-    /// caller's queue until `giveBack` hands it one.
+    /// A slot for `caller`'s request: at once when one is free to it and no one it would pass
+    /// waits, else in its caller's queue until `giveBack` hands it one.
     private func takeSlot(_ job: ImageJob, for caller: ImageCaller) async throws(ImageMakingError) -> ThumbnailRequest {
-        if stopped || (busy < maxWorkers && waiting.isEmpty) {
+        let free = switch caller {
+        case .owner: busy < maxWorkers && waiting.waiting(.owner) == 0
+        case .app: busy < maxWorkers && busyApps < appSlots && waiting.isEmpty
+        }
+        if stopped || free {
             busy += 1
+            if caller != .owner { busyApps += 1 }
         } else {
             guard waiting.waiting(caller) < waiting.perCaller else { throw .busy(waiting: waiting.waiting(caller)) }
             await withCheckedContinuation { continuation in
@@ -115,20 +136,31 @@ actor ThumbnailerPool: ImageMaking {
             width: UInt32(job.width), height: UInt32(job.height), jpegQuality: 85)
     }
 
-    private func acquireProcess() async throws(ImageMakingError) -> ThumbnailerProcess {
+    /// An idle worker of the kind asked for, or a new one. An app's job runs in a worker at a
+    /// lower CPU priority (nice 10), so that its decodes yield the processor to the owner's and
+    /// to photod itself; a worker never raises its priority again, so the two kinds stay apart.
+    private func acquireProcess(forApps: Bool) async throws(ImageMakingError) -> ThumbnailerProcess {
         if stopped { throw .unavailable("photod is stopping") }
-        while let entry = idle.popLast() {
+        while let index = idle.lastIndex(where: { $0.forApps == forApps }) {
+            let entry = idle.remove(at: index)
             if entry.process.isReady { return entry.process }
             let ending = entry.process.stop(because: "an idle image worker ended")
             alive -= 1
             logger.debug("replacing an image worker that ended while idle", metadata: ["reason": "\(ending.text)"])
         }
+        // At most `maxWorkers` processes: an idle one of the other kind makes room.
+        if alive >= maxWorkers, let index = idle.indices.first {
+            idle.remove(at: index).process.stop()
+            alive -= 1
+        }
         let launch = self.launch
         let executable = try launch.executable.get()
+        let arguments = forApps && !launch.arguments.contains("--background")
+            ? launch.arguments + ["--for-apps"] : launch.arguments
         alive += 1
         do {
             let process = try await threads.runIfActive {
-                try ThumbnailerProcess.start(executable: executable, arguments: launch.arguments,
+                try ThumbnailerProcess.start(executable: executable, arguments: arguments,
                                              environment: launch.environment, timeout: launch.timeout)
             }
             logger.debug("image worker started", metadata: ["pid": "\(process.pid)", "worker": "\(process.hello)"])
@@ -143,21 +175,27 @@ actor ThumbnailerPool: ImageMaking {
         }
     }
 
-    private func giveBack(_ process: ThumbnailerProcess?, after outcome: Result<ThumbnailResponse, ImageMakingError>) {
+    private func giveBack(_ process: ThumbnailerProcess?, after outcome: Result<ThumbnailResponse, ImageMakingError>,
+                          heldBy caller: ImageCaller) {
         if case .failure(let error) = outcome, error.lostWorker { countRestart(error) }
         if let process {
             if process.isAlive, !stopped {
-                idle.append((process, .now))
+                idle.append((process, .now, caller != .owner))
             } else {
                 process.stop()
                 alive -= 1
             }
         }
-        // The slot goes straight to the next waiter, so a request arriving now cannot take it first.
-        if let next = waiting.next() {
+        // The slot goes straight to the next waiter it may serve, so a request arriving now
+        // cannot take it first.
+        busy -= 1
+        if caller != .owner { busyApps -= 1 }
+        // The owner's waiters go first, so the next is an app's only when the owner has none.
+        let toApp = waiting.waiting(.owner) == 0
+        if busy < maxWorkers, let next = waiting.next(apps: busyApps < appSlots) {
+            busy += 1
+            if toApp { busyApps += 1 }
             next.resume()
-        } else {
-            busy -= 1
         }
     }
 

@@ -15,15 +15,32 @@ struct ImageFairnessTests {
         func add(_ name: String) { names.append(name) }
     }
 
-    @Test func theOwnersRequestOvertakesAnAppsQueuedFlood() async throws {
-        let dir = try TemporaryDirectory()
-        _ = try dir.write("noise.png", NoisePNG.make(width: 1200, height: 900))
-        let descriptor = open(dir.file("noise.png"), O_RDONLY | O_CLOEXEC)
-        try #require(descriptor >= 0)
-        defer { close(descriptor) }
-        let worker = Binaries.productsFolder.appendingPathComponent("photod-thumbnailer").path
-        let pool = ThumbnailerPool(launch: .init(executable: .success(worker), timeout: 60), maxWorkers: 1,
+    /// A noise PNG of `width` x `height` opened for reading, and a pool of real workers.
+    struct Bench {
+        let dir: TemporaryDirectory
+        let descriptor: Int32
+        let pool: ThumbnailerPool
+
+        init(width: Int, height: Int, maxWorkers: Int) throws {
+            dir = try TemporaryDirectory()
+            _ = try dir.write("noise.png", NoisePNG.make(width: width, height: height))
+            descriptor = open(dir.file("noise.png"), O_RDONLY | O_CLOEXEC)
+            try #require(descriptor >= 0)
+            let worker = Binaries.productsFolder.appendingPathComponent("photod-thumbnailer").path
+            pool = ThumbnailerPool(launch: .init(executable: .success(worker), timeout: 60), maxWorkers: maxWorkers,
                                    logger: Logger(label: "test"))
+        }
+
+        /// Stops the workers and closes the file.
+        func finish() async {
+            await pool.shutdown()
+            close(descriptor)
+        }
+    }
+
+    @Test func theOwnersRequestOvertakesAnAppsQueuedFlood() async throws {
+        let bench = try Bench(width: 1200, height: 900, maxWorkers: 1)
+        let (pool, descriptor) = (bench.pool, bench.descriptor)
         let finished = Finished()
         let job = ImageJob(mode: .full, width: 1024, height: 1024, fill: false, format: .jpeg, cacheCopy: false)
         let flood = 6
@@ -39,10 +56,56 @@ struct ImageFairnessTests {
         _ = try await pool.make(job, fileDescriptor: descriptor, for: .owner)
         let before = await finished.names.count
         for task in tasks { try await task.value }
-        await pool.shutdown()
+        await bench.finish()
         #expect(await finished.names.count == flood)
         // FIFO would serve all six of the app's first; the one under way (and, at worst, one
         // more that started between the check and the owner's request) may finish first.
         #expect(before <= 2, "\(before) of the app's images were made before the owner's")
+    }
+
+    @Test func appsLeaveOneOfTwoWorkersToTheOwner() async throws {
+        let bench = try Bench(width: 1200, height: 900, maxWorkers: 2)
+        let (pool, descriptor) = (bench.pool, bench.descriptor)
+        let job = ImageJob(mode: .full, width: 1024, height: 1024, fill: false, format: .jpeg, cacheCopy: false)
+        let flood = 4
+        var tasks: [Task<Void, any Error>] = []
+        for _ in 0..<flood {
+            tasks.append(Task { _ = try await pool.make(job, fileDescriptor: descriptor, for: .app("flood")) })
+        }
+        // Every request has either a slot or a place in the queue: two apps' requests would hold
+        // both workers; one is kept for the owner.
+        while await pool.waitingCount + pool.slotsHeld.all < flood { try await Task.sleep(for: .milliseconds(1)) }
+        let held = await pool.slotsHeld
+        let waiting = await pool.waitingCount
+        #expect(held.all == 1 && held.apps == 1 && waiting == flood - 1, "held \(held), \(waiting) waiting")
+        // The owner's request takes the kept worker without waiting for any of the app's.
+        _ = try await pool.make(job, fileDescriptor: descriptor, for: .owner)
+        for task in tasks { try await task.value }
+        let after = await pool.slotsHeld
+        #expect(after.all == 0 && after.apps == 0)
+        await bench.finish()
+    }
+
+    /// The nice value of process `pid`, from /proc (field 19 of stat, after the command's parentheses).
+    static func nice(of pid: Int32) throws -> Int {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        let fields = stat[stat.index(after: try #require(stat.lastIndex(of: ")")))...].split(separator: " ")
+        return try #require(Int(fields[16]))
+    }
+
+    @Test func anAppsImageIsMadeByAWorkerThatYieldsTheProcessorToTheOwners() async throws {
+        let bench = try Bench(width: 300, height: 200, maxWorkers: 2)
+        let (pool, descriptor) = (bench.pool, bench.descriptor)
+        let job = ImageJob(mode: .full, width: 128, height: 128, fill: false, format: .jpeg, cacheCopy: false)
+        _ = try await pool.make(job, fileDescriptor: descriptor, for: .app("viewer"))
+        _ = try await pool.make(job, fileDescriptor: descriptor, for: .owner)
+        let workers = await pool.idleWorkers
+        #expect(workers.count == 2)
+        let ours = Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0))
+        for worker in workers {
+            let nice = try Self.nice(of: worker.pid)
+            #expect(nice == (worker.forApps ? max(ours, 10) : ours), "worker \(worker.pid) (apps: \(worker.forApps))")
+        }
+        await bench.finish()
     }
 }
