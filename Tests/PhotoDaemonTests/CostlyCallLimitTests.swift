@@ -58,6 +58,19 @@ import Varlink
         #expect(await Self.refusal(limit, Self.app("exe:/usr/bin/flood")) == nil)
     }
 
+    @Test func aRefusalComesOnlyAfterThePaceSoARetryLoopCannotSpinPhotod() async throws {
+        let limit = CostlyCallLimit(perApp: 1, perUser: 4)
+        let open = Gate()
+        let held = try await Self.hold(limit, Self.app("exe:/usr/bin/flood"), until: open)
+        let start = ContinuousClock.now
+        let error = await Self.refusal(limit, Self.app("exe:/usr/bin/flood"))
+        let waited = ContinuousClock.now - start
+        #expect(error?.name == LibraryInterface.Error.busy)
+        #expect(waited >= RefusalPace.pause, "refused after \(waited)")
+        open.open()
+        try await held.value
+    }
+
     @Test func oneUsersManyAppIdsShareThatUsersLimitAndOtherUsersKeepTheirs() async throws {
         let limit = CostlyCallLimit(perApp: 2, perUser: 4)
         let open = Gate()

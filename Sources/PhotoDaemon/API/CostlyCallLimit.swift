@@ -21,7 +21,7 @@ final class CostlyCallLimit: Sendable {
         self.perUser = perUser
     }
 
-    /// Runs `body` once `caller` is admitted, or throws `Busy` at once when it is at its limit.
+    /// Runs `body` once `caller` is admitted, or throws `Busy` (after `RefusalPace`) when it is at its limit.
     func admit<T: Sendable>(_ caller: Caller, _ body: () async throws -> T) async throws -> T {
         guard case .app(let identity) = caller else { return try await body() }
         let key = "\(identity.uid)\u{0}\(identity.id)"
@@ -34,6 +34,7 @@ final class CostlyCallLimit: Sendable {
             return true
         }
         guard admitted else {
+            await RefusalPace.wait()
             throw VarlinkError(LibraryInterface.Error.busy, parameters: BusyError(
                 limit: perApp, hint: "this app already has \(perApp) searches running (its user's apps at most "
                     + "\(perUser) in all); retry once one has answered"))

@@ -32,6 +32,7 @@ struct ImageDelivery: Sendable {
         do throws(ImageMakingError) {
             try await slots.take(caller)
         } catch {
+            await RefusalPace.wait()
             throw Self.busy(error)
         }
         // Held until the reply is written, or given up on with its connection.
@@ -209,6 +210,7 @@ struct ImageDelivery: Sendable {
             made = try await maker.make(job, fileDescriptor: request.fileDescriptor, for: request.caller)
             counters.countDecoded()
         } catch .busy(let waiting) {
+            await RefusalPace.wait()
             throw Self.busy(.busy(waiting: waiting))
         } catch {
             if error.marksFile {
