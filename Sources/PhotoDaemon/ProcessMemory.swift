@@ -1,4 +1,5 @@
 import CMalloc
+import Store
 import Synchronization
 
 /// glibc's malloc, held to what a daemon on a small machine needs.
@@ -29,6 +30,12 @@ public enum ProcessMemory {
         _ = mallopt(M_ARENA_MAX, 2)
         _ = mallopt(M_MMAP_THRESHOLD, Int32(mappedBlock))
         trimming.store(true, ordering: .relaxed)
+    }
+
+    /// Lets apps' queries run below the owner's CPU priority (`Store.yieldSharedReaders()`);
+    /// photod's own, like `tuneForDaemon()`.
+    public static func yieldAppWork() {
+        Store.yieldSharedReaders()
     }
 
     /// Returns freed memory of every arena to the system (in photod; nothing elsewhere): after

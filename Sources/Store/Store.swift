@@ -73,7 +73,10 @@ public final class Store: Sendable {
     ) async throws -> T {
         switch lane {
         case .shared:
-            return try await Self.run(body, database: database, on: threads.readers)
+            return try await Self.run({ database in
+                SharedReaderPriority.applyToCurrentThread()
+                return try body(database)
+            }, database: database, on: threads.readers)
         case .reserved:
             return try await Self.run({ [reserved = database.reserved] database in
                 // Every read on this thread goes through the lane's own connection (`StoreDatabase.read`).

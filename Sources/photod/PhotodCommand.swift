@@ -35,6 +35,7 @@ struct PhotodCommand: AsyncParsableCommand {
 
     func run() async throws {
         ProcessMemory.tuneForDaemon()
+        ProcessMemory.yieldAppWork()
         var level: Logger.Level?
         if let logLevel {
             guard let parsed = Logger.Level(rawValue: logLevel) else {
