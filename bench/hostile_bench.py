@@ -16,7 +16,10 @@ and during the attack), peak RSS, and what happened to the hostile connections; 
 status call fails, the status p99 reaches 100 ms or the peak RSS reaches 100 MiB.
 Beside them, SEARCH_FLOOD (default 8) connections of one app allowed to see everything call
 Search("q z") back to back, following cursors: one-letter words the index cannot narrow, so every
-page checks photos one by one (PHOTOS, default 200, photos in the library).
+page checks photos one by one (PHOTOS, default 200, photos in the library); and IMAGE_FLOOD
+(default 50) connections of another app ask for 2000x2000 images back to back, reading each
+reply, of BIG_PHOTOS (default 8) 4000x3000 JPEGs added to the library (made with Pillow). The owner also runs `photoctl thumbnail` (256 px, a different photo each
+time, so a worker decodes it) every 200 ms; its p50/p99/max are printed before and during.
 With HOSTILE_UID=N (as root), the hostile side runs as uid N, a user other than photod's: the
 socket and its folder are opened to others for the run, as a system service's socket would be.
 Hostile traffic goes only to the temporary Unix socket.
@@ -47,8 +50,12 @@ REOPEN_RATE = float(os.environ.get("REOPEN_RATE", "500"))
 # Connections of one app flooding photod with one-letter searches during the attack (0: none).
 SEARCH_FLOOD = int(os.environ.get("SEARCH_FLOOD", "8"))
 PHOTOS = int(os.environ.get("PHOTOS", "200"))
+# Connections of one app asking for 2000-px images back to back during the attack (0: none).
+IMAGE_FLOOD = int(os.environ.get("IMAGE_FLOOD", "50"))
+# 4000x3000 JPEGs the image flood asks for, so each of its requests is a real decode.
+BIG_PHOTOS = int(os.environ.get("BIG_PHOTOS", "8"))
 STATUS_TARGET_MS = 100
-RSS_TARGET_MIB = 100
+RSS_TARGET_MIB = 150
 KINDS = ["idle", "slow", "oversize", "garbage"]
 
 
@@ -92,24 +99,38 @@ class Sampler(threading.Thread):
 
 
 class Owner(threading.Thread):
-    """Runs `photoctl status` every 200 ms until stopped, timing each run."""
+    """Runs `photoctl status`, then `photoctl thumbnail` of the next photo, every 200 ms until
+    stopped, timing each run."""
 
-    def __init__(self, env):
+    def __init__(self, env, ids, work):
         super().__init__(daemon=True)
         self.env, self.samples, self.failures, self.stopped = env, [], [], threading.Event()
+        self.ids, self.work, self.next_id, self.thumbnails = ids, work, 0, []
 
-    def status_ms(self):
+    def photoctl_ms(self, arguments):
         start = time.perf_counter()
-        done = subprocess.run([os.path.join(BIN, "photoctl"), "status"], env=self.env,
+        done = subprocess.run([os.path.join(BIN, "photoctl")] + arguments, env=self.env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         elapsed = (time.perf_counter() - start) * 1000
         if done.returncode != 0:
-            self.failures.append("exit %d: %s" % (done.returncode, done.stderr.strip()[:200]))
+            self.failures.append("%s: exit %d: %s" % (arguments[0], done.returncode, done.stderr.strip()[:200]))
         return elapsed
+
+    def status_ms(self):
+        return self.photoctl_ms(["status"])
+
+    def thumbnail_ms(self):
+        """A 256-px thumbnail of a photo not asked for before (a worker decodes it)."""
+        photo = self.ids[self.next_id % len(self.ids)]
+        self.next_id += 1
+        return self.photoctl_ms(["thumbnail", photo, "--size", "256", "--force",
+                                 "-o", os.path.join(self.work, "owner-thumbnail.jpg")])
 
     def run(self):
         while not self.stopped.is_set():
             self.samples.append(self.status_ms())
+            if self.ids:
+                self.thumbnails.append(self.thumbnail_ms())
             time.sleep(0.2)
 
 
@@ -131,58 +152,115 @@ class LogReader(threading.Thread):
 
 
 FLOOD = r'''
-import json, socket, sys, threading, time
-path, connections, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-stats = {"searches": 0, "pages stopped at the budget": 0, "busy": 0, "other errors": 0}
+import json, random, socket, sys, threading, time
+path, connections, seconds, kind = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+ids = sys.argv[5].split(",") if len(sys.argv) > 5 else []
+if kind == "search":
+    stats = {"searches": 0, "pages stopped at the budget": 0, "busy": 0, "other errors": 0}
+else:
+    stats = {"images": 0, "image MB": 0.0, "busy": 0, "other errors": 0}
 lock = threading.Lock()
 
+def call(cursor):
+    # Search follows its cursor; RequestImage asks for a 2000-px image of a random photo.
+    if kind == "search":
+        parameters = {"text": "q z", "limit": 1000}
+        if cursor:
+            parameters["cursor"] = cursor
+        return {"method": "io.photod.Library.Search", "parameters": parameters}
+    return {"method": "io.photod.Library.RequestImage",
+            "parameters": {"id": random.choice(ids), "width": 2000, "height": 2000}}
+
+def count(raw):
+    reply = json.loads(raw)
+    with lock:
+        if "error" in reply:
+            stats["busy" if reply["error"].endswith("Busy") else "other errors"] += 1
+            return None
+        if kind == "search":
+            stats["searches"] += 1
+            stats["pages stopped at the budget"] += 1 if reply["parameters"].get("stopped") else 0
+            return reply["parameters"].get("cursor")
+        stats["images"] += 1
+        stats["image MB"] += len(raw) / 1e6
+        return None
+
 def flood():
+    try:
+        calls()
+    except OSError:
+        with lock:
+            stats["closed by photod"] = stats.get("closed by photod", 0) + 1
+
+def calls():
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.connect(path)
     buffer, cursor, deadline = b"", None, time.monotonic() + seconds
     while time.monotonic() < deadline:
-        parameters = {"text": "q z", "limit": 1000}
-        if cursor:
-            parameters["cursor"] = cursor
-        sock.sendall(json.dumps({"method": "io.photod.Library.Search", "parameters": parameters}).encode() + b"\0")
+        sock.sendall(json.dumps(call(cursor)).encode() + b"\0")
         while b"\0" not in buffer:
             chunk = sock.recv(1 << 20)
             if not chunk:
-                with lock:
-                    stats["closed by photod"] = stats.get("closed by photod", 0) + 1
-                return
+                raise ConnectionResetError
             buffer += chunk
         reply, buffer = buffer.split(b"\0", 1)
-        reply = json.loads(reply)
-        with lock:
-            if "error" in reply:
-                stats["busy" if reply["error"].endswith(".Busy") else "other errors"] += 1
-            else:
-                stats["searches"] += 1
-                stats["pages stopped at the budget"] += 1 if reply["parameters"].get("stopped") else 0
-        cursor = None if "error" in reply else reply["parameters"].get("cursor")
+        cursor = count(reply)
 
 threads = [threading.Thread(target=flood) for _ in range(connections)]
 for thread in threads:
     thread.start()
 for thread in threads:
     thread.join()
+if "image MB" in stats:
+    stats["image MB"] = round(stats["image MB"], 1)
 print(json.dumps(stats))
 '''
+
+
+def start_app_script(work, sock, env, name, text, arguments):
+    """Starts `text` as an app allowed to see everything, with the socket and `arguments`."""
+    script = os.path.join(work, name)
+    with open(script, "w") as f:
+        f.write(text)
+    app_id = "script:%s:%s" % (os.path.realpath(sys.executable), script)
+    subprocess.run([os.path.join(BIN, "photoctl"), "permissions", "allow", app_id], check=True, env=env,
+                   stdout=subprocess.DEVNULL)
+    return subprocess.Popen([sys.executable, script, sock] + arguments, stdout=subprocess.PIPE, text=True)
 
 
 def start_flood(work, sock, env):
     """Starts the search flood as an app allowed to see everything; returns its process, or None."""
     if SEARCH_FLOOD <= 0:
         return None
-    script = os.path.join(work, "search_flood.py")
-    with open(script, "w") as f:
-        f.write(FLOOD)
-    app_id = "script:%s:%s" % (os.path.realpath(sys.executable), script)
-    subprocess.run([os.path.join(BIN, "photoctl"), "permissions", "allow", app_id], check=True, env=env,
-                   stdout=subprocess.DEVNULL)
-    return subprocess.Popen([sys.executable, script, sock, str(SEARCH_FLOOD), str(ATTACK_SECONDS)],
-                            stdout=subprocess.PIPE, text=True)
+    return start_app_script(work, sock, env, "search_flood.py", FLOOD, [str(SEARCH_FLOOD), str(ATTACK_SECONDS), "search"])
+
+
+def start_image_flood(work, sock, env, ids):
+    """Starts the image flood as another app; returns its process, or None."""
+    if IMAGE_FLOOD <= 0 or not ids:
+        return None
+    return start_app_script(work, sock, env, "image_flood.py", FLOOD,
+                            [str(IMAGE_FLOOD), str(ATTACK_SECONDS), "image", ",".join(ids)])
+
+
+def make_big_photos(folder, count):
+    """`count` 4000x3000 camera-sized JPEGs (smooth colour and grain, as a photo decodes)."""
+    from PIL import Image, ImageFilter
+    os.makedirs(folder)
+    for index in range(count):
+        grain = Image.effect_noise((1000, 750), 40 + index).resize((4000, 3000)).filter(ImageFilter.GaussianBlur(2))
+        picture = Image.merge("RGB", (grain, Image.linear_gradient("L").resize((4000, 3000)), grain.rotate(180)))
+        picture.save(os.path.join(folder, "big-%d.jpg" % index), quality=90)
+
+
+def photo_ids(env, under=None):
+    """The ids of the photos in the library (those under `under`, when given), in a random order."""
+    listed = subprocess.run([os.path.join(BIN, "photoctl"), "list", "--json"], env=env, check=True,
+                            stdout=subprocess.PIPE, text=True).stdout
+    ids = [asset["id"] for asset in json.loads(listed)["assets"]
+           if under is None or asset["path"].startswith(under + "/")]
+    random.Random(3).shuffle(ids)
+    return ids
 
 
 class Hostile:
@@ -328,6 +406,8 @@ def run(work):
         subprocess.run([make_photos, library, str(PHOTOS), "--seed", "7"], check=True, stdout=subprocess.DEVNULL)
     else:
         os.makedirs(library)
+    if IMAGE_FLOOD > 0 and BIG_PHOTOS > 0:
+        make_big_photos(os.path.join(library, "big"), BIG_PHOTOS)
     sock = os.path.join(work, "run", "io.photod")
     env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(work, "config"), PHOTOD_SOCKET=sock)
     daemon = subprocess.Popen([os.path.join(BIN, "photod"), "--root", library, "--database",
@@ -346,20 +426,25 @@ def run(work):
 
 def measure(daemon, sock, env, log, work):
     baseline_rss = rss_kib(daemon.pid)
-    owner = Owner(env)
+    ids = photo_ids(env)
+    big = photo_ids(env, under=os.path.join(os.path.realpath(work), "photos", "big")) or ids
+    owner = Owner(env, [i for i in ids if i not in big] or ids, work)
     before = [owner.status_ms() for _ in range(20)]
+    thumbnails_before = [owner.thumbnail_ms() for _ in range(min(20, len(ids)))]
     child = start_attack_as(HOSTILE_UID, sock) if HOSTILE_UID is not None else None
     sampler = Sampler(daemon.pid)
     sampler.start()
     owner.start()
     cpu_before = cpu_seconds(daemon.pid)
     flood = start_flood(work, sock, env)
-    if flood:
+    images = start_image_flood(work, sock, env, big)
+    if flood or images:
         # Its connections open before the hostile ones take every slot of this uid.
         time.sleep(1)
     stats = finish_attack(child) if child is not None else attack(sock, ATTACK_SECONDS, HOSTILE)
     cpu_during = cpu_seconds(daemon.pid) - cpu_before
     flooded = json.loads(flood.communicate(timeout=ATTACK_SECONDS + 60)[0] or "{}") if flood else None
+    imaged = json.loads(images.communicate(timeout=ATTACK_SECONDS + 60)[0] or "{}") if images else None
     owner.stopped.set()
     owner.join()
     sampler.stopped.set()
@@ -375,6 +460,8 @@ def measure(daemon, sock, env, log, work):
         "photoctl status ms before": figures(before),
         "photoctl status ms during": during,
         "photoctl status ms after": figures(after),
+        "photoctl thumbnail ms before": figures(thumbnails_before) if thumbnails_before else None,
+        "photoctl thumbnail ms during": figures(owner.thumbnails) if owner.thumbnails else None,
         "status failures": owner.failures[:5],
         "status failure count": len(owner.failures),
         "rss MiB at start": round(baseline_rss / 1024, 1),
@@ -383,6 +470,8 @@ def measure(daemon, sock, env, log, work):
         "photos": PHOTOS,
         "search flood connections": SEARCH_FLOOD,
         "search flood": flooded,
+        "image flood connections": IMAGE_FLOOD,
+        "image flood": imaged,
         "photod log lines": log.lines,
         "photod log counts": log.counts,
     }
