@@ -9,6 +9,10 @@ import Testing
 @Suite struct DescriptorPassingTests {
     typealias Service = DescriptorService
 
+    /// How long a client waits for a reply: the in-process server shares the unit run's two
+    /// concurrency threads with every test starting at once, which held them 43 s in one run.
+    static let replyWait = Duration.seconds(120)
+
     /// Runs `body` on its own thread with a server of DescriptorService and a file to open.
     private func withServer<T: Sendable>(
         fileBytes: Int = 4096,
@@ -29,7 +33,7 @@ import Testing
 
     @Test func aReplyCarriesTheOpenFileItNames() async throws {
         try await self.withServer { socket, file in
-            let client = try VarlinkDescriptorClient.connect(unixSocketPath: socket)
+            let client = try VarlinkDescriptorClient.connect(unixSocketPath: socket, receiveTimeout: Self.replyWait)
             let (reply, descriptors) = try client.call(
                 "org.example.fd.OpenFile", Service.OpenFile(path: file.path), returning: Service.Opened.self
             )
@@ -46,7 +50,7 @@ import Testing
         try await self.withServer { socket, file in
             let second = try TemporaryFile(bytes: 100)
             defer { second.remove() }
-            let client = try VarlinkDescriptorClient.connect(unixSocketPath: socket)
+            let client = try VarlinkDescriptorClient.connect(unixSocketPath: socket, receiveTimeout: Self.replyWait)
             let (reply, descriptors) = try client.call(
                 "org.example.fd.OpenTwo", Service.OpenTwo(first: file.path, second: second.path),
                 returning: Service.OpenedTwo.self
@@ -64,7 +68,7 @@ import Testing
         try await self.withServer { socket, _ in
             let files = try (0..<5).map { _ in try TemporaryFile(bytes: Int.random(in: 1...5000)) }
             defer { files.forEach { $0.remove() } }
-            let client = try VarlinkDescriptorClient.connect(unixSocketPath: socket)
+            let client = try VarlinkDescriptorClient.connect(unixSocketPath: socket, receiveTimeout: Self.replyWait)
             for file in files {
                 let (_, descriptors) = try client.call(
                     "org.example.fd.OpenFile", Service.OpenFile(path: file.path), returning: Service.Opened.self
@@ -83,7 +87,7 @@ import Testing
 
     @Test func aBigReplyArrivesWholeWithItsDescriptor() async throws {
         try await self.withServer(fileBytes: 300_000) { socket, file in
-            let client = try VarlinkDescriptorClient.connect(unixSocketPath: socket)
+            let client = try VarlinkDescriptorClient.connect(unixSocketPath: socket, receiveTimeout: Self.replyWait)
             for _ in 0..<3 {
                 let (reply, descriptors) = try client.call(
                     "org.example.fd.OpenFile", Service.OpenFile(path: file.path, padding: 600_000),
@@ -160,7 +164,7 @@ import Testing
     @Test func neitherSideLeaksDescriptors() async throws {
         try await self.withServer { socket, file in
             #expect(file.openDescriptorCount == 0)
-            let client = try VarlinkDescriptorClient.connect(unixSocketPath: socket)
+            let client = try VarlinkDescriptorClient.connect(unixSocketPath: socket, receiveTimeout: Self.replyWait)
             for round in 0..<100 {
                 let (_, descriptors) = try client.call(
                     "org.example.fd.OpenFile", Service.OpenFile(path: file.path), returning: Service.Opened.self
@@ -176,7 +180,7 @@ import Testing
 
     @Test func anErrorReplyThrowsAndTheConnectionStaysUsable() async throws {
         try await self.withServer { socket, file in
-            let client = try VarlinkDescriptorClient.connect(unixSocketPath: socket)
+            let client = try VarlinkDescriptorClient.connect(unixSocketPath: socket, receiveTimeout: Self.replyWait)
             let tooMany = #expect(throws: VarlinkError.self) {
                 try client.call("org.example.fd.TooMany", Service.Path(path: file.path), returning: Empty.self)
             }

@@ -1,7 +1,8 @@
 import Watcher
 
 /// Reads batches from an inotify stream through a watch set until the actions seen satisfy a
-/// condition; a watchdog closes the instance after `timeout`, so a missing event fails instead of hanging.
+/// condition; a watchdog closes the instance after `timeout`, so a missing event fails instead of
+/// hanging. The timeout is long: the unit run's start has held every concurrency thread for 43 s.
 struct ActionCollector {
     private var iterator: AsyncStream<[WatchEvent]>.Iterator
     private let set: WatchSet
@@ -11,7 +12,7 @@ struct ActionCollector {
     /// Every raw event read so far, in order.
     private(set) var events: [WatchEvent] = []
 
-    init(inotify: Inotify, set: WatchSet, timeout: Duration = .seconds(10)) {
+    init(inotify: Inotify, set: WatchSet, timeout: Duration = .seconds(90)) {
         iterator = inotify.events().makeAsyncIterator()
         self.set = set
         watchdog = Task {
