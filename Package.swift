@@ -55,9 +55,12 @@ let package = Package(
         // Varlink without SwiftNIO: framing, the JSON wire, errors, the trust checks and the
         // blocking client; all a client needs, so photoctl links no event loop.
         .target(name: "VarlinkCore"),
+        // Log lines capped per window, with a count of those held back: photod's server and
+        // photod-notify share it, and photod-notify links no SwiftNIO for it.
+        .target(name: "LogLines", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // The NIO server (and NIO client); re-exports VarlinkCore.
         .target(name: "Varlink", dependencies: [
-            "VarlinkCore",
+            "VarlinkCore", "LogLines",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -67,9 +70,9 @@ let package = Package(
         .target(name: "FileSystem"),
         // Escaping of untrusted text before a terminal or a log line sees it; used by both sides.
         .target(name: "SafeText"),
-        .target(name: "Watcher", dependencies: ["FileSystem"]),
-        // The freedesktop.org thumbnail cache (~/.cache/thumbnails); Glibc only, no Foundation.
-        .target(name: "ThumbnailCache"),
+        .target(name: "Watcher", dependencies: ["FileSystem", "Posix"]),
+        // The freedesktop.org thumbnail cache (~/.cache/thumbnails); Glibc and zlib's CRC-32, no Foundation.
+        .target(name: "ThumbnailCache", dependencies: ["CZlib"]),
         // The TOML subset photod.toml uses, parsed strictly; stdlib only, so photod links no
         // Foundation (and no C++ library) for its config.
         .target(name: "TOML", dependencies: ["SafeText"]),
@@ -88,7 +91,7 @@ let package = Package(
         // method table (PhotoAPI/Methods.swift) is checked against the IDL at start.
         .target(name: "PhotoDaemon", dependencies: [
             "PhotoAPI", "Varlink", "Metadata", "Store", "FileSystem", "Watcher", "Systemd", "SafeText",
-            "ThumbnailCache", "ThumbnailProtocol", "TOML", "CMalloc", "Posix",
+            "ThumbnailCache", "ThumbnailProtocol", "TOML", "CMalloc", "Posix", "LogLines",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -101,7 +104,7 @@ let package = Package(
         // photod-notify's logic: a state machine (events in, actions out, tested without D-Bus),
         // the notification text, and the runtime joining photod's Watch to the session bus.
         .target(name: "PhotoNotify", dependencies: [
-            "PhotoAPI", "PhotoClient", "Varlink", "SessionBus", "SafeText", "Posix",
+            "PhotoAPI", "PhotoClient", "LogLines", "SessionBus", "SafeText", "Posix",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
@@ -110,7 +113,7 @@ let package = Package(
         // The worker's logic (sandbox, libvips, request loop), a library so tests can reach it.
         .target(name: "Thumbnailer", dependencies: ["ThumbnailProtocol", "CVips", "CSeccomp"]),
         .target(name: "PhotoCommands", dependencies: [
-            "PhotoClient", "SafeText", "Posix",
+            "PhotoAPI", "PhotoClient", "SafeText", "Posix",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "photod", dependencies: [
@@ -131,7 +134,7 @@ let package = Package(
         ]),
         // Desktop alerts for permission requests: an owner client of photod, installed in /usr/libexec/photod.
         .executableTarget(name: "photod-notify", dependencies: [
-            "PhotoNotify", "Systemd",
+            "PhotoNotify", "PhotoAPI", "Systemd",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -150,7 +153,7 @@ let package = Package(
         .target(name: "PhotoTestSupport", dependencies: ["PhotoClient", "PhotoAPI", "Posix"], path: "Tests/PhotoTestSupport"),
         .testTarget(name: "MetadataTests", dependencies: ["Metadata", "PhotoTestSupport"]),
         .testTarget(name: "VarlinkTests", dependencies: [
-            "Varlink", "VarlinkCore", "varlink-certification", "PhotoTestSupport",
+            "Varlink", "VarlinkCore", "LogLines", "varlink-certification", "PhotoTestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -172,7 +175,7 @@ let package = Package(
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")]),
         // Unit tests, plus the in-process harness (Harness/TestDaemon.swift: the whole service
         // group over a temporary library, index and socket, callers named by the test).
-        .testTarget(name: "PhotoDaemonTests", dependencies: ["PhotoDaemon", "PhotoAPI", "Metadata", "PhotoTestSupport"]),
+        .testTarget(name: "PhotoDaemonTests", dependencies: ["PhotoDaemon", "PhotoAPI", "Metadata", "LogLines", "PhotoTestSupport"]),
         // The real photod and photoctl binaries, driven through photoctl, Python and raw sockets.
         .testTarget(
             name: "IntegrationTests",

@@ -1,6 +1,6 @@
 import Logging
+import LogLines
 import Synchronization
-import Varlink
 
 /// Writes the machine's log lines through a `LogBudget` per kind of line and app, so that a
 /// program on the bus forging clicks, or an app asking in a loop, writes a few lines and a count

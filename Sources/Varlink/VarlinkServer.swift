@@ -1,3 +1,4 @@
+import LogLines
 import Logging
 import NIOCore
 import NIOPosix

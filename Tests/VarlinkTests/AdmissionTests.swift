@@ -1,3 +1,4 @@
+import LogLines
 import Testing
 
 @testable import Varlink

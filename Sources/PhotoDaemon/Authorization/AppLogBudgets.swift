@@ -1,3 +1,4 @@
+import LogLines
 import Varlink
 
 /// A `LogBudget` per app and kind of line, so that an app asking in a loop writes a few lines

@@ -1,4 +1,5 @@
 import Foundation
+import LogLines
 import PhotoAPI
 import PhotoTestSupport
 import Store

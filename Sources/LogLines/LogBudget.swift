@@ -8,7 +8,7 @@ import Synchronization
 /// line of a window reports how many were held back in the windows before it.
 public final class LogBudget: Sendable {
     /// What the caller should do with one line.
-    enum Verdict: Equatable, Sendable {
+    package enum Verdict: Equatable, Sendable {
         /// Log it; `suppressed` lines were held back since the last one logged.
         case log(suppressed: Int)
         /// Leave it out; it has been counted.
@@ -32,7 +32,7 @@ public final class LogBudget: Sendable {
     }
 
     /// Spends one line of the budget at `now`.
-    func spend(at now: ContinuousClock.Instant = .now) -> Verdict {
+    package func spend(at now: ContinuousClock.Instant = .now) -> Verdict {
         self.state.withLock { state in
             if let start = state.windowStart, now - start < self.window {
                 guard state.linesInWindow < self.linesPerWindow else {
