@@ -1,2 +1,3 @@
-// zlib, for the compressed PNG text chunks (zTXt, compressed iTXt) that carry EXIF, IPTC and XMP.
+// zlib: the compressed PNG text chunks (zTXt, compressed iTXt) that carry EXIF, IPTC and XMP, and
+// the CRC-32 of the PNG chunks the thumbnail cache writes and checks.
 #include <zlib.h>

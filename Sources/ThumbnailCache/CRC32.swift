@@ -1,5 +1,6 @@
-/// The CRC-32 PNG chunks carry (ISO 3309, reflected polynomial 0xEDB88320), computed here so
-/// the module needs no zlib.
+import CZlib
+
+/// The CRC-32 PNG chunks carry (ISO 3309), from zlib, which photod links for PNG text chunks anyway.
 enum CRC32 {
     /// The CRC-32 of `bytes`.
     static func checksum<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> UInt32 {
@@ -9,21 +10,14 @@ enum CRC32 {
     }
 
     private static func checksum(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        table.withUnsafeBufferPointer { table in
-            var crc: UInt32 = 0xFFFF_FFFF
-            for byte in bytes {
-                crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
-            }
-            return crc ^ 0xFFFF_FFFF
+        // zlib takes a 32-bit length: a longer buffer goes in steps, each continuing the last.
+        var crc = crc32(0, nil, 0)
+        var offset = 0
+        while offset < bytes.count, let base = bytes.baseAddress {
+            let step = min(bytes.count - offset, Int(UInt32.max))
+            crc = crc32(crc, base + offset, UInt32(step))
+            offset += step
         }
-    }
-
-    /// One entry per byte value, so the loop above does a lookup per byte instead of eight shifts.
-    private static let table: [UInt32] = (0..<256).map { index in
-        var value = UInt32(index)
-        for _ in 0..<8 {
-            value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1
-        }
-        return value
+        return UInt32(truncatingIfNeeded: crc)
     }
 }
