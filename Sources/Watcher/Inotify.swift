@@ -1,3 +1,4 @@
+import Posix
 import Synchronization
 
 #if canImport(Glibc)
@@ -108,7 +109,7 @@ public final class Inotify: Sendable {
             return stream
         }
         continuation.onTermination = { [weak self] _ in self?.close() }
-        let started = Self.startThread { [self] in readLoop(continuation) }
+        let started = DetachedThread.start(name: "photod-inotify") { [self] in readLoop(continuation) }
         if !started {
             state.withLock { $0.readerRunning = false }
             close()
@@ -197,28 +198,6 @@ public final class Inotify: Sendable {
             state.continuation = nil
             if state.descriptorsOpen { closeDescriptors(&state) }
         }
-    }
-
-    private final class ThreadBody {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-    }
-
-    /// Starts a detached thread running `body`; false when the system refuses.
-    private static func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
-        let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-        var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { raw in
-            guard let raw else { return nil }
-            Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue().run()
-            return nil
-        }, box)
-        guard rc == 0 else {
-            Unmanaged<ThreadBody>.fromOpaque(box).release()
-            return false
-        }
-        pthread_detach(thread)
-        return true
     }
 
     /// `strerror(errno)` as a String.
