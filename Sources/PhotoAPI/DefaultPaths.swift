@@ -9,7 +9,7 @@ import Glibc
 import Musl
 #endif
 
-/// The XDG places photod and its clients agree on (DESIGN.md "Files and places").
+/// The XDG places photod and its clients agree on (README, "Files and places").
 public struct DefaultPaths: Sendable {
     private let environment: [String: String]
 

@@ -63,7 +63,7 @@ public enum PhotoctlMain {
     private static let globalFlags: Set<String> = ["--json", "--as-app", "--full", "--no-legend", "--no-pager"]
 
     /// Moves the global flags, `--socket PATH` and `--service-user NAME` given before the subcommand to the end,
-    /// so both `photoctl --json groups` (DESIGN.md's form) and `photoctl groups --json` work,
+    /// so both `photoctl --json groups` (the design's original form) and `photoctl groups --json` work,
     /// also for nested commands (`photoctl --json permissions list`).
     static func hoistingGlobalOptions(_ arguments: [String]) -> [String] {
         var global: [String] = []

@@ -1,4 +1,4 @@
-/// Decides a client's app id from its uid and /proc, by the rules in DESIGN.md "Identity and authorization".
+/// Decides a client's app id from its uid and /proc, by the rules in the README ("How photod knows who is asking").
 enum AppIdentityResolver {
     /// Pure: decides from /proc contents already read (`exe` is the raw link target, `cmdline` the raw file).
     static func identify(uid: UInt32, cgroup: String, exe: String, cmdline: [UInt8], cwd: String?) -> AppIdentity {

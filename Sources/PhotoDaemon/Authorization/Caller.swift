@@ -39,7 +39,7 @@ enum Caller: Sendable, Equatable {
     }
 }
 
-/// Decides who a connecting process is, by the rules in DESIGN.md "Identity and authorization".
+/// Decides who a connecting process is, by the rules in the README ("How photod knows who is asking").
 final class CallerResolver: Sendable {
     /// The photoctl that counts as the owner: the one installed next to this photod.
     let ownerClient: String

@@ -1,6 +1,6 @@
 import Store
 
-/// The rules that file an asset into a group (DESIGN.md "Groups").
+/// The rules that file an asset into a group (README, "Groups").
 public struct GroupingRules: Sendable, Equatable {
     /// Name of the group for assets without a usable description.
     public var fallbackName: String
