@@ -106,7 +106,7 @@ let package = Package(
         .target(name: "PhotoNotify", dependencies: [
             "PhotoAPI", "PhotoClient", "LogLines", "SessionBus", "SafeText", "Posix",
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // The photod <-> photod-thumbnailer frames and the SCM_RIGHTS helpers; Glibc only, so both sides can link it.
         .target(name: "ThumbnailProtocol", dependencies: ["Posix"]),
@@ -135,6 +135,7 @@ let package = Package(
         // Desktop alerts for permission requests: an owner client of photod, installed in /usr/libexec/photod.
         .executableTarget(name: "photod-notify", dependencies: [
             "PhotoNotify", "PhotoAPI", "Systemd",
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -8,7 +8,7 @@ import Glibc
 #endif
 import Logging
 import SessionBus
-import UnixSignals
+import ServiceLifecycle
 
 /// photod-notify's runtime: photod's Watch and the session bus in, one event at a time into the
 /// `NotifierMachine`, its actions out. Never answers a request by itself, and never blocks one:
@@ -47,9 +47,10 @@ public struct Notifier: Sendable {
         }
     }
 
-    /// Runs until SIGTERM or SIGINT, or until the session bus goes away; the exit status (0:
-    /// with no session bus there is nothing to do, which is no failure to restart for).
-    public func run() async -> Int32 {
+    /// Runs until a graceful shutdown (SIGTERM or SIGINT, from the `ServiceGroup`) or until the
+    /// session bus goes away. Without a session bus there is nothing to do, which is no failure to
+    /// restart for: it returns at once.
+    public func run() async throws {
         let bus: SessionBus
         do {
             bus = try await SessionBus.openUser()
@@ -58,49 +59,56 @@ public struct Notifier: Sendable {
                 + "as without photod-notify; answer them with `photoctl permissions prompt`"
             let address = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] ?? "(unset)"
             logger.notice("\(text)", metadata: ["DBUS_SESSION_BUS_ADDRESS": "\(address)"])
-            return 0
+            return
         }
         let (inputs, input) = AsyncStream.makeStream(of: Input.self)
         let photod = PhotodLink(socketPath: socketPath, logger: logger)
-        let tasks: [Task<Void, Never>] = [
-            Task {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
                 for await event in bus.events { input.yield(Input(event)) }
                 input.yield(.busGone("the connection ended"))
-            },
-            Task { await photod.run { input.yield(.event($0)) } },
-            Task {
-                for await _ in await UnixSignalsSequence(trapping: .sigterm, .sigint) {
-                    input.yield(.stop)
-                    return
-                }
-            },
-        ]
+            }
+            group.addTask { await photod.run { input.yield(.event($0)) } }
+            await withGracefulShutdownHandler {
+                await serve(inputs, bus: bus, photod: photod, wake: { tag, delay in
+                    // A timer the machine asked for: a short sleep, so it is not a child of the
+                    // group; one that ends after the loop yields into a finished stream, dropped.
+                    Task {
+                        try? await Task.sleep(for: delay)
+                        input.yield(.event(.woke(tag: tag)))
+                    }
+                })
+            } onGracefulShutdown: {
+                input.yield(.stop)
+            }
+            input.finish()
+            group.cancelAll()
+        }
+        // Wait for the bus thread: CloseNotification must leave before the process does.
+        await bus.close()
+    }
+
+    /// The machine's loop: each input in, its actions out, until a stop or the bus goes away.
+    private func serve(_ inputs: AsyncStream<Input>, bus: SessionBus, photod: PhotodLink,
+                       wake: @escaping @Sendable (UInt64, Duration) -> Void) async {
         let runner = ActionRunner(bus: bus, photod: photod, terminal: TerminalLauncher(
             logger: logger, path: ProcessInfo.processInfo.environment["PATH"]), logger: logger,
-            lines: NotifierLogGate(logger: logger), wake: { tag, delay in
-                // A wake after the loop ended goes into a finished stream, where it is dropped.
-                Task {
-                    try? await Task.sleep(for: delay)
-                    input.yield(.event(.woke(tag: tag)))
-                }
-            })
+            lines: NotifierLogGate(logger: logger), wake: wake)
         var machine = NotifierMachine(limit: limit, ownerUID: Int(getuid()))
         await runner.perform(machine.start(), on: &machine)
-        loop: for await item in inputs {
+        for await item in inputs {
             switch item {
             case .event(let event):
                 await runner.perform(machine.handle(event), on: &machine)
             case .busGone(let reason):
                 logger.notice("the session bus went away (\(reason)); photod-notify ends with the session")
-                break loop
+                return
             case .stop:
                 await runner.perform(machine.stop(), on: &machine)
-                break loop
+                return
             }
         }
-        for task in tasks { task.cancel() }
-        // Wait for the bus thread: CloseNotification must leave before the process does.
-        await bus.close()
-        return 0
     }
 }
+
+extension Notifier: Service {}

@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import PhotoAPI
 import PhotoNotify
+import ServiceLifecycle
 import Systemd
 
 /// `photod-notify`: desktop alerts for photod's permission requests. Parses flags, sets up the
@@ -32,10 +33,14 @@ struct NotifyCommand: AsyncParsableCommand {
         }
     }
 
-    /// Logs to the journal (or standard error) and runs the notifier until it stops.
+    /// Logs to the journal (or standard error) and runs the notifier as the one service of a
+    /// `ServiceGroup`, as photod runs its own: SIGTERM and SIGINT stop it gracefully.
     func run() async throws {
         let logger = ServiceLogging.bootstrap(label: "photod-notify", level: Logger.Level(rawValue: logLevel) ?? .info)
-        let status = await Notifier(socketPath: socket ?? DefaultPaths().socket, logger: logger).run()
-        if status != 0 { throw ExitCode(status) }
+        let notifier = Notifier(socketPath: socket ?? DefaultPaths().socket, logger: logger)
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: notifier, successTerminationBehavior: .gracefullyShutdownGroup)],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
     }
 }
