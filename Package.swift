@@ -163,7 +163,8 @@ let package = Package(
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML", "PhotoTestSupport"]),
         // photoctl's pure parts: did-you-mean, shell words for completion, paths.
-        .testTarget(name: "PhotoCommandsTests", dependencies: ["PhotoCommands", "PhotoAPI", "PhotoClient",
+        .testTarget(name: "PhotoCommandsTests", dependencies: ["PhotoCommands", "PhotoAPI", "PhotoClient", "SafeText",
+                                                               "PhotoTestSupport",
                                                                .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "PhotoNotifyTests", dependencies: ["PhotoNotify", "PhotoAPI",
                                                              .product(name: "Logging", package: "swift-log")]),

@@ -6,7 +6,7 @@ import Testing
 /// photoctl's output for people through the real binaries, under a fixed `COLUMNS`: tables that
 /// fit, `--full`, `--no-legend`, `--fields`, `--format tsv`, `show` for people, `--version`.
 @Suite(.serialized) struct OutputCommandTests {
-    static let caption = OutputFitTests.caption
+    static let caption = LongCaption.xml
     static let taken = "2021-07-04 10:30:00"
 
     /// A library of beach.jpg ("Beach") and caption.jpg (a 4,281-character XML caption).

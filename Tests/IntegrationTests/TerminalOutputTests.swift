@@ -37,7 +37,7 @@ import Testing
     static func library() throws -> (DaemonHarness, String) {
         let daemon = try DaemonHarness()
         try daemon.add("beach.jpg", Photo.jpeg("Beach"))
-        try daemon.add("caption.jpg", Photo.jpeg(OutputFitTests.caption))
+        try daemon.add("caption.jpg", Photo.jpeg(LongCaption.xml))
         try daemon.start()
         let id = try #require(try daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)["caption.jpg"])
         return (daemon, id)

@@ -1,4 +1,5 @@
 import PhotoAPI
+import PhotoTestSupport
 import SafeText
 import Testing
 
@@ -7,9 +8,7 @@ import Testing
 /// Tables that fit: cells shortened by what the terminal shows, never inside a character, a
 /// mark's cluster or an escape, and the widest free-text columns shrunk first.
 @Suite struct OutputFitTests {
-    /// The caption of a real TIFF in the corpus is XML of this length.
-    static let caption = String(("<?xml version=\"1.0\"?><x:xmpmeta>" + String(repeating: "Sunset over the bay ", count: 300))
-        .prefix(4281))
+    static let caption = LongCaption.xml
 
     /// What a line shows once colour sequences are taken out.
     static func visible(_ line: Substring) -> String {
