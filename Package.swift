@@ -34,6 +34,9 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "gobject-2.0", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // No pkgConfig: libutf8proc.pc adds -DUTF8PROC_EXPORTS (a Windows export switch), a flag
+        // SwiftPM refuses with a warning; the header is in /usr/include and the module map links it.
+        .systemLibrary(name: "CUtf8proc", providers: [.apt(["libutf8proc-dev"])]),
         // glibc's mallopt and malloc_trim (no library to link): photod bounds its arenas and
         // hands freed memory back after a reconcile.
         .systemLibrary(name: "CMalloc"),
@@ -70,6 +73,8 @@ let package = Package(
         .target(name: "FileSystem"),
         // Escaping of untrusted text before a terminal or a log line sees it; used by both sides.
         .target(name: "SafeText"),
+        // Search's folding of case and accents, through utf8proc: the only code that touches it.
+        .target(name: "TextFolding", dependencies: ["CUtf8proc"]),
         .target(name: "Watcher", dependencies: ["FileSystem", "Posix"]),
         // The freedesktop.org thumbnail cache (~/.cache/thumbnails); Glibc and zlib's CRC-32, no Foundation.
         .target(name: "ThumbnailCache", dependencies: ["CZlib"]),
@@ -80,7 +85,7 @@ let package = Package(
         // and bus thread, the store's asset ids.
         .target(name: "Posix", dependencies: ["CSpawn", "CRandom", "CFileCopy"]),
         // The index; owns its threads (NIOThreadPool), so no caller waits on SQLite.
-        .target(name: "Store", dependencies: ["SQLite", "Posix", .product(name: "NIOPosix", package: "swift-nio")]),
+        .target(name: "Store", dependencies: ["SQLite", "Posix", "TextFolding", .product(name: "NIOPosix", package: "swift-nio")]),
         // sd_notify, socket activation and the journal: the only code that touches libsystemd.
         .target(name: "Systemd", dependencies: [
             "CSystemd", "SafeText",
@@ -160,6 +165,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
+        .testTarget(name: "TextFoldingTests", dependencies: ["TextFolding"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML", "PhotoTestSupport"]),
         // photoctl's pure parts: did-you-mean, shell words for completion, paths.
@@ -172,7 +178,7 @@ let package = Package(
         // The built photod-thumbnailer over a socketpair, on images Pillow makes.
         .testTarget(name: "ThumbnailerTests", dependencies: ["photod-thumbnailer", "ThumbnailProtocol", "PhotoTestSupport"]),
         .testTarget(name: "WatcherTests", dependencies: ["Watcher", "PhotoTestSupport"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "PhotoTestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "TextFolding", "PhotoTestSupport"]),
         .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "PhotoTestSupport"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")]),
         // Unit tests, plus the in-process harness (Harness/TestDaemon.swift: the whole service

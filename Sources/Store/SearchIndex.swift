@@ -1,4 +1,5 @@
 import SQLite
+import TextFolding
 
 /// The full-text index behind search: the FTS5 table `search_text` (trigram tokenizer), one
 /// row per asset under the asset's rowid, indexing `SearchText.fields` of it (one column each,
@@ -60,19 +61,29 @@ enum SearchIndex {
             .bind([.text(staleSetting)]).run()
     }
 
-    /// Rebuilds the index from `assets` when it is marked stale, in one transaction that also
-    /// clears the mark; true when it rebuilt.
+    /// The setting that names how the index's text was folded (`TextFolding.identity`).
+    static let foldingSetting = "search_folding"
+
+    /// Rebuilds the index from `assets` when it is marked stale or was folded by other rules (an
+    /// older photod, another utf8proc's Unicode), in one transaction that also clears the mark
+    /// and records today's folding; true when it rebuilt.
     @discardableResult
     static func rebuildIfNeeded(_ db: SQLiteConnection) throws -> Bool {
-        let marker = try db.statement("SELECT 1 FROM settings WHERE key = ?")
+        let marker = try db.statement("SELECT value FROM settings WHERE key = ?")
+        defer { marker.reset() }
         try marker.bind([.text(staleSetting)])
         let stale = try marker.step()
         marker.reset()
-        guard stale else { return false }
+        try marker.bind([.text(foldingSetting)])
+        let folding = try marker.step() ? marker.text(0) : nil
+        guard stale || folding != TextFolding.identity else { return false }
         try db.transaction {
             try db.execute("INSERT INTO search_text(search_text) VALUES ('delete-all')")
             try fill(db, after: 0)
             try db.statement("DELETE FROM settings WHERE key = ?").bind([.text(staleSetting)]).run()
+            try db.statement("""
+                INSERT INTO settings(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value
+                """).bind([.text(foldingSetting), .text(TextFolding.identity)]).run()
         }
         return true
     }
