@@ -60,7 +60,7 @@ public struct DirectoryWalker {
     /// A walk to pull from, a few entries at a time. `statingFiles` false: regular files are
     /// known by their directory entry alone (their `info` is `FileInfo.unstated`; an entry of
     /// unknown type is still stat-ed), in the same order: for a walk whose caller opens and
-    /// fstats every file anyway (a first index), where a stat by name costs 2.5 µs a file.
+    /// fstats every file anyway (a first index), where a stat by name is a cost of its own per file.
     public func start(statingFiles: Bool = true) -> Cursor {
         Cursor(root: root, range: range, willOpenFolder: willOpenFolder, beforeListing: beforeListing,
                statFiles: statingFiles, sorted: true)

@@ -8,9 +8,7 @@ import Darwin
 struct FileByteSource: ByteSource {
     /// Enough for the EXIF block and frame header of most JPEGs without a large thumbnail; a
     /// larger APP1 gets one read of its own. Reading more costs a copy of bytes never looked at
-    /// (measured: 64 KiB took 16 µs a file, 16 KiB 11.5 µs, on 45 KB photos; on make-photos
-    /// JPEGs, whose scan starts near 4 KB, 16 KiB 13.7 µs and 8 KiB 12.5 µs, while the corpus,
-    /// every format, took the same time within 2% with either).
+    /// (bench/README.md, "Figures behind the code": head read).
     static let headLength = 8 * 1024
 
     let size: Int

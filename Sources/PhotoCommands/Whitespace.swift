@@ -19,8 +19,8 @@ extension Unicode.Scalar {
 
 extension String {
     /// `count` spaces (none for zero or less), made in one piece: `String(repeating: " ", count:)`
-    /// appends one space at a time, and padding a table with a 4,281-character caption took
-    /// photoctl groups 20 ms that way.
+    /// appends one space at a time, which made padding a table with a 4,281-character caption a
+    /// visible part of `photoctl groups` (bench/README.md, "Figures behind the code").
     static func spaces(_ count: Int) -> String {
         count > 0 ? String(decoding: [UInt8](repeating: UInt8(ascii: " "), count: count), as: UTF8.self) : ""
     }

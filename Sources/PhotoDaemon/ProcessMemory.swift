@@ -7,8 +7,8 @@ import Synchronization
 /// glibc gives threads that contend for the heap arenas of their own, up to eight per core,
 /// and each arena keeps what its threads freed. photod's threads (file readers, the index's
 /// writer and readers, Swift's and NIO's) hand buffers to one another, so memory freed in one
-/// arena is not reused by the next thread that allocates: measured at 100,000 photos, idle
-/// RSS grew by 19 MiB over one rescan.
+/// arena is not reused by the next thread that allocates, and idle RSS grew over each rescan
+/// (bench/README.md, "Figures behind the code").
 ///
 /// Both settings are the photod process's own (its `main` calls `tuneForDaemon()`): trimming
 /// unmaps freed heap pages under every thread of the process, so a process that hosts other
@@ -19,8 +19,8 @@ public enum ProcessMemory {
 
     /// The smallest block malloc maps on its own, so freeing it returns it to the system at once.
     /// glibc raises this threshold by itself up to 32 MiB after the first large block is freed;
-    /// then every image reply (a 17 MB PNG, the 32 MiB buffer it was read into) came from the
-    /// heap, which kept it: sixteen never-read 2048-px replies left photod 80 MiB larger.
+    /// then every image reply (a PNG, the buffer it was read into) came from the heap, which kept
+    /// it (bench/README.md, "Figures behind the code").
     static let mappedBlock = 1 << 20
 
     /// Limits the arenas to two, as the thread caches absorb most contention, keeps blocks of

@@ -76,10 +76,9 @@ enum BulkLoad {
     /// clears the mark with the search text (see `build`). True when there was one.
     ///
     /// The sorts behind CREATE INDEX run with `temp_store = FILE`: with the temporary store in
-    /// memory SQLite's sorter never spills and holds every key of an index at once (148 MiB at
-    /// 1,000,000 photos), while on file it sorts runs of at most the page cache's size in one
-    /// buffer, merging them from unlinked temporary files, and is faster too (six indexes at
-    /// 100,000 photos: 0.32-0.38 s in memory, 0.26-0.30 s on file, sqlite3 CLI). Where no
+    /// memory SQLite's sorter never spills and holds every key of an index at once, while on file
+    /// it sorts runs of at most the page cache's size in one buffer, merging them from unlinked
+    /// temporary files, and is faster too (bench/README.md, "Figures behind the code"). Where no
     /// temporary file can be made (no writable temporary folder, a full one) it runs in memory.
     ///
     /// `helpers`, when given, start work on another thread and connection: for a first index, a

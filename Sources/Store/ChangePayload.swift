@@ -14,8 +14,8 @@ import SQLite
 /// (4 bytes) and each id as one length byte (0x80 | 10 for packed bytes, else the text's
 /// length) followed by its bytes; then the moves: a count, and per move its id as above and
 /// its two paths, each a length (4 bytes) and its bytes. Version 1 (written before) had no
-/// moves part and kept them in the JSON, each path byte a JSON number: 100,000 moves (a root
-/// renamed) took 5 s to encode there.
+/// moves part and kept them in the JSON, each path byte a JSON number, which made a renamed
+/// root's change take seconds to encode (bench/README.md, "Figures behind the code").
 enum ChangePayload {
     private static let version: UInt8 = 2
     /// The layout without the moves part, still read.

@@ -117,10 +117,9 @@ enum SearchIndex {
 
     /// How much indexed text FTS5 gathers in memory before it writes a segment while the index
     /// is filled in bulk: 4 MiB holds the postings of about 100,000 photos, so a first index of
-    /// that size writes one segment and the merge after has nothing to do. (FTS5's own 1 MiB
-    /// wrote 14 MB of segments for 100,000 photos and merged them into 3.7 MB, 0.8 s where one
-    /// segment took 0.3 s; 8 and 16 MiB were no faster.) The pending text is written at every
-    /// commit, so the live writer's small transactions never gather this much.
+    /// that size writes one segment and the merge after has nothing to do (FTS5's own 1 MiB
+    /// writes many and merges them after: bench/README.md, "Figures behind the code"). The pending
+    /// text is written at every commit, so the live writer's small transactions never gather this much.
     static let bulkHashBytes = 4 << 20
     /// FTS5's default `automerge` (segments of a level merged as they accumulate), put back
     /// after a bulk fill, which turns it off: the one merge at the fill's end does that work once.

@@ -4,8 +4,8 @@ import SQLite
 /// indexes, then copied in on a connection of the copy's own.
 ///
 /// At a bulk load's end the writer builds seven indexes by sorting, one after the other, on its
-/// one connection (6 s at 1,000,000 photos) while the other core has nothing to do; filling the
-/// search index after that took another 5 s. So the builder fills an FTS5 table of the same
+/// one connection while the other core has nothing to do, and filling the search index after
+/// that took about as long again (bench/README.md, "Figures behind the code"). So the builder fills an FTS5 table of the same
 /// definition in a private temporary database of its own (`SQLiteConnection(path: "")`, which
 /// SQLite deletes when it closes), reading the photos' text from the index through a reader
 /// connection, and merges it into one segment. That table's storage, the rows of its shadow
@@ -34,9 +34,9 @@ enum SearchIndexBuild {
     /// Rows per chunk handed over: data blocks are about a page each, so a chunk is 256 KiB.
     static let chunkSize = 64
     /// The builder's memory, beside the writer's sorts at the load's end: its page cache, and the
-    /// text FTS5 gathers before writing a segment, half the writer's own bulk fill's (at 1,000,000
-    /// photos photod peaked at 67 MB with 4 MiB and 57 MB with 2, against a budget of 64 MiB;
-    /// the extra segments are merged on the builder's core, beside the writer's sorts).
+    /// text FTS5 gathers before writing a segment, half the writer's own bulk fill's: with as much,
+    /// a first index of 1,000,000 photos passed photod's 64 MiB budget (bench/README.md, "Figures
+    /// behind the code"); the extra segments are merged on the builder's core, beside the writer's sorts.
     static let scratchCacheKiB = 1024
     static let hashBytes = 2 << 20
 

@@ -46,8 +46,8 @@ final class StoreDatabase: Sendable {
 
     /// Page cache bounds, in KiB: the index's working set (on 100,000 photos, the taken-order
     /// index, the rows a page shows and the search index's lists, a few MiB) with room to spare.
-    /// Searching and listing took no longer with 1 MiB per reader than with 16 (sqlite3 CLI,
-    /// same statements); the writer keeps more for the indexes a batch updates at random places.
+    /// A larger cache made searching and listing no faster (bench/README.md, "Figures behind the
+    /// code"); the writer keeps more for the indexes a batch updates at random places.
     /// In all, SQLite caches at most 16 MiB.
     static let writerCacheKiB = 8192
     static let readerCacheKiB = 4096
