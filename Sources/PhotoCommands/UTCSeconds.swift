@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Reads photod's timestamps ("2024-03-01T12:00:00Z", UTC, whole seconds) back into seconds
 /// since the epoch, without Foundation's date parsing or the local time zone.
 enum UTCSeconds {
@@ -18,16 +24,15 @@ enum UTCSeconds {
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
               let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
               (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
-        return days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
-    }
-
-    /// Days from 1970-01-01 to the date, proleptic Gregorian (Howard Hinnant's days_from_civil).
-    private static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        // glibc's timegm: the proleptic Gregorian day count Store's ISOTime also computes, which
+        // photoctl cannot link (it would bring SQLite along).
+        var broken = tm()
+        broken.tm_year = Int32(year - 1900)
+        broken.tm_mon = Int32(month - 1)
+        broken.tm_mday = Int32(day)
+        broken.tm_hour = Int32(hour)
+        broken.tm_min = Int32(minute)
+        broken.tm_sec = Int32(second)
+        return Int(timegm(&broken))
     }
 }
