@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import NIOPosix
 import Synchronization
 
 /// The CPU priority of the shared reader threads, where apps' queries run.
@@ -14,10 +15,15 @@ enum SharedReaderPriority {
     /// The nice value the shared readers take: the owner's threads run first when both want the CPU.
     static let nice: Int32 = 10
     static let enabled = Atomic(false)
+    /// Set on a reader thread once it has looked, so each read after its first costs no system call.
+    private static let looked = ThreadSpecificVariable<Looked>()
+    private final class Looked: Sendable {}
 
-    /// Lowers the calling thread's priority to `nice` if it is higher and this is turned on.
+    /// Lowers the calling thread's priority to `nice` if it is higher and this is turned on; once
+    /// per thread.
     static func applyToCurrentThread() {
-        guard enabled.load(ordering: .relaxed) else { return }
+        guard enabled.load(ordering: .relaxed), looked.currentValue == nil else { return }
+        looked.currentValue = Looked()
         errno = 0
         let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
         guard errno == 0, current < nice else { return }
