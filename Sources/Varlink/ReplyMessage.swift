@@ -47,6 +47,8 @@ struct ReplyMessage: Sendable {
 
     /// The whole message in one array (for a message small enough to queue at once).
     func joined() -> [UInt8] {
+        // Every ordinary reply is whole: no copy of it.
+        if raw.isEmpty, tail.isEmpty { return head }
         var pieces = self.pieces(of: max(4, count))
         var message: [UInt8] = []
         message.reserveCapacity(count)
