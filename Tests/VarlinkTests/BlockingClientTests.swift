@@ -61,7 +61,7 @@ import Testing
             // Without the interrupter this waits an hour: no timeout is set.
             let started = ContinuousClock.now
             #expect(throws: VarlinkClientError.disconnected) { _ = try client.nextReply(as: TestService.Count.self) }
-            #expect(ContinuousClock.now - started < .seconds(10))
+            #expect(ContinuousClock.now - started < .seconds(60))
             #expect(throws: VarlinkClientError.closed) {
                 _ = try client.call("org.example.test.Echo", TestService.Text(text: "gone"), returning: TestService.Text.self)
             }

@@ -47,7 +47,7 @@ struct ConnectionTests {
             #expect(reply.text == "\(index)")
         }
         // A stall would be unbounded; the bound only keeps a loaded CI machine from failing it.
-        #expect(ContinuousClock.now - started < .seconds(15))
+        #expect(ContinuousClock.now - started < .seconds(60))
         await other.close()
         // Stopping the server does not hang on the stuck connection.
         try await server.stop()

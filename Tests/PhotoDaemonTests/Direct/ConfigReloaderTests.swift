@@ -184,13 +184,15 @@ import Testing
             #expect(rig.seen.value == 1, "its subscriptions lose what it saw")
             #expect(rig.log.contains("permissions policy reloaded"))
 
-            // Requests now wait the new timeout: one second, not the default five minutes.
+            // Requests now wait the new timeout: one second, not the default five minutes. The
+            // bound is far from both so a loaded machine (the unit run starts ~1,900 tests at
+            // once) cannot fail it, while the default still would.
             let started = ContinuousClock.now
             let (_, answers) = try await rig.authorizer.request(Self.viewer("asker"), reason: "r", label: nil)
             var last: RequestAuthorizationReply?
             for await reply in answers { last = reply }
             #expect(last == RequestAuthorizationReply(status: .notDetermined, pending: false))
-            #expect(ContinuousClock.now - started < .seconds(5))
+            #expect(ContinuousClock.now - started < .seconds(60))
 
             try rig.rewrite()
             await rig.reloader.reload()

@@ -104,7 +104,7 @@ struct ImageWorkerFailureTests {
                 _ = try await client.requestImage(RequestImageParameters(id: slow, width: 128, height: 128))
             }
             #expect(reason?.contains("longer than 1 s") == true, "\(reason ?? "no error")")
-            #expect(ContinuousClock.now - started < .seconds(10))
+            #expect(ContinuousClock.now - started < .seconds(60))
             let pid = try #require(await worker.pid())
             // The hanging process is gone (killed and reaped), not left behind.
             #expect(kill(pid, 0) == -1 && errno == ESRCH)
