@@ -176,7 +176,7 @@ let package = Package(
                                                              .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ThumbnailProtocolTests", dependencies: ["ThumbnailProtocol"]),
         // The built photod-thumbnailer over a socketpair, on images Pillow makes.
-        .testTarget(name: "ThumbnailerTests", dependencies: ["photod-thumbnailer", "ThumbnailProtocol", "PhotoTestSupport"]),
+        .testTarget(name: "ThumbnailerTests", dependencies: ["photod-thumbnailer", "Thumbnailer", "ThumbnailProtocol", "PhotoTestSupport", "Posix"]),
         .testTarget(name: "WatcherTests", dependencies: ["Watcher", "PhotoTestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TextFolding", "PhotoTestSupport"]),
         .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "PhotoTestSupport"]),
@@ -187,7 +187,7 @@ let package = Package(
         // The real photod and photoctl binaries, driven through photoctl, Python and raw sockets.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["photod", "photoctl", "photod-notify", "PhotoClient", "PhotoTestSupport"]
+            dependencies: ["photod", "photoctl", "photod-notify", "PhotoClient", "PhotoTestSupport", "Posix"]
         ),
         .testTarget(name: "ConformanceTests", dependencies: ["photod", "PhotoClient", "Metadata", "PhotoTestSupport"]),
     ],

@@ -88,12 +88,12 @@ struct CorpusConformanceTests {
         for name in try FileManager.default.contentsOfDirectory(atPath: images) {
             try FileManager.default.copyItem(atPath: images + "/" + name, toPath: daemon.library + "/" + name)
         }
-        try daemon.start(timeout: 120)
+        try await daemon.start(timeout: 120)
         let client = try await PhotoClient.connect(socketPath: daemon.socket)
         let assets = try await client.allAssets(group: nil)
         await client.close()
         #expect(daemon.isRunning, "no file may crash the daemon")
-        _ = daemon.stop()
+        _ = await daemon.stop()
         return Dictionary(assets.map { (($0.path as NSString).lastPathComponent, $0) }, uniquingKeysWith: { first, _ in first })
     }
 

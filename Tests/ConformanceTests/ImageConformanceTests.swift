@@ -16,16 +16,16 @@ struct ImageConformanceTests {
 
     /// What the vips command line makes of `path`: its size, or nil when it cannot (or only
     /// with a loader photod blocks).
-    static func oracle(_ path: String, scratch: String) throws -> (width: Int, height: Int)? {
-        let loader = try ProcessRunner.run("/usr/bin/vipsheader", ["-f", "vips-loader", path])
+    static func oracle(_ path: String, scratch: String) async throws -> (width: Int, height: Int)? {
+        let loader = try await ProcessRunner.run("/usr/bin/vipsheader", ["-f", "vips-loader", path])
         let name = loader.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         guard loader.status == 0, allowedLoaders.contains(where: name.hasPrefix) else { return nil }
         let output = scratch + "/oracle.png"
         try? FileManager.default.removeItem(atPath: output)
-        guard try ProcessRunner.run("/usr/bin/vipsthumbnail", [path, "-s", "256x256>", "-o", output]).status == 0,
-            let width = Int(try ProcessRunner.run("/usr/bin/vipsheader", ["-f", "width", output]).stdout
+        guard try await ProcessRunner.run("/usr/bin/vipsthumbnail", [path, "-s", "256x256>", "-o", output]).status == 0,
+            let width = await Int(try ProcessRunner.run("/usr/bin/vipsheader", ["-f", "width", output]).stdout
                 .trimmingCharacters(in: .whitespacesAndNewlines)),
-            let height = Int(try ProcessRunner.run("/usr/bin/vipsheader", ["-f", "height", output]).stdout
+            let height = await Int(try ProcessRunner.run("/usr/bin/vipsheader", ["-f", "height", output]).stdout
                 .trimmingCharacters(in: .whitespacesAndNewlines))
         else { return nil }
         return (width, height)
@@ -38,8 +38,7 @@ struct ImageConformanceTests {
         for name in try FileManager.default.contentsOfDirectory(atPath: images) {
             try FileManager.default.copyItem(atPath: images + "/" + name, toPath: daemon.library + "/" + name)
         }
-        try daemon.start(timeout: 120)
-        defer { _ = daemon.stop() }
+        try await daemon.start(timeout: 120)
         let client = try await PhotoClient.connect(socketPath: daemon.socket)
         let assets = try await client.allAssets(group: nil)
         #expect(assets.count == (try Corpus.manifest()).count)
@@ -48,11 +47,11 @@ struct ImageConformanceTests {
         var refused = 0
         for asset in assets.sorted(by: { $0.path < $1.path }) {
             let name = (asset.path as NSString).lastPathComponent
-            let expected = try Self.oracle(asset.path, scratch: daemon.dir.path)
+            let expected = try await Self.oracle(asset.path, scratch: daemon.dir.path)
             do {
                 let reply = try await client.requestImage(RequestImageParameters(id: asset.id, width: 256, height: 256))
                 madeByFormat[asset.format, default: 0] += 1
-                let probe = try PillowFixture.probe(Array(Data(base64Encoded: reply.data) ?? Data()), points: [])
+                let probe = try await PillowFixture.probe(Array(Data(base64Encoded: reply.data) ?? Data()), points: [])
                 if probe.width != reply.width || probe.height != reply.height {
                     problems.append("\(name): the reply says \(reply.width)x\(reply.height), the image is \(probe.width)x\(probe.height)")
                 }
@@ -73,7 +72,7 @@ struct ImageConformanceTests {
         for format in ["jpeg", "png", "tiff", "webp", "gif", "heif", "avif", "jxl", "jp2"] {
             #expect(madeByFormat[format, default: 0] > 0, "no \(format) thumbnail made: \(madeByFormat)")
         }
-        let status = try daemon.photoctlJSON(["status"])
+        let status = try await daemon.photoctlJSON(["status"])
         #expect(((status["thumbnails"] as? [String: Any])?["failed"] as? Int) == refused)
         print("image conformance: made \(madeByFormat), refused \(refused)")
     }
@@ -87,8 +86,7 @@ struct ImageConformanceTests {
         for name in ["ep_heic_spring_1440x960.heic", "me_heic_cheers_1440x960.heic"] {
             try FileManager.default.copyItem(atPath: images + "/" + name, toPath: daemon.library + "/" + name)
         }
-        try daemon.start()
-        defer { _ = daemon.stop() }
+        try await daemon.start()
         let client = try await PhotoClient.connect(socketPath: daemon.socket)
         let assets = try await client.allAssets(group: nil)
         #expect(assets.count == 2)

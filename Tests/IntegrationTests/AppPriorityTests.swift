@@ -19,22 +19,21 @@ struct AppPriorityTests {
         return nices
     }
 
-    @Test func threadsThatServedAnAppsSearchRunBelowTheOwners() throws {
+    @Test func threadsThatServedAnAppsSearchRunBelowTheOwners() async throws {
         let daemon = try DaemonHarness()
         try daemon.add("beach.jpg", JPEGFixture.make(exif: ExifFixture(description: "Beach day")))
-        try daemon.start()
-        defer { _ = daemon.stop() }
+        try await daemon.start()
         let pid = try #require(daemon.pid)
         let ours = Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0))
         let app = try PythonApp(socket: daemon.socket, directory: daemon.dir)
-        _ = try daemon.photoctlJSON(["permissions", "allow", try app.appID])
+        _ = try await daemon.photoctlJSON(["permissions", "allow", try app.appID])
         for _ in 0..<4 {
-            #expect(try app.error(of: "io.photod.Library.Search", #"{"text": "beach"}"#) == nil)
+            await #expect(try app.error(of: "io.photod.Library.Search", #"{"text": "beach"}"#) == nil)
         }
         let nices = try Self.threadNices(of: pid)
         #expect(nices[pid] == ours, "photod's main thread: \(nices)")
         #expect(nices.values.contains(max(ours, 10)), "a shared reader at nice 10: \(nices)")
         // The owner is still answered, and from a thread of its own.
-        #expect(try daemon.photoctl(["find", "beach"]).status == 0)
+        await #expect(try daemon.photoctl(["find", "beach"]).status == 0)
     }
 }

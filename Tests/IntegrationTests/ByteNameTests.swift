@@ -24,19 +24,19 @@ import Testing
 
     /// Runs photoctl through `sh`, whose `printf` puts the name's exact bytes in argv ($1 is the
     /// folder, the name's bytes follow it).
-    private func photoctl(_ daemon: DaemonHarness, _ script: String, _ arguments: [String]) throws -> ProcessResult {
-        try ProcessRunner.run("/bin/sh", ["-c", script, Binaries.photoctl] + arguments, environment: daemon.environment)
+    private func photoctl(_ daemon: DaemonHarness, _ script: String, _ arguments: [String]) async throws -> ProcessResult {
+        try await ProcessRunner.run("/bin/sh", ["-c", script, Binaries.photoctl] + arguments, environment: daemon.environment)
     }
 
     /// The files in `folder`: each name as the kernel stores it, and a digest of its bytes.
-    private func entries(_ folder: String) throws -> [Entry] {
+    private func entries(_ folder: String) async throws -> [Entry] {
         let script = """
             import hashlib, os, sys
             folder = sys.argv[1].encode()
             for n in sorted(os.listdir(folder)):
                 print(n.hex(), hashlib.sha256(open(os.path.join(folder, n), 'rb').read()).hexdigest())
             """
-        let listing = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", script, folder])
+        let listing = try await ProcessRunner.run("/usr/bin/env", ["python3", "-c", script, folder])
         return listing.stdout.split(separator: "\n").map { line in
             let fields = line.split(separator: " ")
             let hex = Array(fields[0].utf8)
@@ -48,53 +48,53 @@ import Testing
     /// A file's name and content digest.
     private struct Entry: Equatable { var name: [UInt8]; var digest: String }
 
-    @Test func aLatin1NameIsFoundShownEscapedAndExportedUnderItsExactBytes() throws {
+    @Test func aLatin1NameIsFoundShownEscapedAndExportedUnderItsExactBytes() async throws {
         let daemon = try DaemonHarness()
         for (index, name) in Self.names.enumerated() { try addPhoto(daemon, named: name, index) }
-        try daemon.start()
+        try await daemon.start()
 
         // `show PATH` finds each photo by its bytes, and they are two photos.
         var ids: [String] = []
         for name in Self.names {
-            let shown = try photoctl(daemon, "exec \"$0\" show \"$1/$(printf '\(Self.printfFormat(name))')\" --json", [daemon.library])
+            let shown = try await photoctl(daemon, "exec \"$0\" show \"$1/$(printf '\(Self.printfFormat(name))')\" --json", [daemon.library])
             #expect(shown.status == 0, "\(shown.stderr)")
             let assets = try #require(try shown.json()["assets"] as? [[String: Any]])
             ids += assets.compactMap { $0["id"] as? String }
         }
         #expect(ids.count == 2 && Set(ids).count == 2, "\(ids)")
-        let human = try photoctl(daemon, "exec \"$0\" show \"$1/$(printf '\(Self.printfFormat(Self.names[0]))')\"", [daemon.library])
+        let human = try await photoctl(daemon, "exec \"$0\" show \"$1/$(printf '\(Self.printfFormat(Self.names[0]))')\"", [daemon.library])
         #expect(human.status == 0, "\(human.stderr)")
         #expect(human.stdout.contains("latin1-\\x{E9}t\\x{E9}.jpg"), "\(human.stdout)")
 
         // A Latin-1 name that is not indexed is reported escaped.
-        let missing = try photoctl(daemon, "exec \"$0\" show \"$1/$(printf 'gone-\\351.jpg')\"", [daemon.library])
+        let missing = try await photoctl(daemon, "exec \"$0\" show \"$1/$(printf 'gone-\\351.jpg')\"", [daemon.library])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("not in the library: " + daemon.library + "/gone-\\x{E9}.jpg"), "\(missing.stderr)")
 
         // export writes both under their exact bytes (no collision), and prints them escaped.
         let folder = daemon.dir.file("out")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-        let exported = try daemon.photoctl(["export"] + ids + [folder])
+        let exported = try await daemon.photoctl(["export"] + ids + [folder])
         #expect(exported.status == 0, "\(exported.stderr)")
-        #expect(try entries(folder).map(\.name) == Self.names.sorted { $0.lexicographicallyPrecedes($1) })
+        await #expect(try entries(folder).map(\.name) == Self.names.sorted { $0.lexicographicallyPrecedes($1) })
         for name in Self.names {
             #expect(exported.stdout.contains(folder + "/" + "latin1-\\x{\(String(name[7], radix: 16, uppercase: true))}t"),
                     "\(exported.stdout)")
         }
         #expect(!exported.stdout.contains("\u{FFFD}"), "no byte is printed raw or replaced")
-        #expect(try entries(folder) == entries(daemon.library), "the same names and bytes")
+        await #expect(try entries(folder) == entries(daemon.library), "the same names and bytes")
     }
 
-    @Test func aNameOfTwoHundredFiftyFiveBytesIsExported() throws {
+    @Test func aNameOfTwoHundredFiftyFiveBytesIsExported() async throws {
         let daemon = try DaemonHarness()
         let name = String(repeating: "n", count: 251) + ".jpg"
         #expect(name.utf8.count == 255)
         let original = try daemon.add(name, ThumbnailedPhoto.jpeg("long"))
-        try daemon.start()
-        let id = try #require(try daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)[name])
+        try await daemon.start()
+        let id = try #require(try await daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)[name])
         let folder = daemon.dir.file("out")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-        let result = try daemon.photoctl(["export", id, folder])
+        let result = try await daemon.photoctl(["export", id, folder])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [name], "the copy, and no temporary file")
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)) == Data(contentsOf: URL(fileURLWithPath: original)))

@@ -20,59 +20,59 @@ import Testing
         (try? String(contentsOfFile: daemon.dir.file(name + ".photoctl-stderr"), encoding: .utf8)) ?? "(none)"
     }
 
-    @Test func watchEndsQuietlyWhenItsReaderIsGone() throws {
+    @Test func watchEndsQuietlyWhenItsReaderIsGone() async throws {
         let daemon = try DaemonHarness()
-        try daemon.start()
+        try await daemon.start()
         let run = try Self.pipeline("watch", daemon: daemon, name: "watch")
-        #expect(run.wait { $0.lines.count >= 1 }, "\(run.stderr)")
+        await #expect(run.wait { $0.lines.count >= 1 }, "\(run.stderr)")
         #expect(run.lines.first?.hasPrefix("Watching photod") == true)
         // Each change makes photoctl write; once head has exited, the write finds the pipe closed.
         for index in 0..<5 where run.lines.count < 2 {
             try daemon.add("beach/\(index).jpg", Photo.jpeg("Beach"))
-            _ = run.wait(timeout: 4) { $0.lines.count >= 2 }
+            _ = await run.wait(timeout: 4) { $0.lines.count >= 2 }
         }
         #expect(run.lines.last == "exit 141", "\(run.lines)")
         #expect(Self.stderr(of: "watch", in: daemon) == "")
     }
 
-    @Test func permissionsWatchEndsQuietlyWhenItsReaderIsGone() throws {
+    @Test func permissionsWatchEndsQuietlyWhenItsReaderIsGone() async throws {
         let daemon = try DaemonHarness(trusted: [])
-        try daemon.start()
+        try await daemon.start()
         let run = try Self.pipeline("permissions watch", daemon: daemon, name: "permissions")
-        #expect(run.wait { $0.lines.count >= 1 }, "\(run.stderr)")
+        await #expect(run.wait { $0.lines.count >= 1 }, "\(run.stderr)")
         #expect(run.lines.first?.hasPrefix("Watching permission events") == true)
         let app = try PythonApp(socket: daemon.socket, directory: daemon.dir)
         let request = try app.stream(["request", "to make a slideshow"], name: "request")
         // Each decision is another event for photoctl to write, should head still be reading.
-        for decision in ["deny", "reset", "deny", "reset"] where !run.wait(timeout: 4, until: { $0.lines.count >= 2 }) {
-            _ = try daemon.photoctl(["permissions", decision, "viewer.py"])
+        for decision in ["deny", "reset", "deny", "reset"] where await !run.wait(timeout: 4, until: { $0.lines.count >= 2 }) {
+            _ = try await daemon.photoctl(["permissions", decision, "viewer.py"])
         }
         #expect(run.lines.last == "exit 141", "\(run.lines)")
         #expect(Self.stderr(of: "permissions", in: daemon) == "")
-        request.kill()
+        await request.kill()
     }
 
-    @Test func jsonListingIntoAClosedPipeEndsTheSameWay() throws {
+    @Test func jsonListingIntoAClosedPipeEndsTheSameWay() async throws {
         let daemon = try DaemonHarness()
         for index in 0..<40 { try daemon.add("beach/\(index).jpg", Photo.jpeg("Beach")) }
-        try daemon.start()
+        try await daemon.start()
         // The reader closes its end at once: the first write already finds the pipe closed.
         var environment = daemon.environment
         environment["PHOTOCTL"] = Binaries.photoctl
-        let result = try ProcessRunner.run("/bin/bash", [
+        let result = try await ProcessRunner.run("/bin/bash", [
             "-c", "\"$PHOTOCTL\" --json list | (exec 0<&-; sleep 0.2); echo \"exit ${PIPESTATUS[0]}\"",
         ], environment: environment)
         #expect(result.stdout == "exit 141\n", "\(result.stdout)")
         #expect(result.stderr == "", "\(result.stderr)")
     }
 
-    @Test func anOutputThatCannotBeWrittenIsAnErrorWithAMessage() throws {
+    @Test func anOutputThatCannotBeWrittenIsAnErrorWithAMessage() async throws {
         let daemon = try DaemonHarness()
         try daemon.add("beach/1.jpg", Photo.jpeg("Beach"))
-        try daemon.start()
+        try await daemon.start()
         var environment = daemon.environment
         environment["PHOTOCTL"] = Binaries.photoctl
-        let result = try ProcessRunner.run("/bin/bash", ["-c", "\"$PHOTOCTL\" --json list > /dev/full"],
+        let result = try await ProcessRunner.run("/bin/bash", ["-c", "\"$PHOTOCTL\" --json list > /dev/full"],
                                            environment: environment)
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("photoctl: cannot write the output:"), "\(result.stderr)")

@@ -7,16 +7,15 @@ final class XvfbFixture: @unchecked Sendable {
     private let server: StreamingProcess
 
     /// Starts Xvfb and waits until it says which display it took (it accepts clients then).
-    init(directory: TemporaryDirectory) throws {
+    init(directory: TemporaryDirectory) async throws {
         // -displayfd 1: Xvfb picks a free display and writes its number to standard output when ready.
         server = try StreamingProcess("/usr/bin/Xvfb", ["-displayfd", "1", "-screen", "0", "800x600x24", "-nolisten", "tcp"],
                                       directory: directory, name: "xvfb")
-        guard server.wait(timeout: 60, until: { !$0.lines.isEmpty }), let number = server.lines.first.flatMap({ Int($0) })
+        guard await server.wait(timeout: 60, until: { !$0.lines.isEmpty }), let number = server.lines.first.flatMap({ Int($0) })
         else { throw FixtureError.missing("Xvfb did not start: \(server.stderr)") }
         display = ":\(number)"
     }
 
-    deinit { server.kill() }
 }
 
 /// Debian's real dunst as the session's notification server, on an Xvfb display, with a
@@ -33,7 +32,7 @@ final class DunstFixture: @unchecked Sendable {
     }
 
     /// Starts dunst on `display` and `bus`, and waits until it answers dunstctl.
-    init(bus: SessionBusFixture, display: XvfbFixture) throws {
+    init(bus: SessionBusFixture, display: XvfbFixture) async throws {
         self.bus = bus
         let directory = bus.directory
         menuInput = directory.file("dmenu-input")
@@ -50,12 +49,12 @@ final class DunstFixture: @unchecked Sendable {
         environment["WAYLAND_DISPLAY"] = ""
         dunst = try StreamingProcess("/usr/bin/dunst", ["-config", config], environment: environment,
                                      directory: directory, name: "dunst")
-        guard eventually({ (try? count()) != nil }) else { throw FixtureError.missing("dunst did not start: \(dunst.stderr)") }
+        guard await eventually({ await (try? count()) != nil }) else { throw FixtureError.missing("dunst did not start: \(dunst.stderr)") }
     }
 
     /// `dunstctl count displayed`: the notifications on the screen now.
-    func count() throws -> Int {
-        let result = try ctl(["count", "displayed"])
+    func count() async throws -> Int {
+        let result = try await ctl(["count", "displayed"])
         guard result.status == 0, let count = Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw FixtureError.missing("dunstctl count: \(result.stderr)")
         }
@@ -63,17 +62,16 @@ final class DunstFixture: @unchecked Sendable {
     }
 
     /// Waits up to 60 s until `count()` is `expected`.
-    func waitForCount(_ expected: Int) -> Bool {
-        eventually { (try? count()) == expected }
+    func waitForCount(_ expected: Int) async -> Bool {
+        await eventually { await (try? count()) == expected }
     }
 
     /// Runs dunstctl on the test's bus.
-    func ctl(_ arguments: [String]) throws -> ProcessResult {
-        try ProcessRunner.run("/usr/bin/dunstctl", arguments, environment: bus.environment)
+    func ctl(_ arguments: [String]) async throws -> ProcessResult {
+        try await ProcessRunner.run("/usr/bin/dunstctl", arguments, environment: bus.environment)
     }
 
     /// What dunst wrote to standard error, for failure messages.
     var log: String { dunst.stderr }
 
-    deinit { dunst.kill() }
 }

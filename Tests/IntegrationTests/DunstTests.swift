@@ -4,40 +4,38 @@ import Testing
 
 /// photod-notify with Debian's real notification server: dunst on an Xvfb display.
 @Suite(.serialized) struct DunstTests {
-    @Test func dunstShowsTheRequestClosesItWhenDecidedAndItsAllowAuthorizes() throws {
+    @Test func dunstShowsTheRequestClosesItWhenDecidedAndItsAllowAuthorizes() async throws {
         guard DunstFixture.installed else {
             Issue.record("dunst, dunstctl and Xvfb are needed for this test: run scripts/install-deps --test")
             return
         }
         let daemon = try DaemonHarness(trusted: [])
-        try daemon.start()
-        let bus = try SessionBusFixture(directory: daemon.dir)
-        let display = try XvfbFixture(directory: daemon.dir)
-        let dunst = try DunstFixture(bus: bus, display: display)
+        try await daemon.start()
+        let bus = try await SessionBusFixture(directory: daemon.dir)
+        let display = try await XvfbFixture(directory: daemon.dir)
+        let dunst = try await DunstFixture(bus: bus, display: display)
         let notifier = try NotifierProcess(daemon: daemon, environment: bus.environment)
-        #expect(notifier.logContains("server=dunst"), "\(notifier.log)")
+        #expect(await notifier.logContains("server=dunst"), "\(notifier.log)")
         let app = try PythonApp(socket: daemon.socket, directory: daemon.dir)
 
         // Asked, shown; denied with photoctl, gone.
         let request = try app.stream(["request", "please"], name: "request")
-        defer { request.kill() }
-        #expect(dunst.waitForCount(1), "\(notifier.log) \(dunst.log)")
-        #expect(try daemon.photoctl(["permissions", "deny", "viewer.py"]).status == 0)
-        #expect(request.exitStatus(timeout: 60) == 0)
-        #expect(dunst.waitForCount(0), "\(notifier.log)")
+        #expect(await dunst.waitForCount(1), "\(notifier.log) \(dunst.log)")
+        await #expect(try daemon.photoctl(["permissions", "deny", "viewer.py"]).status == 0)
+        await #expect(request.exitStatus(timeout: 60) == 0)
+        #expect(await dunst.waitForCount(0), "\(notifier.log)")
 
         // Asked again, and allowed through dunst's own menu of the notification's actions.
-        #expect(try daemon.photoctl(["permissions", "reset", "viewer.py"]).status == 0)
+        await #expect(try daemon.photoctl(["permissions", "reset", "viewer.py"]).status == 0)
         let again = try app.stream(["request", "please again"], name: "again")
-        defer { again.kill() }
-        #expect(dunst.waitForCount(1), "\(notifier.log) \(dunst.log)")
-        let menu = try dunst.ctl(["context"])
+        #expect(await dunst.waitForCount(1), "\(notifier.log) \(dunst.log)")
+        let menu = try await dunst.ctl(["context"])
         #expect(menu.status == 0, "\(menu.stderr)")
-        #expect(again.exitStatus(timeout: 60) == 0, "\(notifier.log) \(dunst.log)")
+        await #expect(again.exitStatus(timeout: 60) == 0, "\(notifier.log) \(dunst.log)")
         #expect(again.objects.last?["status"] as? String == "authorized", "\(again.lines)")
         let shown = (try? String(contentsOfFile: dunst.menuInput, encoding: .utf8)) ?? ""
         #expect(shown.contains("#Allow"), "\(shown)")
         #expect(shown.contains("#Choose…"), "\(shown)")
-        #expect(dunst.waitForCount(0), "\(notifier.log)")
+        #expect(await dunst.waitForCount(0), "\(notifier.log)")
     }
 }

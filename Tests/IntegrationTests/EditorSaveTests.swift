@@ -9,7 +9,7 @@ import Testing
     /// A library of one photo, "photo.jpg" in group "Before", with its id.
     private func start() async throws -> (live: Live, id: String) {
         let live = try await Live.start(files: ["photo.jpg": "Before"])
-        return (live, try #require(try live.index()["photo.jpg"]))
+        return await (live, try #require(try live.index()["photo.jpg"]))
     }
 
     /// Waits for the update of `id`, then for anything that would follow it, and checks that it
@@ -21,8 +21,8 @@ import Testing
         #expect(live.recorder.inserted.isEmpty, "no phantom photo", sourceLocation: sourceLocation)
         #expect(live.recorder.removed.isEmpty, sourceLocation: sourceLocation)
         #expect(live.recorder.updated == [id], sourceLocation: sourceLocation)
-        #expect(try live.index() == ["photo.jpg": id], sourceLocation: sourceLocation)
-        let shown = try live.daemon.photoctlJSON(["show", id]).assets.first
+        await #expect(try live.index() == ["photo.jpg": id], sourceLocation: sourceLocation)
+        let shown = try await live.daemon.photoctlJSON(["show", id]).assets.first
         #expect(shown?["group"] as? String == group, sourceLocation: sourceLocation)
     }
 
@@ -42,7 +42,7 @@ import Testing
 
     @Test func exifToolOverwritingTheOriginalIsOneUpdate() async throws {
         let (live, id) = try await start()
-        let result = try ProcessRunner.run(
+        let result = try await ProcessRunner.run(
             "/usr/bin/exiftool", ["-q", "-overwrite_original", "-ImageDescription=After", live.library + "/photo.jpg"])
         #expect(result.status == 0, "\(result.stderr)")
         try await expectOneUpdate(of: id, in: live)
@@ -52,22 +52,22 @@ import Testing
     /// file in its place: the photo keeps its id with the new metadata, the backup is a new photo.
     @Test func exifToolKeepingABackupUpdatesThePhotoAndAddsTheBackup() async throws {
         let (live, id) = try await start()
-        let result = try ProcessRunner.run("/usr/bin/exiftool", ["-q", "-ImageDescription=After", live.library + "/photo.jpg"])
+        let result = try await ProcessRunner.run("/usr/bin/exiftool", ["-q", "-ImageDescription=After", live.library + "/photo.jpg"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try await live.recorder.wait { $0.updated.contains(id) && $0.inserted.count == 1 })
         try await Task.sleep(for: .milliseconds(300))
-        let index = try live.index()
+        let index = try await live.index()
         #expect(index["photo.jpg"] == id)
         #expect(live.recorder.updated == [id] && live.recorder.removed.isEmpty && live.recorder.moved.isEmpty)
         #expect(live.recorder.inserted == [try #require(index["photo.jpg_original"])])
-        #expect(try live.daemon.photoctlJSON(["groups"]).groupCounts == ["After": 1, "Before": 1])
+        await #expect(try live.daemon.photoctlJSON(["groups"]).groupCounts == ["After": 1, "Before": 1])
     }
 
     /// GNU sed writes `sedXXXXXX` next to the file and renames it over; the description is
     /// replaced by one of the same length, so the EXIF block stays valid.
     @Test func sedInPlaceIsOneUpdate() async throws {
         let (live, id) = try await start()
-        let result = try ProcessRunner.run("/usr/bin/sed", ["-i", "s/Before/After!/", live.library + "/photo.jpg"])
+        let result = try await ProcessRunner.run("/usr/bin/sed", ["-i", "s/Before/After!/", live.library + "/photo.jpg"])
         #expect(result.status == 0, "\(result.stderr)")
         try await expectOneUpdate(of: id, in: live, group: "After!")
     }
@@ -76,7 +76,7 @@ import Testing
     @Test func gioReplacingThePhotoIsOneUpdate() async throws {
         let (live, id) = try await start()
         let source = try live.daemon.dir.write("after.jpg", Photo.jpeg("After"))
-        let result = try ProcessRunner.run("/bin/sh", ["-c", "gio save \"$1\" < \"$2\"", "sh",
+        let result = try await ProcessRunner.run("/bin/sh", ["-c", "gio save \"$1\" < \"$2\"", "sh",
                                                        live.library + "/photo.jpg", source])
         #expect(result.status == 0, "\(result.stderr)")
         try await expectOneUpdate(of: id, in: live)
@@ -87,15 +87,15 @@ import Testing
     private func expectOnlyUpdates(savingWith script: String,
                                    sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let live = try await Live.start(files: ["a.jpg": "Before", "b.jpg": "Before", "c.jpg": "Before"])
-        let before = try live.index()
+        let before = try await live.index()
         let source = try live.daemon.dir.write("after.jpg", Photo.jpeg("After"))
-        let result = try ProcessRunner.run("/usr/bin/python3", ["-c", script, source, live.library])
+        let result = try await ProcessRunner.run("/usr/bin/python3", ["-c", script, source, live.library])
         #expect(result.status == 0, "\(result.stderr)", sourceLocation: sourceLocation)
         #expect(try await live.recorder.wait { Set($0.updated) == Set(before.values) }, sourceLocation: sourceLocation)
         try await Task.sleep(for: .milliseconds(300))
         #expect(live.recorder.inserted.isEmpty && live.recorder.removed.isEmpty, sourceLocation: sourceLocation)
-        #expect(try live.index() == before, sourceLocation: sourceLocation)
-        #expect(try live.daemon.photoctlJSON(["groups"]).groupCounts == ["After": 3], sourceLocation: sourceLocation)
+        await #expect(try live.index() == before, sourceLocation: sourceLocation)
+        await #expect(try live.daemon.photoctlJSON(["groups"]).groupCounts == ["After": 3], sourceLocation: sourceLocation)
     }
 
     /// Python's tempfile with an image suffix (`tmpXXXXXXXX.jpg`), renamed over a photo a
@@ -117,6 +117,6 @@ import Testing
         let live = try await Live.start()
         try live.write("tmpk2m9q0a1.jpg", "Kept")
         #expect(try await live.recorder.wait { $0.inserted.count == 1 })
-        #expect(try live.index().keys.sorted() == ["tmpk2m9q0a1.jpg"])
+        await #expect(try live.index().keys.sorted() == ["tmpk2m9q0a1.jpg"])
     }
 }

@@ -11,9 +11,9 @@ import Testing
     static let forbidden = ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so"]
 
     @Test(arguments: ["photod", "photod-notify", "photod-thumbnailer"])
-    func loadsNoFullFoundationAndNoICU(program: String) throws {
+    func loadsNoFullFoundationAndNoICU(program: String) async throws {
         let path = Binaries.productsFolder.appendingPathComponent(program).path
-        let result = try ProcessRunner.run("/usr/bin/ldd", [path])
+        let result = try await ProcessRunner.run("/usr/bin/ldd", [path])
         try #require(result.status == 0, "ldd \(path): \(result.stderr)")
         let libraries = result.stdout.split(separator: "\n").compactMap { $0.split(whereSeparator: \.isWhitespace).first.map(String.init) }
         // The list is real: every Swift program loads the Swift runtime.

@@ -38,43 +38,34 @@ import Testing
         return descriptor
     }
 
-    @Test func anIdleFloodOfAppsDoesNotLockTheOwnerOut() throws {
+    @Test func anIdleFloodOfAppsDoesNotLockTheOwnerOut() async throws {
         // Not trusted: this test process is an app, and photoctl beside photod is the owner.
         let daemon = try DaemonHarness(trusted: [])
-        try daemon.start()
+        try await daemon.start()
         var flood: [Int32] = []
         defer { flood.forEach { close($0) } }
         for _ in 0..<100 {
             flood.append(try idleConnection(daemon.socket))
         }
-        #expect(daemon.logContains("varlink connection limit reached"), "\(daemon.log)")
+        #expect(await daemon.logContains("varlink connection limit reached"), "\(daemon.log)")
         for _ in 0..<3 {
-            let status = try daemon.photoctl(["status"])
+            let status = try await daemon.photoctl(["status"])
             #expect(status.status == 0, "\(status.stderr)")
         }
     }
 
-    @Test func aOnewayRequestEndsWhenItsAppHangsUp() throws {
+    @Test func aOnewayRequestEndsWhenItsAppHangsUp() async throws {
         let daemon = try DaemonHarness(trusted: [])
-        try daemon.start()
+        try await daemon.start()
         let script = try daemon.dir.write("oneway.py", Array(Self.onewayRequest.utf8))
         let app = try StreamingProcess("/usr/bin/env", ["python3", script, daemon.socket], directory: daemon.dir, name: "oneway")
-        #expect(app.wait { $0.lines.contains("sent") }, "\(app.stderr)")
-        let pending = {
-            let apps = (try? daemon.photoctlJSON(["permissions"]))?["apps"] as? [[String: Any]] ?? []
+        await #expect(app.wait { $0.lines.contains("sent") }, "\(app.stderr)")
+        let pending = { () async -> Bool in
+            let apps = (try? await daemon.photoctlJSON(["permissions"]))?["apps"] as? [[String: Any]] ?? []
             return apps.contains { $0["pending"] as? Bool == true }
         }
-        #expect(waitUntil(pending), "the request never showed as pending: \(daemon.log)")
-        app.kill()
-        #expect(waitUntil { !pending() }, "the request outlived its app: \(daemon.log)")
-    }
-
-    private func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        return condition()
+        #expect(await eventually(timeout: 10, pending), "the request never showed as pending: \(daemon.log)")
+        await app.kill()
+        #expect(await eventually(timeout: 10) { await !pending() }, "the request outlived its app: \(daemon.log)")
     }
 }

@@ -46,14 +46,13 @@ struct ImageReplyBoundTests {
         return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") }
     }
 
-    @Test func photoctlTakesTheLargestPNGPhotodSends() throws {
+    @Test func photoctlTakesTheLargestPNGPhotodSends() async throws {
         let daemon = try DaemonHarness()
         try daemon.add("noise.png", NoisePNG.make(width: 2048, height: 2048))
-        try daemon.start()
-        defer { _ = daemon.stop() }
-        let id = try #require(try daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)["noise.png"])
+        try await daemon.start()
+        let id = try #require(try await daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)["noise.png"])
         let output = daemon.dir.file("big.png")
-        let result = try daemon.photoctl(["thumbnail", id, "--size", "2048", "--format", "png", "-o", output])
+        let result = try await daemon.photoctl(["thumbnail", id, "--size", "2048", "--format", "png", "-o", output])
         #expect(result.status == 0, "\(result.stderr)")
         let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
         // More than 16 MiB as base64: what photoctl refused before.
@@ -61,48 +60,42 @@ struct ImageReplyBoundTests {
         #expect(size / 3 * 4 <= RequestImageReply.maximumDataBytes)
     }
 
-    @Test func connectionsThatNeverReadBigRepliesKeepPhotodsMemoryBounded() throws {
+    @Test func connectionsThatNeverReadBigRepliesKeepPhotodsMemoryBounded() async throws {
         let daemon = try DaemonHarness(trusted: [])
         try daemon.add("noise.png", NoisePNG.make(width: 2048, height: 2048))
         try daemon.add("small.jpg", JPEGFixture.make(exif: ExifFixture(description: "Small")))
-        try daemon.start()
-        defer { _ = daemon.stop() }
+        try await daemon.start()
         let script = daemon.dir.file("flood.py")
         try Self.flood.write(toFile: script, atomically: true, encoding: .utf8)
-        let status = try ProcessRunner.run("/usr/bin/env", ["python3", script, daemon.socket, "id"])
+        let status = try await ProcessRunner.run("/usr/bin/env", ["python3", script, daemon.socket, "id"])
         let parsed = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
         let appID = try #require(((parsed?["parameters"] as? [String: Any])?["app"] as? [String: Any])?["id"] as? String,
                                  "\(status.stdout) \(status.stderr)")
-        _ = try daemon.photoctlJSON(["permissions", "allow", appID])
-        let ids = try daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)
+        _ = try await daemon.photoctlJSON(["permissions", "allow", appID])
+        let ids = try await daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)
         let noise = try #require(ids["noise.png"])
         let small = try #require(ids["small.jpg"])
         let pid = try #require(daemon.pid)
         let baseline = try #require(Self.rssKiB(of: pid))
 
-        let app = Process()
-        app.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        app.arguments = ["python3", script, daemon.socket, noise, "16", "30"]
-        let output = Pipe()
-        app.standardOutput = output
-        try app.run()
+        let app = try StreamingProcess("/usr/bin/env", ["python3", script, daemon.socket, noise, "16", "30"],
+                                       directory: daemon.dir, name: "flood")
         var peak = baseline
         var ownerAnswers = 0
         let end = Date().addingTimeInterval(29)
         while Date() < end {
-            usleep(250_000)
+            try? await Task.sleep(for: .milliseconds(250))
             peak = max(peak, Self.rssKiB(of: pid) ?? 0)
             if ownerAnswers < 3, Date() > end.addingTimeInterval(-20) {
-                let answer = try daemon.photoctl(["thumbnail", small, "--size", "128", "-o", daemon.dir.file("owner.jpg"),
+                let answer = try await daemon.photoctl(["thumbnail", small, "--size", "128", "-o", daemon.dir.file("owner.jpg"),
                                                   "--force"])
                 #expect(answer.status == 0, "the owner is answered during the flood: \(answer.stderr)")
                 ownerAnswers += 1
             }
         }
-        app.waitUntilExit()
-        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let closed = (try? JSONSerialization.jsonObject(with: Data((said.split(separator: "\n").last ?? "").utf8))
-                      as? [String: Any])?["closedByPhotod"] as? Int
+        #expect(await app.exitStatus(timeout: 60) == 0, "\(app.stderr)")
+        let said = app.lines.joined(separator: "\n")
+        let closed = app.objects.last?["closedByPhotod"] as? Int
         // Sixteen 22 MB replies queued whole held about 350 MiB; written two at a time in pieces,
         // each held as base64 text, 211 MiB. Now an app's two replies under way are held as the
         // image bytes and made into base64 a piece at a time, and a connection that takes nothing

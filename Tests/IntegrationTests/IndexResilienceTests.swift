@@ -5,89 +5,87 @@ import Testing
 /// Issue 11 items 16, 18, 19 with the real binary: a full index, two daemons on one index, an
 /// empty index.
 @Suite(.serialized) struct IndexResilienceTests {
-    private func status(_ daemon: DaemonHarness) throws -> [String: Any] {
-        try daemon.photoctlJSON(["status"])
+    private func status(_ daemon: DaemonHarness) async throws -> [String: Any] {
+        try await daemon.photoctlJSON(["status"])
     }
 
     /// Waits until `condition` holds for the daemon's status.
     private func waitForStatus(_ daemon: DaemonHarness, timeout: TimeInterval = 60,
-                               _ condition: ([String: Any]) -> Bool) throws -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let current = try? status(daemon), condition(current) { return true }
-            usleep(100_000)
+                               _ condition: ([String: Any]) -> Bool) async throws -> Bool {
+        await eventually(timeout: timeout) {
+            guard let current = try? await status(daemon) else { return false }
+            return condition(current)
         }
-        return false
     }
 
     /// Renames the folder of 300 photos until the index is full: each rename is a change
     /// listing every photo, and 1 MiB holds only a few of them. Returns the last folder name.
-    private func fillByRenaming(_ daemon: DaemonHarness) throws -> String {
+    private func fillByRenaming(_ daemon: DaemonHarness) async throws -> String {
         var folder = "trip-0"
         for round in 1...40 {
-            let token = try status(daemon)["token"] as? Int ?? 0
+            let token = try await status(daemon)["token"] as? Int ?? 0
             let next = "trip-\(round)"
             try FileManager.default.moveItem(atPath: daemon.library + "/" + folder, toPath: daemon.library + "/" + next)
             folder = next
-            let settled = try waitForStatus(daemon, timeout: 10) { current in
+            let settled = try await waitForStatus(daemon, timeout: 10) { current in
                 (current["token"] as? Int ?? 0) > token || current["state"] as? String == "degraded"
             }
             #expect(settled)
-            if try status(daemon)["state"] as? String == "degraded" { return folder }
+            if try await status(daemon)["state"] as? String == "degraded" { return folder }
         }
         Issue.record("the index never filled up")
         return folder
     }
 
-    @Test func aFullIndexLeavesPhotodServingDegradedAndItCatchesUpWhenThereIsRoom() throws {
+    @Test func aFullIndexLeavesPhotodServingDegradedAndItCatchesUpWhenThereIsRoom() async throws {
         let daemon = try DaemonHarness(settings: "index_size_limit = 1\n")
         for n in 0..<300 {
             try daemon.add("trip-0/IMG_20261123_\(100_000 + n).jpg", Photo.jpeg("Trip day \(n % 10)"))
         }
-        try daemon.start()
-        #expect(try status(daemon)["state"] as? String == "ready")
-        let ids = try daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)
-        let folder = try fillByRenaming(daemon)
-        let full = try status(daemon)
+        try await daemon.start()
+        await #expect(try status(daemon)["state"] as? String == "ready")
+        let ids = try await daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)
+        let folder = try await fillByRenaming(daemon)
+        let full = try await status(daemon)
         let problems = full["problems"] as? [String] ?? []
         #expect(problems.first?.contains("the index cannot be written (database or disk is full)") == true)
         #expect(problems.first?.contains("index_size_limit") == true)
-        #expect(daemon.logContains("the index cannot be written"))
+        #expect(await daemon.logContains("the index cannot be written"))
         // It serves what it has, and a Rescan that cannot be recorded says why.
-        #expect(try daemon.photoctl(["groups"]).status == 0)
-        let rescan = try daemon.photoctl(["rescan"])
+        await #expect(try daemon.photoctl(["groups"]).status == 0)
+        let rescan = try await daemon.photoctl(["rescan"])
         #expect(rescan.status == 1)
         #expect(rescan.stderr.contains("the index cannot be written (database or disk is full); photod catches up"))
 
         // A live change while full is not lost, and photod keeps running.
         try daemon.add("late/after-the-disk-filled.jpg", Photo.jpeg("Late"))
-        usleep(300_000)
+        try? await Task.sleep(for: .milliseconds(300))
         #expect(daemon.isRunning)
         // A catch-up reconcile may be under way (`scanning`); it ends degraded again.
-        #expect(try waitForStatus(daemon, timeout: 10) { $0["state"] as? String == "degraded" })
+        await #expect(try waitForStatus(daemon, timeout: 10) { $0["state"] as? String == "degraded" })
 
         // A start-up on a full index serves it, degraded, instead of exiting.
-        #expect(daemon.stop() == 0)
-        try daemon.start()
-        #expect(try status(daemon)["state"] as? String == "degraded")
+        await #expect(daemon.stop() == 0)
+        try await daemon.start()
+        await #expect(try status(daemon)["state"] as? String == "degraded")
         #expect(daemon.isRunning)
 
         // Room again: raise the limit and reload; what was missed arrives, ids kept.
         try daemon.writeConfig(settings: "index_size_limit = 0\n", trusted: DaemonHarness.defaultTrusted)
         daemon.send(SIGHUP)
-        let caughtUp = try waitForStatus(daemon) { current in
+        let caughtUp = try await waitForStatus(daemon) { current in
             current["state"] as? String == "ready" && current["assets"] as? Int == 301
         }
-        #expect(caughtUp, "status: \(String(describing: try? status(daemon)))")
-        let after = try daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)
+        #expect(await caughtUp, "status: \(daemon.log)")
+        let after = try await daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)
         #expect(after["late/after-the-disk-filled.jpg"] != nil)
         #expect(after["\(folder)/IMG_20261123_100007.jpg"] == ids["trip-0/IMG_20261123_100007.jpg"])
-        #expect(daemon.logContains("the index can be written again"))
+        #expect(await daemon.logContains("the index can be written again"))
     }
 
     @Test func aTokenPrunedByBytesGetsAResyncAndANewerOneAReplay() async throws {
         let daemon = try DaemonHarness(settings: "change_retention_bytes = 4096\n")
-        try daemon.start()
+        try await daemon.start()
         let live = try await ChangeRecorder.start(socket: daemon.socket)
         // About 150 bytes a change: 40 of them are more than 4 KiB, far fewer than 10,000.
         for n in 0..<40 {
@@ -105,13 +103,13 @@ import Testing
         #expect(recent.received.allSatisfy { !$0.resync })
     }
 
-    @Test func aSecondPhotodOnTheSameIndexExits75AndNamesTheFirst() throws {
+    @Test func aSecondPhotodOnTheSameIndexExits75AndNamesTheFirst() async throws {
         let first = try DaemonHarness()
         try first.add("a.jpg", Photo.jpeg("A"))
-        try first.start()
+        try await first.start()
         let firstPid = try #require(first.pid)
         // The same index, its own socket: only the lock stands between them.
-        let second = try ProcessRunner.run(
+        let second = try await ProcessRunner.run(
             Binaries.photod, ["--root", first.library, "--database", first.database,
                               "--socket", first.dir.file("run/second/io.photod")],
             environment: first.environment, timeout: 30)
@@ -119,34 +117,34 @@ import Testing
         #expect(second.stderr.contains("index \(first.database) is in use by photod pid \(firstPid)"))
         // The first one is untouched.
         #expect(first.isRunning)
-        #expect(try status(first)["assets"] as? Int == 1)
+        await #expect(try status(first)["assets"] as? Int == 1)
         #expect(try String(contentsOfFile: first.database + ".lock", encoding: .utf8) == "\(firstPid)\n")
     }
 
-    @Test func anEmptyIndexIsMovedAsideWithALogLineAndRebuilt() throws {
+    @Test func anEmptyIndexIsMovedAsideWithALogLineAndRebuilt() async throws {
         let daemon = try DaemonHarness()
         try daemon.add("a.jpg", Photo.jpeg("A"))
-        try daemon.start()
-        #expect(daemon.stop() == 0)
+        try await daemon.start()
+        await #expect(daemon.stop() == 0)
         #expect(truncate(daemon.database, 0) == 0)
-        try daemon.start()
+        try await daemon.start()
         let folder = URL(fileURLWithPath: daemon.database).deletingLastPathComponent().path
         let broken = try FileManager.default.contentsOfDirectory(atPath: folder)
             .filter { $0.hasPrefix("index.sqlite.broken-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
         #expect(broken.count == 1)
-        #expect(daemon.logContains("could not be used: it is empty (0 bytes). It was moved to \(folder)/\(broken.first ?? "?")"))
-        #expect(try status(daemon)["assets"] as? Int == 1)
+        #expect(await daemon.logContains("could not be used: it is empty (0 bytes). It was moved to \(folder)/\(broken.first ?? "?")"))
+        await #expect(try status(daemon)["assets"] as? Int == 1)
     }
     /// The bulk-load mark in the index (`bulk_load_above`, read with Python's sqlite3, which
     /// the tests have anyway) and the number of photos written; nil when it cannot be read.
-    private func bulkLoad(of database: String) -> (marked: Bool, assets: Int)? {
+    private func bulkLoad(of database: String) async -> (marked: Bool, assets: Int)? {
         let script = """
             import sqlite3, sys
             db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True, timeout=5)
             marked = db.execute("SELECT count(*) FROM settings WHERE key = 'bulk_load_above'").fetchone()[0]
             print(marked, db.execute("SELECT count(*) FROM assets").fetchone()[0])
             """
-        guard let result = try? ProcessRunner.run("/usr/bin/python3", ["-c", script, database]), result.status == 0
+        guard let result = try? await ProcessRunner.run("/usr/bin/python3", ["-c", script, database]), result.status == 0
         else { return nil }
         let fields = result.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         return fields.count == 2 ? (fields[0] == 1, fields[1]) : nil
@@ -162,7 +160,7 @@ import Testing
         }
     }
 
-    @Test func killedInTheMiddleOfAFirstIndexItFinishesAtTheNextStart() throws {
+    @Test func killedInTheMiddleOfAFirstIndexItFinishesAtTheNextStart() async throws {
         let daemon = try DaemonHarness()
         let total = 5000
         let places = ["Alps", "Bern", "Chur", "Davos", "Engadin", "Flims", "Gstaad", "Horgen", "Ilanz", "Jura"]
@@ -181,23 +179,28 @@ import Testing
             let deadline = Date().addingTimeInterval(120)
             var seen = false
             while Date() < deadline, process.isRunning, !seen {
-                if let state = bulkLoad(of: daemon.database), state.marked, state.assets > 0 { seen = true } else { usleep(2_000) }
+                if let state = await bulkLoad(of: daemon.database), state.marked, state.assets > 0 {
+                    seen = true
+                } else {
+                    try await Task.sleep(for: .milliseconds(2))
+                }
             }
-            process.kill()
-            killedMidLoad = seen && bulkLoad(of: daemon.database)?.marked == true
+            await process.kill()
+            let stillMarked = await bulkLoad(of: daemon.database)?.marked == true
+            killedMidLoad = seen && stillMarked
         }
         try #require(killedMidLoad, "photod was killed in the middle of a bulk load in one of five tries")
-        try daemon.start(timeout: 120)
-        #expect(bulkLoad(of: daemon.database)?.marked == false, "the next start finished it")
-        #expect(try status(daemon)["assets"] as? Int == total)
-        let listed = try daemon.photoctlJSON(["list", "--sort", "path"]).ids(relativeTo: daemon.library)
+        try await daemon.start(timeout: 120)
+        await #expect(bulkLoad(of: daemon.database)?.marked == false, "the next start finished it")
+        await #expect(try status(daemon)["assets"] as? Int == total)
+        let listed = try await daemon.photoctlJSON(["list", "--sort", "path"]).ids(relativeTo: daemon.library)
         #expect(listed.count == total)
         #expect(Set(listed.values).count == total, "every photo once, with an id of its own")
-        let found = try daemon.photoctlJSON(["find", "davos trip", "--limit", "10000"]).assets
+        let found = try await daemon.photoctlJSON(["find", "davos trip", "--limit", "10000"]).assets
         #expect(found.count == total / 10)
         // Started again, nothing changes: the same ids.
-        #expect(daemon.stop() == 0)
-        try daemon.start()
-        #expect(try daemon.photoctlJSON(["list", "--sort", "path"]).ids(relativeTo: daemon.library) == listed)
+        await #expect(daemon.stop() == 0)
+        try await daemon.start()
+        await #expect(try daemon.photoctlJSON(["list", "--sort", "path"]).ids(relativeTo: daemon.library) == listed)
     }
 }

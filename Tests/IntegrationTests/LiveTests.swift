@@ -11,15 +11,15 @@ struct Live {
                       inotifyQueueLimit: Int? = nil) async throws -> Live {
         let daemon = try DaemonHarness(settings: settings)
         for (path, description) in files { try daemon.add(path, Photo.jpeg(description)) }
-        try daemon.start(inotifyQueueLimit: inotifyQueueLimit)
+        try await daemon.start(inotifyQueueLimit: inotifyQueueLimit)
         return Live(daemon: daemon, recorder: try await ChangeRecorder.start(socket: daemon.socket))
     }
 
     var library: String { daemon.library }
 
     /// Asset ids by library-relative path, from photod.
-    func index() throws -> [String: String] {
-        try daemon.photoctlJSON(["list", "--sort", "path"]).ids(relativeTo: library)
+    func index() async throws -> [String: String] {
+        try await daemon.photoctlJSON(["list", "--sort", "path"]).ids(relativeTo: library)
     }
 
     /// The image files on disk, by library-relative path (hidden names excluded, as photod does).
@@ -38,12 +38,12 @@ struct Live {
     }
 
     /// Waits for photod to settle and checks that the index lists exactly the files on disk.
-    func expectIndexEqualsDisk(sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectIndexEqualsDisk(sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let deadline = Date().addingTimeInterval(10)
-        var index = try self.index()
+        var index = try await self.index()
         while Set(index.keys) != (try disk()) && Date() < deadline {
-            usleep(20_000)
-            index = try self.index()
+            try? await Task.sleep(for: .milliseconds(20))
+            index = try await self.index()
         }
         #expect(Set(index.keys) == (try disk()), sourceLocation: sourceLocation)
     }
@@ -65,20 +65,20 @@ struct Live {
         let live = try await Live.start()
         try live.write("2024/new.jpg", "Beach")
         try await live.recorder.wait { !$0.inserted.isEmpty }
-        try live.expectIndexEqualsDisk()
-        #expect(live.recorder.inserted == [try #require(try live.index()["2024/new.jpg"])])
+        try await live.expectIndexEqualsDisk()
+        await #expect(live.recorder.inserted == [try #require(try live.index()["2024/new.jpg"])])
         #expect(live.recorder.received.last?.groupsChanged == ["Beach"])
         #expect(live.recorder.received.allSatisfy { $0.token > live.recorder.startToken })
     }
 
     @Test func renamesAndMovesKeepTheId() async throws {
         let live = try await Live.start(files: ["a.jpg": "A", "b.jpg": "B", "sub/keep.txt.jpg": "K"])
-        let before = try live.index()
+        let before = try await live.index()
         try live.move("a.jpg", "renamed.jpg")
         try live.move("b.jpg", "other/folder/b.jpg")
         try await live.recorder.wait { $0.moved.count >= 2 }
-        try live.expectIndexEqualsDisk()
-        let after = try live.index()
+        try await live.expectIndexEqualsDisk()
+        let after = try await live.index()
         #expect(after["renamed.jpg"] == before["a.jpg"])
         #expect(after["other/folder/b.jpg"] == before["b.jpg"])
         #expect(Set(live.recorder.moved.map(\.id)) == Set([before["a.jpg"], before["b.jpg"]].compactMap { $0 }))
@@ -88,11 +88,11 @@ struct Live {
 
     @Test func aRenamedFolderKeepsEveryIdBelowIt() async throws {
         let live = try await Live.start(files: ["trip/day1/a.jpg": "Trip", "trip/day2/b.jpg": "Trip", "trip/c.jpg": "Trip"])
-        let before = try live.index()
+        let before = try await live.index()
         try live.move("trip", "holiday-2024")
         try await live.recorder.wait { $0.moved.count >= 3 }
-        try live.expectIndexEqualsDisk()
-        let after = try live.index()
+        try await live.expectIndexEqualsDisk()
+        let after = try await live.index()
         #expect(after["holiday-2024/day1/a.jpg"] == before["trip/day1/a.jpg"])
         #expect(after["holiday-2024/day2/b.jpg"] == before["trip/day2/b.jpg"])
         #expect(after["holiday-2024/c.jpg"] == before["trip/c.jpg"])
@@ -100,7 +100,7 @@ struct Live {
         // The renamed folder is still watched under its new name.
         try live.write("holiday-2024/day1/later.jpg", "Trip")
         try await live.recorder.wait { $0.inserted.count == 1 }
-        try live.expectIndexEqualsDisk()
+        try await live.expectIndexEqualsDisk()
     }
 
     @Test func aNewFolderFilledAtOnceIsFoundWhole() async throws {
@@ -109,28 +109,28 @@ struct Live {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for n in 0..<40 { try live.write("import/deep/er/p\(n).jpg", "Import") }
         try await live.recorder.wait { Set($0.inserted).count >= 40 }
-        try live.expectIndexEqualsDisk()
+        try await live.expectIndexEqualsDisk()
         #expect(Set(live.recorder.inserted).count == 40)
         #expect(live.recorder.inserted.count == 40, "each photo is inserted once")
     }
 
     @Test func anAtomicReplaceAndAnInPlaceEditUpdateTheSameId() async throws {
         let live = try await Live.start(files: ["photo.jpg": "Before", "edit.jpg": "Old"])
-        let before = try live.index()
+        let before = try await live.index()
         try live.write(".photo.jpg.tmp", "After")
         #expect(rename(live.library + "/.photo.jpg.tmp", live.library + "/photo.jpg") == 0, "rename over the photo")
         try live.write("edit.jpg", "New")
         try await live.recorder.wait { Set($0.updated).count >= 2 }
-        try live.expectIndexEqualsDisk()
-        #expect(try live.index() == before)
+        try await live.expectIndexEqualsDisk()
+        await #expect(try live.index() == before)
         #expect(Set(live.recorder.updated) == Set(before.values))
         #expect(live.recorder.inserted.isEmpty && live.recorder.removed.isEmpty)
-        #expect(try live.daemon.photoctlJSON(["groups"]).groupCounts == ["After": 1, "New": 1])
+        await #expect(try live.daemon.photoctlJSON(["groups"]).groupCounts == ["After": 1, "New": 1])
     }
 
     @Test func deletesAndMovesOutAreRemovalsAndMovesInAreInsertions() async throws {
         let live = try await Live.start(files: ["gone.jpg": "G", "leaving.jpg": "L"])
-        let before = try live.index()
+        let before = try await live.index()
         let outside = live.daemon.dir.file("outside")
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         try Data(Photo.jpeg("Arriving")).write(to: URL(fileURLWithPath: outside + "/arriving.jpg"))
@@ -138,23 +138,23 @@ struct Live {
         try live.move("leaving.jpg", outside + "/leaving.jpg")
         try live.move(outside + "/arriving.jpg", "arrived.jpg")
         try await live.recorder.wait { $0.removed.count >= 2 && $0.inserted.count >= 1 }
-        try live.expectIndexEqualsDisk()
+        try await live.expectIndexEqualsDisk()
         #expect(Set(live.recorder.removed) == Set(before.values))
-        #expect(live.recorder.inserted == [try #require(try live.index()["arrived.jpg"])])
+        await #expect(live.recorder.inserted == [try #require(try live.index()["arrived.jpg"])])
     }
 
     @Test func aRootRemovedAndRecreatedComesBack() async throws {
         let live = try await Live.start(files: ["a.jpg": "A"], settings: "poll_interval = 1\n")
         try FileManager.default.removeItem(atPath: live.library)
         try await live.recorder.wait { $0.removed.count == 1 }
-        let gone = try live.daemon.photoctlJSON(["status"])
+        let gone = try await live.daemon.photoctlJSON(["status"])
         #expect((gone["roots"] as? [[String: Any]])?.first?["state"] as? String == "missing")
         #expect(gone["state"] as? String == "degraded")
         try FileManager.default.createDirectory(atPath: live.library, withIntermediateDirectories: true)
         try live.write("back.jpg", "Back")
         try await live.recorder.wait { $0.inserted.count == 1 }
-        try live.expectIndexEqualsDisk()
-        let back = try live.daemon.photoctlJSON(["status"])
+        try await live.expectIndexEqualsDisk()
+        let back = try await live.daemon.photoctlJSON(["status"])
         #expect((back["roots"] as? [[String: Any]])?.first?["state"] as? String == "watching")
         // Watched again: a later file arrives without waiting for a poll.
         try live.write("later.jpg", "Later")
@@ -165,15 +165,15 @@ struct Live {
     @Test func foldersPastTheWatchBudgetArePolledAndStatusSaysWhy() async throws {
         let live = try await Live.start(files: ["a/1.jpg": "A", "b/2.jpg": "B", "c/3.jpg": "C", "d/4.jpg": "D"],
                                         settings: "poll_interval = 1\nmax_watches = 2\n")
-        let status = try live.daemon.photoctlJSON(["status"])
+        let status = try await live.daemon.photoctlJSON(["status"])
         #expect(status["watches"] as? Int == 2)
         #expect(status["state"] as? String == "degraded")
         #expect((status["problems"] as? [String])?.first?.contains("max_user_watches") == true)
         #expect((status["roots"] as? [[String: Any]])?.first?["state"] as? String == "polling")
         for folder in ["a", "b", "c", "d"] { try live.write("\(folder)/new.jpg", "New") }
         try await live.recorder.wait { $0.inserted.count >= 4 }
-        try live.expectIndexEqualsDisk()
-        #expect(live.daemon.logContains("watch limit is reached"))
+        try await live.expectIndexEqualsDisk()
+        #expect(await live.daemon.logContains("watch limit is reached"))
         #expect(live.daemon.log.components(separatedBy: "watch limit is reached").count == 2, "said once")
     }
 
@@ -184,10 +184,10 @@ struct Live {
         let live = try await Live.start(inotifyQueueLimit: 1)
         for n in 0..<300 { try live.write("burst/p\(n).jpg", "Burst") }
         try await live.recorder.wait { Set($0.inserted).count >= 300 }
-        try live.expectIndexEqualsDisk()
+        try await live.expectIndexEqualsDisk()
         #expect(Set(live.recorder.inserted).count == 300)
-        let status = try live.daemon.photoctlJSON(["status"])
+        let status = try await live.daemon.photoctlJSON(["status"])
         #expect((status["overflows"] as? Int ?? 0) >= 1)
-        #expect(live.daemon.logContains("overflowed"), "\(live.daemon.log)")
+        #expect(await live.daemon.logContains("overflowed"), "\(live.daemon.log)")
     }
 }

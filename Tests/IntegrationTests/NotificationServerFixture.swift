@@ -18,7 +18,7 @@ final class NotificationServerFixture: @unchecked Sendable {
 
     /// Starts a server announcing `actions` and `body-markup` unless told not to, and waits
     /// until it owns org.freedesktop.Notifications.
-    init(bus: SessionBusFixture, actions: Bool = true, markup: Bool = true, name: String = "notification-server") throws {
+    init(bus: SessionBusFixture, actions: Bool = true, markup: Bool = true, name: String = "notification-server") async throws {
         self.bus = bus
         record = bus.directory.file(name + ".jsonl")
         _ = FileManager.default.createFile(atPath: record, contents: nil)
@@ -26,7 +26,7 @@ final class NotificationServerFixture: @unchecked Sendable {
         // /usr/bin/python3: python3-dbus and python3-gi are Debian's, not pyenv's.
         process = try StreamingProcess("/usr/bin/python3", ["-c", Self.source, record] + options,
                                        environment: bus.environment, directory: bus.directory, name: name)
-        guard process.wait(timeout: 60, until: { $0.lines.contains("ready") }) else {
+        guard await process.wait(timeout: 60, until: { $0.lines.contains("ready") }) else {
             throw FixtureError.missing("the stand-in notification server did not start (python3-dbus and python3-gi: "
                                        + "run scripts/install-deps --test): \(process.stderr)")
         }
@@ -47,28 +47,27 @@ final class NotificationServerFixture: @unchecked Sendable {
     var closed: [Int] { calls.filter { $0["call"] as? String == "CloseNotification" }.compactMap { $0["id"] as? Int } }
 
     /// Waits (up to 60 s: the tests share two cores with four other test processes) until `condition` holds.
-    func wait(until condition: (NotificationServerFixture) -> Bool) -> Bool {
-        eventually { condition(self) }
+    func wait(until condition: (NotificationServerFixture) -> Bool) async -> Bool {
+        await eventually { condition(self) }
     }
 
     /// Presses the button `key` of notification `id`: ActionInvoked, then the server closes it.
-    func invoke(_ id: Int, _ key: String) throws {
-        try control("Invoke", ["uint32:\(id)", "string:\(key)"])
+    func invoke(_ id: Int, _ key: String) async throws {
+        try await control("Invoke", ["uint32:\(id)", "string:\(key)"])
     }
 
     /// Closes notification `id` as the owner would.
-    func dismiss(_ id: Int) throws {
-        try control("Dismiss", ["uint32:\(id)"])
+    func dismiss(_ id: Int) async throws {
+        try await control("Dismiss", ["uint32:\(id)"])
     }
 
-    private func control(_ method: String, _ arguments: [String]) throws {
-        let result = try bus.send(["--print-reply", "--dest=org.freedesktop.Notifications", Self.path,
+    private func control(_ method: String, _ arguments: [String]) async throws {
+        let result = try await bus.send(["--print-reply", "--dest=org.freedesktop.Notifications", Self.path,
                                    "\(Self.control).\(method)"] + arguments)
         guard result.status == 0 else { throw FixtureError.missing("dbus-send \(method): \(result.stderr)") }
     }
 
     /// Ends the server at once, as a crash or a restart would.
-    func kill() { process.kill() }
+    func kill() async { await process.kill() }
 
-    deinit { process.kill() }
 }

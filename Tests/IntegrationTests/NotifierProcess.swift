@@ -18,11 +18,10 @@ final class NotifierProcess: @unchecked Sendable {
     var log: String { process.stderr }
 
     /// Waits up to 60 s until its log contains `text`.
-    func logContains(_ text: String) -> Bool {
-        process.wait(timeout: 60) { $0.stderr.contains(text) }
+    func logContains(_ text: String) async -> Bool {
+        await process.wait(timeout: 60) { $0.stderr.contains(text) }
     }
 
-    deinit { process.kill() }
 }
 
 /// A test's photod with a session bus, the stand-in notification server and photod-notify, as
@@ -36,12 +35,12 @@ struct NotifySetup {
 
     /// Starts everything; only photoctl and photod-notify are the owner (`trusted: []`), so a
     /// `python3 -c` app is an app like any other.
-    init(actions: Bool = true, markup: Bool = true, path: String? = nil) throws {
+    init(actions: Bool = true, markup: Bool = true, path: String? = nil) async throws {
         daemon = try DaemonHarness(trusted: [])
         try daemon.add("beach/1.jpg", Photo.jpeg("Beach"))
-        try daemon.start()
-        bus = try SessionBusFixture(directory: daemon.dir)
-        server = try NotificationServerFixture(bus: bus, actions: actions, markup: markup)
+        try await daemon.start()
+        bus = try await SessionBusFixture(directory: daemon.dir)
+        server = try await NotificationServerFixture(bus: bus, actions: actions, markup: markup)
         var environment = bus.environment
         if let path { environment["PATH"] = path }
         notifier = try NotifierProcess(daemon: daemon, environment: environment)
@@ -49,8 +48,8 @@ struct NotifySetup {
     }
 
     /// The id of the first notification that mentions `text`, waiting for it up to 60 s.
-    func notification(mentioning text: String) -> Int? {
-        _ = server.wait { $0.notifications.contains { ($0["body"] as? String)?.contains(text) == true } }
+    func notification(mentioning text: String) async -> Int? {
+        _ = await server.wait { $0.notifications.contains { ($0["body"] as? String)?.contains(text) == true } }
         return server.notifications.first { ($0["body"] as? String)?.contains(text) == true }?["id"] as? Int
     }
 }

@@ -43,11 +43,11 @@ import Testing
 
     @Test(.enabled(if: SystemdManagerTests.canRunManager,
                    "a systemd user manager needs root here (a private mount namespace on /run/systemd)"))
-    func theUnitShowsRequestsAndChooseOpensTheTerminalOutsideItsSandbox() throws {
+    func theUnitShowsRequestsAndChooseOpensTheTerminalOutsideItsSandbox() async throws {
         let dir = try TemporaryDirectory()
         try dir.write("lib/a.jpg", Photo.jpeg("Beach"))
-        let bus = try SessionBusFixture(directory: dir)
-        let server = try NotificationServerFixture(bus: bus)
+        let bus = try await SessionBusFixture(directory: dir)
+        let server = try await NotificationServerFixture(bus: bus)
         let argv = dir.file("terminal-argv")
         // The stand-in terminal says what it was given and whether it runs with no_new_privs.
         try dir.write("bin/x-terminal-emulator", Array("""
@@ -61,47 +61,47 @@ import Testing
             "-m", "--propagation", "private", "/bin/bash", script, dir.path, Binaries.photod, NotifierProcess.executable,
             SystemdManagerTests.units, bus.address,
         ], directory: dir, name: "manager")
-        defer {
+        // However the body ends, the script is asked to stop its units, and killed only if it does not.
+        try await withClosing(manager, close: { manager in
             _ = FileManager.default.createFile(atPath: dir.file("stop"), contents: nil)
-            _ = manager.exitStatus(timeout: 60)
-            manager.kill()
+            if await manager.exitStatus(timeout: 60) == nil { await manager.kill() }
+        }) { manager in
+            var log: String { (try? String(contentsOfFile: dir.file("notify.log"), encoding: .utf8)) ?? "" }
+            await #expect(manager.wait(timeout: 90) { $0.lines.contains { $0.hasPrefix("ready=") || $0.hasPrefix("timeout=") } },
+                    "\(manager.lines) \(manager.stderr)")
+            #expect(manager.lines.contains("ready=active"), "\(manager.lines) \(log)")
+
+            // An app asks through the socket unit; the unit's photod-notify shows it.
+            let app = try PythonApp(socket: dir.file("run/photod/io.photod"), directory: dir)
+            let request = try app.stream(["request", "please"], name: "request")
+            let appID = try await app.appID
+            await #expect(server.wait { $0.notifications.contains { ($0["body"] as? String)?.contains(appID) == true } },
+                    "\(log) \(request.stderr)")
+            let id = try #require(server.notifications.first?["id"] as? Int)
+
+            try await server.invoke(id, "choose")
+            await #expect(eventually { FileManager.default.fileExists(atPath: argv) }, "\(log)")
+            let recorded = (try? String(contentsOfFile: argv, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+            #expect(Array(recorded.prefix(8)) == ["-e", Binaries.photoctl, "permissions", "prompt", "--app", appID, "--uid",
+                                                  "\(getuid())"], "\(log)")
+            // Started by systemd-run in a unit of its own, not as photod-notify's child (NoNewPrivileges=yes).
+            #expect(recorded.last?.hasSuffix("0") == true, "\(recorded)")
+
+            _ = FileManager.default.createFile(atPath: dir.file("stop"), contents: nil)
+            await #expect(manager.exitStatus(timeout: 60) == 0)
+            #expect(manager.lines.contains("stop_result=success"), "SIGTERM ends it with status 0: \(manager.lines) \(log)")
         }
-        var log: String { (try? String(contentsOfFile: dir.file("notify.log"), encoding: .utf8)) ?? "" }
-        #expect(manager.wait(timeout: 90) { $0.lines.contains { $0.hasPrefix("ready=") || $0.hasPrefix("timeout=") } },
-                "\(manager.lines) \(manager.stderr)")
-        #expect(manager.lines.contains("ready=active"), "\(manager.lines) \(log)")
-
-        // An app asks through the socket unit; the unit's photod-notify shows it.
-        let app = try PythonApp(socket: dir.file("run/photod/io.photod"), directory: dir)
-        let request = try app.stream(["request", "please"], name: "request")
-        defer { request.kill() }
-        let appID = try app.appID
-        #expect(server.wait { $0.notifications.contains { ($0["body"] as? String)?.contains(appID) == true } },
-                "\(log) \(request.stderr)")
-        let id = try #require(server.notifications.first?["id"] as? Int)
-
-        try server.invoke(id, "choose")
-        #expect(eventually { FileManager.default.fileExists(atPath: argv) }, "\(log)")
-        let recorded = (try? String(contentsOfFile: argv, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
-        #expect(Array(recorded.prefix(8)) == ["-e", Binaries.photoctl, "permissions", "prompt", "--app", appID, "--uid",
-                                              "\(getuid())"], "\(log)")
-        // Started by systemd-run in a unit of its own, not as photod-notify's child (NoNewPrivileges=yes).
-        #expect(recorded.last?.hasSuffix("0") == true, "\(recorded)")
-
-        _ = FileManager.default.createFile(atPath: dir.file("stop"), contents: nil)
-        #expect(manager.exitStatus(timeout: 60) == 0)
-        #expect(manager.lines.contains("stop_result=success"), "SIGTERM ends it with status 0: \(manager.lines) \(log)")
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze")))
-    func systemdAnalyzeVerifiesTheUnit() throws {
+    func systemdAnalyzeVerifiesTheUnit() async throws {
         let dir = try TemporaryDirectory()
         let unit = try String(contentsOfFile: SystemdManagerTests.units + "/photod-notify.service", encoding: .utf8)
             .replacingOccurrences(of: "/usr/libexec/photod/photod-notify", with: NotifierProcess.executable)
         let path = try dir.write("photod-notify.service", Array(unit.utf8))
         try FileManager.default.createDirectory(atPath: dir.file("run"), withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        let result = try ProcessRunner.run("/usr/bin/systemd-analyze", ["verify", "--user", path],
+        let result = try await ProcessRunner.run("/usr/bin/systemd-analyze", ["verify", "--user", path],
                                            environment: ["XDG_RUNTIME_DIR": dir.file("run"),
                                                          "MANPATH": SystemdManagerTests.manPages])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")

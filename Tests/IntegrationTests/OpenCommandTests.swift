@@ -13,50 +13,50 @@ import Testing
         return dir.file("bin")
     }
 
-    private func daemonWithPhoto() throws -> (DaemonHarness, String, String) {
+    private func daemonWithPhoto() async throws -> (DaemonHarness, String, String) {
         let daemon = try DaemonHarness()
         let path = try daemon.add("album/a photo.jpg", ThumbnailedPhoto.jpeg())
-        try daemon.start()
-        let id = try #require(try daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)["album/a photo.jpg"])
+        try await daemon.start()
+        let id = try #require(try await daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)["album/a photo.jpg"])
         return (daemon, id, path)
     }
 
-    private func photoctl(_ daemon: DaemonHarness, _ arguments: [String], path: String) throws -> ProcessResult {
+    private func photoctl(_ daemon: DaemonHarness, _ arguments: [String], path: String) async throws -> ProcessResult {
         var environment = daemon.environment
         environment["PATH"] = path
-        return try ProcessRunner.run(Binaries.photoctl, arguments, environment: environment)
+        return try await ProcessRunner.run(Binaries.photoctl, arguments, environment: environment)
     }
 
-    @Test func xdgOpenGetsExactlyTheAssetsPath() throws {
-        let (daemon, id, path) = try daemonWithPhoto()
+    @Test func xdgOpenGetsExactlyTheAssetsPath() async throws {
+        let (daemon, id, path) = try await daemonWithPhoto()
         let record = daemon.dir.file("argv.txt")
         let bin = try fakeXDGOpen(in: daemon.dir, record: record)
-        let result = try photoctl(daemon, ["open", id], path: bin + ":/usr/bin:/bin")
+        let result = try await photoctl(daemon, ["open", id], path: bin + ":/usr/bin:/bin")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try String(contentsOfFile: record, encoding: .utf8) == "1\n\(path)\n")
     }
 
-    @Test func aFailingXDGOpenIsAnError() throws {
-        let (daemon, id, _) = try daemonWithPhoto()
+    @Test func aFailingXDGOpenIsAnError() async throws {
+        let (daemon, id, _) = try await daemonWithPhoto()
         let bin = try fakeXDGOpen(in: daemon.dir, record: daemon.dir.file("argv.txt"), status: 4)
-        let result = try photoctl(daemon, ["open", id], path: bin + ":/usr/bin:/bin")
+        let result = try await photoctl(daemon, ["open", id], path: bin + ":/usr/bin:/bin")
         #expect(result.status == 1)
         #expect(result.stderr.contains("exited with status 4"))
     }
 
-    @Test func withoutXDGOpenItSaysToInstallXDGUtils() throws {
-        let (daemon, id, _) = try daemonWithPhoto()
+    @Test func withoutXDGOpenItSaysToInstallXDGUtils() async throws {
+        let (daemon, id, _) = try await daemonWithPhoto()
         let empty = daemon.dir.file("empty-bin")
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
-        let result = try photoctl(daemon, ["open", id], path: empty)
+        let result = try await photoctl(daemon, ["open", id], path: empty)
         #expect(result.status == 1)
         #expect(result.stderr.contains("xdg-utils"))
     }
 
-    @Test func anUnknownIdExits1NamingIt() throws {
-        let (daemon, _, _) = try daemonWithPhoto()
+    @Test func anUnknownIdExits1NamingIt() async throws {
+        let (daemon, _, _) = try await daemonWithPhoto()
         let bin = try fakeXDGOpen(in: daemon.dir, record: daemon.dir.file("argv.txt"))
-        let result = try photoctl(daemon, ["open", "00000000deadbeef"], path: bin)
+        let result = try await photoctl(daemon, ["open", "00000000deadbeef"], path: bin)
         #expect(result.status == 1)
         #expect(result.stderr.contains("00000000deadbeef"))
         #expect(!FileManager.default.fileExists(atPath: daemon.dir.file("argv.txt")))

@@ -62,37 +62,36 @@ struct OpenOriginalAppTests {
         """
 
     /// Runs the app script (its id is `script:` and its path) with `arguments`; its JSON output.
-    static func run(_ daemon: DaemonHarness, _ arguments: [String]) throws -> [String: Any] {
+    static func run(_ daemon: DaemonHarness, _ arguments: [String]) async throws -> [String: Any] {
         let script = daemon.dir.file("gallery.py")
         if !FileManager.default.fileExists(atPath: script) { try app.write(toFile: script, atomically: true, encoding: .utf8) }
-        let result = try ProcessRunner.run("/usr/bin/env", ["python3", script, daemon.socket] + arguments)
+        let result = try await ProcessRunner.run("/usr/bin/env", ["python3", script, daemon.socket] + arguments)
         return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
                             "\(result.stdout) \(result.stderr)")
     }
 
     /// The SHA-256 of the file at `path`, in hex, as sha256sum prints it.
-    static func sha256(of path: String) throws -> String {
-        String(try ProcessRunner.run("/usr/bin/env", ["sha256sum", path]).stdout.prefix(64))
+    static func sha256(of path: String) async throws -> String {
+        await String(try ProcessRunner.run("/usr/bin/env", ["sha256sum", path]).stdout.prefix(64))
     }
 
     @Test(arguments: [("small.jpg", 200_000, "sealedCopy"), ("large.jpg", 33 << 20, "pipe")])
-    func anAppCannotWriteTheOriginalThroughWhatOpenOriginalGaveIt(name: String, padding: Int, kind: String) throws {
+    func anAppCannotWriteTheOriginalThroughWhatOpenOriginalGaveIt(name: String, padding: Int, kind: String) async throws {
         // Only photoctl is the owner: the Python script is an app the owner allows to see everything.
         let daemon = try DaemonHarness(trusted: [])
         let original = JPEGFixture.make(exif: ExifFixture(description: "Beach"), width: 64, height: 48)
             + (0..<padding).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         let path = try daemon.add("trip/\(name)", original)
-        try daemon.start()
-        defer { _ = daemon.stop() }
+        try await daemon.start()
         let before = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
-        let digest = try Self.sha256(of: path)
-        let status = try Self.run(daemon, ["id"])
+        let digest = try await Self.sha256(of: path)
+        let status = try await Self.run(daemon, ["id"])
         let appID = try #require(((status["parameters"] as? [String: Any])?["app"] as? [String: Any])?["id"] as? String,
                                  "\(status)")
-        _ = try daemon.photoctlJSON(["permissions", "allow", appID])
-        let id = try #require(try daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)["trip/\(name)"])
+        _ = try await daemon.photoctlJSON(["permissions", "allow", appID])
+        let id = try #require(try await daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)["trip/\(name)"])
 
-        let output = try Self.run(daemon, [id])
+        let output = try await Self.run(daemon, [id])
         let reply = try #require((output["reply"] as? [String: Any])?["parameters"] as? [String: Any], "\(output)")
         #expect(output["fds"] as? Int == 1)
         #expect(reply["descriptor"] as? String == kind, "\(reply)")

@@ -42,13 +42,12 @@ struct OpenOriginalPythonTests {
         let original = JPEGFixture.make(exif: ExifFixture(description: "Beach"), width: 64, height: 48)
             + Array(repeating: 0x5A, count: 200_000)
         let path = try daemon.add("trip/beach photo.jpg", original)
-        try daemon.start()
-        defer { _ = daemon.stop() }
+        try await daemon.start()
         let client = try await PhotoClient.connect(socketPath: daemon.socket)
         let id = try #require(try await client.allAssets(group: nil).first?.id)
         await client.close()
 
-        let result = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", Self.receiver, daemon.socket, id])
+        let result = try await ProcessRunner.run("/usr/bin/env", ["python3", "-c", Self.receiver, daemon.socket, id])
         let output = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
                                   "\(result.stdout) \(result.stderr)")
         #expect(output["fds"] as? Int == 1)
@@ -65,13 +64,12 @@ struct OpenOriginalPythonTests {
     @Test func theReferenceVarlinkClientWhichCannotReceiveDescriptorsIsToldToUseRequestImage() async throws {
         let daemon = try DaemonHarness()
         try daemon.add("a.jpg", JPEGFixture.make(exif: ExifFixture(description: "A")))
-        try daemon.start()
-        defer { _ = daemon.stop() }
+        try await daemon.start()
         let client = try await PhotoClient.connect(socketPath: daemon.socket)
         let id = try #require(try await client.allAssets(group: nil).first?.id)
         await client.close()
         // The CLI exits 0 even on a varlink error; the error is on stderr.
-        let result = try ProcessRunner.run("/usr/bin/env", [
+        let result = try await ProcessRunner.run("/usr/bin/env", [
             "python3", "-m", "varlink.cli", "call", "unix:\(daemon.socket)/io.photod.Library.OpenOriginal",
             "{\"id\": \"\(id)\"}",
         ])

@@ -6,15 +6,15 @@ import Testing
 
 /// PhotoClient's image calls and OriginalsClient against the real photod.
 @Suite(.serialized) struct OriginalsClientTests {
-    private func daemonWithPhoto() throws -> (DaemonHarness, String) {
+    private func daemonWithPhoto() async throws -> (DaemonHarness, String) {
         let daemon = try DaemonHarness()
         try daemon.add("a.jpg", ThumbnailedPhoto.jpeg())
-        try daemon.start()
-        return (daemon, try #require(try daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)["a.jpg"]))
+        try await daemon.start()
+        return await (daemon, try #require(try daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)["a.jpg"]))
     }
 
-    @Test func openOriginalPassesAReadableDescriptorOfTheFile() throws {
-        let (daemon, id) = try daemonWithPhoto()
+    @Test func openOriginalPassesAReadableDescriptorOfTheFile() async throws {
+        let (daemon, id) = try await daemonWithPhoto()
         let original = try OriginalsClient.openOriginal(id: id, socketPath: daemon.socket)
         #expect(original.reply.name == "a.jpg")
         #expect(original.reply.size == ThumbnailedPhoto.jpeg().count)
@@ -24,8 +24,8 @@ import Testing
         #expect(Array(bytes.prefix(max(count, 0))) == ThumbnailedPhoto.jpeg())
     }
 
-    @Test func withoutAcceptingDescriptorsTheHintPointsToRequestImage() throws {
-        let (daemon, id) = try daemonWithPhoto()
+    @Test func withoutAcceptingDescriptorsTheHintPointsToRequestImage() async throws {
+        let (daemon, id) = try await daemonWithPhoto()
         let client = try OriginalsClient.connect(socketPath: daemon.socket)
         defer { client.close() }
         let thrown = #expect(throws: PhotoClientError.self) {
@@ -41,8 +41,8 @@ import Testing
         #expect(try client.open(id: id).reply.name == "a.jpg")
     }
 
-    @Test func anUnknownIdIsAssetNotFound() throws {
-        let (daemon, _) = try daemonWithPhoto()
+    @Test func anUnknownIdIsAssetNotFound() async throws {
+        let (daemon, _) = try await daemonWithPhoto()
         let thrown = #expect(throws: PhotoClientError.self) {
             _ = try OriginalsClient.openOriginal(id: "00000000deadbeef", socketPath: daemon.socket)
         }
@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func requestImageFastIsTheEmbeddedThumbnail() async throws {
-        let (daemon, id) = try daemonWithPhoto()
+        let (daemon, id) = try await daemonWithPhoto()
         let client = try await PhotoClient.connect(socketPath: daemon.socket)
         let reply = try await client.requestImage(RequestImageParameters(id: id, width: 160, height: 160,
                                                                          deliveryMode: .fast))

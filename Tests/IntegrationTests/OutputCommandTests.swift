@@ -10,25 +10,25 @@ import Testing
     static let taken = "2021-07-04 10:30:00"
 
     /// A library of beach.jpg ("Beach") and caption.jpg (a 4,281-character XML caption).
-    static func library() throws -> (daemon: DaemonHarness, beach: String, caption: String) {
+    static func library() async throws -> (daemon: DaemonHarness, beach: String, caption: String) {
         let daemon = try DaemonHarness()
         try daemon.add("beach.jpg", Photo.jpeg("Beach"))
         try daemon.add("caption.jpg", Photo.jpeg(caption))
-        try daemon.start()
-        let ids = try daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)
+        try await daemon.start()
+        let ids = try await daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)
         return (daemon, try #require(ids["beach.jpg"]), try #require(ids["caption.jpg"]))
     }
 
     /// Runs photoctl with `extra` added to the daemon's environment.
-    static func photoctl(_ daemon: DaemonHarness, _ arguments: [String], _ extra: [String: String]) throws -> ProcessResult {
-        try ProcessRunner.run(Binaries.photoctl, arguments, environment: daemon.environment.merging(extra) { $1 })
+    static func photoctl(_ daemon: DaemonHarness, _ arguments: [String], _ extra: [String: String]) async throws -> ProcessResult {
+        try await ProcessRunner.run(Binaries.photoctl, arguments, environment: daemon.environment.merging(extra) { $1 })
     }
 
     static func spaces(_ count: Int) -> String { String(repeating: " ", count: count) }
 
-    @Test func listFitsEightyColumnsWhateverTheCaption() throws {
-        let (daemon, beach, caption) = try Self.library()
-        let chosen = try Self.photoctl(daemon, ["list", "--sort", "path", "--fields", "id,group,taken,format"],
+    @Test func listFitsEightyColumnsWhateverTheCaption() async throws {
+        let (daemon, beach, caption) = try await Self.library()
+        let chosen = try await Self.photoctl(daemon, ["list", "--sort", "path", "--fields", "id,group,taken,format"],
                                        ["COLUMNS": "80"])
         #expect(chosen.status == 0, "\(chosen.stderr)")
         // ID 16, TAKEN 19 and FORMAT 6 are fixed; GROUP gets the rest of 80: 33 columns.
@@ -39,14 +39,14 @@ import Testing
 
             """)
 
-        let list = try Self.photoctl(daemon, ["list", "--sort", "path"], ["COLUMNS": "80"])
+        let list = try await Self.photoctl(daemon, ["list", "--sort", "path"], ["COLUMNS": "80"])
         #expect(list.status == 0)
         // GROUP and PATH shrink alike; the path keeps its start and its whole file name.
-        func path(_ name: String) -> String {
+        func path(_ name: String) async -> String {
             let whole = daemon.library + "/" + name
             return String(whole.prefix(19 - 2 - name.count)) + "…/" + name
         }
-        #expect(list.stdout == """
+        #expect(await list.stdout == """
             ID\(Self.spaces(16))GROUP\(Self.spaces(17))TAKEN\(Self.spaces(16))PATH
             \(beach)  Beach\(Self.spaces(17))\(Self.taken)  \(path("beach.jpg"))
             \(caption)  \(Self.caption.prefix(19))…  \(Self.taken)  \(path("caption.jpg"))
@@ -55,46 +55,46 @@ import Testing
         for line in list.stdout.split(separator: "\n") { #expect(line.count <= 80) }
 
         // Piped without COLUMNS: whole rows, as before.
-        let piped = try daemon.photoctl(["list"])
+        let piped = try await daemon.photoctl(["list"])
         #expect(piped.stdout.contains(Self.caption + "  "))
     }
 
-    @Test func fullShowsEverythingAndNoLegendDropsTheHeader() throws {
-        let (daemon, beach, caption) = try Self.library()
-        let full = try Self.photoctl(daemon, ["--full", "list", "--sort", "path"], ["COLUMNS": "80"])
+    @Test func fullShowsEverythingAndNoLegendDropsTheHeader() async throws {
+        let (daemon, beach, caption) = try await Self.library()
+        let full = try await Self.photoctl(daemon, ["--full", "list", "--sort", "path"], ["COLUMNS": "80"])
         #expect(full.status == 0)
         #expect(full.stdout.contains("\(caption)  \(Self.caption)  \(Self.taken)  \(daemon.library)/caption.jpg\n"))
-        let bare = try Self.photoctl(daemon, ["list", "--sort", "path", "--no-legend", "--fields", "id,format"],
+        let bare = try await Self.photoctl(daemon, ["list", "--sort", "path", "--no-legend", "--fields", "id,format"],
                                      ["COLUMNS": "80"])
         #expect(bare.stdout == "\(beach)  jpeg\n\(caption)  jpeg\n")
-        let groups = try Self.photoctl(daemon, ["--no-legend", "groups"], ["COLUMNS": "80"])
+        let groups = try await Self.photoctl(daemon, ["--no-legend", "groups"], ["COLUMNS": "80"])
         #expect(!groups.stdout.contains("GROUP"))
         for line in groups.stdout.split(separator: "\n") { #expect(line.count <= 80, "\(line)") }
     }
 
-    @Test func unknownFieldsAreAUsageErrorListingTheValidOnes() throws {
-        let result = try ProcessRunner.run(Binaries.photoctl, ["list", "--fields", "id,colour"],
+    @Test func unknownFieldsAreAUsageErrorListingTheValidOnes() async throws {
+        let result = try await ProcessRunner.run(Binaries.photoctl, ["list", "--fields", "id,colour"],
                                            environment: ["PHOTOD_SOCKET": "/nonexistent"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("unknown field \"colour\"; valid fields: id, path, group, description"),
                 "\(result.stderr)")
     }
 
-    @Test func tsvIsOneLinePerPhotoWithEscapedValues() throws {
+    @Test func tsvIsOneLinePerPhotoWithEscapedValues() async throws {
         let daemon = try DaemonHarness()
         try daemon.add("odd.jpg", Photo.jpeg("tab\there\nnew \\ line\u{1B}[2J"))
-        try daemon.start()
-        let id = try #require(try daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)["odd.jpg"])
-        let tsv = try Self.photoctl(daemon, ["list", "--format", "tsv", "--fields", "id,description,source,width,taken"],
+        try await daemon.start()
+        let id = try #require(try await daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)["odd.jpg"])
+        let tsv = try await Self.photoctl(daemon, ["list", "--format", "tsv", "--fields", "id,description,source,width,taken"],
                                     ["COLUMNS": "20"])
         #expect(tsv.status == 0)
         #expect(tsv.stdout == "id\tdescription\tsource\twidth\ttaken\n"
                 + "\(id)\ttab\\there\\nnew \\\\ line\\u{1B}[2J\texif\t8\t2021-07-04T10:30:00\n")
-        let bare = try daemon.photoctl(["list", "--format", "tsv", "--no-legend", "--fields", "path"])
+        let bare = try await daemon.photoctl(["list", "--format", "tsv", "--no-legend", "--fields", "path"])
         #expect(bare.stdout == "\(daemon.library)/odd.jpg\n")
     }
 
-    @Test func showIsForPeopleAndShortensALongCaption() throws {
+    @Test func showIsForPeopleAndShortensALongCaption() async throws {
         let daemon = try DaemonHarness()
         let photo = JPEGFixture.make(exif: ExifFixture(
             description: "Beach at dawn", dateTimeOriginal: "2021:06:05 14:03:22", offsetTimeOriginal: "+02:00",
@@ -105,10 +105,10 @@ import Testing
         // 2024-01-02 10:11:12 UTC
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_704_190_272)],
                                               ofItemAtPath: file)
-        try daemon.start()
-        let ids = try daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)
+        try await daemon.start()
+        let ids = try await daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)
         let id = try #require(ids["show.jpg"])
-        let show = try Self.photoctl(daemon, ["show", id], ["COLUMNS": "80", "TZ": "Asia/Kolkata"])
+        let show = try await Self.photoctl(daemon, ["show", id], ["COLUMNS": "80", "TZ": "Asia/Kolkata"])
         #expect(show.status == 0, "\(show.stderr)")
         #expect(show.stdout == """
                      ID: \(id)
@@ -126,17 +126,17 @@ import Testing
                Modified: 2024-01-02 15:41:12 +05:30
 
             """)
-        let json = try daemon.photoctlJSON(["show", id])
+        let json = try await daemon.photoctlJSON(["show", id])
         #expect(json.assets.first?["size"] as? Int == photo.count, "exact bytes in JSON")
 
-        let long = try Self.photoctl(daemon, ["show", try #require(ids["caption.jpg"])], ["COLUMNS": "80"])
+        let long = try await Self.photoctl(daemon, ["show", try #require(ids["caption.jpg"])], ["COLUMNS": "80"])
         let lines = long.stdout.split(separator: "\n")
         #expect(lines.contains("Description: \(Self.caption.prefix(66))…"), "\(lines)")
         #expect(lines.contains("      Taken: 2021-07-04 10:30:00 (no time zone recorded)"))
         for line in lines { #expect(line.count <= 80) }
     }
 
-    @Test func showNamesTheSidecarTheDescriptionCameFrom() throws {
+    @Test func showNamesTheSidecarTheDescriptionCameFrom() async throws {
         let daemon = try DaemonHarness()
         try daemon.add("plain.jpg", Photo.jpeg(nil))
         try daemon.add("plain.jpg.xmp", DescriptionSourcesTests.sidecar("Lake"))
@@ -146,8 +146,8 @@ import Testing
         let odd = Array((daemon.library + "/odd/bad").utf8) + [0xFF]
         try RawFile.write(path: odd + Array(".jpg".utf8), contents: Photo.jpeg(nil))
         try RawFile.write(path: odd + Array(".jpg.xmp".utf8), contents: DescriptionSourcesTests.sidecar("Odd"))
-        try daemon.start()
-        let assets = try daemon.photoctlJSON(["list", "--sort", "path"]).assets
+        try await daemon.start()
+        let assets = try await daemon.photoctlJSON(["list", "--sort", "path"]).assets
         #expect(assets.map { $0["sidecar"] as? String } == [
             daemon.library + "/odd/bad\u{FFFD}.jpg.xmp", daemon.library + "/plain.jpg.xmp",
             daemon.library + "/raw/IMG_2.xmp",
@@ -156,19 +156,19 @@ import Testing
         #expect(assets.dropFirst().allSatisfy { $0["sidecarBytes"] == nil })
 
         let ids = assets.compactMap { $0["id"] as? String }
-        let show = try Self.photoctl(daemon, ["show"] + ids, ["COLUMNS": "200"])
+        let show = try await Self.photoctl(daemon, ["show"] + ids, ["COLUMNS": "200"])
         #expect(show.stdout.contains("     Source: XMP sidecar\n    Sidecar: \(daemon.library)/odd/bad\\x{FF}.jpg.xmp\n"))
         #expect(show.stdout.contains("    Sidecar: \(daemon.library)/raw/IMG_2.xmp\n"))
-        let tsv = try daemon.photoctl(["list", "--sort", "path", "--format", "tsv", "--no-legend", "--fields", "sidecar"])
+        let tsv = try await daemon.photoctl(["list", "--sort", "path", "--format", "tsv", "--no-legend", "--fields", "sidecar"])
         #expect(tsv.stdout == "\(daemon.library)/odd/bad\\x{FF}.jpg.xmp\n\(daemon.library)/plain.jpg.xmp\n"
                 + "\(daemon.library)/raw/IMG_2.xmp\n")
     }
 
-    @Test func bothProgramsPrintTheirVersion() throws {
-        let photoctl = try ProcessRunner.run(Binaries.photoctl, ["--version"])
+    @Test func bothProgramsPrintTheirVersion() async throws {
+        let photoctl = try await ProcessRunner.run(Binaries.photoctl, ["--version"])
         #expect(photoctl.status == 0)
         #expect(photoctl.stdout == "photoctl \(PhotodVersion.current)\n")
-        let photod = try ProcessRunner.run(Binaries.photod, ["--version"])
+        let photod = try await ProcessRunner.run(Binaries.photod, ["--version"])
         #expect(photod.status == 0)
         #expect(photod.stdout == "photod \(PhotodVersion.current)\n")
     }

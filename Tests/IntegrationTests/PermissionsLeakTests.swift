@@ -4,7 +4,7 @@ import Testing
 
 /// A limited app learns nothing about hidden assets through any method, parameter or error.
 @Suite(.serialized) struct PermissionsLeakTests {
-    @Test func aLimitedAppLearnsNothingAboutHiddenAssets() throws {
+    @Test func aLimitedAppLearnsNothingAboutHiddenAssets() async throws {
         // owner.py is a trusted program (the owner's own tool); viewer.py is the limited app.
         let daemon = try DaemonHarness(trusted: ["script:*/owner.py"])
         try daemon.add("beach/1.jpg", Photo.jpeg("Beach", taken: "2020:01:01 10:00:00"))
@@ -12,20 +12,20 @@ import Testing
         try daemon.add("hike/3.jpg", Photo.jpeg("Hike", taken: "2021:01:01 10:00:00"))
         try daemon.add("hike/4.jpg", Photo.jpeg("Hike", taken: "2023:01:01 10:00:00"))
         try daemon.add("secret/5.jpg", Photo.jpeg("Secret", taken: "2019:01:01 10:00:00"))
-        try daemon.start()
+        try await daemon.start()
         let owner = try PythonApp(socket: daemon.socket, directory: daemon.dir, name: "owner.py")
         let app = try PythonApp(socket: daemon.socket, directory: daemon.dir, name: "viewer.py")
-        let ids = try daemon.photoctlJSON(["list", "--sort", "path"]).ids(relativeTo: daemon.library)
+        let ids = try await daemon.photoctlJSON(["list", "--sort", "path"]).ids(relativeTo: daemon.library)
         let hike3 = try #require(ids["hike/3.jpg"])
         let visible: Set<String> = [try #require(ids["beach/1.jpg"]), try #require(ids["beach/2.jpg"]), hike3]
-        let appID = try #require((try app.call("io.photod.Authorization.Status")["app"] as? [String: Any])?["id"] as? String)
-        _ = try daemon.photoctlJSON(["permissions", "allow", appID, "--group", "Beach", "--asset", hike3])
+        let appID = try await #require((try app.call("io.photod.Authorization.Status")["app"] as? [String: Any])?["id"] as? String)
+        _ = try await daemon.photoctlJSON(["permissions", "allow", appID, "--group", "Beach", "--asset", hike3])
 
         // Groups and counts: Hike shows only the one selected photo; Secret does not exist.
-        let groups = try #require(try app.call("io.photod.Library.ListGroups")["groups"] as? [[String: Any]])
+        let groups = try #require(try await app.call("io.photod.Library.ListGroups")["groups"] as? [[String: Any]])
         #expect(groups.map { $0["name"] as? String } == ["Beach", "Hike"])
         #expect(groups.map { $0["count"] as? Int } == [2, 1])
-        let status = try app.call("io.photod.Library.Status")
+        let status = try await app.call("io.photod.Library.Status")
         #expect(status["assets"] as? Int == 3)
         #expect(status["groups"] as? Int == 2)
         #expect(status["watches"] as? Int == 0)
@@ -35,20 +35,20 @@ import Testing
         // rest are missing in the order asked, hidden and nonexistent alike.
         let guesses = ids.values.sorted() + ["zzzzzzzzzzzzzzzz"]
         let list = guesses.map { "\"\($0)\"" }.joined(separator: ", ")
-        let fetched = try app.call("io.photod.Library.GetAssets", "{\"ids\": [\(list)]}")
+        let fetched = try await app.call("io.photod.Library.GetAssets", "{\"ids\": [\(list)]}")
         #expect(Set((fetched["assets"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }) == visible)
         #expect(fetched["missing"] as? [String] == guesses.filter { !visible.contains($0) })
 
         // Group names: a hidden group answers exactly like one that does not exist.
-        let hidden = try app.call("io.photod.Library.ListAssets", #"{"group": "Secret"}"#)
-        let none = try app.call("io.photod.Library.ListAssets", #"{"group": "Secrets"}"#)
+        let hidden = try await app.call("io.photod.Library.ListAssets", #"{"group": "Secret"}"#)
+        let none = try await app.call("io.photod.Library.ListAssets", #"{"group": "Secrets"}"#)
         #expect(hidden["error"] as? String == "io.photod.Library.GroupNotFound")
         #expect(hidden["error"] as? String == none["error"] as? String)
         #expect(Set((hidden["parameters"] as? [String: Any] ?? [:]).keys) == ["name", "closest"])
         // Suggestions come from what the app sees: none names the hidden group, for either name.
         #expect((hidden["parameters"] as? [String: Any])?["closest"] as? [String] == [])
         #expect((none["parameters"] as? [String: Any])?["closest"] as? [String] == [])
-        let hike = try app.call("io.photod.Library.ListAssets", #"{"group": "Hike"}"#)
+        let hike = try await app.call("io.photod.Library.ListAssets", #"{"group": "Hike"}"#)
         #expect((hike["assets"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [hike3])
 
         // Forged cursors: every cursor the owner gets while paging one by one, in every order,
@@ -58,35 +58,35 @@ import Testing
             repeat {
                 let parameters = cursor.map { #"{"sort": "\#(sort)", "limit": 1, "cursor": "\#($0)"}"# }
                     ?? #"{"sort": "\#(sort)", "limit": 1}"#
-                let page = try owner.call("io.photod.Library.ListAssets", parameters)
+                let page = try await owner.call("io.photod.Library.ListAssets", parameters)
                 cursor = page["cursor"] as? String
                 guard let cursor else { break }
-                let seen = try app.call("io.photod.Library.ListAssets", #"{"sort": "\#(sort)", "cursor": "\#(cursor)"}"#)
+                let seen = try await app.call("io.photod.Library.ListAssets", #"{"sort": "\#(sort)", "cursor": "\#(cursor)"}"#)
                 let seenIDs = Set((seen["assets"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
                 #expect(seen["error"] == nil, "\(seen)")
                 #expect(seenIDs.isSubset(of: visible), "sort \(sort): \(seenIDs.subtracting(visible)) leaked")
             } while cursor != nil
         }
-        let secretPage = try owner.call("io.photod.Library.ListAssets", #"{"group": "Secret", "limit": 1}"#)
+        let secretPage = try await owner.call("io.photod.Library.ListAssets", #"{"group": "Secret", "limit": 1}"#)
         #expect(secretPage["assets"] != nil)
         for forged in ["AAAA", "not a cursor"] {
-            #expect(try app.error(of: "io.photod.Library.ListAssets", #"{"cursor": "\#(forged)"}"#) == "io.photod.Library.InvalidCursor")
+            await #expect(try app.error(of: "io.photod.Library.ListAssets", #"{"cursor": "\#(forged)"}"#) == "io.photod.Library.InvalidCursor")
         }
 
         // Changes: hidden activity is never delivered, nor does it show as a group changing.
         let subscription = try app.stream(["subscribe"], name: "subscribe")
-        #expect(subscription.wait { $0.objects.count >= 1 }, "\(subscription.stderr)")
+        await #expect(subscription.wait { $0.objects.count >= 1 }, "\(subscription.stderr)")
         try daemon.add("secret/6.jpg", Photo.jpeg("Secret"))
         try daemon.add("hike/7.jpg", Photo.jpeg("Hike"))
         try FileManager.default.removeItem(atPath: daemon.library + "/hike/4.jpg")
         try daemon.add("beach/8.jpg", Photo.jpeg("Beach"))
-        #expect(subscription.wait { $0.objects.count >= 2 }, "\(subscription.stderr)")
-        usleep(500_000)
+        await #expect(subscription.wait { $0.objects.count >= 2 }, "\(subscription.stderr)")
+        try? await Task.sleep(for: .milliseconds(500))
         let changes = subscription.objects.dropFirst()
-        let beach8 = try #require(try daemon.photoctlJSON(["list", "--sort", "path"]).ids(relativeTo: daemon.library)["beach/8.jpg"])
+        let beach8 = try #require(try await daemon.photoctlJSON(["list", "--sort", "path"]).ids(relativeTo: daemon.library)["beach/8.jpg"])
         #expect(changes.flatMap { $0["inserted"] as? [String] ?? [] } == [beach8])
         #expect(changes.allSatisfy { ($0["removed"] as? [String] ?? []).isEmpty })
         #expect(Set(changes.flatMap { $0["groupsChanged"] as? [String] ?? [] }) == ["Beach"])
-        subscription.kill()
+        await subscription.kill()
     }
 }

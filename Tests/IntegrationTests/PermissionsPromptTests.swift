@@ -51,17 +51,17 @@ import Testing
         sys.exit(os.waitstatus_to_exitcode(status))
         """
 
-    @Test func theOwnerAnswersInTheTerminalAndTheAppSeesTheChosenGroup() throws {
+    @Test func theOwnerAnswersInTheTerminalAndTheAppSeesTheChosenGroup() async throws {
         let daemon = try DaemonHarness(trusted: [])
         try daemon.add("beach/1.jpg", Photo.jpeg("Beach"))
         try daemon.add("hike/2.jpg", Photo.jpeg("Hike"))
-        try daemon.start()
+        try await daemon.start()
         let app = try PythonApp(socket: daemon.socket, directory: daemon.dir)
         let request = try app.stream(["request", "to make a slideshow"], name: "request")
-        #expect(request.wait { $0.objects.count >= 1 }, "\(request.stderr)")
+        await #expect(request.wait { $0.objects.count >= 1 }, "\(request.stderr)")
 
         let helper = try daemon.dir.write("terminal.py", Array(Self.terminal.utf8))
-        let prompt = try ProcessRunner.run("/usr/bin/env", [
+        let prompt = try await ProcessRunner.run("/usr/bin/env", [
             "python3", helper, Binaries.photoctl,
             "[a]llow / [l]imited / [d]eny / [s]kip", "maybe",
             "Answer a, l, d or s.", "l",
@@ -74,46 +74,46 @@ import Testing
         #expect(prompt.stdout.contains("1) Beach (1)") && prompt.stdout.contains("2) Hike (1)"))
         #expect(prompt.stdout.contains("limited: groups Beach"))
 
-        #expect(request.exitStatus() == 0)
+        await #expect(request.exitStatus() == 0)
         #expect(request.objects.last?["status"] as? String == "limited")
-        let groups = try #require(try app.call("io.photod.Library.ListGroups")["groups"] as? [[String: Any]])
+        let groups = try #require(try await app.call("io.photod.Library.ListGroups")["groups"] as? [[String: Any]])
         #expect(groups.map { $0["name"] as? String } == ["Beach"])
     }
 
-    @Test func aLabelPosingAsAnotherAppIsShownAfterTheRealIDQuotedShortAndVisible() throws {
+    @Test func aLabelPosingAsAnotherAppIsShownAfterTheRealIDQuotedShortAndVisible() async throws {
         let daemon = try DaemonHarness(trusted: [])
-        try daemon.start()
+        try await daemon.start()
         let app = try PythonApp(socket: daemon.socket, directory: daemon.dir)
         let impostor = "GNOME Photos\" (app:org.gnome.Photos) to see your photo library?"
             + String(repeating: "\u{2800}", count: 40)
         // 185 bytes: within the 200 a label may have, so the request is made.
         #expect(impostor.utf8.count <= 200)
         let request = try app.stream(["request", "to make a slideshow", impostor], name: "request")
-        #expect(request.wait { $0.objects.count >= 1 }, "\(request.stderr)")
+        await #expect(request.wait { $0.objects.count >= 1 }, "\(request.stderr)")
 
         let helper = try daemon.dir.write("terminal.py", Array(Self.terminal.utf8))
-        let prompt = try ProcessRunner.run("/usr/bin/env", [
+        let prompt = try await ProcessRunner.run("/usr/bin/env", [
             "python3", helper, Binaries.photoctl, "[a]llow / [l]imited / [d]eny / [s]kip", "s",
         ], environment: daemon.environment)
         #expect(prompt.status == 0, "\(prompt.stdout)\n\(prompt.stderr)")
         let line = try #require(prompt.stdout.split(separator: "\n").first { $0.hasPrefix("Allow ") }, "\(prompt.stdout)")
-        #expect(line == "Allow \(try app.appID) (calls itself \"GNOME Photos\\\" (app:org.gnome.Pho…\") to see your photo library?")
+        #expect(await line == "Allow \(try app.appID) (calls itself \"GNOME Photos\\\" (app:org.gnome.Pho…\") to see your photo library?")
         #expect(!prompt.stdout.contains("\u{2800}"))
     }
 
-    @Test func promptRefusesToRunWithoutATerminal() throws {
+    @Test func promptRefusesToRunWithoutATerminal() async throws {
         let daemon = try DaemonHarness(trusted: [])
-        try daemon.start()
-        let result = try daemon.photoctl(["permissions", "prompt"])
+        try await daemon.start()
+        let result = try await daemon.photoctl(["permissions", "prompt"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("terminal"), "\(result.stderr)")
     }
 
-    @Test func aShellScriptRequestsAndThenSeesOnlyWhatItWasAllowed() throws {
+    @Test func aShellScriptRequestsAndThenSeesOnlyWhatItWasAllowed() async throws {
         let daemon = try DaemonHarness(trusted: [])
         try daemon.add("beach/1.jpg", Photo.jpeg("Beach"))
         try daemon.add("hike/2.jpg", Photo.jpeg("Hike"))
-        try daemon.start()
+        try await daemon.start()
         let script = try daemon.dir.write("backup.sh", Array("""
             #!/bin/bash
             "$PHOTOCTL" request --reason "nightly backup" --label Backup || exit $?
@@ -122,21 +122,21 @@ import Testing
         var environment = daemon.environment
         environment["PHOTOCTL"] = Binaries.photoctl
         let run = try StreamingProcess("/bin/bash", [script], environment: environment, directory: daemon.dir, name: "backup")
-        #expect(daemon.logContains("authorization requested"), "\(daemon.log)")
-        let apps = try #require(try daemon.photoctlJSON(["permissions"])["apps"] as? [[String: Any]])
+        #expect(await daemon.logContains("authorization requested"), "\(daemon.log)")
+        let apps = try #require(try await daemon.photoctlJSON(["permissions"])["apps"] as? [[String: Any]])
         let entry = try #require(apps.first { ($0["id"] as? String)?.hasSuffix("/backup.sh") == true }, "\(apps)")
         #expect((entry["id"] as? String)?.hasPrefix("script:") == true)
         #expect(entry["label"] as? String == "Backup")
-        _ = try daemon.photoctlJSON(["permissions", "allow", "backup.sh", "--group", "Hike"])
-        #expect(run.exitStatus() == 0, "\(run.stderr)")
+        _ = try await daemon.photoctlJSON(["permissions", "allow", "backup.sh", "--group", "Hike"])
+        await #expect(run.exitStatus() == 0, "\(run.stderr)")
         #expect(run.lines.first == "limited")
         let listed = try JSONSerialization.jsonObject(with: Data(run.lines.dropFirst().joined(separator: "\n").utf8))
         #expect(((listed as? [String: Any])?["groups"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Hike"])
 
         // Denied: exit status 1, and the message names the command that lets it ask again.
-        _ = try daemon.photoctlJSON(["permissions", "deny", "backup.sh"])
+        _ = try await daemon.photoctlJSON(["permissions", "deny", "backup.sh"])
         let denied = try StreamingProcess("/bin/bash", [script], environment: environment, directory: daemon.dir, name: "denied")
-        #expect(denied.exitStatus() == 1)
+        await #expect(denied.exitStatus() == 1)
         #expect(denied.stderr.contains("photoctl permissions reset"), "\(denied.stderr)")
     }
 }

@@ -10,8 +10,8 @@ import Testing
     static let refused = ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so"]
 
     /// The shared libraries `executable` loads, directly or through another, as ldd names them.
-    static func libraries(of executable: String) throws -> [String] {
-        let result = try ProcessRunner.run("/usr/bin/ldd", [executable])
+    static func libraries(of executable: String) async throws -> [String] {
+        let result = try await ProcessRunner.run("/usr/bin/ldd", [executable])
         #expect(result.status == 0, "\(result.stderr)")
         let names = result.stdout.split(separator: "\n").compactMap { line in
             line.split(whereSeparator: \.isWhitespace).first.map(String.init)
@@ -21,16 +21,16 @@ import Testing
         return names
     }
 
-    @Test func photoctlLinksNoFullFoundationAndNoICU() throws {
-        let libraries = try Self.libraries(of: Binaries.photoctl)
+    @Test func photoctlLinksNoFullFoundationAndNoICU() async throws {
+        let libraries = try await Self.libraries(of: Binaries.photoctl)
         for library in Self.refused {
             #expect(!libraries.contains(library), "photoctl links \(library): \(libraries)")
         }
     }
 
-    @Test func theCheckFindsFoundationWhereItIsLinked() throws {
+    @Test func theCheckFindsFoundationWhereItIsLinked() async throws {
         // This test process imports full Foundation (its helpers run processes with it).
-        let libraries = try Self.libraries(of: FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let libraries = try await Self.libraries(of: FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         #expect(Self.refused.allSatisfy(libraries.contains), "\(libraries)")
     }
 }

@@ -44,8 +44,8 @@ struct PythonApp {
     }
 
     /// One call; the reply or `{"error", "parameters"}`.
-    func call(_ method: String, _ parameters: String = "{}") throws -> [String: Any] {
-        let result = try ProcessRunner.run("/usr/bin/env", ["python3", script, socket, "call", method, parameters])
+    func call(_ method: String, _ parameters: String = "{}") async throws -> [String: Any] {
+        let result = try await ProcessRunner.run("/usr/bin/env", ["python3", script, socket, "call", method, parameters])
         guard let object = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
             throw PythonAppError.noReply(method: method, stdout: result.stdout, stderr: result.stderr)
         }
@@ -53,8 +53,8 @@ struct PythonApp {
     }
 
     /// The error name of a call that failed, or nil when it succeeded.
-    func error(of method: String, _ parameters: String = "{}") throws -> String? {
-        try call(method, parameters)["error"] as? String
+    func error(of method: String, _ parameters: String = "{}") async throws -> String? {
+        try await call(method, parameters)["error"] as? String
     }
 
     /// A streaming run (`request REASON [LABEL]` or `subscribe`) in the background.
@@ -70,8 +70,8 @@ struct PythonApp {
 
     /// The app id photod gives this script.
     var appID: String {
-        get throws {
-            let result = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", "import os, sys; print(os.path.realpath(sys.executable))"])
+        get async throws {
+            let result = try await ProcessRunner.run("/usr/bin/env", ["python3", "-c", "import os, sys; print(os.path.realpath(sys.executable))"])
             return "script:" + result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) + ":" + script
         }
     }

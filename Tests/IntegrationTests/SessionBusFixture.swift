@@ -9,7 +9,7 @@ final class SessionBusFixture: @unchecked Sendable {
     private let daemon: StreamingProcess
 
     /// Starts the bus and waits until it prints its address (it is then accepting connections).
-    init(directory: TemporaryDirectory) throws {
+    init(directory: TemporaryDirectory) async throws {
         self.directory = directory
         let socket = directory.file("session-bus")
         let config = """
@@ -32,7 +32,7 @@ final class SessionBusFixture: @unchecked Sendable {
         }
         daemon = try StreamingProcess("/usr/bin/dbus-daemon", ["--config-file=" + configFile, "--nofork", "--print-address"],
                                       directory: directory, name: "session-bus")
-        guard daemon.wait(timeout: 60, until: { !$0.lines.isEmpty }) else {
+        guard await daemon.wait(timeout: 60, until: { !$0.lines.isEmpty }) else {
             throw FixtureError.missing("dbus-daemon did not start: \(daemon.stderr)")
         }
         address = "unix:path=" + socket
@@ -42,11 +42,10 @@ final class SessionBusFixture: @unchecked Sendable {
     var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address] }
 
     /// Runs `dbus-send` on this bus.
-    func send(_ arguments: [String]) throws -> ProcessResult {
-        try ProcessRunner.run("/usr/bin/dbus-send", ["--bus=" + address] + arguments)
+    func send(_ arguments: [String]) async throws -> ProcessResult {
+        try await ProcessRunner.run("/usr/bin/dbus-send", ["--bus=" + address] + arguments)
     }
 
-    deinit { daemon.kill() }
 }
 
 /// A tool a test needs is not there, or did not start.

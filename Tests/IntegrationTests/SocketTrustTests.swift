@@ -17,7 +17,7 @@ import Testing
     static var canRunAsNobody: Bool { geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") }
 
     /// Runs the impostor as nobody in a folder of nobody's under `dir`; its output goes to files.
-    static func startImpostor(in dir: TemporaryDirectory) throws -> (StreamingProcess, socket: String) {
+    static func startImpostor(in dir: TemporaryDirectory) async throws -> (StreamingProcess, socket: String) {
         let folder = dir.file("theirs")
         #expect(mkdir(folder, 0o755) == 0 && chown(folder, 65534, 65534) == 0)
         #expect(chmod(dir.path, 0o755) == 0)
@@ -25,56 +25,56 @@ import Testing
         let server = try StreamingProcess("/usr/bin/setpriv", [
             "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", impostor, socket, impostorStatus,
         ], directory: dir, name: "impostor")
-        #expect(server.wait { $0.lines.first == "listening" }, "\(server.stderr)")
+        #expect(await server.wait { $0.lines.first == "listening" }, "\(server.stderr)")
         return (server, socket)
     }
 
-    @Test(.enabled(if: canRunAsNobody)) func photoctlRefusesAServerOfAnotherUserAndSendsItNothing() throws {
+    @Test(.enabled(if: canRunAsNobody)) func photoctlRefusesAServerOfAnotherUserAndSendsItNothing() async throws {
         let dir = try TemporaryDirectory()
-        let (server, socket) = try Self.startImpostor(in: dir)
-        let result = try ProcessRunner.run(Binaries.photoctl, ["--socket", socket, "status"])
+        let (server, socket) = try await Self.startImpostor(in: dir)
+        let result = try await ProcessRunner.run(Binaries.photoctl, ["--socket", socket, "status"])
         #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
         #expect(!result.stdout.contains("6.6.6-attacker"))
         #expect(result.stderr.contains(socket) && result.stderr.contains("uid 65534"), "\(result.stderr)")
         #expect(result.stderr.contains("--service-user"))
-        #expect(server.exitStatus() == 0)
+        await #expect(server.exitStatus() == 0)
         #expect(server.lines.last == "0", "bytes the impostor received: \(server.lines)")
     }
 
-    @Test(.enabled(if: canRunAsNobody)) func theNamedServiceUserIsTrusted() throws {
+    @Test(.enabled(if: canRunAsNobody)) func theNamedServiceUserIsTrusted() async throws {
         let dir = try TemporaryDirectory()
-        let (server, socket) = try Self.startImpostor(in: dir)
-        let result = try ProcessRunner.run(Binaries.photoctl, ["--socket", socket, "status"],
+        let (server, socket) = try await Self.startImpostor(in: dir)
+        let result = try await ProcessRunner.run(Binaries.photoctl, ["--socket", socket, "status"],
                                            environment: ["PHOTOD_SERVICE_USER": "nobody"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("photod 6.6.6-attacker: ready"))
-        #expect(server.exitStatus() == 0)
+        await #expect(server.exitStatus() == 0)
 
-        let unknown = try ProcessRunner.run(Binaries.photoctl, ["--socket", socket, "--service-user", "no-such-user", "status"])
+        let unknown = try await ProcessRunner.run(Binaries.photoctl, ["--socket", socket, "--service-user", "no-such-user", "status"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("no user named \"no-such-user\""), "\(unknown.stderr)")
     }
 
-    @Test func aRuntimeDirectoryOfAnotherUserIsRefusedByPhotodAndPhotoctl() throws {
+    @Test func aRuntimeDirectoryOfAnotherUserIsRefusedByPhotodAndPhotoctl() async throws {
         let daemon = try DaemonHarness()
         let runtime = daemon.dir.file("run")
         #expect(mkdir(runtime, 0o700) == 0 && chown(runtime, 65534, 65534) == 0)
-        #expect(throws: HarnessError.self) { try daemon.start(timeout: 10) }
+        await #expect(throws: HarnessError.self) { try await daemon.start(timeout: 10) }
         #expect(daemon.log.contains("refusing the socket folder \(runtime): it belongs to uid 65534"), "\(daemon.log)")
         #expect(!FileManager.default.fileExists(atPath: runtime + "/photod"))
 
         var environment = daemon.environment
         environment["PHOTOD_SOCKET"] = nil
-        let result = try ProcessRunner.run(Binaries.photoctl, ["status"], environment: environment)
+        let result = try await ProcessRunner.run(Binaries.photoctl, ["status"], environment: environment)
         #expect(result.status == 3)
         #expect(result.stderr.contains("refusing the socket folder \(runtime)"), "\(result.stderr)")
     }
 
-    @Test func aRuntimeDirectoryOpenToOthersIsRefusedAndLeftAlone() throws {
+    @Test func aRuntimeDirectoryOpenToOthersIsRefusedAndLeftAlone() async throws {
         let daemon = try DaemonHarness()
         let runtime = daemon.dir.file("run")
         #expect(mkdir(runtime, 0o777) == 0 && chmod(runtime, 0o777) == 0)
-        #expect(throws: HarnessError.self) { try daemon.start(timeout: 10) }
+        await #expect(throws: HarnessError.self) { try await daemon.start(timeout: 10) }
         #expect(daemon.log.contains("its mode is 0777"), "\(daemon.log)")
         let attributes = try FileManager.default.attributesOfItem(atPath: runtime)
         #expect((attributes[.posixPermissions] as? Int) == 0o777)

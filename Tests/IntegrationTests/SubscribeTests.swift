@@ -6,7 +6,7 @@ import Testing
 @Suite(.serialized) struct SubscribeTests {
     @Test func sinceReplaysTheLogAndAForgottenTokenIsAResync() async throws {
         let daemon = try DaemonHarness(settings: "change_retention = 2\n")
-        try daemon.start()
+        try await daemon.start()
         let live = try await ChangeRecorder.start(socket: daemon.socket)
         for n in 0..<4 {
             try daemon.add("p\(n).jpg", Photo.jpeg("G"))
@@ -29,60 +29,49 @@ import Testing
         #expect(stale.received.first?.resync == true)
     }
 
-    @Test func subscribeWithoutMoreIsExpectedMore() throws {
+    @Test func subscribeWithoutMoreIsExpectedMore() async throws {
         let daemon = try DaemonHarness()
-        try daemon.start()
+        try await daemon.start()
         let script = """
             import socket, sys
             s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
             s.sendall(b'{"method":"io.photod.Library.Subscribe","parameters":{}}\\0')
             print(s.recv(4096).rstrip(b"\\0").decode())
             """
-        let result = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", script, daemon.socket])
+        let result = try await ProcessRunner.run("/usr/bin/env", ["python3", "-c", script, daemon.socket])
         #expect(result.stdout.contains("org.varlink.service.ExpectedMore"), "\\(result.stdout) \\(result.stderr)")
     }
 
-    // timeout sends SIGKILL: children of the test runner inherit a blocked SIGTERM.
-    @Test func photoctlWatchPrintsOneJSONObjectPerLineAsChangesHappen() throws {
+    @Test func photoctlWatchPrintsOneJSONObjectPerLineAsChangesHappen() async throws {
         let daemon = try DaemonHarness()
-        try daemon.start()
-        let output = Mutexed<ProcessResult?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let environment = daemon.environment
-        DispatchQueue.global().async {
-            output.set(try? ProcessRunner.run("/usr/bin/timeout", ["-s", "KILL", "3", Binaries.photoctl, "watch", "--json"],
-                                              environment: environment))
-            done.signal()
-        }
-        usleep(1_000_000)
+        try await daemon.start()
+        let watch = try StreamingProcess(Binaries.photoctl, ["watch", "--json"], environment: daemon.environment,
+                                         directory: daemon.dir, name: "watch")
+        // Its first line is the subscription's start: from then on no change is missed.
+        #expect(await watch.wait(timeout: 60) { !$0.lines.isEmpty }, "\(watch.stderr)")
         try daemon.add("new.jpg", Photo.jpeg("Watched"))
-        done.wait()
-        let lines = try #require(output.get()).stdout.split(separator: "\n")
-        #expect(lines.count == 2)
-        let change = try JSONSerialization.jsonObject(with: Data(lines.last.map(String.init)?.utf8 ?? "".utf8))
+        #expect(await watch.wait(timeout: 60) { $0.lines.count >= 2 }, "\(watch.lines) \(watch.stderr)")
+        await watch.kill()
+        let lines = watch.lines
+        #expect(lines.count == 2, "\(lines)")
+        let change = try JSONSerialization.jsonObject(with: Data((lines.last ?? "").utf8))
         #expect(((change as? [String: Any])?["inserted"] as? [String])?.count == 1)
         #expect(((change as? [String: Any])?["groupsChanged"] as? [String]) == ["Watched"])
     }
 
-    @Test func theREADMEsPythonExampleReceivesChanges() throws {
+    @Test func theREADMEsPythonExampleReceivesChanges() async throws {
         let daemon = try DaemonHarness()
-        try daemon.start()
+        try await daemon.start()
         let example = Binaries.repository.appendingPathComponent("examples/watch_changes.py").path
-        let output = Mutexed<ProcessResult?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            output.set(try? ProcessRunner.run("/usr/bin/timeout", ["-s", "KILL", "4", "python3", example, daemon.socket]))
-            done.signal()
-        }
-        usleep(1_500_000)
+        let watch = try StreamingProcess("/usr/bin/env", ["python3", example, daemon.socket], directory: daemon.dir, name: "example")
+        // It prints the subscription's first reply as soon as it has it: from then on no change is missed.
+        #expect(await watch.wait(timeout: 60) { !$0.lines.isEmpty }, "\(watch.stderr)")
         try daemon.add("seen.jpg", Photo.jpeg("Seen"))
-        done.wait()
-        let result = try #require(output.get())
-        let lines = result.stdout.split(separator: "\n")
-        let added = lines.compactMap { line -> [String]? in
-            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-            return object?["added"] as? [String]
-        }.flatMap { $0 }
-        #expect(added.contains(daemon.library + "/seen.jpg"), "stdout: \(result.stdout) stderr: \(result.stderr)")
+        let added = { (watch: StreamingProcess) in
+            watch.objects.compactMap { $0["added"] as? [String] }.flatMap { $0 }
+        }
+        #expect(await watch.wait(timeout: 60) { added($0).contains(daemon.library + "/seen.jpg") },
+                "stdout: \(watch.lines) stderr: \(watch.stderr)")
+        await watch.kill()
     }
 }

@@ -57,15 +57,15 @@ import Testing
         """
 
     @Test(.enabled(if: canRunManager, "a systemd user manager needs root here (a private mount namespace on /run/systemd)"))
-    func theUnitsStartOnTheFirstCallReloadRestartAndStop() throws {
+    func theUnitsStartOnTheFirstCallReloadRestartAndStop() async throws {
         let dir = try TemporaryDirectory()
         // A real JPEG: the unit's sandbox must leave the image worker room to sandbox itself.
         try FileManager.default.createDirectory(atPath: dir.file("lib1"), withIntermediateDirectories: true)
-        try PillowFixture.write(dir.file("lib1/a.jpg"), width: 300, height: 200, description: "Beach")
+        try await PillowFixture.write(dir.file("lib1/a.jpg"), width: 300, height: 200, description: "Beach")
         try dir.write("lib1/b.jpg", Photo.jpeg("Hike"))
         try dir.write("lib2/c.jpg", Photo.jpeg("Snow"))
         let script = try dir.write("manager.sh", Array(Self.script.utf8))
-        let result = try ProcessRunner.run("/usr/bin/unshare", [
+        let result = try await ProcessRunner.run("/usr/bin/unshare", [
             "-m", "--propagation", "private", "/bin/bash", script, dir.path, Binaries.photod, Binaries.photoctl, Self.units,
         ], timeout: 120)
         var values: [String: String] = [:]
@@ -85,7 +85,7 @@ import Testing
         #expect(status.contains("TriggeredBy:") && status.contains("photod.socket"), "\(status)")
         let thumbnailError = (try? String(contentsOfFile: dir.file("thumb.err"), encoding: .utf8)) ?? ""
         #expect(values["thumbnail_rc"] == "0", "under the unit's system-call filter: \(thumbnailError) \(context)")
-        #expect(try PillowFixture.probe(Array(Data(contentsOf: URL(fileURLWithPath: dir.file("thumb.jpg")))), points: []).width == 64)
+        await #expect(try PillowFixture.probe(Array(Data(contentsOf: URL(fileURLWithPath: dir.file("thumb.jpg")))), points: []).width == 64)
         #expect(values["reload_rc"] == "0")
         #expect(values["reloaded_text"] == "Watching 3 photos in 3 groups", "\(context)")
         #expect(values["restarts"] == "1" && values["new_pid"] == "yes", "kill -9 restarts it: \(context)")
@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze")))
-    func systemdAnalyzeVerifiesTheUnits() throws {
+    func systemdAnalyzeVerifiesTheUnits() async throws {
         let dir = try TemporaryDirectory()
         let service = try String(contentsOfFile: Self.units + "/photod.service", encoding: .utf8)
             .replacingOccurrences(of: "/usr/bin/photod", with: Binaries.photod)
@@ -107,7 +107,7 @@ import Testing
                                                                           encoding: .utf8).utf8))
         try FileManager.default.createDirectory(atPath: dir.file("run"), withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        let result = try ProcessRunner.run("/usr/bin/systemd-analyze", ["verify", "--user", socketPath, servicePath],
+        let result = try await ProcessRunner.run("/usr/bin/systemd-analyze", ["verify", "--user", socketPath, servicePath],
                                            environment: ["XDG_RUNTIME_DIR": dir.file("run"), "MANPATH": Self.manPages])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.isEmpty && result.stdout.isEmpty, "\(result.stdout)\(result.stderr)")

@@ -31,10 +31,10 @@ import Testing
         """
 
     /// Runs `body` after the prelude; the key=value lines it prints, and the notify messages.
-    static func scenario(_ body: String, in dir: TemporaryDirectory) throws -> (values: [String: String], notify: [String]) {
+    static func scenario(_ body: String, in dir: TemporaryDirectory) async throws -> (values: [String: String], notify: [String]) {
         try dir.write("listener.py", Array(listener.utf8))
         let script = try dir.write("scenario.sh", Array((prelude + body).utf8))
-        let result = try ProcessRunner.run("/bin/bash", [script, dir.path, Binaries.photod, Binaries.photoctl], timeout: 120)
+        let result = try await ProcessRunner.run("/bin/bash", [script, dir.path, Binaries.photod, Binaries.photoctl], timeout: 120)
         var values: [String: String] = [:]
         for line in result.stdout.split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1)
@@ -51,11 +51,11 @@ import Testing
         (try? String(contentsOfFile: dir.file("photod.err"), encoding: .utf8)) ?? ""
     }
 
-    @Test func socketActivationReadinessStatusWatchdogAndACleanStop() throws {
+    @Test func socketActivationReadinessStatusWatchdogAndACleanStop() async throws {
         let dir = try TemporaryDirectory()
         try dir.write("library/a.jpg", Photo.jpeg("Beach"))
         try dir.write("library/b.jpg", Photo.jpeg("Hike"))
-        let (values, notify) = try Self.scenario("""
+        let (values, notify) = try await Self.scenario("""
             NOTIFY_SOCKET="$dir/notify" WATCHDOG_USEC=300000 XDG_CONFIG_HOME="$dir/config" \\
               systemd-socket-activate -l "$dir/activated.sock" --fdname=varlink \\
               -E NOTIFY_SOCKET -E WATCHDOG_USEC -E XDG_CONFIG_HOME \\
@@ -79,13 +79,13 @@ import Testing
         #expect(values["daemon_rc"] == "0", "\(values) \(log)")
     }
 
-    @Test func sighupReloadsRootsKeepingIdsAndTellsSystemd() throws {
+    @Test func sighupReloadsRootsKeepingIdsAndTellsSystemd() async throws {
         let dir = try TemporaryDirectory()
         try dir.write("a/1.jpg", Photo.jpeg("Beach"))
         try dir.write("a/2.jpg", Photo.jpeg("Hike"))
         try dir.write("b/3.jpg", Photo.jpeg("Snow"))
         try dir.write("photod.toml", Array("roots = [\"\(dir.file("a"))\"]\n".utf8))
-        let (values, notify) = try Self.scenario("""
+        let (values, notify) = try await Self.scenario("""
             NOTIFY_SOCKET="$dir/notify" "$photod" --config "$dir/photod.toml" --database "$dir/index.sqlite" \\
               --socket "$dir/photod.sock" 2> "$dir/photod.err" &
             daemon=$!

@@ -1,5 +1,7 @@
 import Foundation
 import PhotoTestSupport
+import Posix
+import Testing
 
 /// An interactive shell in a private tmux server, typed at like a person: for what only a
 /// shell at a terminal does (fish 3 gives a completion the cursor only in a real command line).
@@ -9,7 +11,7 @@ final class TmuxShell {
     private let socket: String
 
     /// Starts `command` (a shell) on a 160×40 terminal, with exactly `environment` (plus TERM).
-    init(_ command: [String], environment: [String: String]) throws {
+    init(_ command: [String], environment: [String: String]) async throws {
         folder = try TemporaryDirectory()
         socket = folder.file("tmux")
         let variables = environment.merging(["TERM": "xterm-256color"]) { _, new in new }.map { "\($0)=\($1)" }
@@ -18,7 +20,7 @@ final class TmuxShell {
         // starting client is never seen to exit; Python's subprocess closes them for tmux. And
         // the test runner's children inherit its blocked signals: unblocked, so that the shell
         // and the server end on kill-server's hangup.
-        let start = try ProcessRunner.run("/usr/bin/python3", [
+        let start = try await ProcessRunner.run("/usr/bin/python3", [
             "-c", "import signal, subprocess, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
                 + "sys.exit(subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL, "
                 + "stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode)",
@@ -29,39 +31,53 @@ final class TmuxShell {
     }
 
     /// Types `text` as it is (no key names).
-    func type(_ text: String) throws {
-        try tmux(["send-keys", "-l", text])
+    func type(_ text: String) async throws {
+        try await tmux(["send-keys", "-l", text])
     }
 
     /// Presses keys by tmux's names: Tab, Enter, C-u.
-    func press(_ keys: String...) throws {
-        try tmux(["send-keys"] + keys)
+    func press(_ keys: String...) async throws {
+        try await tmux(["send-keys"] + keys)
     }
 
     /// What the terminal shows now, wrapped lines joined.
     var screen: String {
-        (try? ProcessRunner.run("/usr/bin/tmux", ["-S", socket, "capture-pane", "-p", "-J"]).stdout) ?? ""
+        get async { (try? await ProcessRunner.run("/usr/bin/tmux", ["-S", socket, "capture-pane", "-p", "-J"]).stdout) ?? "" }
     }
 
     /// Waits until the screen satisfies `condition`; the last screen either way.
     @discardableResult
-    func wait(timeout: TimeInterval = 10, until condition: (String) -> Bool) -> (satisfied: Bool, screen: String) {
-        let deadline = Date().addingTimeInterval(timeout)
-        var shown = screen
-        while !condition(shown) && Date() < deadline {
-            usleep(50_000)
-            shown = screen
+    func wait(timeout: TimeInterval = 10, until condition: (String) -> Bool) async -> (satisfied: Bool, screen: String) {
+        var shown = ""
+        let satisfied = await eventually(timeout: timeout) {
+            shown = await screen
+            return condition(shown)
         }
-        return (condition(shown), shown)
+        return (satisfied, shown)
     }
 
-    private func tmux(_ arguments: [String]) throws {
-        let result = try ProcessRunner.run("/usr/bin/tmux", ["-S", socket] + arguments)
+    /// Expects the screen to show `text` within 10 s; the failure names `context` and shows the screen.
+    func expectScreen(containing text: String, _ context: String = "", sourceLocation: SourceLocation = #_sourceLocation) async {
+        let shown = await wait { $0.contains(text) }
+        #expect(shown.satisfied, "\(context.isEmpty ? "" : context + ": ")\(shown.screen)", sourceLocation: sourceLocation)
+    }
+
+    private func tmux(_ arguments: [String]) async throws {
+        let result = try await ProcessRunner.run("/usr/bin/tmux", ["-S", socket] + arguments)
         guard result.status == 0 else { throw TmuxError.failed(arguments, result.stderr) }
     }
 
     deinit {
-        _ = try? ProcessRunner.run("/usr/bin/tmux", ["-S", socket, "kill-server"])
+        // deinit cannot await: the server is ended from a thread of its own.
+        // The folder holding its socket goes only after it, so the server can still be reached.
+        let socket = socket
+        let folder = folder
+        _ = DetachedThread.start(name: "test-tmux") {
+            if case .success(let pid) = ChildProcess.spawn("/usr/bin/tmux", ["-S", socket, "kill-server"]) {
+                _ = ChildProcess.wait(pid)
+            }
+            withExtendedLifetime(folder) {}
+        }
     }
 }
 

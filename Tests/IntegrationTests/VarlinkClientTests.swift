@@ -5,39 +5,39 @@ import Testing
 /// Tools nobody here wrote can use the daemon: the reference Python varlink client, and raw sockets.
 @Suite(.serialized) struct VarlinkClientTests {
     /// Runs the Python varlink CLI; it exits 0 even on a varlink error, so errors are read from stderr.
-    private func python(_ arguments: [String]) throws -> ProcessResult {
-        try ProcessRunner.run("/usr/bin/env", ["python3", "-m", "varlink.cli"] + arguments)
+    private func python(_ arguments: [String]) async throws -> ProcessResult {
+        try await ProcessRunner.run("/usr/bin/env", ["python3", "-m", "varlink.cli"] + arguments)
     }
 
-    @Test func theReferencePythonClientListsGroupsAndAssets() throws {
-        let check = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", "import varlink"])
+    @Test func theReferencePythonClientListsGroupsAndAssets() async throws {
+        let check = try await ProcessRunner.run("/usr/bin/env", ["python3", "-c", "import varlink"])
         try #require(check.status == 0, "the Python varlink package is missing: run the README's test command, which installs it")
         let daemon = try DaemonHarness()
         try daemon.add("a.jpg", Photo.jpeg("Beach"))
         try daemon.add("b.jpg", Photo.jpeg(nil))
-        try daemon.start()
+        try await daemon.start()
         let address = "unix:" + daemon.socket
 
-        let groups = try python(["call", address + "/io.photod.Library.ListGroups", "{}"])
+        let groups = try await python(["call", address + "/io.photod.Library.ListGroups", "{}"])
         #expect(groups.stderr.isEmpty, "python varlink: \(groups.stderr)")
         let parsed = try groups.json()
         #expect(parsed.groupCounts == ["Beach": 1, "Other": 1])
 
-        let assets = try python(["call", address + "/io.photod.Library.ListAssets", "{\"group\": \"Beach\", \"limit\": 5}"])
+        let assets = try await python(["call", address + "/io.photod.Library.ListAssets", "{\"group\": \"Beach\", \"limit\": 5}"])
         #expect(assets.stderr.isEmpty, "python varlink: \(assets.stderr)")
         #expect(try assets.json().assets.first?["group"] as? String == "Beach")
 
-        let info = try python(["info", address])
+        let info = try await python(["info", address])
         #expect(info.stdout.contains("io.photod.Library"))
 
-        let missing = try python(["call", address + "/io.photod.Library.ListAssets", "{\"group\": \"Nope\"}"])
+        let missing = try await python(["call", address + "/io.photod.Library.ListAssets", "{\"group\": \"Nope\"}"])
         #expect(missing.stderr.contains("GroupNotFound"))
     }
 
-    @Test func protocolViolationsCloseOnlyThatConnection() throws {
+    @Test func protocolViolationsCloseOnlyThatConnection() async throws {
         let daemon = try DaemonHarness()
         try daemon.add("a.jpg", Photo.jpeg("A"))
-        try daemon.start()
+        try await daemon.start()
         // Garbage, a non-object, conflicting flags, and a message past 1 MiB with no NUL.
         let script = """
             import socket, sys
@@ -63,11 +63,11 @@ import Testing
                 print(len(send(payload)))
             print(send(b'{"method":"io.photod.Library.Status"}\\0')[:60])
             """
-        let result = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", script, daemon.socket])
+        let result = try await ProcessRunner.run("/usr/bin/env", ["python3", "-c", script, daemon.socket])
         let lines = result.stdout.split(separator: "\n")
         #expect(Array(lines.prefix(4)) == ["0", "0", "0", "0"], "each violation is closed without a reply: \(result.stderr)")
         #expect(lines.last?.contains("parameters") == true)
         #expect(daemon.isRunning)
-        #expect(try daemon.photoctlJSON(["status"])["assets"] as? Int == 1)
+        await #expect(try daemon.photoctlJSON(["status"])["assets"] as? Int == 1)
     }
 }

@@ -55,12 +55,11 @@ import Testing
         }
     }
 
-    @Test func aLiveShellScriptIsIdentifiedThenRefusedOnceItExits() throws {
+    @Test func aLiveShellScriptIsIdentifiedThenRefusedOnceItExits() async throws {
         let proc = try FakeProc()
         try Data("echo ready\nread line\n".utf8).write(to: URL(fileURLWithPath: "\(proc.directory)/wait.sh"))
         let child = try TestChild("/bin/sh", ["./wait.sh"], directory: proc.directory, input: .pipe, output: .pipe)
-        defer { child.kill() }
-        #expect(child.readOutput() == Array("ready".utf8))
+        #expect(await child.readOutputLine() == "ready")
 
         let pid = child.pid
         let uid = UInt32(getuid())
@@ -71,7 +70,7 @@ import Testing
         #expect(identity.id == "script:\(shell):\(AppIdentityPath.normalized(cwd + "/wait.sh"))")
 
         child.closeInput()
-        #expect(child.wait(timeout: 30) != nil, "the script ends at the end of its input")
+        #expect(await child.exited(within: .seconds(30)) != nil, "the script ends at the end of its input")
         #expect(throws: AppIdentityError.processGone(pid: pid)) {
             try AppIdentityResolver.identify(pid: pid, uid: uid).get()
         }

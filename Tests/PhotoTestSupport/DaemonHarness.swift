@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 
 /// A real `photod` on a temporary library, socket and database, for integration tests.
 public final class DaemonHarness: @unchecked Sendable {
@@ -73,65 +74,66 @@ public final class DaemonHarness: @unchecked Sendable {
 
     /// Held while any daemon starts, so a test that lowers the machine-wide inotify queue
     /// limit for its own daemon never hands that limit to another test's daemon.
-    private static let startLock = NSLock()
+    private static let startGate = AsyncGate()
     static let inotifyQueueLimit = "/proc/sys/fs/inotify/max_queued_events"
 
     /// True when this process may lower fs.inotify.max_queued_events (it runs as root).
     public static var canLowerInotifyQueue: Bool { FileManager.default.isWritableFile(atPath: inotifyQueueLimit) }
 
-    /// Starts photod and waits until `Status` says ready (or degraded). With
-    /// `inotifyQueueLimit`, photod's inotify instance gets that queue size: the sysctl is
-    /// lowered only while this daemon starts, and restored before any other daemon may start.
-    public func start(timeout: TimeInterval = 60, inotifyQueueLimit: Int? = nil) throws {
-        Self.startLock.lock()
-        defer { Self.startLock.unlock() }
-        // Other test processes start daemons too: they share the machine-wide limit, so they
-        // start side by side (shared) while a daemon with a lowered queue starts alone.
-        let machineWide = try StartFileLock(exclusive: inotifyQueueLimit != nil)
-        defer { machineWide.release() }
-        var original: String?
-        if let limit = inotifyQueueLimit {
-            original = try String(contentsOfFile: Self.inotifyQueueLimit, encoding: .utf8)
-            try "\(limit)\n".write(toFile: Self.inotifyQueueLimit, atomically: false, encoding: .utf8)
+    /// Starts photod and waits for its `READY=1` (sent once the start-up reconcile is done,
+    /// also when a root is away and it runs degraded). With `inotifyQueueLimit`, photod's
+    /// inotify instance gets that queue size: the sysctl is lowered only while this daemon
+    /// starts, and restored before any other daemon may start.
+    public func start(timeout: TimeInterval = 60, inotifyQueueLimit: Int? = nil) async throws {
+        try await Self.startGate.run(exclusive: inotifyQueueLimit != nil) {
+            // Another test process may start daemons too (a developer's second `swift test`):
+            // it shares the machine-wide limit, so a daemon with a lowered queue starts alone.
+            let machineWide = try await StartFileLock.take(exclusive: inotifyQueueLimit != nil)
+            defer { machineWide.release() }
+            var original: String?
+            if let limit = inotifyQueueLimit {
+                original = try String(contentsOfFile: Self.inotifyQueueLimit, encoding: .utf8)
+                try "\(limit)\n".write(toFile: Self.inotifyQueueLimit, atomically: false, encoding: .utf8)
+            }
+            defer {
+                if let original { try? original.write(toFile: Self.inotifyQueueLimit, atomically: false, encoding: .utf8) }
+            }
+            try await launch(timeout: timeout)
         }
-        defer {
-            if let original { try? original.write(toFile: Self.inotifyQueueLimit, atomically: false, encoding: .utf8) }
-        }
-        try launch(timeout: timeout)
     }
 
-    private func launch(timeout: TimeInterval) throws {
+    private func launch(timeout: TimeInterval) async throws {
+        // The socket is made anew for each start and closed once photod is ready: later
+        // status lines then fail at once instead of queueing where nobody reads.
+        let notify = try NotifySocket(path: dir.file("notify"))
+        var environment = environment
+        environment["NOTIFY_SOCKET"] = notify.path
         let process = try TestChild(Binaries.photod,
                                     ["--root", library, "--database", database, "--socket", socket] + extraArguments,
                                     environment: environment, output: .file(logFile), error: .file(logFile))
         self.process = process
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let status = process.status { throw HarnessError.exited(status, log) }
-            if let state = try? photoctl(["status", "--json"]).json()["state"] as? String,
-               state == "ready" || state == "degraded" {
-                return
-            }
-            usleep(20_000)
+        switch await notify.waitForReady(of: process, timeout: timeout) {
+        case .ready: return
+        case .exited(let status): throw HarnessError.exited(status, log)
+        case .timedOut: throw HarnessError.notReady(log)
         }
-        throw HarnessError.notReady(log)
     }
 
-    /// Waits until photod's log contains `text` (its pipe is read asynchronously).
-    public func logContains(_ text: String, timeout: TimeInterval = 5) -> Bool {
+    /// Waits until photod's log contains `text` (it is written to a file, read again every 10 ms).
+    public func logContains(_ text: String, timeout: TimeInterval = 5) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
-        while !log.contains(text) && Date() < deadline { usleep(10_000) }
+        while !log.contains(text) && Date() < deadline { try? await Task.sleep(for: .milliseconds(10)) }
         return log.contains(text)
     }
 
     /// Runs photoctl against this daemon.
-    public func photoctl(_ arguments: [String]) throws -> ProcessResult {
-        try ProcessRunner.run(Binaries.photoctl, arguments, environment: environment)
+    public func photoctl(_ arguments: [String]) async throws -> ProcessResult {
+        try await ProcessRunner.run(Binaries.photoctl, arguments, environment: environment)
     }
 
     /// Runs photoctl and parses its JSON output, failing on a non-zero status.
-    public func photoctlJSON(_ arguments: [String]) throws -> [String: Any] {
-        let result = try photoctl(arguments + ["--json"])
+    public func photoctlJSON(_ arguments: [String]) async throws -> [String: Any] {
+        let result = try await photoctl(arguments + ["--json"])
         guard result.status == 0 else { throw HarnessError.commandFailed(arguments, result.status, result.stderr) }
         return try result.json()
     }
@@ -147,13 +149,23 @@ public final class DaemonHarness: @unchecked Sendable {
         process?.signal(signal)
     }
 
-    /// Sends SIGTERM and waits for the exit status.
+    /// Sends SIGTERM and waits for the exit status (SIGKILL after `timeout`).
     @discardableResult
-    public func stop(timeout: TimeInterval = 30) -> Int32? {
-        process?.stop(grace: timeout)
+    public func stop(timeout: Duration = .seconds(30)) async -> Int32? {
+        await process?.stop(grace: timeout)
     }
 
-    deinit { stop() }
+    deinit {
+        // A test that did not stop its daemon gets it stopped as `stop` would, without
+        // waiting here: a thread of its own sends SIGKILL if SIGTERM was not enough.
+        guard let process, process.isRunning else { return }
+        process.signal(SIGTERM)
+        _ = DetachedThread.start(name: "test-reap") {
+            let deadline = Date().addingTimeInterval(30)
+            while process.isRunning, Date() < deadline { usleep(50_000) }
+            process.signal(SIGKILL)
+        }
+    }
 }
 
 /// Why the harness could not get a daemon going.
@@ -173,17 +185,58 @@ public enum HarnessError: Error, CustomStringConvertible {
 
 /// A lock every test process takes while it starts a daemon: `flock` on a file in /tmp,
 /// shared for an ordinary start, exclusive for one that lowers a machine-wide limit.
-private struct StartFileLock {
+private struct StartFileLock: Sendable {
     private let descriptor: Int32
 
-    init(exclusive: Bool) throws {
-        descriptor = open("/tmp/photod-tests-daemon-start.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+    /// Takes the lock on a thread of its own (flock blocks).
+    static func take(exclusive: Bool) async throws -> StartFileLock {
+        let descriptor = open("/tmp/photod-tests-daemon-start.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw HarnessError.notReady("cannot open the daemon start lock: errno \(errno)") }
-        while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 && errno == EINTR {}
+        await DetachedThread.result(name: "test-flock") {
+            while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 && errno == EINTR {}
+        }
+        return StartFileLock(descriptor: descriptor)
     }
 
     /// Releases the lock (closing the descriptor drops it).
     func release() {
         close(descriptor)
+    }
+}
+
+/// Runs async bodies under a readers-writer rule: shared ones side by side, an exclusive one
+/// alone, in arrival order for the exclusive ones.
+actor AsyncGate {
+    private var shared = 0
+    private var exclusive = false
+    private var waiting: [(exclusive: Bool, continuation: CheckedContinuation<Void, Never>)] = []
+
+    /// Runs `body` once the gate admits it.
+    func run<T: Sendable>(exclusive wantsExclusive: Bool, _ body: @Sendable () async throws -> T) async throws -> T {
+        if !admits(wantsExclusive) || !waiting.isEmpty {
+            await withCheckedContinuation { waiting.append((wantsExclusive, $0)) }
+        } else {
+            take(wantsExclusive)
+        }
+        defer { leave(wantsExclusive) }
+        return try await body()
+    }
+
+    private func admits(_ wantsExclusive: Bool) -> Bool {
+        wantsExclusive ? !exclusive && shared == 0 : !exclusive
+    }
+
+    private func take(_ wantsExclusive: Bool) {
+        if wantsExclusive { exclusive = true } else { shared += 1 }
+    }
+
+    private func leave(_ wantsExclusive: Bool) {
+        if wantsExclusive { exclusive = false } else { shared -= 1 }
+        // Wake waiters in order while the first of them is admitted; the gate is taken for them.
+        while let first = waiting.first, admits(first.exclusive) {
+            waiting.removeFirst()
+            take(first.exclusive)
+            first.continuation.resume()
+        }
     }
 }

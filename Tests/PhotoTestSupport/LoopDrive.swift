@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 
 /// A small ext4 file system in an image file, on a loop device of its own, for tests of a
 /// drive that is unmounted and mounted again (needs root). Its loop device stays attached
@@ -18,39 +19,47 @@ public final class LoopDrive: @unchecked Sendable {
     }
 
     /// Makes an empty ext4 image of `megabytes` at `image` and attaches it to a free loop device.
-    public init(image: String, megabytes: Int = 16) throws {
+    public init(image: String, megabytes: Int = 16) async throws {
         self.image = image
-        try Self.run("/usr/bin/truncate", ["-s", "\(megabytes)M", image])
-        try Self.run("/usr/sbin/mkfs.ext4", ["-q", "-F", image])
-        device = try Self.run("/usr/sbin/losetup", ["-f", "--show", image]).trimmingCharacters(in: .whitespacesAndNewlines)
+        try await Self.run("/usr/bin/truncate", ["-s", "\(megabytes)M", image])
+        try await Self.run("/usr/sbin/mkfs.ext4", ["-q", "-F", image])
+        device = try await Self.run("/usr/sbin/losetup", ["-f", "--show", image]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Mounts the drive at `folder` (which must exist).
-    public func mount(at folder: String) throws {
-        try Self.run("/usr/bin/mount", [device, folder])
+    public func mount(at folder: String) async throws {
+        try await Self.run("/usr/bin/mount", [device, folder])
         mounted.update { $0.append(folder) }
     }
 
     /// Unmounts the drive from `folder`; the folder stays, empty, as a mount point does.
-    public func unmount(_ folder: String) throws {
-        try Self.run("/usr/bin/umount", [folder])
+    public func unmount(_ folder: String) async throws {
+        try await Self.run("/usr/bin/umount", [folder])
         mounted.update { $0.removeAll { $0 == folder } }
     }
 
     /// Unmounts it wherever it is still mounted and detaches the loop device; safe to call twice.
-    public func detach() {
-        for folder in mounted.get().reversed() {
-            _ = try? ProcessRunner.run("/usr/bin/umount", ["-l", folder])
+    public func detach() async {
+        for folder in mounted.withLock({ $0.reversed() }) {
+            _ = try? await ProcessRunner.run("/usr/bin/umount", ["-l", folder])
         }
         mounted.set([])
-        _ = try? ProcessRunner.run("/usr/sbin/losetup", ["-d", device])
+        _ = try? await ProcessRunner.run("/usr/sbin/losetup", ["-d", device])
     }
 
-    deinit { detach() }
+    deinit {
+        // A test that did not detach gets it done on a thread of its own: deinit cannot await.
+        let commands = mounted.get().reversed().map { ("/usr/bin/umount", ["-l", $0]) } + [("/usr/sbin/losetup", ["-d", device])]
+        _ = DetachedThread.start(name: "test-detach") {
+            for (program, arguments) in commands {
+                if case .success(let pid) = ChildProcess.spawn(program, arguments) { _ = ChildProcess.wait(pid) }
+            }
+        }
+    }
 
     @discardableResult
-    private static func run(_ program: String, _ arguments: [String]) throws -> String {
-        let result = try ProcessRunner.run(program, arguments)
+    private static func run(_ program: String, _ arguments: [String]) async throws -> String {
+        let result = try await ProcessRunner.run(program, arguments)
         guard result.status == 0 else {
             throw LoopDriveError(command: ([program] + arguments).joined(separator: " "), output: result.stderr)
         }

@@ -25,7 +25,7 @@ public enum PillowFixture {
     /// Writes an image of `width`x`height` (as displayed) to `path` in `format` (JPEG, PNG,
     /// WEBP, TIFF, GIF), with the EXIF orientation and description given.
     public static func write(_ path: String, width: Int, height: Int, format: String = "JPEG",
-                             orientation: Int? = nil, description: String? = nil) throws {
+                             orientation: Int? = nil, description: String? = nil) async throws {
         let script = """
             import sys
             from PIL import Image
@@ -47,21 +47,21 @@ public enum PillowFixture {
                 im = im.convert("P")
             im.save(path, fmt, **options)
             """
-        try run(script, [path, "\(width)", "\(height)", format, "\(orientation ?? 0)", description ?? ""])
+        try await run(script, [path, "\(width)", "\(height)", format, "\(orientation ?? 0)", description ?? ""])
     }
 
     /// Runs a Pillow `script` with `arguments` as sys.argv[1...] and returns what it printed.
     /// Always Debian's /usr/bin/python3, the interpreter python3-pil (scripts/install-deps
     /// --test) installs Pillow for, never whichever python3 comes first on PATH.
     @discardableResult
-    public static func run(_ script: String, _ arguments: [String] = [], timeout: TimeInterval = 60) throws -> String {
-        let result = try ProcessRunner.run("/usr/bin/python3", ["-c", script] + arguments, timeout: timeout)
+    public static func run(_ script: String, _ arguments: [String] = [], timeout: TimeInterval = 60) async throws -> String {
+        let result = try await ProcessRunner.run("/usr/bin/python3", ["-c", script] + arguments, timeout: timeout)
         guard result.status == 0 else { throw PillowError(stderr: result.stderr + result.stdout) }
         return result.stdout
     }
 
     /// Decodes `bytes` with Pillow and names the colours at `points`.
-    public static func probe(_ bytes: [UInt8], points: [(Double, Double)] = corners) throws -> Probe {
+    public static func probe(_ bytes: [UInt8], points: [(Double, Double)] = corners) async throws -> Probe {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("pillow-probe-\(UUID().uuidString)")
         try Data(bytes).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
@@ -79,7 +79,7 @@ public enum PillowFixture {
                               else "blue" if b > 150 and r < 90 and g < 90 else "other")
             print(im.width, im.height, fmt, *names)
             """
-        let output = try run(script, [file.path] + points.map { "\($0.0),\($0.1)" })
+        let output = try await run(script, [file.path] + points.map { "\($0.0),\($0.1)" })
         let fields = output.split(separator: " ").map(String.init)
         guard fields.count == 3 + points.count, let width = Int(fields[0]), let height = Int(fields[1])
         else { throw PillowError(stderr: "unreadable: " + output) }

@@ -21,16 +21,19 @@ public struct ProcessResult: Sendable {
     }
 }
 
-/// Runs programs for tests, with a deadline so a hang fails the test instead of the run.
+/// Runs programs for tests, with a deadline so a hang fails the test instead of the run. Every
+/// wait happens on threads of its own, so any number of runs can go on side by side in one
+/// test process without starving Swift's concurrency threads.
 public enum ProcessRunner {
     /// Runs `executable` with `arguments`, feeding nothing on standard input; killed when it
     /// still runs after `timeout`.
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                           timeout: TimeInterval = 60) throws -> ProcessResult {
+                           timeout: TimeInterval = 60) async throws -> ProcessResult {
         let child = try TestChild(executable, arguments, environment: environment, output: .pipe, error: .pipe)
-        let (output, error) = child.readAll(timeout: timeout)
+        let (output, error) = await child.readAll(timeout: timeout)
         // The pipes end with the child, so one still running here has outlived `timeout`.
-        let status = child.wait(timeout: 1) ?? child.kill()
+        let status: Int32
+        if let ended = await child.exited(within: .seconds(1)) { status = ended } else { status = await child.kill() }
         return ProcessResult(status: status, stdout: String(decoding: output, as: UTF8.self),
                              stderr: String(decoding: error, as: UTF8.self))
     }

@@ -38,25 +38,32 @@ public final class StreamingProcess: @unchecked Sendable {
     /// The child's pid (also the pid of whatever it execs in place).
     public var pid: Int32 { process.pid }
 
-    /// Waits until `condition` holds for the output, or `timeout` passes; returns whether it held.
+    /// Waits until `condition` holds for the output (read again every 20 ms), or `timeout`
+    /// passes; returns whether it held.
     @discardableResult
-    public func wait(timeout: TimeInterval = 10, until condition: (StreamingProcess) -> Bool) -> Bool {
+    public func wait(timeout: TimeInterval = 10, until condition: (StreamingProcess) -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition(self) { return true }
-            usleep(20_000)
+            try? await Task.sleep(for: .milliseconds(20))
         }
         return condition(self)
     }
 
     /// Waits for the child to exit by itself; its status, or nil after `timeout`.
-    public func exitStatus(timeout: TimeInterval = 10) -> Int32? {
-        process.wait(timeout: timeout)
+    public func exitStatus(timeout: TimeInterval = 10) async -> Int32? {
+        await process.exited(within: .seconds(timeout))
     }
 
     /// Kills the child (SIGKILL: it may ignore SIGTERM) and waits for its end.
-    public func kill() {
-        process.kill()
+    public func kill() async {
+        await process.kill()
+    }
+
+    /// Kills the child without waiting (its waiter thread reaps it): for a `defer`, which
+    /// cannot await.
+    public func end() {
+        process.signal(SIGKILL)
     }
 
 }

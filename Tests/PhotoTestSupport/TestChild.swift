@@ -1,5 +1,6 @@
 import Foundation
 import Posix
+import Synchronization
 
 /// A child process for tests, started with posix_spawn (`Posix.ChildProcess`).
 ///
@@ -29,7 +30,7 @@ public final class TestChild: @unchecked Sendable {
     public private(set) var outputReader: Int32 = -1
     /// The read end of the child's standard error, when it is a pipe.
     public private(set) var errorReader: Int32 = -1
-    private let reaped = Mutexed<Int32?>(nil)
+    private let exit = ChildExit()
 
     /// Starts `executable` with `arguments`, this process's environment with `environment`
     /// laid over it, in `directory`, with the given standard streams.
@@ -76,6 +77,12 @@ public final class TestChild: @unchecked Sendable {
             parentEnds.forEach { close($0) }
             throw POSIXError(.init(rawValue: failure.errno) ?? .EIO)
         }
+        guard exit.watch(pid) else {
+            Glibc.kill(pid, SIGKILL)
+            _ = ChildProcess.wait(pid)
+            parentEnds.forEach { close($0) }
+            throw POSIXError(.EAGAIN)
+        }
         var remaining = parentEnds[...]
         if case .pipe = input { inputWriter = remaining.removeFirst() }
         if case .pipe = output { outputReader = remaining.removeFirst() }
@@ -84,24 +91,20 @@ public final class TestChild: @unchecked Sendable {
 
     /// The exit status (or the signal that ended it, as Foundation's `terminationStatus`
     /// says it) once the child has ended; nil while it runs.
-    public var status: Int32? {
-        reaped.withLock { status in
-            if status == nil { status = ChildProcess.wait(pid, blocking: false) }
-            return status
-        }
-    }
+    public var status: Int32? { exit.status }
 
     /// True while the child runs.
     public var isRunning: Bool { status == nil }
 
-    /// Waits for the child to end, polling; its status, or nil when it still ran after `timeout`.
-    public func wait(timeout: TimeInterval) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let status { return status }
-            usleep(5_000)
-        }
-        return status
+    /// Waits for the child to end; its status. Holds no thread: the child's own waiter thread
+    /// resumes it.
+    public func exited() async -> Int32 {
+        await exit.wait(timeout: nil) ?? -1
+    }
+
+    /// Waits for the child to end; its status, or nil when it still ran after `timeout`.
+    public func exited(within timeout: Duration) async -> Int32? {
+        await exit.wait(timeout: timeout)
     }
 
     /// Sends `signal` while the child runs.
@@ -111,20 +114,17 @@ public final class TestChild: @unchecked Sendable {
 
     /// SIGTERM, then SIGKILL after `grace`; the status (always known: SIGKILL cannot be refused).
     @discardableResult
-    public func stop(grace: TimeInterval = 10) -> Int32 {
+    public func stop(grace: Duration = .seconds(10)) async -> Int32 {
         signal(SIGTERM)
-        if let status = wait(timeout: grace) { return status }
-        return kill()
+        if let status = await exited(within: grace) { return status }
+        return await kill()
     }
 
     /// SIGKILL and a wait for the end; the status.
     @discardableResult
-    public func kill() -> Int32 {
+    public func kill() async -> Int32 {
         signal(SIGKILL)
-        return reaped.withLock { status in
-            if status == nil { status = ChildProcess.wait(pid) }
-            return status ?? -1
-        }
+        return await exited()
     }
 
     /// Closes the write end of the child's standard input: the child reads EOF.
@@ -148,17 +148,19 @@ public final class TestChild: @unchecked Sendable {
     /// `readOutput` on a thread of its own: an async test that blocked one of Swift's two
     /// concurrency threads here could starve the very client the child is waiting for.
     public func readOutputLine() async -> String {
-        let bytes = await withCheckedContinuation { continuation in
-            let started = DetachedThread.start(name: "test-read") { continuation.resume(returning: self.readOutput()) }
-            if !started { continuation.resume(returning: self.readOutput()) }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        String(decoding: await DetachedThread.result(name: "test-read") { self.readOutput() }, as: UTF8.self)
     }
 
     /// Reads standard output and standard error (pipes) to EOF together, so a chatty child
     /// never blocks on a full pipe; gives up after `timeout`, or 5 s after the child ended (a
-    /// grandchild that outlived it may hold the pipes open).
-    public func readAll(timeout: TimeInterval) -> (output: [UInt8], error: [UInt8]) {
+    /// grandchild that outlived it may hold the pipes open). The reads run on a thread of
+    /// their own.
+    public func readAll(timeout: TimeInterval) async -> (output: [UInt8], error: [UInt8]) {
+        let pair = await DetachedThread.result(name: "test-read") { self.readAllHere(timeout: timeout) }
+        return (pair.0, pair.1)
+    }
+
+    private func readAllHere(timeout: TimeInterval) -> ([UInt8], [UInt8]) {
         var collected: [[UInt8]] = [[], []]
         var open = [outputReader, errorReader]
         var deadline = Date().addingTimeInterval(timeout)
@@ -184,7 +186,61 @@ public final class TestChild: @unchecked Sendable {
     }
 
     deinit {
-        if reaped.get() == nil { kill() }
+        // The waiter thread reaps it.
+        signal(SIGKILL)
         for fd in [inputWriter, outputReader, errorReader] where fd >= 0 { close(fd) }
+    }
+}
+
+/// A child's end as something to await: one detached thread per child blocks in `waitpid`,
+/// then resumes every waiter, so no wait holds a thread of Swift's pool.
+final class ChildExit: Sendable {
+    private struct State {
+        var status: Int32?
+        var waiters: [Int: (continuation: CheckedContinuation<Int32?, Never>, timer: Task<Void, Never>?)] = [:]
+        var next = 0
+    }
+    private let state = Mutex(State())
+
+    /// The status once the child has been reaped.
+    var status: Int32? { state.withLock { $0.status } }
+
+    /// Starts the thread that reaps `pid`; false when no thread could be made.
+    func watch(_ pid: Int32) -> Bool {
+        DetachedThread.start(name: "test-waitpid") { [self] in finish(ChildProcess.wait(pid) ?? -1) }
+    }
+
+    private func finish(_ status: Int32) {
+        let waiters = state.withLock { state in
+            state.status = status
+            defer { state.waiters = [:] }
+            return state.waiters.values
+        }
+        for waiter in waiters {
+            waiter.timer?.cancel()
+            waiter.continuation.resume(returning: status)
+        }
+    }
+
+    /// The status once the child ends, or nil when `timeout` passes first.
+    func wait(timeout: Duration?) async -> Int32? {
+        await withCheckedContinuation { continuation in
+            state.withLock { state in
+                if let status = state.status { return continuation.resume(returning: status) }
+                let id = state.next
+                state.next += 1
+                let timer = timeout.map { timeout in
+                    Task { [self] in
+                        try? await Task.sleep(for: timeout)
+                        expire(id)
+                    }
+                }
+                state.waiters[id] = (continuation, timer)
+            }
+        }
+    }
+
+    private func expire(_ id: Int) {
+        state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(returning: nil)
     }
 }

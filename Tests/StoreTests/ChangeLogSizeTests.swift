@@ -22,7 +22,7 @@ import Testing
         batch.inserts = (start..<start + count).map { n in
             insert("\(folder)/IMG_20261123_\(100_000 + n).jpg", Int64(n), "Beach")
         }
-        return try await #require(try store.apply(batch)).inserted
+        return try #require(try await store.apply(batch)).inserted
     }
 
     @Test func theLogIsPrunedByBytesLongBeforeItsCount() async throws {
@@ -34,7 +34,7 @@ import Testing
         }
         // Each change lists 30 ids (about 600 bytes): 4 KiB holds only the newest few.
         await #expect(try loggedBytes(store) <= 4096)
-        let oldest = try await #require(try store.oldestLoggedToken())
+        let oldest = try #require(try await store.oldestLoggedToken())
         #expect(oldest > 10)
         await #expect(try store.currentToken() == 20)
         // What is kept replays without a gap up to the newest: resuming from before `oldest`

@@ -17,7 +17,7 @@ import Testing
         var batch = WriteBatch()
         batch.inserts = [WriteBatch.Insert(path: Array("/lib/IMG_1.jpg".utf8), stamp: stamp(1), content: described),
                          insert("/lib/b.jpg", 2, "Beach")]
-        let change = try await #require(try store.apply(batch))
+        let change = try #require(try await store.apply(batch))
         let stored = try await store.assets(ids: change.inserted)
         #expect(stored.map(\.content.sidecarCandidate) == [2, nil])
 

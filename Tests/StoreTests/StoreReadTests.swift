@@ -78,7 +78,7 @@ import Testing
         defer { withExtendedLifetime(dir) {} }
             var batch = WriteBatch()
             batch.inserts = [insert("/lib/a.jpg", 1, "A")]
-            id = try await #require(try store.apply(batch)?.inserted.first)
+            id = try #require(try await store.apply(batch)?.inserted.first)
         }
         let reopened = try await openStore(dir)
         await #expect(try reopened.assets(ids: [id]).count == 1)
@@ -139,7 +139,7 @@ import Testing
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "A")]
-        let id = try await #require(try store.apply(batch)?.inserted.first)
+        let id = try #require(try await store.apply(batch)?.inserted.first)
         await #expect(try store.indexedFile(at: Array("/lib/a.jpg".utf8))?.id == id)
         await #expect(try store.indexedFile(at: Array("/lib/a.jp".utf8)) == nil)
     }

@@ -41,7 +41,7 @@ import Testing
             """)
         var batch = WriteBatch()
         batch.inserts = [photo("/lib/harbour/a.jpg", 1), photo("/lib/harbour/b.jpg", 3)]
-        let change = try await #require(try store.apply(batch))
+        let change = try #require(try await store.apply(batch))
         let assets = try await store.assets(ids: change.inserted)
         #expect(assets.map(\.path).sorted { $0.lexicographicallyPrecedes($1) }
             == [Array("/lib/harbour/a.jpg".utf8), Array("/lib/harbour/b.jpg".utf8)])

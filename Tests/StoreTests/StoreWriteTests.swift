@@ -29,7 +29,7 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "Beach"), insert("/lib/b.jpg", 2, "Beach")]
-        let change = try await #require(try store.apply(batch))
+        let change = try #require(try await store.apply(batch))
         #expect(change.token == 1)
         #expect(change.inserted.count == 2)
         #expect(Set(change.inserted).count == 2)
@@ -53,11 +53,11 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "Beach")]
-        let id = try await #require(try store.apply(batch)?.inserted.first)
+        let id = try #require(try await store.apply(batch)?.inserted.first)
         var update = WriteBatch()
         update.updates = [WriteBatch.Update(id: id, path: Array("/lib/a.jpg".utf8), stamp: stamp(2, inode: 1),
                                             content: content("Garden"))]
-        let change = try await #require(try store.apply(update))
+        let change = try #require(try await store.apply(update))
         #expect(change.updated == [id])
         #expect(change.moved.isEmpty)
         #expect(change.groupsRemoved == ["Beach"])
@@ -72,10 +72,10 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "Beach")]
-        let id = try await #require(try store.apply(batch)?.inserted.first)
+        let id = try #require(try await store.apply(batch)?.inserted.first)
         var move = WriteBatch()
         move.updates = [WriteBatch.Update(id: id, path: Array("/lib/sub/a.jpg".utf8), stamp: stamp(1), content: nil)]
-        let change = try await #require(try store.apply(move))
+        let change = try #require(try await store.apply(move))
         #expect(change.moved == [MovedAsset(id: id, from: Array("/lib/a.jpg".utf8), to: Array("/lib/sub/a.jpg".utf8))])
         #expect(change.updated.isEmpty)
         #expect(change.groupsChanged.isEmpty)
@@ -88,13 +88,13 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "A"), insert("/lib/b.jpg", 2, "B")]
-        let ids = try await #require(try store.apply(batch)?.inserted)
+        let ids = try #require(try await store.apply(batch)?.inserted)
         var swap = WriteBatch()
         swap.updates = [
             WriteBatch.Update(id: ids[0], path: Array("/lib/b.jpg".utf8), stamp: stamp(1), content: nil),
             WriteBatch.Update(id: ids[1], path: Array("/lib/a.jpg".utf8), stamp: stamp(2), content: nil),
         ]
-        let change = try await #require(try store.apply(swap))
+        let change = try #require(try await store.apply(swap))
         #expect(change.moved.count == 2)
         #expect(change.removed.isEmpty)
         let byID = await Dictionary(uniqueKeysWithValues: try store.assets(ids: ids).map { ($0.id, $0.path) })
@@ -108,10 +108,10 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "A")]
-        let old = try await #require(try store.apply(batch)?.inserted.first)
+        let old = try #require(try await store.apply(batch)?.inserted.first)
         var again = WriteBatch()
         again.inserts = [insert("/lib/a.jpg", 9, "B")]
-        let change = try await #require(try store.apply(again))
+        let change = try #require(try await store.apply(again))
         #expect(change.removed == [old])
         #expect(change.inserted.count == 1)
         await #expect(try store.totals() == (assets: 1, groups: 1))
@@ -123,10 +123,10 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "Beach")]
-        let id = try await #require(try store.apply(batch)?.inserted.first)
+        let id = try #require(try await store.apply(batch)?.inserted.first)
         var removal = WriteBatch()
         removal.removals = [id, "no-such-id"]
-        let change = try await #require(try store.apply(removal))
+        let change = try #require(try await store.apply(removal))
         #expect(change.removed == [id])
         #expect(change.groupsRemoved == ["Beach"])
         await #expect(try store.groups().isEmpty)
@@ -141,7 +141,7 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "Beach"), insert("/lib/b.jpg", 2, "Beach"), insert("/lib/c.jpg", 3, "Hike")]
-        let ids = try await #require(try store.apply(batch)?.inserted)
+        let ids = try #require(try await store.apply(batch)?.inserted)
         let (a, b, c) = (ids[0], ids[1], ids[2])
         var moveFirst = WriteBatch()
         moveFirst.updates = [WriteBatch.Update(id: a, path: Array("/lib/moved/a.jpg".utf8),
@@ -154,7 +154,7 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         sweep.vanished = [WriteBatch.Vanished(id: a, path: Array("/lib/a.jpg".utf8)),
                           WriteBatch.Vanished(id: b, path: Array("/lib/b.jpg".utf8)),
                           WriteBatch.Vanished(id: c, path: Array("/lib/c.jpg".utf8))]
-        let change = try await #require(try store.apply(sweep))
+        let change = try #require(try await store.apply(sweep))
         #expect(change.removed == [c])
         #expect(Set(try await store.assets(ids: [a, b, c]).map(\.id)) == [a, b])
     }
@@ -166,7 +166,7 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         let path: [UInt8] = Array("/lib/caf".utf8) + [0xE9, 0xFF] + Array(".jpg".utf8)
         var batch = WriteBatch()
         batch.inserts = [WriteBatch.Insert(path: path, stamp: stamp(1), content: content("A"))]
-        let id = try await #require(try store.apply(batch)?.inserted.first)
+        let id = try #require(try await store.apply(batch)?.inserted.first)
         await #expect(try store.assets(ids: [id]).first?.path == path)
         await #expect(try store.indexedFiles(under: Array("/lib".utf8)).map(\.path) == [path])
     }

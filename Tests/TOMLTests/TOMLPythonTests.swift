@@ -7,7 +7,7 @@ import Testing
 /// their mutations: what this parser reads, tomllib reads to the same values; what tomllib
 /// refuses, this parser refuses; and a document of the subset is read by both.
 @Suite struct TOMLPythonTests {
-    @Test func agreesWithTomllib() throws {
+    @Test func agreesWithTomllib() async throws {
         var random = SplitMix64(seed: 1616)
         var documents: [String] = []
         for _ in 0..<1500 {
@@ -25,7 +25,7 @@ import Testing
             }
             documents.append(String(decoding: bytes, as: UTF8.self))
         }
-        let answers = try Tomllib.read(documents)
+        let answers = try await Tomllib.read(documents)
         try #require(answers.count == documents.count)
         var disagreements: [String] = []
         for (index, (document, answer)) in zip(documents, answers).enumerated() {
@@ -139,11 +139,11 @@ enum Tomllib {
         """
 
     /// tomllib's answer to each of `documents`.
-    static func read(_ documents: [String]) throws -> [Answer] {
+    static func read(_ documents: [String]) async throws -> [Answer] {
         let dir = try TemporaryDirectory()
         let input = try dir.write("documents.json", Array(try JSONEncoder().encode(documents)))
         // Debian's python3 (3.11 or later has tomllib), as PillowFixture uses.
-        let result = try ProcessRunner.run("/usr/bin/python3", ["-c", script, input], timeout: 300)
+        let result = try await ProcessRunner.run("/usr/bin/python3", ["-c", script, input], timeout: 300)
         try #require(result.status == 0, "\(result.stderr)")
         return try JSONDecoder().decode([Answer].self, from: Data(result.stdout.utf8))
     }

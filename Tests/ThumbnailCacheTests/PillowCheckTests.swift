@@ -14,18 +14,18 @@ import ThumbnailCache
         print(json.dumps({"format": im.format, "size": list(im.size), "text": im.text}))
         """
 
-    private func pillow(_ path: String) throws -> [String: Any] {
-        let output = try PillowFixture.run(Self.script, [path])
+    private func pillow(_ path: String) async throws -> [String: Any] {
+        let output = try await PillowFixture.run(Self.script, [path])
         let object = try JSONSerialization.jsonObject(with: Data(output.utf8))
         return try #require(object as? [String: Any])
     }
 
-    @Test func storedThumbnailPassesTheStandard() throws {
+    @Test func storedThumbnailPassesTheStandard() async throws {
         let fixture = try CacheFixture()
         let source = "/home/jens/photos/été 1#.png"
         try fixture.cache.store(png: CacheFixture.thumbnail(width: 256, height: 170), pathBytes: Array(source.utf8),
                                 mtime: 1_712_345_678, fileSize: 4_567_890, size: .large)
-        let seen = try pillow(fixture.thumbnailPath(source, .large))
+        let seen = try await pillow(fixture.thumbnailPath(source, .large))
         #expect(seen["format"] as? String == "PNG")
         #expect(seen["size"] as? [Int] == [256, 170])
         let text = try #require(seen["text"] as? [String: String])
@@ -35,12 +35,12 @@ import ThumbnailCache
         #expect(text["Software"] == "photod 1.2")
     }
 
-    @Test func failureMarkerDecodes() throws {
+    @Test func failureMarkerDecodes() async throws {
         let fixture = try CacheFixture()
         let source = Array("/photos/broken.cr3".utf8)
         try fixture.cache.markFailed(pathBytes: source, mtime: 42, fileSize: 9)
         let marker = String(decoding: try #require(fixture.cache.failureMarkerPath(pathBytes: source)), as: UTF8.self)
-        let seen = try pillow(marker)
+        let seen = try await pillow(marker)
         #expect(seen["size"] as? [Int] == [1, 1])
         let text = try #require(seen["text"] as? [String: String])
         #expect(text["Thumb::URI"] == "file:///photos/broken.cr3")

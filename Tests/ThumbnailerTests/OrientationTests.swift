@@ -28,16 +28,16 @@ import ThumbnailProtocol
     static let expected = [[0, 255, 0], [0, 255, 0], [255, 0, 0], [0, 0, 255], [0, 0, 255]]
 
     @Test(arguments: 1...8)
-    func theResultIsUpright(orientation: Int) throws {
+    func theResultIsUpright(orientation: Int) async throws {
         let folder = try TemporaryDirectory()
         let path = folder.file("o\(orientation).jpg")
-        try Pillow.run(Self.script, [path, String(orientation)])
+        try await Pillow.run(Self.script, [path, String(orientation)])
         let worker = try WorkerProcess(in: folder)
-        _ = try worker.receive()
-        let response = try worker.thumbnail(ThumbnailRequest(id: 1, format: .png, width: 256, height: 256), file: path)
+        _ = try await worker.receive()
+        let response = try await worker.thumbnail(ThumbnailRequest(id: 1, format: .png, width: 256, height: 256), file: path)
         #expect(response.status == .ok, "\(response.message)")
         #expect((response.width, response.height, response.sourceWidth, response.sourceHeight) == (64, 32, 64, 32))
-        let decoded = try Pillow.inspect(response.image, in: folder, probes: Self.probes)
+        let decoded = try await Pillow.inspect(response.image, in: folder, probes: Self.probes)
         #expect((decoded.width, decoded.height) == (64, 32))
         for (index, pixel) in decoded.pixels.enumerated() {
             let close = zip(pixel, Self.expected[index]).allSatisfy { abs($0 - $1) < 48 }

@@ -6,13 +6,13 @@ import PhotoTestSupport
 enum Pillow {
     /// Runs `script` with `arguments` as sys.argv[1...]; returns its stdout.
     @discardableResult
-    static func run(_ script: String, _ arguments: [String] = []) throws -> String {
-        try PillowFixture.run(script, arguments, timeout: 120)
+    static func run(_ script: String, _ arguments: [String] = []) async throws -> String {
+        try await PillowFixture.run(script, arguments, timeout: 120)
     }
 
     /// Writes a `width`×`height` image with a horizontal gradient (so encoders cannot shortcut it) to `path`.
-    static func gradient(_ path: String, width: Int, height: Int, format: String) throws {
-        try run("""
+    static func gradient(_ path: String, width: Int, height: Int, format: String) async throws {
+        try await run("""
             import sys
             from PIL import Image
             w, h = int(sys.argv[2]), int(sys.argv[3])
@@ -24,9 +24,9 @@ enum Pillow {
 
     /// The size of an encoded image and its RGB values at `probes` (x, y), decoded by Pillow.
     static func inspect(_ bytes: [UInt8], in folder: TemporaryDirectory,
-                        probes: [(Int, Int)] = []) throws -> (width: Int, height: Int, pixels: [[Int]]) {
+                        probes: [(Int, Int)] = []) async throws -> (width: Int, height: Int, pixels: [[Int]]) {
         let path = try folder.write("result-\(UUID().uuidString)", bytes)
-        let output = try run("""
+        let output = try await run("""
             import sys, json
             from PIL import Image
             im = Image.open(sys.argv[1]).convert('RGB')

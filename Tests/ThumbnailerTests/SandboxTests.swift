@@ -6,7 +6,7 @@ import ThumbnailProtocol
 
 @Suite struct SandboxTests {
     /// What an exploited decoder would try, attempted from inside the sandboxed worker by its probe mode.
-    @Test func fromInsideTheWorkerEveryEscapeIsRefused() throws {
+    @Test func fromInsideTheWorkerEveryEscapeIsRefused() async throws {
         let folder = try TemporaryDirectory()
         let key = try folder.write("id_rsa", Array("-----BEGIN OPENSSH PRIVATE KEY-----\n".utf8))
         let index = try folder.write("index.sqlite", Array("SQLite format 3\u{0}".utf8))
@@ -26,7 +26,7 @@ import ThumbnailProtocol
             "--sandbox-probe", "open=\(key)", "open=\(index)", "open=/proc/\(me)/mem", "open=/proc/\(me)/environ",
             "kill=\(me)", "kill!=\(other)", "renice=\(me)", "renice=\(other)",
         ])
-        let hello = try worker.receive().message
+        let hello = try await worker.receive().message
         let probe = try #require(hello.split(separator: ";").last(where: { $0.hasPrefix(" probe ") }), "\(hello)")
         var outcomes: [String: String] = [:]
         for pair in probe.split(separator: " ").dropFirst() {
@@ -48,7 +48,7 @@ import ThumbnailProtocol
         #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(other)) == niceBefore)
         #expect(!FileManager.default.fileExists(atPath: key + ".new"))
         // Landlock is in force wherever the kernel has it.
-        let abi = try Pillow.run("""
+        let abi = try await Pillow.run("""
             import ctypes
             libc = ctypes.CDLL(None, use_errno=True)
             print(libc.syscall(444, None, 0, 1))
@@ -60,21 +60,21 @@ import ThumbnailProtocol
         }
         // The refusals did not take the worker down: it still renders.
         let image = folder.file("a.png")
-        try Pillow.gradient(image, width: 64, height: 64, format: "PNG")
-        let response = try worker.thumbnail(ThumbnailRequest(id: 1, width: 32, height: 32), file: image)
+        try await Pillow.gradient(image, width: 64, height: 64, format: "PNG")
+        let response = try await worker.thumbnail(ThumbnailRequest(id: 1, width: 32, height: 32), file: image)
         #expect((response.status, response.width) == (.ok, 32), "\(response.message)")
         #expect(worker.stderrText.isEmpty, "stderr: \(worker.stderrText)")
     }
 
-    @Test func aLargeJPEGStaysUnder150MiB() throws {
+    @Test func aLargeJPEGStaysUnder150MiB() async throws {
         let folder = try TemporaryDirectory()
         let path = folder.file("large.jpg")
-        try Pillow.gradient(path, width: 6000, height: 4000, format: "JPEG")
+        try await Pillow.gradient(path, width: 6000, height: 4000, format: "JPEG")
         let worker = try WorkerProcess(in: folder)
-        _ = try worker.receive()
+        _ = try await worker.receive()
         for fit in [ThumbnailFit.inside, .fill] {
             let request = ThumbnailRequest(id: 1, fit: fit, wantsCacheCopy: true, width: 256, height: 256)
-            let response = try worker.thumbnail(request, file: path)
+            let response = try await worker.thumbnail(request, file: path)
             #expect(response.status == .ok, "\(response.message)")
             #expect((response.sourceWidth, response.sourceHeight) == (6000, 4000))
             #expect(response.width == 256 && response.height == (fit == .fill ? 256 : 171))
@@ -82,27 +82,27 @@ import ThumbnailProtocol
         }
     }
 
-    @Test func anAddressSpaceLimitTurnsADecodeBombIntoAFailure() throws {
+    @Test func anAddressSpaceLimitTurnsADecodeBombIntoAFailure() async throws {
         let folder = try TemporaryDirectory()
         // A PNG decodes whole; 8000×8000 RGB is 192 MB of pixels, more than a 160 MiB address space allows.
         let path = folder.file("bomb.png")
-        try Pillow.run("""
+        try await Pillow.run("""
             import sys
             from PIL import Image
             Image.new('RGB', (8000, 8000), (1, 2, 3)).save(sys.argv[1], 'PNG')
             """, [path])
         let request = ThumbnailRequest(id: 1, fit: .fill, width: 2048, height: 2048)
         let roomy = try WorkerProcess(in: folder)
-        _ = try roomy.receive()
-        let unlimited = try roomy.thumbnail(request, file: path)
+        _ = try await roomy.receive()
+        let unlimited = try await roomy.thumbnail(request, file: path)
         #expect(unlimited.status == .ok, "with the default limit: \(unlimited.message)")
 
         let tight = try WorkerProcess(in: folder, environment: ["PHOTOD_THUMBNAILER_MEMORY_MB": "160"])
-        _ = try tight.receive()
-        let refused = try tight.thumbnail(request, file: path)
+        _ = try await tight.receive()
+        let refused = try await tight.thumbnail(request, file: path)
         #expect(refused.status == .undecodable)
         #expect(refused.message.contains("out of memory"), "\(refused.message)")
         // The answer comes first; then the worker, half-broken by the failed allocations, leaves.
-        #expect(tight.closeAndWait() == 75)
+        await #expect(tight.closeAndWait() == 75)
     }
 }

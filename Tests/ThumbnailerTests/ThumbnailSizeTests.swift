@@ -4,55 +4,55 @@ import ThumbnailProtocol
 
 @Suite struct ThumbnailSizeTests {
     @Test(arguments: ["JPEG", "PNG", "WEBP", "TIFF", "GIF"])
-    func aWideImageFitsAndFillsTheBox(format: String) throws {
+    func aWideImageFitsAndFillsTheBox(format: String) async throws {
         let folder = try TemporaryDirectory()
         let path = folder.file("wide.\(format.lowercased())")
-        try Pillow.gradient(path, width: 600, height: 400, format: format)
+        try await Pillow.gradient(path, width: 600, height: 400, format: format)
         let worker = try WorkerProcess(in: folder)
-        _ = try worker.receive()
+        _ = try await worker.receive()
 
-        let fit = try worker.thumbnail(ThumbnailRequest(id: 1, fit: .inside, format: .png, width: 256, height: 256),
+        let fit = try await worker.thumbnail(ThumbnailRequest(id: 1, fit: .inside, format: .png, width: 256, height: 256),
                                        file: path)
         #expect(fit.status == .ok, "\(fit.message)")
         #expect((fit.id, fit.width, fit.height) == (1, 256, 171))
         #expect((fit.sourceWidth, fit.sourceHeight) == (600, 400))
-        let fitDecoded = try Pillow.inspect(fit.image, in: folder)
+        let fitDecoded = try await Pillow.inspect(fit.image, in: folder)
         #expect((fitDecoded.width, fitDecoded.height) == (256, 171))
 
-        let fill = try worker.thumbnail(ThumbnailRequest(id: 2, fit: .fill, format: .jpeg, width: 256, height: 256),
+        let fill = try await worker.thumbnail(ThumbnailRequest(id: 2, fit: .fill, format: .jpeg, width: 256, height: 256),
                                         file: path)
         #expect(fill.status == .ok, "\(fill.message)")
         #expect((fill.id, fill.width, fill.height, fill.format) == (2, 256, 256, .jpeg))
         #expect(Array(fill.image.prefix(3)) == [0xFF, 0xD8, 0xFF])
-        let fillDecoded = try Pillow.inspect(fill.image, in: folder)
+        let fillDecoded = try await Pillow.inspect(fill.image, in: folder)
         #expect((fillDecoded.width, fillDecoded.height) == (256, 256))
         #expect(fill.cache.isEmpty)
     }
 
     @Test(arguments: [ThumbnailFit.inside, .fill])
-    func aSmallImageIsNeverUpscaled(fit: ThumbnailFit) throws {
+    func aSmallImageIsNeverUpscaled(fit: ThumbnailFit) async throws {
         let folder = try TemporaryDirectory()
         let path = folder.file("small.jpg")
-        try Pillow.gradient(path, width: 100, height: 50, format: "JPEG")
+        try await Pillow.gradient(path, width: 100, height: 50, format: "JPEG")
         let worker = try WorkerProcess(in: folder)
-        _ = try worker.receive()
-        let response = try worker.thumbnail(ThumbnailRequest(id: 9, fit: fit, width: 256, height: 256), file: path)
+        _ = try await worker.receive()
+        let response = try await worker.thumbnail(ThumbnailRequest(id: 9, fit: fit, width: 256, height: 256), file: path)
         #expect(response.status == .ok, "\(response.message)")
         #expect((response.width, response.height) == (100, 50))
     }
 
-    @Test func theCacheCopyIsAPNGOfTheSameThumbnail() throws {
+    @Test func theCacheCopyIsAPNGOfTheSameThumbnail() async throws {
         let folder = try TemporaryDirectory()
         let path = folder.file("wide.png")
-        try Pillow.gradient(path, width: 600, height: 400, format: "PNG")
+        try await Pillow.gradient(path, width: 600, height: 400, format: "PNG")
         let worker = try WorkerProcess(in: folder)
-        _ = try worker.receive()
+        _ = try await worker.receive()
         let request = ThumbnailRequest(id: 3, format: .jpeg, wantsCacheCopy: true, width: 300, height: 100, jpegQuality: 60)
-        let response = try worker.thumbnail(request, file: path)
+        let response = try await worker.thumbnail(request, file: path)
         #expect(response.status == .ok, "\(response.message)")
         #expect((response.width, response.height) == (150, 100))
         #expect(Array(response.cache.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-        let cache = try Pillow.inspect(response.cache, in: folder)
+        let cache = try await Pillow.inspect(response.cache, in: folder)
         #expect((cache.width, cache.height) == (150, 100))
     }
 }

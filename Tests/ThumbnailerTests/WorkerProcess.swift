@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
 import PhotoTestSupport
+import Posix
 import ThumbnailProtocol
 
 /// The built photod-thumbnailer, spawned as photod spawns it: its end of a socketpair as fd 3.
-final class WorkerProcess {
+final class WorkerProcess: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible { let description: String }
 
     static var binary: String { Binaries.productsFolder.appendingPathComponent("photod-thumbnailer").path }
@@ -63,8 +64,13 @@ final class WorkerProcess {
     /// Sends raw bytes with no descriptor (for framing errors).
     func sendRaw(_ bytes: [UInt8]) throws { try FrameSocket.send(bytes, on: socket) }
 
-    /// The next response, waiting at most `timeout` seconds.
-    func receive(timeout: Int32 = 60) throws -> ThumbnailResponse {
+    /// The next response, waiting at most `timeout` seconds on a thread of its own (a wait
+    /// here must not hold one of Swift's concurrency threads while other tests run).
+    func receive(timeout: Int32 = 60) async throws -> ThumbnailResponse {
+        try await DetachedThread.result(name: "test-worker") { Result { try self.receiveHere(timeout: timeout) } }.get()
+    }
+
+    private func receiveHere(timeout: Int32) throws -> ThumbnailResponse {
         while pending.isEmpty {
             var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, timeout * 1000) == 1 else { throw Failure(description: "no response in \(timeout) s") }
@@ -76,13 +82,13 @@ final class WorkerProcess {
     }
 
     /// Sends one request and waits for its response.
-    func thumbnail(_ request: ThumbnailRequest, file path: String) throws -> ThumbnailResponse {
+    func thumbnail(_ request: ThumbnailRequest, file path: String) async throws -> ThumbnailResponse {
         try send(request, file: path)
-        return try receive()
+        return try await receive()
     }
 
     /// Closes our end and returns the worker's exit status (or 128 + signal), waiting at most `timeout` seconds.
-    func closeAndWait(timeout: Double = 30) -> Int32 {
+    func closeAndWait(timeout: Double = 30) async -> Int32 {
         close(socket)
         closed = true
         let deadline = Date().addingTimeInterval(timeout)
@@ -92,7 +98,7 @@ final class WorkerProcess {
                 let signal = status & 0x7F
                 return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
             }
-            usleep(10_000)
+            try? await Task.sleep(for: .milliseconds(10))
         }
         return -1
     }

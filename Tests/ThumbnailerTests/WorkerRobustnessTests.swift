@@ -4,10 +4,10 @@ import Testing
 import ThumbnailProtocol
 
 @Suite struct WorkerRobustnessTests {
-    @Test func helloNamesTheLibraryAndOnlyTrustedLoaders() throws {
+    @Test func helloNamesTheLibraryAndOnlyTrustedLoaders() async throws {
         let folder = try TemporaryDirectory()
         let worker = try WorkerProcess(in: folder)
-        let hello = try worker.receive()
+        let hello = try await worker.receive()
         #expect((hello.id, hello.status) == (0, .ok))
         #expect(hello.message.hasPrefix("photod-thumbnailer 8."))
         let loaders = hello.message.split(separator: ":").last.map { $0.split(separator: " ").map(String.init) } ?? []
@@ -18,10 +18,10 @@ import ThumbnailProtocol
         #expect(!hello.message.contains("probe"), "\(hello.message)")
     }
 
-    @Test func corruptFilesFailAndTheWorkerCarriesOn() throws {
+    @Test func corruptFilesFailAndTheWorkerCarriesOn() async throws {
         let folder = try TemporaryDirectory()
         let good = folder.file("good.jpg")
-        try Pillow.gradient(good, width: 640, height: 480, format: "JPEG")
+        try await Pillow.gradient(good, width: 640, height: 480, format: "JPEG")
         let jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: good)))
         var generator = SplitMix64(seed: 7)
         let corrupt = [
@@ -31,51 +31,51 @@ import ThumbnailProtocol
             try folder.write("empty.png", []),
         ]
         let worker = try WorkerProcess(in: folder)
-        _ = try worker.receive()
+        _ = try await worker.receive()
         for (index, path) in corrupt.enumerated() {
             let id = UInt64(10 + index)
-            let bad = try worker.thumbnail(ThumbnailRequest(id: id, width: 128, height: 128), file: path)
+            let bad = try await worker.thumbnail(ThumbnailRequest(id: id, width: 128, height: 128), file: path)
             #expect((bad.id, bad.status) == (id, .undecodable), "\(path)")
             #expect(!bad.message.isEmpty && bad.message.utf8.count <= 1024)
             #expect(!bad.message.unicodeScalars.contains { $0.properties.generalCategory == .control })
-            let next = try worker.thumbnail(ThumbnailRequest(id: id + 100, width: 128, height: 128), file: good)
+            let next = try await worker.thumbnail(ThumbnailRequest(id: id + 100, width: 128, height: 128), file: good)
             #expect((next.id, next.status, next.width, next.height) == (id + 100, .ok, 128, 96), "\(next.message)")
         }
-        #expect(worker.closeAndWait() == 0)
+        await #expect(worker.closeAndWait() == 0)
         #expect(worker.stderrText.isEmpty, "stderr: \(worker.stderrText)")
     }
 
-    @Test func endOfTheSocketEndsTheWorkerWithStatusZero() throws {
+    @Test func endOfTheSocketEndsTheWorkerWithStatusZero() async throws {
         let folder = try TemporaryDirectory()
         let worker = try WorkerProcess(in: folder)
-        _ = try worker.receive()
-        #expect(worker.closeAndWait() == 0)
+        _ = try await worker.receive()
+        await #expect(worker.closeAndWait() == 0)
         #expect(worker.stderrText.isEmpty)
     }
 
-    @Test func aBrokenFrameIsRefusedAndEndsTheWorker() throws {
+    @Test func aBrokenFrameIsRefusedAndEndsTheWorker() async throws {
         let folder = try TemporaryDirectory()
         let worker = try WorkerProcess(in: folder)
-        _ = try worker.receive()
+        _ = try await worker.receive()
         var frame = ThumbnailRequest(id: 1, width: 10, height: 10).encode()
         frame[20] = 0  // width 0
         try worker.sendRaw(frame)
-        let answer = try worker.receive()
+        let answer = try await worker.receive()
         #expect((answer.id, answer.status) == (0, .badRequest))
         #expect(answer.message.contains("width"))
-        #expect(worker.closeAndWait() == 2)
+        await #expect(worker.closeAndWait() == 2)
     }
 
-    @Test func aRequestWithoutAFileIsABadRequestNotTheEnd() throws {
+    @Test func aRequestWithoutAFileIsABadRequestNotTheEnd() async throws {
         let folder = try TemporaryDirectory()
         let good = folder.file("good.png")
-        try Pillow.gradient(good, width: 40, height: 20, format: "PNG")
+        try await Pillow.gradient(good, width: 40, height: 20, format: "PNG")
         let worker = try WorkerProcess(in: folder)
-        _ = try worker.receive()
+        _ = try await worker.receive()
         try worker.sendRaw(ThumbnailRequest(id: 5, width: 10, height: 10).encode())
-        let answer = try worker.receive()
+        let answer = try await worker.receive()
         #expect((answer.id, answer.status) == (5, .badRequest))
-        let next = try worker.thumbnail(ThumbnailRequest(id: 6, width: 10, height: 10), file: good)
+        let next = try await worker.thumbnail(ThumbnailRequest(id: 6, width: 10, height: 10), file: good)
         #expect((next.id, next.status, next.width, next.height) == (6, .ok, 10, 5))
     }
 }

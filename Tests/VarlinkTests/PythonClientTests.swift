@@ -6,8 +6,9 @@ import Testing
 
 /// The reference Python client (`pip install varlink`), run as a subprocess.
 enum PythonVarlink {
-    static let available: Bool = {
-        guard let result = try? runSync(["python3", "-c", "import varlink"]) else {
+    /// Whether python3 can import the varlink package; looked at once, by the first suite that asks.
+    static let available = Task<Bool, Never> {
+        guard let result = try? await run(["python3", "-c", "import varlink"]) else {
             print("skipping Python client tests: python3 cannot be run")
             return false
         }
@@ -15,7 +16,7 @@ enum PythonVarlink {
             print("skipping Python client tests: the Python varlink package is not installed (\(result.stderr))")
         }
         return result.status == 0
-    }()
+    }
 
     struct Output: Sendable {
         let status: Int32
@@ -24,26 +25,23 @@ enum PythonVarlink {
     }
 
     /// Runs `python3 …` with output in files, so a chatty child cannot block on a full pipe.
-    /// Waits by polling with `Task.sleep`: blocking a thread of the (two-thread) cooperative
-    /// pool would starve the server the child is talking to.
+    /// Waits for its end without holding a thread of Swift's pool (the child's waiter thread
+    /// resumes it), which would starve the server the child is talking to.
     static func run(_ arguments: [String]) async throws -> Output {
         let files = try OutputFiles()
         defer { files.remove() }
         let process = try files.process(arguments)
-        let status: Int32 = try await withTimeout(30) {
-            while true {
-                if let status = process.status { return status }
-                try await Task.sleep(for: .milliseconds(10))
-            }
+        guard let status = await process.exited(within: .seconds(30)) else {
+            await process.kill()
+            throw PythonVarlinkTimeout(arguments: arguments)
         }
         return try files.output(status: status)
     }
 
-    private static func runSync(_ arguments: [String]) throws -> Output {
-        let files = try OutputFiles()
-        defer { files.remove() }
-        let process = try files.process(arguments)
-        return try files.output(status: process.wait(timeout: 60) ?? process.kill())
+    /// The child still ran after its time.
+    struct PythonVarlinkTimeout: Error, CustomStringConvertible {
+        let arguments: [String]
+        var description: String { "still running after 30 s, killed: \(arguments.joined(separator: " "))" }
     }
 
     private struct OutputFiles {
@@ -213,7 +211,7 @@ private enum LibraryStub {
     }
 }
 
-@Suite("Python reference client", .enabled(if: PythonVarlink.available, "python3 with the varlink package is unavailable"), .timeLimit(.minutes(1)))
+@Suite("Python reference client", .enabled("python3 with the varlink package is unavailable") { await PythonVarlink.available.value }, .timeLimit(.minutes(1)))
 struct PythonClientTests {
     private func withSampleServer(_ body: (RunningServer) async throws -> Void) async throws {
         let library = try photodInterfaceText("io.photod.Library")

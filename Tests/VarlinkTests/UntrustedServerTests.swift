@@ -39,7 +39,7 @@ import Varlink
         }
 
         deinit {
-            process.stop()
+            // The child is killed as `process` goes.
             try? FileManager.default.removeItem(atPath: folder)
         }
     }

@@ -108,12 +108,12 @@ final class TestDaemon: Sendable {
     /// ends its connections and so any wait on a reply or a subscription: a change that never
     /// comes fails that test instead of hanging the whole run.
     static func withDaemon<T>(
-        _ configure: (inout DaemonConfig) -> Void = { _ in }, prepare: (TestDaemon) throws -> Void = { _ in },
+        _ configure: (inout DaemonConfig) -> Void = { _ in }, prepare: (TestDaemon) async throws -> Void = { _ in },
         timeLimit: Duration = .seconds(120),
         _ body: (TestDaemon) async throws -> T
     ) async throws -> T {
         let daemon = try TestDaemon(configure)
-        try prepare(daemon)
+        try await prepare(daemon)
         try await daemon.start()
         let watchdog = Task {
             try await Task.sleep(for: timeLimit)

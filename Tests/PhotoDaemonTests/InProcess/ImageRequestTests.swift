@@ -50,13 +50,13 @@ struct ImageRequestTests {
 
     @Test func aStandardSizeIsDecodedUprightOnceThenServedFromACacheFileThatPassesTheStandard() async throws {
         try await TestDaemon.withDaemon(prepare: { daemon in
-            try PillowFixture.write(daemon.dir.file("library/turned.jpg"), width: 600, height: 400, orientation: 6)
+            try await PillowFixture.write(daemon.dir.file("library/turned.jpg"), width: 600, height: 400, orientation: 6)
         }) { daemon in
             let client = try await daemon.client()
             let id = try await Self.id(of: daemon, client, "turned.jpg")
             let first = try await client.requestImage(RequestImageParameters(id: id, width: 256, height: 256))
             #expect(first.source == .decoded && first.format == .jpeg && !first.degraded)
-            let probe = try PillowFixture.probe(Array(try #require(Data(base64Encoded: first.data))))
+            let probe = try await PillowFixture.probe(Array(try #require(Data(base64Encoded: first.data))))
             #expect(probe.width == 256 && probe.height == 171)
             #expect(probe.colours == PillowFixture.uprightCorners)
 
@@ -131,7 +131,7 @@ struct ImageRequestTests {
 
     @Test func thumbnailsOfAFileThatLeavesTheLibraryAreSwept() async throws {
         try await TestDaemon.withDaemon(prepare: { daemon in
-            try PillowFixture.write(daemon.dir.file("library/gone.jpg"), width: 300, height: 200)
+            try await PillowFixture.write(daemon.dir.file("library/gone.jpg"), width: 300, height: 200)
         }) { daemon in
             let client = try await daemon.client()
             let id = try await Self.id(of: daemon, client, "gone.jpg")
@@ -152,8 +152,8 @@ struct ImageRequestTests {
 struct CachePrefillTests {
     @Test func prefillMakesEveryLargeThumbnailAndSaysSoInStatus() async throws {
         try await TestDaemon.withDaemon({ $0.thumbnails.prefill = true }, prepare: { daemon in
-            try PillowFixture.write(daemon.dir.file("library/one.jpg"), width: 600, height: 400)
-            try PillowFixture.write(daemon.dir.file("library/two.png"), width: 200, height: 300, format: "PNG")
+            try await PillowFixture.write(daemon.dir.file("library/one.jpg"), width: 600, height: 400)
+            try await PillowFixture.write(daemon.dir.file("library/two.png"), width: 200, height: 300, format: "PNG")
             try daemon.add("broken.jpg", [0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0x41, count: 500))
         }) { daemon in
             let client = try await daemon.client()

@@ -68,7 +68,7 @@ struct ImageWorkerFailureTests {
         let dir = try TemporaryDirectory()
         let worker = try HangingOnce(in: dir)
         try await TestDaemon.withDaemon({ $0.thumbnails.worker = worker.script; $0.thumbnails.workers = 1 }, prepare: { daemon in
-            try PillowFixture.write(daemon.dir.file("library/a.png"), width: 300, height: 200, format: "PNG")
+            try await PillowFixture.write(daemon.dir.file("library/a.png"), width: 300, height: 200, format: "PNG")
         }) { daemon in
             let client = try await daemon.client()
             let id = try await ImageRequestTests.id(of: daemon, client, "a.png")
@@ -93,8 +93,8 @@ struct ImageWorkerFailureTests {
         let dir = try TemporaryDirectory()
         let worker = try HangingOnce(in: dir)
         try await TestDaemon.withDaemon({ $0.thumbnails.worker = worker.script; $0.thumbnails.timeout = 1 }, prepare: { daemon in
-            try PillowFixture.write(daemon.dir.file("library/slow.png"), width: 300, height: 200, format: "PNG")
-            try PillowFixture.write(daemon.dir.file("library/fine.png"), width: 300, height: 200, format: "PNG")
+            try await PillowFixture.write(daemon.dir.file("library/slow.png"), width: 300, height: 200, format: "PNG")
+            try await PillowFixture.write(daemon.dir.file("library/fine.png"), width: 300, height: 200, format: "PNG")
         }) { daemon in
             let client = try await daemon.client()
             let slow = try await ImageRequestTests.id(of: daemon, client, "slow.png")

@@ -34,7 +34,7 @@ struct PlantedThumbnailInProcessTests {
     @Test(arguments: [(sizeOff: Int64(1), mode: mode_t(0o600)), (sizeOff: 0, mode: 0o644)])
     func aPlantedThumbnailIsNotServedAndIsReplaced(sizeOff: Int64, mode: mode_t) async throws {
         try await TestDaemon.withDaemon(prepare: { daemon in
-            try PillowFixture.write(daemon.dir.file("library/photo.jpg"), width: 600, height: 400)
+            try await PillowFixture.write(daemon.dir.file("library/photo.jpg"), width: 600, height: 400)
         }) { daemon in
             let path = daemon.library + "/photo.jpg"
             // Another picture under the photo's name, right URI and mtime: a wrong Thumb::Size, or open to others.

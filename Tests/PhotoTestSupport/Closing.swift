@@ -1,6 +1,6 @@
 /// Runs `body` with `resource`, then `close`s it whether `body` returned or threw: the one
 /// shape of every test rig's `with`, since `defer` cannot await.
-func withClosing<Resource, Result>(
+public func withClosing<Resource, Result>(
     _ resource: Resource, close: (Resource) async -> Void, _ body: (Resource) async throws -> Result
 ) async throws -> Result {
     let result: Result
