@@ -35,8 +35,13 @@ public enum PeakMemory {
             if count <= 0 { break }
             total += count
         }
-        let text = String(decoding: bytes[..<total], as: UTF8.self)
+        return field(name, in: String(decoding: bytes[..<total], as: UTF8.self))
+    }
+
+    /// The number of a `Name:\t   1234 kB` line of /proc/self/status text; nil when it has none.
+    static func field(_ name: String, in text: String) -> UInt64? {
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name) }) else { return nil }
-        return line.dropFirst(name.count).split(separator: " ").first.flatMap { UInt64($0) }
+        // The kernel pads the number with a tab and spaces.
+        return line.dropFirst(name.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { UInt64($0) }
     }
 }
