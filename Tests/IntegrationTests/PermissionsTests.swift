@@ -6,8 +6,8 @@ import Testing
 /// and every Library method shows the app exactly what it was allowed to see.
 @Suite(.serialized) struct PermissionsTests {
     /// A daemon over Beach ×2, Hike ×1 and one undescribed photo, where only photoctl is the owner.
-    static func library(permissions: String = "") async throws -> DaemonHarness {
-        let daemon = try DaemonHarness(trusted: [], permissions: permissions)
+    static func library(settings: String = "", permissions: String = "") async throws -> DaemonHarness {
+        let daemon = try DaemonHarness(settings: settings, trusted: [], permissions: permissions)
         try daemon.add("beach/1.jpg", Photo.jpeg("Beach"))
         try daemon.add("beach/2.jpg", Photo.jpeg("Beach"))
         try daemon.add("hike/3.jpg", Photo.jpeg("Hike"))
@@ -154,11 +154,11 @@ import Testing
     }
 
     @Test func aRequestTimesOutAsNotDeterminedAndHangingUpCancelsIt() async throws {
-        let daemon = try await Self.library(permissions: "request_timeout = 1")
+        let daemon = try await Self.library(settings: #"log_level = "debug""#, permissions: "request_timeout = 1")
         let app = try PythonApp(socket: daemon.socket, directory: daemon.dir)
         let watch = try StreamingProcess(Binaries.photoctl, ["permissions", "watch", "--json"],
                                          environment: daemon.environment, directory: daemon.dir, name: "watch")
-        try? await Task.sleep(for: .milliseconds(300))
+        #expect(await daemon.logContains("permissions watch started", timeout: 60), "\(watch.stderr)")
         let request = try app.stream(["request", "slow owner"], name: "request")
         await #expect(request.exitStatus(timeout: 10) == 0)
         #expect(request.objects.map { $0["status"] as? String } == ["notDetermined", "notDetermined"])
@@ -176,14 +176,14 @@ import Testing
     }
 
     @Test func anAppWatchesOnlyItsOwnEventsAndTheOwnerWatchesAll() async throws {
-        let daemon = try await Self.library()
+        let daemon = try await Self.library(settings: #"log_level = "debug""#)
         let viewer = try PythonApp(socket: daemon.socket, directory: daemon.dir, name: "viewer.py")
         let other = try PythonApp(socket: daemon.socket, directory: daemon.dir, name: "other.py")
         let viewerEvents = try viewer.stream(["watch"], name: "viewer-watch")
         let ownerEvents = try StreamingProcess(Binaries.photoctl, ["permissions", "watch", "--json"],
                                                environment: daemon.environment, directory: daemon.dir, name: "owner-watch")
-        // Time for both watchers to connect (a Python start takes ~0.2 s); a late one would miss events.
-        try? await Task.sleep(for: .milliseconds(800))
+        // Both watchers subscribed before anything happens: a late one would miss events.
+        #expect(await eventually { daemon.log.contains("watchers=2") }, "\(viewerEvents.stderr) \(ownerEvents.stderr)")
         let otherRequest = try other.stream(["request", "other reasons"], name: "other-request")
         await #expect(otherRequest.wait { $0.objects.count >= 1 })
         _ = try await daemon.photoctlJSON(["permissions", "deny", "other.py"])

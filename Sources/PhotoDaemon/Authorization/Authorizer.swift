@@ -268,6 +268,8 @@ actor Authorizer {
         let id = takeID()
         let (stream, continuation) = AsyncStream.makeStream(of: AuthorizationEvent.self, bufferingPolicy: .bufferingNewest(256))
         watchers[id] = (app, continuation)
+        // Events from here on reach it: a test waits for this line before it acts.
+        logger.debug("permissions watch started", metadata: ["app": "\(app?.id ?? "owner")", "watchers": "\(watchers.count)"])
         return (id, stream)
     }
 
