@@ -18,7 +18,7 @@ import Testing
     static let script = """
         set -u
         dir=$1; photod=$2; photoctl=$3; units=$4
-        until_true() { for _ in $(seq 300); do eval "$1" && return 0; sleep 0.05; done; echo "timeout=$1"; return 1; }
+        until_true() { for _ in $(seq 1200); do eval "$1" && return 0; sleep 0.05; done; echo "timeout=$1"; return 1; }
         show() { systemctl --user show -p "$1" --value photod.service; }
         mount -t tmpfs tmpfs /run/systemd && mkdir -p /run/systemd/system || { echo "setup=failed"; exit 1; }
         export XDG_RUNTIME_DIR="$dir/run" XDG_CONFIG_HOME="$dir/config" HOME="$dir/home"
@@ -46,7 +46,7 @@ import Testing
         echo "reloaded_text=$(show StatusText)"
         pid=$(show MainPID)
         kill -9 "$pid"
-        until_true '[ "$(show NRestarts)" = 1 ] && [ "$(show ActiveState)" = active ] && show StatusText | grep -q "^Watching"'
+        until_true '[ "$(show MainPID)" != "$pid" ] && [ "$(show MainPID)" != 0 ] && [ "$(show ActiveState)" = active ] && show StatusText | grep -q "^Watching"'
         echo "restarts=$(show NRestarts)"
         [ "$(show MainPID)" != "$pid" ] && echo "new_pid=yes"
         "$photoctl" --json list --sort path > "$dir/ids2.json"
@@ -67,7 +67,7 @@ import Testing
         let script = try dir.write("manager.sh", Array(Self.script.utf8))
         let result = try await ProcessRunner.run("/usr/bin/unshare", [
             "-m", "--propagation", "private", "/bin/bash", script, dir.path, Binaries.photod, Binaries.photoctl, Self.units,
-        ], timeout: 120)
+        ], timeout: 300)
         var values: [String: String] = [:]
         for line in result.stdout.split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1)
@@ -88,7 +88,9 @@ import Testing
         await #expect(try PillowFixture.probe(Array(Data(contentsOf: URL(fileURLWithPath: dir.file("thumb.jpg")))), points: []).width == 64)
         #expect(values["reload_rc"] == "0")
         #expect(values["reloaded_text"] == "Watching 3 photos in 3 groups", "\(context)")
-        #expect(values["restarts"] == "1" && values["new_pid"] == "yes", "kill -9 restarts it: \(context)")
+        // systemd restarts it (NRestarts 1); on a loaded CI machine its socket unit was seen to
+        // start it first (NRestarts 0). Either way a new photod answers on the same socket.
+        #expect(["0", "1"].contains(values["restarts"]) && values["new_pid"] == "yes", "kill -9 restarts it: \(context)")
         let before = try [String: Any].read(dir.file("ids1.json")).ids(relativeTo: dir.path)
         let after = try [String: Any].read(dir.file("ids2.json")).ids(relativeTo: dir.path)
         #expect(before.count == 2)
