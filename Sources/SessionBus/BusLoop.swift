@@ -4,7 +4,7 @@ import Synchronization
 
 /// The one thread that owns the sd-bus connection, and the queue through which other threads
 /// hand it work: it polls the bus's descriptor (with the events and timeout sd-bus asks for)
-/// and a pipe that `submit` writes to, so a queued command is run at once.
+/// through a `WakeablePoll` that `submit` wakes, so a queued command is run at once.
 final class BusLoop: Sendable {
     /// Work for the bus thread; given nil when the connection is already gone.
     typealias Command = @Sendable (BusConnection?) -> Void
@@ -18,25 +18,16 @@ final class BusLoop: Sendable {
     }
 
     private let queue = Mutex(Queue())
-    /// The wake-up pipe: the bus thread polls the read end, `submit` writes a byte to the other.
-    private let wakeReader: Int32
-    private let wakeWriter: Int32
+    /// What the bus thread waits on; `submit` wakes it.
+    private let poller: WakeablePoll
 
-    /// Creates the loop's wake-up pipe; the thread starts with `start`.
+    /// Creates the loop's wakeable poll; the thread starts with `start`.
     init() throws(SessionBusError) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw .failed(operation: "pipe", errno: errno) }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+        do {
+            poller = try WakeablePoll()
+        } catch {
+            throw .failed(operation: "socketpair", errno: error.errno)
         }
-        wakeReader = ends[0]
-        wakeWriter = ends[1]
-    }
-
-    deinit {
-        close(wakeReader)
-        close(wakeWriter)
     }
 
     /// Starts the bus thread, which connects and then reports through `opened`.
@@ -58,9 +49,7 @@ final class BusLoop: Sendable {
             return true
         }
         guard queued else { return command(nil) }
-        // A full pipe already wakes the thread: a failed write loses nothing.
-        var byte: UInt8 = 1
-        _ = write(wakeWriter, &byte, 1)
+        poller.wake()
     }
 
     /// Returns once the connection is closed and everything queued before was sent.
@@ -103,14 +92,8 @@ final class BusLoop: Sendable {
                 events.yield(.disconnected(reason: "the bus connection is closed"))
                 return
             }
-            var descriptors = [pollfd(fd: request.descriptor, events: request.events, revents: 0),
-                               pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0)]
-            // EINTR or a ready descriptor alike: go round, run commands, process the bus.
-            _ = poll(&descriptors, nfds_t(descriptors.count), request.timeout)
-            if descriptors[1].revents != 0 {
-                var drained = [UInt8](repeating: 0, count: 64)
-                while read(wakeReader, &drained, drained.count) > 0 {}
-            }
+            // Woken, EINTR or a ready descriptor alike: go round, run commands, process the bus.
+            _ = poller.wait(on: request.descriptor, for: request.events, timeout: request.timeout)
         }
     }
 

@@ -7,10 +7,9 @@ import Glibc
 
 /// An inotify instance. The only file with unsafe code.
 ///
-/// A dedicated thread `poll()`s the inotify descriptor and a wake-up socket; `close()` writes to
-/// the socket to wake it. (A socket pair, not an eventfd: Glibc's Swift module does not import
-/// `sys/eventfd.h`, and `socketpair` sets close-on-exec atomically where `pipe` cannot.) The descriptors are closed under the same lock that guards `addWatch`,
-/// so a call racing with `close()` never reaches a reused descriptor number.
+/// A dedicated thread polls the inotify descriptor through a `WakeablePoll`; `close()` wakes it.
+/// The descriptors are closed under the same lock that guards `addWatch`, so a call racing with
+/// `close()` never reaches a reused descriptor number.
 public final class Inotify: Sendable {
     private struct State: Sendable {
         var closed = false
@@ -28,13 +27,11 @@ public final class Inotify: Sendable {
     /// Batches the stream buffers before new ones are dropped (and an overflow is reported instead).
     private let bufferedBatches: Int
     private let descriptor: Int32
-    /// The end the reader polls.
-    private let wakeDescriptor: Int32
-    /// The end `close()` writes to.
-    private let wakeSender: Int32
+    /// What the reader waits on; `close()` wakes it.
+    private let poller: WakeablePoll
     private let state = Mutex(State())
 
-    /// Opens an instance (`inotify_init1(IN_CLOEXEC|IN_NONBLOCK)`) and its wake-up socket pair.
+    /// Opens an instance (`inotify_init1(IN_CLOEXEC|IN_NONBLOCK)`) and its wakeable poll.
     public convenience init() throws(WatcherError) {
         try self.init(bufferedBatches: 1024)
     }
@@ -44,16 +41,13 @@ public final class Inotify: Sendable {
         self.bufferedBatches = max(1, bufferedBatches)
         let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard fd >= 0 else { throw .system(operation: "inotify_init1", errno: errno) }
-        var pair: [Int32] = [-1, -1]
-        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-        guard socketpair(AF_UNIX, type, 0, &pair) == 0 else {
-            let error = errno
+        do {
+            poller = try WakeablePoll()
+        } catch {
             Glibc.close(fd)
-            throw .system(operation: "socketpair", errno: error)
+            throw .system(operation: "socketpair", errno: error.errno)
         }
         descriptor = fd
-        wakeDescriptor = pair[0]
-        wakeSender = pair[1]
     }
 
     deinit {
@@ -117,15 +111,14 @@ public final class Inotify: Sendable {
         return stream
     }
 
-    /// Stops the reader thread (wakes it through the wake-up socket), finishes the stream, closes the fds.
+    /// Stops the reader thread (wakes its poll), finishes the stream, closes the fds.
     public func close() {
         let continuation = state.withLock { state -> AsyncStream<[WatchEvent]>.Continuation? in
             guard !state.closed else { return nil }
             state.closed = true
             if state.readerRunning {
                 // The reader closes the descriptors when it leaves; this lock keeps them open until then.
-                var one: UInt8 = 1
-                _ = write(wakeSender, &one, 1)
+                poller.wake()
             } else if state.descriptorsOpen {
                 closeDescriptors(&state)
             }
@@ -150,31 +143,25 @@ public final class Inotify: Sendable {
 
     private func closeDescriptors(_ state: inout State) {
         Glibc.close(descriptor)
-        Glibc.close(wakeDescriptor)
-        Glibc.close(wakeSender)
+        poller.close()
         state.descriptorsOpen = false
     }
 
     /// The reader thread: polls, reads, yields one batch per read; leaves when woken by `close()`.
     ///
-    /// One read per poll, so the wake-up socket is looked at between reads even under a flood.
+    /// One read per poll, so a wake is looked at between reads even under a flood.
     private func readLoop(_ continuation: AsyncStream<[WatchEvent]>.Continuation) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readSize, alignment: 8)
         defer { buffer.deallocate() }
-        var polled = [
-            pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0),
-        ]
         var overflowPending = false
         running: while true {
             if overflowPending, case .enqueued = continuation.yield([Self.overflowMarker]) {
                 overflowPending = false
             }
             // While an overflow waits for room in the stream, retry it every 50 ms.
-            let ready = poll(&polled, 2, overflowPending ? 50 : -1)
-            if ready < 0, errno == EINTR { continue }
-            guard ready >= 0, polled[1].revents == 0 else { break }
-            let inotifyReady = polled[0].revents
+            let outcome = poller.wait(on: descriptor, for: Int16(POLLIN), timeout: overflowPending ? 50 : -1)
+            guard !outcome.failed, !outcome.woken else { break }
+            let inotifyReady = outcome.events
             guard inotifyReady & Int16(POLLIN) != 0 else {
                 if inotifyReady != 0 { break }  // POLLERR, POLLHUP, POLLNVAL
                 continue
