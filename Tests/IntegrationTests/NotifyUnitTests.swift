@@ -17,12 +17,13 @@ import Testing
         export XDG_RUNTIME_DIR="$dir/run" XDG_CONFIG_HOME="$dir/config" HOME="$dir/home"
         mkdir -p -m 0700 "$XDG_RUNTIME_DIR"
         user="$XDG_CONFIG_HOME/systemd/user"
-        mkdir -p "$user/photod-notify.service.d" "$XDG_CONFIG_HOME/photod"
+        mkdir -p "$user/photod-notify.service.d" "$user/photod.service.d" "$XDG_CONFIG_HOME/photod"
         sed "s|/usr/bin/photod|$photod|" "$units/photod.service" > "$user/photod.service"
         cp "$units/photod.socket" "$user/"
         sed "s|/usr/libexec/photod/photod-notify|$notify|" "$units/photod-notify.service" > "$user/photod-notify.service"
         # No journald in the namespace: keep its log where the test can read it.
         printf '[Service]\\nStandardError=append:%s\\n' "$dir/notify.log" > "$user/photod-notify.service.d/log.conf"
+        printf '[Service]\\nStandardError=append:%s\\n' "$dir/photod.log" > "$user/photod.service.d/log.conf"
         printf 'roots = ["%s"]\\n' "$dir/lib" > "$XDG_CONFIG_HOME/photod/photod.toml"
         # The test's bus is the session bus: dbus-user-session's socket, when installed, would
         # start the machine's own at $XDG_RUNTIME_DIR/bus and set DBUS_SESSION_BUS_ADDRESS to it.
@@ -66,7 +67,13 @@ import Testing
             _ = FileManager.default.createFile(atPath: dir.file("stop"), contents: nil)
             if await manager.exitStatus(timeout: 60) == nil { await manager.kill() }
         }) { manager in
-            var log: String { (try? String(contentsOfFile: dir.file("notify.log"), encoding: .utf8)) ?? "" }
+            // photod-notify's log, and for a failure what photod and the manager said too.
+        var log: String { (try? String(contentsOfFile: dir.file("notify.log"), encoding: .utf8)) ?? "" }
+        var logs: String {
+            ["notify.log", "photod.log", "manager.log"].map { name in
+                "--- \(name)\n" + ((try? String(contentsOfFile: dir.file(name), encoding: .utf8)) ?? "")
+            }.joined(separator: "\n")
+        }
             await #expect(manager.wait(timeout: 90) { $0.lines.contains { $0.hasPrefix("ready=") || $0.hasPrefix("timeout=") } },
                     "\(manager.lines) \(manager.stderr)")
             #expect(manager.lines.contains("ready=active"), "\(manager.lines) \(log)")
@@ -76,7 +83,7 @@ import Testing
             let request = try app.stream(["request", "please"], name: "request")
             let appID = try await app.appID
             await #expect(server.wait { $0.notifications.contains { ($0["body"] as? String)?.contains(appID) == true } },
-                    "\(log) \(request.stderr)")
+                    "\(logs) \(request.stderr)")
             let id = try #require(server.notifications.first?["id"] as? Int)
 
             try await server.invoke(id, "choose")
