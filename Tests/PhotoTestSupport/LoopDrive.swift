@@ -9,6 +9,7 @@ public final class LoopDrive: @unchecked Sendable {
     public let device: String
     private let image: String
     private let mounted = Mutexed<[String]>([])
+    private let detached = Mutexed(false)
 
     /// True when this process may mount (it runs as root), and loop devices, mkfs.ext4 and
     /// losetup are there.
@@ -44,11 +45,13 @@ public final class LoopDrive: @unchecked Sendable {
             _ = try? await ProcessRunner.run("/usr/bin/umount", ["-l", folder])
         }
         mounted.set([])
+        guard detached.withLock({ done in defer { done = true }; return !done }) else { return }
         _ = try? await ProcessRunner.run("/usr/sbin/losetup", ["-d", device])
     }
 
     deinit {
         // A test that did not detach gets it done on a thread of its own: deinit cannot await.
+        guard !detached.get() else { return }
         let commands = mounted.get().reversed().map { ("/usr/bin/umount", ["-l", $0]) } + [("/usr/sbin/losetup", ["-d", device])]
         _ = DetachedThread.start(name: "test-detach") {
             for (program, arguments) in commands {
