@@ -44,7 +44,7 @@ import Testing
             #expect(daemon.isRunning)
             #expect(await daemon.logContains("the disk was full"))
             let degraded = await waitForStatus(daemon, timeout: 30) { $0["state"] as? String == "degraded" }
-            #expect(await degraded, "status: \(daemon.log)")
+            #expect(degraded, "status: \(daemon.log)")
             let problems = try await status(daemon)["problems"] as? [String] ?? []
             #expect(problems.first?.contains("the index cannot be written") == true, "problems: \(problems)")
             let served = try await daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)
@@ -55,7 +55,7 @@ import Testing
             let caughtUp = await waitForStatus(daemon, timeout: 150) { current in
                 current["state"] as? String == "ready" && current["assets"] as? Int == 25
             }
-            #expect(await caughtUp, "status: \(daemon.log)")
+            #expect(caughtUp, "status: \(daemon.log)")
             let after = try await daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)
             #expect(after["after/IMG_3.jpg"] != nil)
             #expect(after["before/IMG_7.jpg"] == ids["before/IMG_7.jpg"])

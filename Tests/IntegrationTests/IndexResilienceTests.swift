@@ -76,7 +76,7 @@ import Testing
         let caughtUp = try await waitForStatus(daemon) { current in
             current["state"] as? String == "ready" && current["assets"] as? Int == 301
         }
-        #expect(await caughtUp, "status: \(daemon.log)")
+        #expect(caughtUp, "status: \(daemon.log)")
         let after = try await daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)
         #expect(after["late/after-the-disk-filled.jpg"] != nil)
         #expect(after["\(folder)/IMG_20261123_100007.jpg"] == ids["trip-0/IMG_20261123_100007.jpg"])

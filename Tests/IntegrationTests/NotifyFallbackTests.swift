@@ -67,7 +67,7 @@ import Testing
         let allowed = try await daemon.photoctl(["permissions", "allow", "viewer.py"])
         #expect(allowed.status == 0, "\(allowed.stderr)")
         await #expect(request.exitStatus(timeout: 60) == 0)
-        #expect(await request.objects.last?["status"] as? String == "authorized")
+        #expect(request.objects.last?["status"] as? String == "authorized")
     }
 
     @Test func withABusButNoServerItWaitsAndTriesAgainAtTheNextRequest() async throws {
@@ -107,7 +107,7 @@ import Testing
         await #expect(restarted.wait { $0.notifications.contains { ($0["body"] as? String)?.contains(appID) == true } },
                 "\(setup.notifier.log)")
         #expect(restarted.notifications.first?["replaces_id"] as? Int == 0)
-        #expect(await restarted.notifications.count == 1, "\(restarted.calls)")
+        #expect(restarted.notifications.count == 1, "\(restarted.calls)")
     }
 
     @Test func whenPhotodRestartsItsEndedRequestsAreClosedAndNewOnesShown() async throws {

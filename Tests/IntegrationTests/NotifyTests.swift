@@ -51,7 +51,7 @@ import Testing
         #expect(body.contains("Reason: &lt;i&gt;why&lt;/i&gt;"), "\(body)")
         #expect(!body.contains("<"))
         #expect(!body.contains("\u{1B}"))
-        #expect(await body.split(separator: "\n").count == 2, "the label's newline made no line: \(body)")
+        #expect(body.split(separator: "\n").count == 2, "the label's newline made no line: \(body)")
     }
 
     @Test func anActionForgedByAnotherBusConnectionIsIgnored() async throws {
@@ -83,7 +83,7 @@ import Testing
         await #expect(setup.notifier.process.exitStatus(timeout: 60) == 0, "\(setup.notifier.log)")
         await #expect(setup.server.wait { $0.closed == [id] }, "nobody would hear its buttons: \(setup.server.calls)")
         #expect(request.isRunning)
-        #expect(await request.objects.count == 1)
+        #expect(request.objects.count == 1)
     }
 
     @Test func anInterpreterWithoutAScriptIsAllowedOnlyAfterTheConfirmation() async throws {

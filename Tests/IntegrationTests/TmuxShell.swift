@@ -1,6 +1,5 @@
 import Foundation
 import PhotoTestSupport
-import Posix
 import Testing
 
 /// An interactive shell in a private tmux server, typed at like a person: for what only a
@@ -68,14 +67,12 @@ final class TmuxShell {
     }
 
     deinit {
-        // deinit cannot await: the server is ended from a thread of its own.
+        // deinit cannot await: a task ends the server.
         // The folder holding its socket goes only after it, so the server can still be reached.
         let socket = socket
         let folder = folder
-        _ = DetachedThread.start(name: "test-tmux") {
-            if case .success(let pid) = ChildProcess.spawn("/usr/bin/tmux", ["-S", socket, "kill-server"]) {
-                _ = ChildProcess.wait(pid)
-            }
+        Task {
+            _ = try? await ProcessRunner.run("/usr/bin/tmux", ["-S", socket, "kill-server"])
             withExtendedLifetime(folder) {}
         }
     }

@@ -121,9 +121,7 @@ public final class DaemonHarness: @unchecked Sendable {
 
     /// Waits until photod's log contains `text` (it is written to a file, read again every 10 ms).
     public func logContains(_ text: String, timeout: TimeInterval = 5) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !log.contains(text) && Date() < deadline { try? await Task.sleep(for: .milliseconds(10)) }
-        return log.contains(text)
+        await pollUntil(timeout: timeout, every: .milliseconds(10)) { log.contains(text) }
     }
 
     /// Runs photoctl against this daemon.
@@ -156,15 +154,10 @@ public final class DaemonHarness: @unchecked Sendable {
     }
 
     deinit {
-        // A test that did not stop its daemon gets it stopped as `stop` would, without
-        // waiting here: a thread of its own sends SIGKILL if SIGTERM was not enough.
+        // A test that did not stop its daemon gets it stopped as `stop` would; deinit cannot
+        // await, so a task does.
         guard let process, process.isRunning else { return }
-        process.signal(SIGTERM)
-        _ = DetachedThread.start(name: "test-reap") {
-            let deadline = Date().addingTimeInterval(30)
-            while process.isRunning, Date() < deadline { usleep(50_000) }
-            process.signal(SIGKILL)
-        }
+        Task { await process.stop(grace: .seconds(30)) }
     }
 }
 

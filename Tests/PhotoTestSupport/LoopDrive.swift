@@ -1,5 +1,4 @@
 import Foundation
-import Posix
 
 /// A small ext4 file system in an image file, on a loop device of its own, for tests of a
 /// drive that is unmounted and mounted again (needs root). Its loop device stays attached
@@ -50,13 +49,11 @@ public final class LoopDrive: @unchecked Sendable {
     }
 
     deinit {
-        // A test that did not detach gets it done on a thread of its own: deinit cannot await.
+        // A test that did not detach gets it done by a task: deinit cannot await.
         guard !detached.get() else { return }
         let commands = mounted.get().reversed().map { ("/usr/bin/umount", ["-l", $0]) } + [("/usr/sbin/losetup", ["-d", device])]
-        _ = DetachedThread.start(name: "test-detach") {
-            for (program, arguments) in commands {
-                if case .success(let pid) = ChildProcess.spawn(program, arguments) { _ = ChildProcess.wait(pid) }
-            }
+        Task {
+            for (program, arguments) in commands { _ = try? await ProcessRunner.run(program, arguments) }
         }
     }
 

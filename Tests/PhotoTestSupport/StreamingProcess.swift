@@ -42,12 +42,7 @@ public final class StreamingProcess: @unchecked Sendable {
     /// passes; returns whether it held.
     @discardableResult
     public func wait(timeout: TimeInterval = 10, until condition: (StreamingProcess) -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition(self) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition(self)
+        await pollUntil(timeout: timeout) { condition(self) }
     }
 
     /// Waits for the child to exit by itself; its status, or nil after `timeout`.
