@@ -32,18 +32,6 @@ extension Scanner {
         return SweptPage(gone: gone, after: rows.last?.path ?? after, ended: rows.count < ReconcileFeed.pageSize)
     }
 
-    /// What only the end of every range can settle: moves (across ranges too), removals, and
-    /// the new files that were held; and the moves made while photod was down from elsewhere.
-    func settle(_ feeds: inout [ReconcileFeed], root: [UInt8], indexedAnywhere: Int) async throws -> ReconcilePlan {
-        var merge = feeds[0].takeMerge()
-        for part in feeds.indices.dropFirst() { merge.absorb(feeds[part].takeMerge()) }
-        var plan = merge.finish()
-        // Swept, the merge paired no held file: any may be an asset under this root, moved.
-        try await adoptUnseenMoves(into: &plan, root: root, indexedHere: plan.sweep ? 0 : merge.indexedRows,
-                                   indexedAnywhere: indexedAnywhere)
-        return plan
-    }
-
     /// The writes that move assets to their new paths, bytes unchanged: nothing to read.
     static func writes(moving moves: [ReconcilePlan.Move]) -> WriteBatch {
         var writes = WriteBatch()
@@ -53,15 +41,10 @@ extension Scanner {
         return writes
     }
 
-    /// `reads` in chunks of `chunkSize`, the unit a reader thread takes.
-    static func chunks(_ reads: [ReconcilePlan.Read]) -> [[ReconcilePlan.Read]] {
-        stride(from: 0, to: reads.count, by: chunkSize).map { Array(reads[$0..<min($0 + chunkSize, reads.count)]) }
-    }
-
     /// New files that are assets moved in from outside this folder while nobody could see the
     /// move keep their ids. Skipped when every asset is inside this folder (a first index) and
     /// the merge paired the moves inside it (`indexedHere`: the rows it compared, else 0).
-    private func adoptUnseenMoves(into plan: inout ReconcilePlan, root: [UInt8], indexedHere: Int,
+    func adoptUnseenMoves(into plan: inout ReconcilePlan, root: [UInt8], indexedHere: Int,
                                   indexedAnywhere: Int) async throws {
         guard indexedAnywhere > indexedHere else { return }
         let reads = plan.reads

@@ -49,20 +49,6 @@ struct Scanner: Sendable {
     /// Vanished index rows kept in memory before the reconcile sweeps the index for them instead.
     var vanishedLimit = ReconcileMerge.defaultVanishedLimit
 
-    static let chunkSize = 128
-
-    /// What a child task of `reconcile` finished; `part`: which range of the walk it was for.
-    private enum Step: Sendable {
-        case walked(part: Int, LibraryWalk.Step)
-        case paged(part: Int, [IndexedFile])
-        case checked(part: Int, [HeldFile])
-        case counted(Int)
-        case read(WriteBatch, files: Int)
-        case committed(CommittedChange?, seconds: Double)
-        /// A page of the sweep (`ReconcilePlan.sweep`).
-        case swept(SweptPage)
-    }
-
     /// Makes the index under `root` equal the disk; `beforeListing` is called with each folder
     /// just before the walk lists it (the start-up reconcile watches the folders there).
     /// Folders in `excluding` (where a drive is away) are left as indexed: neither their
@@ -81,7 +67,8 @@ struct Scanner: Sendable {
         return report
     }
 
-    /// The reconcile itself; true with the report when it left a bulk load to end.
+    /// The reconcile itself, run by a `ReconcileMachine`; true with the report when it left a
+    /// bulk load to end.
     private func reconcileFiles(root: [UInt8], progress: ScanProgressTracker, beforeListing: (@Sendable ([UInt8]) -> Void)?,
                                 excluding: [[UInt8]]) async throws -> (ScanReport, Bool) {
         let clock = ContinuousClock()
@@ -98,26 +85,25 @@ struct Scanner: Sendable {
             LibraryWalk(root: root, range: $0, sidecars: reader.sources.contains(.sidecar),
                         statingFiles: indexedAnywhere > 0, beforeListing: beforeListing, logger: logger)
         }
-        var feeds = ranges.map {
-            ReconcileFeed(pairing: indexedAnywhere > 0, range: $0, vanishedLimit: vanishedLimit, excluding: excluding)
-        }
-        var pipeline = ScanPipeline<[ReconcilePlan.Read]>(parallelism: parallelism, batchSize: batchSize)
-        var report = ScanReport()
-        var settled = false
-        var reads = 0
-        var moved = 0
-        var counting = false
-        var counted: Int?
-        var nextPart = 0
+        var machine = ReconcileMachine(
+            feeds: ranges.map {
+                ReconcileFeed(pairing: indexedAnywhere > 0, range: $0, vanishedLimit: vanishedLimit, excluding: excluding)
+            },
+            parallelism: parallelism, batchSize: batchSize)
         var bulk = false
-        var sweep = SweepCursor()
         do {
             // A first index loads in bulk from its first file, without waiting for the count.
             if indexedAnywhere == 0 { bulk = try await store.beginFirstIndex() }
-            try await withThrowingTaskGroup(of: Step.self) { group in
-                func start(_ actions: [ScanPipeline<[ReconcilePlan.Read]>.Action]) {
-                    for action in actions {
+            try await withThrowingTaskGroup(of: ReconcileMachine.Step.self) { group in
+                var actions = machine.start()
+                while true {
+                    var next = 0
+                    while next < actions.count {
+                        let action = actions[next]
+                        next += 1
                         switch action {
+                        case .fetch(let part, let fetch):
+                            group.addTask(operation: task(for: fetch, part: part, walk: walks[part], root: root))
                         case .read(let chunk):
                             group.addTask { .read(try await readChunk(chunk), files: chunk.count) }
                         case .commit(let batch):
@@ -125,121 +111,61 @@ struct Scanner: Sendable {
                                 let (change, seconds) = try await timedApply(batch)
                                 return .committed(change, seconds: seconds)
                             }
-                        }
-                    }
-                }
-                func fetch() {
-                    for part in feeds.indices {
-                        for fetch in feeds[part].fetches() {
-                            group.addTask(operation: task(for: fetch, part: part, walk: walks[part], root: root))
-                        }
-                    }
-                }
-                /// The next chunk to read, from each range in turn.
-                func takeReads() -> [ReconcilePlan.Read]? {
-                    for offset in feeds.indices {
-                        let part = (nextPart + offset) % feeds.count
-                        if let chunk = feeds[part].takeReads(limit: Self.chunkSize) {
-                            nextPart = part + 1
-                            return chunk
-                        }
-                    }
-                    return nil
-                }
-                fetch()
-                while let step = try await group.next() {
-                    switch step {
-                    case .walked(let part, let walked):
-                        progress.found(walked.found)
-                        feeds[part].walked(walked)
-                    case .paged(let part, let rows):
-                        feeds[part].paged(rows)
-                        if !counting, feeds.allSatisfy({ $0.firstPageRows == 0 }) {
-                            // A first index of this root: count its files, so progress has a total
-                            // long before the walk that reads them ends.
-                            counting = true
+                        case .count:
                             group.addTask { .counted(try await pool.runIfActive { LibraryWalk.count(root) }) }
-                        }
-                    case .checked(let part, let verdicts):
-                        feeds[part].checked(verdicts)
-                    case .counted(let files):
-                        if !settled {
-                            counted = files
+                        case .addToTotal(let files):
                             progress.addTotal(files)
+                        case .beginBulkLoad(let files):
                             // Nothing under this root was indexed: when these files at least double the
                             // index (a first index), the store builds its query indexes once, at the end.
                             if try await store.beginBulkLoad(adding: files) { bulk = true }
+                        case .settle(var plan, let indexedHere):
+                            try await adoptUnseenMoves(into: &plan, root: root, indexedHere: indexedHere,
+                                                       indexedAnywhere: indexedAnywhere)
+                            actions += machine.settled(plan)
+                            logWalk(root, parts: ranges.count, seconds: (clock.now - started).seconds, plan: plan,
+                                    machine: machine)
+                        case .sweep(let after):
+                            group.addTask { .swept(try await sweepPage(root: root, after: after, excluding: excluding)) }
                         }
-                    case .read(let writes, let files):
-                        report.read += files
-                        progress.indexed(files)
-                        start(pipeline.read(writes))
-                    case .committed(let change, let seconds):
-                        report.writeSeconds += seconds
-                        if let change { record(change, in: &report) }
-                        start(pipeline.committed())
-                    case .swept(let page):
-                        sweep.read(after: page.after, ended: page.ended)
-                        if !page.gone.isEmpty {
-                            var writes = WriteBatch()
-                            writes.vanished = page.gone
-                            start(pipeline.add(writes: writes))
-                        }
-                        if page.ended { start(pipeline.endInput()) }
                     }
-                    while pipeline.wantsInput, let chunk = takeReads() {
-                        reads += chunk.count
-                        start(pipeline.add(chunk))
+                    guard let step = try await group.next() else { break }
+                    switch step {
+                    case .walked(_, let walked): progress.found(walked.found)
+                    case .read(_, let files): progress.indexed(files)
+                    default: break
                     }
-                    for part in feeds.indices where pipeline.wantsInput {
-                        guard let found = feeds[part].takeMoves() else { continue }
-                        moved += found.count
-                        start(pipeline.add(writes: Self.writes(moving: found)))
-                    }
-                    if !settled, feeds.allSatisfy(\.isExhausted) {
-                        settled = true
-                        let plan = try await settle(&feeds, root: root, indexedAnywhere: indexedAnywhere)
-                        reads += plan.reads.count
-                        // The total is known now; a count made at the start is corrected to it.
-                        progress.addTotal(reads - (counted ?? 0))
-                        report.scanned = feeds.reduce(0) { $0 + $1.found }
-                        report.unchanged = plan.unchanged
-                        logger.debug("""
-                            walked \(String(decoding: root, as: UTF8.self)) in \(ranges.count) parts in \
-                            \((clock.now - started).seconds) s: \(report.scanned) files, \(reads) to read, \
-                            \(moved + plan.moves.count) moved, \
-                            \(plan.sweep ? "too many gone to keep (the index is swept for them)" : "\(plan.vanished.count) gone"), \
-                            \(plan.unchanged) unchanged
-                            """)
-                        for chunk in Self.chunks(plan.reads) { start(pipeline.add(chunk)) }
-                        var writes = Self.writes(moving: plan.moves)
-                        writes.vanished = plan.vanished
-                        start(pipeline.add(writes: writes))
-                        if plan.sweep { sweep.start() } else { start(pipeline.endInput()) }
-                    }
-                    // The sweep reads a page at a time while the writer keeps up, behind every
-                    // move handed over before it (a vanished row is removed only if still there).
-                    if pipeline.wantsInput, let after = sweep.next() {
-                        group.addTask { .swept(try await sweepPage(root: root, after: after, excluding: excluding)) }
-                    }
-                    fetch()
+                    actions = machine.handle(step)
                 }
             }
         } catch {
             if bulk { try? await store.endBulkLoad() }
             throw error
         }
+        if !machine.isFinished {
+            logger.error("the reconcile of \(String(decoding: root, as: UTF8.self)) stopped in \(machine.phase) with work left")
+        }
+        var report = machine.report
         report.loadedInBulk = bulk
         logger.debug("""
-            read and wrote \(reads) files in \((clock.now - started).seconds) s \
+            read and wrote \(machine.reads) files in \((clock.now - started).seconds) s \
             (\(report.writeSeconds) s in write transactions\(bulk ? ", a bulk load" : ""))
             """)
         return (report, bulk)
     }
 
+    private func logWalk(_ root: [UInt8], parts: Int, seconds: Double, plan: ReconcilePlan, machine: ReconcileMachine) {
+        logger.debug("""
+            walked \(String(decoding: root, as: UTF8.self)) in \(parts) parts in \(seconds) s: \
+            \(machine.report.scanned) files, \(machine.reads) to read, \(machine.moved + plan.moves.count) moved, \
+            \(plan.sweep ? "too many gone to keep (the index is swept for them)" : "\(plan.vanished.count) gone"), \
+            \(plan.unchanged) unchanged
+            """)
+    }
+
     /// The child task that fetches `fetch` for the range `part`.
     private func task(for fetch: ReconcileFeed.Fetch, part: Int, walk: LibraryWalk,
-                      root: [UInt8]) -> @Sendable () async throws -> Step {
+                      root: [UInt8]) -> @Sendable () async throws -> ReconcileMachine.Step {
         switch fetch {
         case .walk:
             return { .walked(part: part, try await pool.runIfActive { walk.next(upTo: ReconcileFeed.walkStep) }) }
@@ -308,12 +234,5 @@ struct Scanner: Sendable {
         let started = ContinuousClock.now
         let change = try await store.apply(batch)
         return (change, (ContinuousClock.now - started).seconds)
-    }
-
-    private func record(_ change: CommittedChange, in report: inout ScanReport) {
-        report.inserted += change.inserted.count
-        report.updated += change.updated.count
-        report.moved += change.moved.count
-        report.removed += change.removed.count
     }
 }
