@@ -34,6 +34,15 @@ public enum TemporaryName {
         return false
     }
 
+    /// Whether `backup` is the name ExifTool gives the original it keeps of `photo` when it
+    /// saves without -overwrite_original (`NAME_original`, in the same folder).
+    public static func isBackup(_ backup: [UInt8], of photo: [UInt8]) -> Bool {
+        backup.count == photo.count + backupSuffix.count && backup.starts(with: photo)
+            && backup.suffix(backupSuffix.count).elementsEqual(backupSuffix)
+    }
+
+    private static let backupSuffix = Array("_original".utf8)
+
     private static func contains(_ bytes: [UInt8], _ text: String) -> Bool {
         let needle = Array(text.utf8)
         guard bytes.count >= needle.count else { return false }

@@ -1,6 +1,7 @@
 /// Pure decoder: keeps wd → folder path, pairs renames by cookie, drops hidden names ("." prefix)
 /// as outside the library, and holds back files written under an editor's temporary name
-/// (`SettlingFiles`) so that their rename over a photo arrives as that photo's update.
+/// (`SettlingFiles`) so that their rename over a photo arrives as that photo's update; likewise
+/// a photo renamed to ExifTool's backup name waits for the edited file that takes its place.
 ///
 /// It never touches the kernel, so every rule is tested from synthetic events. The wds it stops
 /// tracking while their kernel watch may still exist (a folder moved out or renamed to a hidden
@@ -9,6 +10,13 @@ public struct WatchEventDecoder: Sendable {
     /// How long an unpaired MOVED_FROM waits for its MOVED_TO (the halves normally arrive in one
     /// read; a buffer boundary can split them).
     public static let pairingGrace: Duration = .milliseconds(20)
+
+    /// A photo renamed to its backup name, waiting for the edited file to take its place.
+    private struct HeldBackup: Sendable {
+        var from: [UInt8]
+        var to: [UInt8]
+        var deadline: ContinuousClock.Instant
+    }
 
     /// A MOVED_FROM waiting for its MOVED_TO.
     private struct HeldMove: Sendable {
@@ -22,6 +30,8 @@ public struct WatchEventDecoder: Sendable {
     private var folders: [Int32: [UInt8]] = [:]
     private var watches: [[UInt8]: Int32] = [:]
     private var held: [HeldMove] = []
+    /// Photos renamed `NAME_original` by ExifTool, held until a file takes their place (see `arrive`).
+    private var backups: [HeldBackup] = []
     private var settling = SettlingFiles()
     /// Forgotten wds whose kernel watch may still be alive; the owner removes them and clears this.
     var retired: [Int32] = []
@@ -65,7 +75,7 @@ public struct WatchEventDecoder: Sendable {
 
     /// When `expire` should next be called; nil when nothing is held.
     public var nextDeadline: ContinuousClock.Instant? {
-        [held.map(\.deadline).min(), settling.nextDeadline].compactMap { $0 }.min()
+        [held.map(\.deadline).min(), backups.map(\.deadline).min(), settling.nextDeadline].compactMap { $0 }.min()
     }
 
     /// The shortest time anything is held for: a hold made later is never due sooner than this
@@ -87,12 +97,14 @@ public struct WatchEventDecoder: Sendable {
         let due = held.filter { $0.deadline <= now }
         held.removeAll { $0.deadline <= now }
         for move in due { depart(move, into: &out) }
+        releaseBackups(where: { $0.deadline <= now }, into: &out)
         for action in settling.expire(now: now) { out.add(action) }
         return out.actions
     }
 
     private mutating func decode(_ event: WatchEvent, now: ContinuousClock.Instant, into out: inout ActionCoalescer) {
         if event.mask & WatchMask.queueOverflow != 0 {
+            releaseBackups(where: { _ in true }, into: &out)
             out.add(.overflow)
             return
         }
@@ -110,6 +122,8 @@ public struct WatchEventDecoder: Sendable {
         let isDirectory = event.mask & WatchMask.isDirectory != 0
         // A held source whose name is used again was not renamed inside the library: say so first.
         flushHeld(at: path, into: &out)
+        // A backup comes out with whatever happens next at either of its names, in the same batch.
+        releaseBackups(where: { $0.from == path || $0.to == path }, into: &out)
         if event.mask & (WatchMask.movedFrom | WatchMask.movedTo | WatchMask.delete) != 0 {
             // Renamed away, replaced or deleted: the event itself says what became of the file.
             settling.drop(path)
@@ -144,6 +158,7 @@ public struct WatchEventDecoder: Sendable {
             if event.mask & gone != 0 { forget(event.wd) }
             return
         }
+        releaseBackups(where: { BytePath.isSameOrUnder($0.from, folder) }, into: &out)
         out.add(.watchedDirectoryGone(folder))
     }
 
@@ -166,6 +181,12 @@ public struct WatchEventDecoder: Sendable {
         case (false, false):
             if source.isDirectory {
                 moveDirectory(from: source.path, to: path, into: &out)
+            } else if TemporaryName.isBackup(path, of: source.path) {
+                // ExifTool without -overwrite_original renames the photo NAME_original, then its
+                // edited file over NAME. Seen in one batch the photo keeps its id at NAME; split
+                // across two (a loaded machine), the id would follow the backup and the edit be
+                // a new photo. So the rename waits for the file at NAME, or its grace.
+                backups.append(HeldBackup(from: source.path, to: path, deadline: now + SettlingFiles.grace))
             } else {
                 out.add(.fileMoved(from: source.path, to: path))
             }
@@ -210,7 +231,15 @@ public struct WatchEventDecoder: Sendable {
         for move in stale { depart(move, into: &out) }
     }
 
+    /// Emits the held backups that `predicate` picks, in the order they were renamed.
+    private mutating func releaseBackups(where predicate: (HeldBackup) -> Bool, into out: inout ActionCoalescer) {
+        guard backups.contains(where: predicate) else { return }
+        for backup in backups where predicate(backup) { out.add(.fileMoved(from: backup.from, to: backup.to)) }
+        backups.removeAll(where: predicate)
+    }
+
     private mutating func removeDirectory(_ path: [UInt8], into out: inout ActionCoalescer) {
+        releaseBackups(where: { BytePath.isSameOrUnder($0.from, path) }, into: &out)
         out.add(.directoryRemoved(path))
         settling.drop(under: path)
         for wd in watches(under: path) {
@@ -220,6 +249,8 @@ public struct WatchEventDecoder: Sendable {
     }
 
     private mutating func moveDirectory(from: [UInt8], to: [UInt8], into out: inout ActionCoalescer) {
+        releaseBackups(where: { BytePath.isSameOrUnder($0.from, from) || BytePath.isSameOrUnder($0.from, to) },
+                       into: &out)
         // An empty folder renamed over is gone; its watch must not claim the new name.
         for wd in watches(under: to) {
             forget(wd)

@@ -34,6 +34,55 @@ struct DecoderTemporaryFileTests {
         #expect(fixture.expire(at: .seconds(2)).isEmpty)
     }
 
+    /// ExifTool without -overwrite_original: the photo is renamed NAME_original, then the edited
+    /// file over NAME. The two renames can reach photod in two reads (a loaded machine); they
+    /// must come out together, or the photo's id follows the backup and the edit is a new photo.
+    @Test func exifToolsTwoRenamesComeOutTogetherWhenTheyArriveApart() {
+        var fixture = DecoderFixture()
+        _ = fixture.decode([event(1, WatchMask.create, "photo.jpg_exiftool_tmp"),
+                            event(1, WatchMask.closeWrite, "photo.jpg_exiftool_tmp")])
+        let backup = fixture.decode([
+            event(1, WatchMask.movedFrom, "photo.jpg", cookie: 6),
+            event(1, WatchMask.movedTo, "photo.jpg_original", cookie: 6),
+        ], at: .milliseconds(30))
+        #expect(backup.isEmpty, "the backup waits for the file that takes the photo's place")
+        let edited = fixture.decode([
+            event(1, WatchMask.movedFrom, "photo.jpg_exiftool_tmp", cookie: 7),
+            event(1, WatchMask.movedTo, "photo.jpg", cookie: 7),
+        ], at: .milliseconds(300))
+        #expect(edited == [.fileMoved(from: p("/lib/photo.jpg"), to: p("/lib/photo.jpg_original")),
+                           .fileMoved(from: p("/lib/photo.jpg_exiftool_tmp"), to: p("/lib/photo.jpg"))])
+        #expect(fixture.decoder.nextDeadline == nil)
+    }
+
+    @Test func aRenameToTheBackupNameWithNothingInThePhotosPlaceIsAMoveOnceItsGraceIsOver() {
+        var fixture = DecoderFixture()
+        #expect(fixture.decode([
+            event(2, WatchMask.movedFrom, "a.jpg", cookie: 9),
+            event(2, WatchMask.movedTo, "a.jpg_original", cookie: 9),
+        ]).isEmpty)
+        #expect(fixture.decoder.nextDeadline == DecoderFixture.start + SettlingFiles.grace)
+        #expect(fixture.expire(at: SettlingFiles.grace - .milliseconds(1)).isEmpty)
+        #expect(fixture.expire(at: SettlingFiles.grace) == [.fileMoved(from: p("/lib/sub/a.jpg"), to: p("/lib/sub/a.jpg_original"))])
+        #expect(fixture.decoder.nextDeadline == nil)
+    }
+
+    /// The held rename comes out before anything else that happens to the backup, or its folder.
+    @Test func aHeldBackupComesOutBeforeItsFoldersRemoval() {
+        var fixture = DecoderFixture()
+        _ = fixture.decode([event(3, WatchMask.movedFrom, "a.jpg", cookie: 9), event(3, WatchMask.movedTo, "a.jpg_original", cookie: 9)])
+        #expect(fixture.decode([event(2, WatchMask.delete | directoryFlag, "deep")]) == [
+            .fileMoved(from: p("/lib/sub/deep/a.jpg"), to: p("/lib/sub/deep/a.jpg_original")),
+            .directoryRemoved(p("/lib/sub/deep")),
+        ])
+    }
+
+    @Test(arguments: [("photo.jpg_original", "photo.jpg", true), ("photo.jpg_original2", "photo.jpg", false),
+                      ("other.jpg_original", "photo.jpg", false), ("photo.jpg", "photo.jpg", false)])
+    func exifToolsBackupNameIsRecognised(backup: String, photo: String, expected: Bool) {
+        #expect(TemporaryName.isBackup(p(backup), of: p(photo)) == expected)
+    }
+
     @Test func aTemporaryFileThatStaysIsWrittenOnceItsGraceIsOver() {
         var fixture = DecoderFixture()
         #expect(fixture.decode([event(2, WatchMask.closeWrite, "sedAbC123")]).isEmpty)

@@ -88,7 +88,7 @@ struct LiveUpdater {
             // A sidecar renamed (or an image renamed to or from a sidecar's name): judge both ends.
             touch(from)
             touch(to)
-        case .fileMoved(let from, let to) where to == from + Self.exifToolBackup && isRegularFile(from):
+        case .fileMoved(let from, let to) where TemporaryName.isBackup(to, of: from) && isRegularFile(from):
             // ExifTool's save without -overwrite_original: the photo is renamed NAME_original as a
             // backup and the edited file takes its place. The photo keeps its id at its path, with
             // the new bytes (judged first); the backup, though on the photo's old inode, is then a
@@ -116,9 +116,6 @@ struct LiveUpdater {
             break
         }
     }
-
-    /// What ExifTool appends to a photo's name for the backup it keeps of the original.
-    private static let exifToolBackup = Array("_original".utf8)
 
     private func isRegularFile(_ path: [UInt8]) -> Bool {
         guard case .success(let info) = opener.linkStatus(path) else { return false }
