@@ -64,8 +64,8 @@ import Testing
             let apps = (try? await daemon.photoctlJSON(["permissions"]))?["apps"] as? [[String: Any]] ?? []
             return apps.contains { $0["pending"] as? Bool == true }
         }
-        #expect(await eventually(timeout: 10, pending), "the request never showed as pending: \(daemon.log)")
+        #expect(await eventually(within: 10, pending), "the request never showed as pending: \(daemon.log)")
         await app.kill()
-        #expect(await eventually(timeout: 10) { await !pending() }, "the request outlived its app: \(daemon.log)")
+        #expect(await eventually(within: 10) { await !pending() }, "the request outlived its app: \(daemon.log)")
     }
 }

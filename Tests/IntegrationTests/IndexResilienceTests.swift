@@ -12,7 +12,7 @@ import Testing
     /// Waits until `condition` holds for the daemon's status.
     private func waitForStatus(_ daemon: DaemonHarness, timeout: TimeInterval = 60,
                                _ condition: ([String: Any]) -> Bool) async throws -> Bool {
-        await eventually(timeout: timeout) {
+        await eventually(within: timeout) {
             guard let current = try? await status(daemon) else { return false }
             return condition(current)
         }

@@ -66,7 +66,7 @@ import Testing
 
             // Back while photod runs.
             try await drive.mount(at: daemon.library)
-            #expect(await eventually(timeout: 30) { await Self.rootState(daemon) == "watching" }, "\(daemon.log)")
+            #expect(await eventually(within: 30) { await Self.rootState(daemon) == "watching" }, "\(daemon.log)")
             let after = try await daemon.photoctlJSON(["list"])
             let ids = after.ids(relativeTo: daemon.library)
             #expect(Set(ids.keys) == ["DCIM/p0.jpg", "DCIM/p1.jpg", "DCIM/p2.jpg", "DCIM/p3.jpg", "DCIM/new.jpg"])
@@ -77,7 +77,7 @@ import Testing
 
             // Watched on the drive now, not on the folder beneath it: a new photo is seen live.
             try daemon.add("DCIM/live.jpg", Photo.jpeg("Live"))
-            #expect(await eventually(timeout: 30) {
+            #expect(await eventually(within: 30) {
                 (try? await daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)["DCIM/live.jpg"]) != nil
             })
         }
@@ -92,7 +92,7 @@ import Testing
             #expect(before.count == 4)
 
             try await drive.unmount(daemon.library)
-            #expect(await eventually(timeout: 30) { await Self.rootState(daemon) == "offline" }, "\(daemon.log)")
+            #expect(await eventually(within: 30) { await Self.rootState(daemon) == "offline" }, "\(daemon.log)")
             // Past a few polls (every second), which used to take the empty folder for the root.
             try await Task.sleep(for: .milliseconds(3500))
             await #expect(Self.rootState(daemon) == "offline")
@@ -102,10 +102,10 @@ import Testing
             await #expect(try daemon.photoctlJSON(["status"])["assets"] as? Int == 4)
 
             try await drive.mount(at: daemon.library)
-            #expect(await eventually(timeout: 30) { await Self.rootState(daemon) == "watching" }, "\(daemon.log)")
+            #expect(await eventually(within: 30) { await Self.rootState(daemon) == "watching" }, "\(daemon.log)")
             await #expect(try daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library) == before)
             try daemon.add("later.jpg", Photo.jpeg("Later"))
-            #expect(await eventually(timeout: 30) {
+            #expect(await eventually(within: 30) {
                 (try? await daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)["later.jpg"]) != nil
             })
         }
@@ -130,7 +130,7 @@ import Testing
 
             // Its IN_UNMOUNT is dropped (the parent folder is watched): the mount table tells.
             try await drive.unmount(card)
-            #expect(await eventually(timeout: 30) {
+            #expect(await eventually(within: 30) {
                 let problems = (try? await daemon.photoctlJSON(["status"]))?["problems"] as? [String] ?? []
                 return problems.contains { $0.contains(card) && $0.contains("offline") }
             }, "\(daemon.log)")
@@ -145,7 +145,7 @@ import Testing
             await #expect(Self.rootState(daemon) == "watching", "the root itself is there")
 
             try await drive.mount(at: card)
-            #expect(await eventually(timeout: 30) {
+            #expect(await eventually(within: 30) {
                 let status = try? await daemon.photoctlJSON(["status"])
                 return (status?["problems"] as? [String])?.isEmpty == true
             }, "\(daemon.log)")
@@ -154,7 +154,7 @@ import Testing
             #expect(back.assets.allSatisfy { $0["offline"] == nil })
             // Watched on the drive again.
             try daemon.add("card/DCIM/live.jpg", Photo.jpeg("Live"))
-            #expect(await eventually(timeout: 30) {
+            #expect(await eventually(within: 30) {
                 (try? await daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)["card/DCIM/live.jpg"]) != nil
             })
         }
@@ -178,7 +178,7 @@ import Testing
             #expect((status["problems"] as? [String])?.isEmpty == true)
             // The empty folder is the root now: a photo put there is indexed.
             try daemon.add("c.jpg", Photo.jpeg("C"))
-            #expect(await eventually(timeout: 30) {
+            #expect(await eventually(within: 30) {
                 (try? await daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)["c.jpg"]) != nil
             })
         }

@@ -39,7 +39,7 @@ import Testing
                                                       "--socket", "run/s"],
                                           environment: environment, directory: dir, name: "photod")
         var status: [String: Any] = [:]
-        let ready = await eventually(timeout: 30) {
+        let ready = await eventually(within: 30) {
             status = (try? await ProcessRunner.run(Binaries.photoctl, ["status", "--json"], environment: environment).json()) ?? [:]
             return status["state"] as? String == "ready"
         }

@@ -48,7 +48,7 @@ final class TmuxShell {
     @discardableResult
     func wait(timeout: TimeInterval = 10, until condition: (String) -> Bool) async -> (satisfied: Bool, screen: String) {
         var shown = ""
-        let satisfied = await eventually(timeout: timeout) {
+        let satisfied = await eventually(within: timeout) {
             shown = await screen
             return condition(shown)
         }

@@ -121,7 +121,7 @@ public final class DaemonHarness: @unchecked Sendable {
 
     /// Waits until photod's log contains `text` (it is written to a file, read again every 10 ms).
     public func logContains(_ text: String, timeout: TimeInterval = 5) async -> Bool {
-        await pollUntil(timeout: timeout, every: .milliseconds(10)) { log.contains(text) }
+        await eventually(within: timeout, every: .milliseconds(10)) { log.contains(text) }
     }
 
     /// Runs photoctl against this daemon.

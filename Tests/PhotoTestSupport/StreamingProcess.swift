@@ -42,7 +42,7 @@ public final class StreamingProcess: @unchecked Sendable {
     /// passes; returns whether it held.
     @discardableResult
     public func wait(timeout: TimeInterval = 10, until condition: (StreamingProcess) -> Bool) async -> Bool {
-        await pollUntil(timeout: timeout) { condition(self) }
+        await eventually(within: timeout) { condition(self) }
     }
 
     /// Waits for the child to exit by itself; its status, or nil after `timeout`.

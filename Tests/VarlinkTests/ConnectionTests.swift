@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import PhotoTestSupport
 import Testing
 
 @testable import Varlink

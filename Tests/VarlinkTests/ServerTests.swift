@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import PhotoTestSupport
 import Testing
 
 @testable import Varlink

@@ -39,16 +39,6 @@ func withTimeout<T: Sendable>(
     }
 }
 
-/// Polls `condition` until it holds or `seconds` pass.
-func eventually(_ seconds: Double = 5, _ condition: @Sendable () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-}
-
 /// Collects what the server logs, so tests can check that violations are logged with a reason.
 final class LogRecorder: Sendable {
     struct Entry: Sendable {
