@@ -182,8 +182,9 @@ let package = Package(
         .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "PhotoTestSupport"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")]),
         // Unit tests, plus the in-process harness (Harness/TestDaemon.swift: the whole service
-        // group over a temporary library, index and socket, callers named by the test).
-        .testTarget(name: "PhotoDaemonTests", dependencies: ["PhotoDaemon", "PhotoAPI", "Metadata", "LogLines", "PhotoTestSupport"]),
+        // group over a temporary library, index and socket, callers named by the test), and the
+        // same bodies against the real photod (Harness/PhotodTarget.swift).
+        .testTarget(name: "PhotoDaemonTests", dependencies: ["PhotoDaemon", "photod", "PhotoAPI", "Metadata", "LogLines", "PhotoTestSupport"]),
         // The real photod and photoctl binaries, driven through photoctl, Python and raw sockets.
         .testTarget(
             name: "IntegrationTests",

@@ -30,11 +30,11 @@ final class BlockingConnection: VarlinkStreamConnection {
 
     /// Connects to `path` once the kernel says a user in `trusted` serves it; no call or reply
     /// waits for a set time, as none did over SwiftNIO (a rescan answers when it is done).
-    static func open(path: String, trusted: TrustedServer) async throws -> BlockingConnection {
+    static func open(path: String, trusted: TrustedServer, localAddress: String? = nil) async throws -> BlockingConnection {
         let queue = DispatchQueue(label: "photod.client")
         return try await onThread(queue) {
             BlockingConnection(client: try VarlinkDescriptorClient.connect(
-                unixSocketPath: path, trusted: trusted, receiveTimeout: nil), queue: queue)
+                unixSocketPath: path, trusted: trusted, receiveTimeout: nil, localAddress: localAddress), queue: queue)
         }
     }
 

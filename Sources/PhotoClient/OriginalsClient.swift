@@ -24,8 +24,18 @@ public final class OriginalsClient: Sendable {
         socketPath: String = DefaultPaths().socket, serviceUser: UInt32? = nil,
         runtimeDirectory: String = DefaultPaths().runtimeDirectory, receiveTimeout: Duration = .seconds(30)
     ) throws(PhotoClientError) -> OriginalsClient {
+        try connect(socketPath: socketPath, serviceUser: serviceUser, runtimeDirectory: runtimeDirectory,
+                    receiveTimeout: receiveTimeout, localAddress: nil)
+    }
+
+    /// `connect`, with this end bound to `localAddress` first (see `PhotoClient.connect`).
+    package static func connect(
+        socketPath: String, serviceUser: UInt32? = nil, runtimeDirectory: String,
+        receiveTimeout: Duration = .seconds(30), localAddress: String?
+    ) throws(PhotoClientError) -> OriginalsClient {
         let connection = try blockingConnection(
-            socketPath: socketPath, serviceUser: serviceUser, runtimeDirectory: runtimeDirectory, timeout: receiveTimeout)
+            socketPath: socketPath, serviceUser: serviceUser, runtimeDirectory: runtimeDirectory, timeout: receiveTimeout,
+            localAddress: localAddress)
         return OriginalsClient(connection: connection, socketPath: socketPath)
     }
 
@@ -33,12 +43,13 @@ public final class OriginalsClient: Sendable {
     /// trusts one: private runtime folders, and a server the kernel says runs as this user or as
     /// `serviceUser`, checked before anything is sent. Each send or receive waits at most `timeout`.
     static func blockingConnection(
-        socketPath: String, serviceUser: UInt32?, runtimeDirectory: String, timeout: Duration
+        socketPath: String, serviceUser: UInt32?, runtimeDirectory: String, timeout: Duration, localAddress: String? = nil
     ) throws(PhotoClientError) -> VarlinkDescriptorClient {
         try PhotoClient.verifyFolder(of: socketPath, runtimeDirectory: runtimeDirectory)
         do {
             return try VarlinkDescriptorClient.connect(
-                unixSocketPath: socketPath, trusted: .sameUser(or: serviceUser), receiveTimeout: timeout)
+                unixSocketPath: socketPath, trusted: .sameUser(or: serviceUser), receiveTimeout: timeout,
+                localAddress: localAddress)
         } catch {
             throw .connecting(socketPath, failedWith: error)
         }

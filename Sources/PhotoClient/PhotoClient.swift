@@ -26,9 +26,19 @@ public final class PhotoClient: Sendable {
         socketPath: String = DefaultPaths().socket, serviceUser: UInt32? = nil,
         runtimeDirectory: String = DefaultPaths().runtimeDirectory
     ) async throws(PhotoClientError) -> PhotoClient {
+        try await connect(socketPath: socketPath, serviceUser: serviceUser, runtimeDirectory: runtimeDirectory,
+                          localAddress: nil)
+    }
+
+    /// `connect`, with this end bound to `localAddress` first: a test's in-process daemon tells
+    /// its callers apart by it (`VarlinkPeer.address`), as they share one process.
+    package static func connect(
+        socketPath: String, serviceUser: UInt32? = nil, runtimeDirectory: String, localAddress: String?
+    ) async throws(PhotoClientError) -> PhotoClient {
         try verifyFolder(of: socketPath, runtimeDirectory: runtimeDirectory)
         do {
-            let connection = try await BlockingConnection.open(path: socketPath, trusted: .sameUser(or: serviceUser))
+            let connection = try await BlockingConnection.open(
+                path: socketPath, trusted: .sameUser(or: serviceUser), localAddress: localAddress)
             return PhotoClient(connection: connection, socketPath: socketPath)
         } catch {
             throw .connecting(socketPath, failedWith: error)

@@ -15,19 +15,30 @@ struct BlockingUnixSocket {
     /// ClientBootstrap waits by default.
     static let connectTimeout: Duration = .seconds(10)
 
-    /// Connects to `path`, with `timeout` (when given) set on both directions.
-    static func open(path: String, timeout: Duration?) throws(VarlinkConnectError) -> BlockingUnixSocket {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let pathBytes = Array(path.utf8)
-        // sun_path keeps room for the NUL that ends the path.
-        guard pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw Self.connectError(path: path, code: ENAMETOOLONG)
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: pathBytes) }
+    /// Connects to `path`, with `timeout` (when given) set on both directions; `localAddress`:
+    /// a path to bind this end to first, which the server can read (`VarlinkPeer.address`).
+    static func open(path: String, timeout: Duration?,
+                     localAddress: String? = nil) throws(VarlinkConnectError) -> BlockingUnixSocket {
+        guard var address = Self.address(path) else { throw Self.connectError(path: path, code: ENAMETOOLONG) }
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw Self.connectError(path: path, code: errno) }
         let connection = BlockingUnixSocket(descriptor: descriptor, timeout: timeout)
+        if let localAddress {
+            guard var local = Self.address(localAddress) else {
+                connection.release()
+                throw Self.connectError(path: localAddress, code: ENAMETOOLONG)
+            }
+            let bound = withUnsafePointer(to: &local) { local in
+                local.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            guard bound == 0 else {
+                let code = errno
+                connection.release()
+                throw Self.connectError(path: localAddress, code: code)
+            }
+        }
         // An AF_UNIX connect waits at most SO_SNDTIMEO; then the calls' own limit (or none) applies.
         guard connection.setLimit(SO_SNDTIMEO, connectTimeout) else {
             let code = errno
@@ -45,6 +56,17 @@ struct BlockingUnixSocket {
             throw Self.connectError(path: path, code: code)
         }
         return connection
+    }
+
+    /// The socket address of `path`, or nil when it is too long for one.
+    private static func address(_ path: String) -> sockaddr_un? {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let pathBytes = Array(path.utf8)
+        // sun_path keeps room for the NUL that ends the path.
+        guard pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: pathBytes) }
+        return address
     }
 
     /// Writes all of `bytes`; a peer gone away is an error, not SIGPIPE.

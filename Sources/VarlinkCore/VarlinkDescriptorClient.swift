@@ -32,13 +32,15 @@ public final class VarlinkDescriptorClient {
 
     /// Connects to a server; throws VarlinkConnectError when nothing listens, and
     /// VarlinkUntrustedServerError, having sent nothing, when the kernel says the server runs as
-    /// a user outside `trusted` (by default only this process's own).
+    /// a user outside `trusted` (by default only this process's own). `localAddress`: a path to
+    /// bind this end to first, which the server reads as `VarlinkPeer.address`.
     public static func connect(
         unixSocketPath path: String,
         trusted: TrustedServer = .sameUser,
-        receiveTimeout: Duration? = .seconds(30)
+        receiveTimeout: Duration? = .seconds(30),
+        localAddress: String? = nil
     ) throws -> VarlinkDescriptorClient {
-        let socket = try BlockingUnixSocket.open(path: path, timeout: receiveTimeout)
+        let socket = try BlockingUnixSocket.open(path: path, timeout: receiveTimeout, localAddress: localAddress)
         // Before the first byte: a call may carry what the user would not tell a stranger.
         let server = Posix.peer(ofSocket: socket.descriptor)
         guard let server, trusted.userIDs.contains(server.uid) else {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PhotoTestSupport
 import Testing
 @testable import Varlink
 
@@ -30,6 +31,25 @@ import Testing
             let echo = try client.call("org.example.test.Echo", TestService.Text(text: "after"), returning: TestService.Text.self)
             #expect(echo.reply.text == "after")
             client.close()
+        }
+        try await server.stop()
+    }
+
+    /// One process's connections differ only by the path each bound its end to: the server reads
+    /// it with the credentials, and an unbound client has none.
+    @Test func theServerSeesThePathAClientBoundItsEndTo() async throws {
+        let service = TestService()
+        let server = try await RunningServer.start(interfaces: [service.interface])
+        let folder = try TemporaryDirectory()
+        let address = folder.file("caller-1")
+        try await blocking {
+            let bound = try VarlinkDescriptorClient.connect(unixSocketPath: server.path, localAddress: address)
+            let unbound = try VarlinkDescriptorClient.connect(unixSocketPath: server.path)
+            let seen = try bound.call("org.example.test.Peer", Empty(), returning: TestService.Peer.self).reply
+            #expect(seen == TestService.Peer(pid: getpid(), uid: getuid(), gid: getgid(), address: address))
+            #expect(try unbound.call("org.example.test.Peer", Empty(), returning: TestService.Peer.self).reply.address == nil)
+            bound.close()
+            unbound.close()
         }
         try await server.stop()
     }

@@ -17,7 +17,7 @@ final class TestService: Sendable {
         method Count(to: int) -> (n: int)
         method Forever() -> (n: int)
         method Notify(text: string) -> ()
-        method Peer() -> (pid: int, uid: int, gid: int)
+        method Peer() -> (pid: int, uid: int, gid: int, address: ?string)
         method Sleep(ms: int) -> (ms: int)
         method Later() -> ()
 
@@ -27,7 +27,12 @@ final class TestService: Sendable {
     struct Text: Codable, Sendable, Equatable { let text: String }
     struct Reason: Codable, Sendable, Equatable { let reason: String }
     struct Count: Codable, Sendable, Equatable { var to: Int? = nil; var n: Int? = nil }
-    struct Peer: Codable, Sendable, Equatable { let pid: Int32; let uid: UInt32; let gid: UInt32 }
+    struct Peer: Codable, Sendable, Equatable {
+        let pid: Int32
+        let uid: UInt32
+        let gid: UInt32
+        var address: String? = nil
+    }
     struct Millis: Codable, Sendable, Equatable { let ms: Int }
 
     private struct State {
@@ -82,7 +87,7 @@ final class TestService: Sendable {
             try await replier.reply(Empty())
         case "Peer":
             guard let peer = context.peer else { throw VarlinkError.permissionDenied() }
-            try await replier.reply(Peer(pid: peer.pid, uid: peer.uid, gid: peer.gid))
+            try await replier.reply(Peer(pid: peer.pid, uid: peer.uid, gid: peer.gid, address: peer.address))
         case "Sleep":
             let millis = try call.parameters(Millis.self)
             try await Task.sleep(for: .milliseconds(millis.ms))

@@ -11,7 +11,8 @@ import Varlink
 /// photod's whole service group in the test process, like HummingbirdTesting's in-process
 /// application: real SQLite, real inotify, a real socket in a temporary folder and
 /// `PhotoClient`, with the caller of each connection named by the test instead of read from
-/// /proc. Many run side by side; each stops when its task is cancelled.
+/// /proc: each client binds its end of the socket to a path of its own, which the daemon reads
+/// (`VarlinkPeer.address`) and looks up. Many run side by side; each stops when its task is cancelled.
 final class TestDaemon: Sendable {
     /// The temporary folder holding the library, the index and the socket.
     let dir: TemporaryDirectory
@@ -22,7 +23,7 @@ final class TestDaemon: Sendable {
     /// Every line the daemon logged, in order.
     let log: LogRecorder
     let config: DaemonConfig
-    private let callers = CallerQueue()
+    private let callers = CallerBook()
     private let running = Mutex<Task<Void, any Error>?>(nil)
 
     /// The owner as photoctl would be identified.
@@ -64,7 +65,7 @@ final class TestDaemon: Sendable {
     func start() async throws {
         let (ready, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         var daemon = Daemon(config: config, logger: log.logger(level: config.logLevel), reloadConfig: { [config] in config })
-        daemon.identify = { [callers] _ in callers.next() }
+        daemon.identify = { [callers] peer in callers.caller(at: peer?.address) }
         daemon.handlesSignals = false
         daemon.onReady = { signal.yield() }
         let task = Task {
@@ -82,17 +83,14 @@ final class TestDaemon: Sendable {
 
     /// A client connected as `caller` (the owner unless named).
     func client(as caller: Caller = TestDaemon.owner) async throws -> PhotoClient {
-        // The connection made now takes this caller (connects are one at a time).
-        try await callers.connecting(as: caller) {
-            try await PhotoClient.connect(socketPath: socket, runtimeDirectory: dir.file("no-runtime-dir"))
-        }
+        try await PhotoClient.connect(socketPath: socket, runtimeDirectory: dir.file("no-runtime-dir"),
+                                      localAddress: try callers.address(for: caller, in: dir.file("clients")))
     }
 
     /// A client for originals (file descriptors) connected as `caller` (the owner unless named).
     func originals(as caller: Caller = TestDaemon.owner) async throws -> OriginalsClient {
-        try await callers.connecting(as: caller) {
-            try OriginalsClient.connect(socketPath: socket, runtimeDirectory: dir.file("no-runtime-dir"))
-        }
+        try OriginalsClient.connect(socketPath: socket, runtimeDirectory: dir.file("no-runtime-dir"),
+                                    localAddress: try callers.address(for: caller, in: dir.file("clients")))
     }
 
     /// Stops the daemon (as a cancelled service group) and waits until it has.
@@ -136,44 +134,24 @@ enum TestDaemonError: Error, CustomStringConvertible {
     }
 }
 
-/// The callers the next connections are identified as, in connection order; the owner when none is queued.
-private final class CallerQueue: Sendable {
-    private let queued = Mutex<[Caller]>([])
-    /// Held across a connect, so two clients made at once cannot swap identities.
-    private let connects = AsyncSerialGate()
+/// Who each client's socket address stands for; an address nobody registered (an unbound
+/// client) is the owner, as photoctl would be.
+private final class CallerBook: Sendable {
+    private let book = Mutex<(next: Int, callers: [String: Caller])>((0, [:]))
 
-    func next() -> Caller {
-        queued.withLock { $0.isEmpty ? TestDaemon.owner : $0.removeFirst() }
-    }
-
-    /// Connects with `caller` queued, and returns once the server has taken it: the server
-    /// identifies connections concurrently, so the next connect must wait for this one's.
-    func connecting<T: Sendable>(as caller: Caller, _ connect: @Sendable () async throws -> T) async throws -> T {
-        try await connects.run {
-            queued.withLock { $0.append(caller) }
-            let connection = try await connect()
-            let deadline = ContinuousClock.now + .seconds(10)
-            while !queued.withLock({ $0.isEmpty }), ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(1))
-            }
-            return connection
+    /// A new address in `folder` for a client connecting as `caller`.
+    func address(for caller: Caller, in folder: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return book.withLock { book in
+            book.next += 1
+            let address = folder + "/\(book.next)"
+            book.callers[address] = caller
+            return address
         }
     }
-}
 
-/// Runs async bodies one at a time, in the order they arrive.
-private actor AsyncSerialGate {
-    private var busy = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-
-    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        if busy {
-            await withCheckedContinuation { waiting.append($0) }
-        }
-        busy = true
-        defer {
-            if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
-        }
-        return try await body()
+    /// The caller a connection from `address` was made as.
+    func caller(at address: String?) -> Caller {
+        book.withLock { book in address.flatMap { book.callers[$0] } ?? TestDaemon.owner }
     }
 }

@@ -4,15 +4,17 @@ import Testing
 import Varlink
 @testable import PhotoDaemon
 
-/// `LibraryAPI` served in process: real index, real socket, callers named by the test.
+/// `LibraryAPI` served in process: real index, real socket, callers named by the test. The
+/// owner's tests run against the real binary too (`PhotodTarget`), with the same body.
 @Suite struct LibraryAPIInProcessTests {
-    @Test func theOwnerSeesEveryGroupAndAsset() async throws {
-        try await TestDaemon.withDaemon(prepare: { daemon in
+    @Test(arguments: PhotodTarget.allCases)
+    func theOwnerSeesEveryGroupAndAsset(target: PhotodTarget) async throws {
+        try await target.run(prepare: { daemon in
             try daemon.add("2021/beach.jpg", TestPhoto.jpeg("Beach"))
             try daemon.add("2021/beach2.jpg", TestPhoto.jpeg("Beach"))
             try daemon.add("loose.jpg", TestPhoto.jpeg(nil))
         }) { daemon in
-            let client = try await daemon.client()
+            let client = try await daemon.ownerClient()
             let groups = try await client.groups()
             #expect(Dictionary(uniqueKeysWithValues: groups.map { ($0.name, $0.count) }) == ["Beach": 2, "Other": 1])
             let status = try await client.status()
@@ -64,10 +66,11 @@ import Varlink
         }
     }
 
-    @Test func aPhotoWrittenWhileRunningIsIndexedAndSubscribersHearOfIt() async throws {
-        try await TestDaemon.withDaemon { daemon in
-            let client = try await daemon.client()
-            let subscriber = try await daemon.client()
+    @Test(arguments: PhotodTarget.allCases)
+    func aPhotoWrittenWhileRunningIsIndexedAndSubscribersHearOfIt(target: PhotodTarget) async throws {
+        try await target.run { daemon in
+            let client = try await daemon.ownerClient()
+            let subscriber = try await daemon.ownerClient()
             let changes = subscriber.subscribe(since: try await client.status().token)
             try daemon.add("new/sunset.jpg", TestPhoto.jpeg("Sunset"))
             var iterator = changes.makeAsyncIterator()
