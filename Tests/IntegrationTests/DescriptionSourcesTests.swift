@@ -35,11 +35,10 @@ struct DescriptionSourcesTests {
 
     /// Waits until `path` is filed as expected; the last state seen otherwise.
     private func waitFor(_ daemon: DaemonHarness, _ path: String, _ expected: [String?]) async throws -> [String?]? {
-        let deadline = Date().addingTimeInterval(10)
-        var seen = try await filed(daemon)[path]
-        while seen != expected, Date() < deadline {
-            try? await Task.sleep(for: .milliseconds(50))
+        var seen: [String?]?
+        try await eventually(within: 10, every: .milliseconds(50)) {
             seen = try await filed(daemon)[path]
+            return seen == expected
         }
         return seen
     }

@@ -39,13 +39,9 @@ struct Live {
 
     /// Waits for photod to settle and checks that the index lists exactly the files on disk.
     func expectIndexEqualsDisk(sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let deadline = Date().addingTimeInterval(10)
-        var index = try await self.index()
-        while Set(index.keys) != (try disk()) && Date() < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-            index = try await self.index()
-        }
-        #expect(Set(index.keys) == (try disk()), sourceLocation: sourceLocation)
+        await #expect(try eventually(within: 10) { Set(try await self.index().keys) == (try disk()) },
+                      sourceLocation: sourceLocation)
+        #expect(Set(try await self.index().keys) == (try disk()), sourceLocation: sourceLocation)
     }
 
     func write(_ path: String, _ description: String?) throws {

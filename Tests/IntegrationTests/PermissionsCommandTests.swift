@@ -118,14 +118,11 @@ import Testing
         #expect(Date().timeIntervalSince(started) >= 1.5)
         #expect(run.stderr.contains("no answer within 1.5 s; the request was withdrawn"), "\(run.stderr)")
         // The daemon saw the connection close: nothing is left waiting for the owner.
-        let deadline = Date().addingTimeInterval(30)
-        var pending = true
-        while pending && Date() < deadline {
+        let withdrawn = try await eventually(within: 30, every: .milliseconds(100)) {
             let apps = try await daemon.photoctlJSON(["permissions"])["apps"] as? [[String: Any]] ?? []
-            pending = apps.contains { ($0["id"] as? String)?.hasSuffix("/ask.sh") == true && $0["pending"] as? Bool == true }
-            if pending { try? await Task.sleep(for: .milliseconds(100)) }
+            return !apps.contains { ($0["id"] as? String)?.hasSuffix("/ask.sh") == true && $0["pending"] as? Bool == true }
         }
-        #expect(!pending, "the request still waits for the owner")
+        #expect(withdrawn, "the request still waits for the owner")
 
         for bad in ["0", "-1", "nan", "100000"] {
             let refused = try await daemon.photoctl(["request", "--reason", "x", "--timeout", bad])
@@ -140,11 +137,10 @@ import Testing
         environment["PHOTOCTL"] = Binaries.photoctl
         let request = try StreamingProcess("/bin/bash", ["-c", #""$PHOTOCTL" request --reason "from my shell"; exit $?"#],
                                            environment: environment, directory: daemon.dir, name: "shell")
-        let deadline = Date().addingTimeInterval(30)
         var shell: [String: Any]?
-        while shell == nil && Date() < deadline {
-            shell = await (try daemon.photoctlJSON(["permissions"])["apps"] as? [[String: Any]])?.first { $0["pending"] as? Bool == true }
-            if shell == nil { try? await Task.sleep(for: .milliseconds(100)) }
+        try await eventually(within: 30, every: .milliseconds(100)) {
+            shell = try await (daemon.photoctlJSON(["permissions"])["apps"] as? [[String: Any]])?.first { $0["pending"] as? Bool == true }
+            return shell != nil
         }
         let id = try #require(shell?["id"] as? String, "the shell's request never arrived")
         #expect(id.hasPrefix("exe:") && id.hasSuffix("/bash"), "\(id)")

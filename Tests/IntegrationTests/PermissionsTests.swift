@@ -214,8 +214,7 @@ import Testing
 
         try daemon.writeConfig(trusted: [])
         daemon.send(SIGHUP)
-        let deadline = Date().addingTimeInterval(10)
-        while try await app.error(of: "io.photod.Library.ListGroups") != nil && Date() < deadline { try? await Task.sleep(for: .milliseconds(50)) }
+        try await eventually(within: 10, every: .milliseconds(50)) { try await app.error(of: "io.photod.Library.ListGroups") == nil }
         let groups = try #require(try await app.call("io.photod.Library.ListGroups")["groups"] as? [[String: Any]])
         #expect(groups.map { $0["name"] as? String } == ["Hike"], "the limited selection comes back as it was")
     }

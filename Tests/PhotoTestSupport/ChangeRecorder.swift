@@ -32,8 +32,7 @@ public final class ChangeRecorder: @unchecked Sendable {
             } catch {}
             await client.close()
         }
-        let deadline = Date().addingTimeInterval(10)
-        while first.get() == nil && Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        await eventually(within: 10, every: .milliseconds(5)) { first.get() != nil }
         recorder.startToken = first.get() ?? -1
         return recorder
     }
@@ -50,12 +49,7 @@ public final class ChangeRecorder: @unchecked Sendable {
     /// Waits until `condition` holds for the received changes; false on timeout.
     @discardableResult
     public func wait(timeout: TimeInterval = 10, until condition: (ChangeRecorder) -> Bool) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition(self) { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return condition(self)
+        await eventually(within: timeout, every: .milliseconds(10)) { condition(self) }
     }
 
     /// Stops recording.

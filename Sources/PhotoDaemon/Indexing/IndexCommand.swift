@@ -93,6 +93,11 @@ final class IndexCommandQueue: Sendable {
     /// The commands in the order they were sent; read by exactly one loop.
     let commands: AsyncStream<IndexCommand>
     private let input: AsyncStream<IndexCommand>.Continuation
+    private let posted = Atomic<Int>(0)
+
+    /// How many commands were queued so far: what a test waits on to know a command it sent
+    /// from another task is in line, instead of sleeping.
+    var sent: Int { posted.load(ordering: .acquiring) }
 
     init() {
         (commands, input) = AsyncStream.makeStream(of: IndexCommand.self)
@@ -123,6 +128,7 @@ final class IndexCommandQueue: Sendable {
     @discardableResult
     func post(_ command: IndexCommand) -> Bool {
         if case .terminated = input.yield(command) { return false }
+        posted.add(1, ordering: .releasing)
         return true
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoTestSupport
 import Testing
 import Watcher
 @testable import PhotoDaemon
@@ -8,7 +9,7 @@ import Watcher
     @Test func aCommandSentBeforeTheLoopRunsWaitsAndIsAnsweredOnceItDoes() async throws {
         try await IndexingRig.with(files: ["a.jpg": TestPhoto.jpeg("Beach")]) { rig in
             let asked = Task { try await rig.indexer.reconcile(reason: "test") }
-            try await Task.sleep(for: .milliseconds(50))
+            #expect(await eventually { rig.indexer.queue.sent == 1 })
             #expect(try await rig.store.totals().assets == 0)
             let report = try await rig.withCommandLoop { try await asked.value }
             #expect(report.inserted == 1)
@@ -23,7 +24,7 @@ import Watcher
             // reconcile counts it unchanged; the other way round the reconcile would insert it.
             rig.post([.fileWritten(rig.path("a.jpg"))])
             let reconcile = Task { try await rig.indexer.reconcile(reason: "after the live write") }
-            try await Task.sleep(for: .milliseconds(20))
+            #expect(await eventually { rig.indexer.queue.sent == 2 })
             let report = try await rig.withCommandLoop { try await reconcile.value }
             #expect(report.inserted == 0)
             #expect(report.unchanged == 1)
@@ -33,7 +34,7 @@ import Watcher
     @Test func anAskerThatGivesUpIsAnsweredAtOnceAndItsCommandIsSkipped() async throws {
         try await IndexingRig.with(files: ["a.jpg": TestPhoto.jpeg("Beach")]) { rig in
             let asked = Task { try await rig.indexer.reconcile(reason: "abandoned") }
-            try await Task.sleep(for: .milliseconds(20))
+            #expect(await eventually { rig.indexer.queue.sent == 1 })
             asked.cancel()
             await #expect(throws: CancellationError.self) { try await asked.value }
             // The loop now finds an answered command: it must not run it.
