@@ -18,42 +18,48 @@ struct ImageFairnessTests {
     /// A noise PNG of `width` x `height` opened for reading, and a pool of real workers.
     struct Bench {
         let dir: TemporaryDirectory
-        let descriptor: Int32
         let pool: ThumbnailerPool
 
         init(width: Int, height: Int, maxWorkers: Int) throws {
             dir = try TemporaryDirectory()
             _ = try dir.write("noise.png", NoisePNG.make(width: width, height: height))
-            descriptor = open(dir.file("noise.png"), O_RDONLY | O_CLOEXEC)
-            try #require(descriptor >= 0)
             let worker = Binaries.productsFolder.appendingPathComponent("photod-thumbnailer").path
             pool = ThumbnailerPool(launch: .init(executable: .success(worker), timeout: 60), maxWorkers: maxWorkers,
                                    logger: Logger(label: "test"))
         }
 
-        /// Stops the workers and closes the file.
+        /// Makes `job` for `requester` from a descriptor of its own, as photod opens the photo for
+        /// each request: descriptors dup-ed from one share its offset, and two workers reading
+        /// through them at once would read each other's bytes.
+        func make(_ job: ImageJob, for requester: ImageCaller) async throws -> MadeImage {
+            let descriptor = open(dir.file("noise.png"), O_RDONLY | O_CLOEXEC)
+            try #require(descriptor >= 0)
+            defer { close(descriptor) }
+            return try await pool.make(job, fileDescriptor: descriptor, for: requester)
+        }
+
+        /// Stops the workers.
         func finish() async {
             await pool.shutdown()
-            close(descriptor)
         }
     }
 
     @Test func theOwnersRequestOvertakesAnAppsQueuedFlood() async throws {
         let bench = try Bench(width: 1200, height: 900, maxWorkers: 1)
-        let (pool, descriptor) = (bench.pool, bench.descriptor)
+        let pool = bench.pool
         let finished = Finished()
         let job = ImageJob(mode: .full, width: 1024, height: 1024, fill: false, format: .jpeg, cacheCopy: false)
         let flood = 6
         var tasks: [Task<Void, any Error>] = []
         for index in 0..<flood {
             tasks.append(Task {
-                _ = try await pool.make(job, fileDescriptor: descriptor, for: .app("flood"))
+                _ = try await bench.make(job, for: .app("flood"))
                 await finished.add("app\(index)")
             })
         }
         // One is being made, the rest wait: then the owner asks.
         while await pool.waitingCount < flood - 1 { try await Task.sleep(for: .milliseconds(1)) }
-        _ = try await pool.make(job, fileDescriptor: descriptor, for: .owner)
+        _ = try await bench.make(job, for: .owner)
         let before = await finished.names.count
         for task in tasks { try await task.value }
         await bench.finish()
@@ -65,12 +71,12 @@ struct ImageFairnessTests {
 
     @Test func appsLeaveOneOfTwoWorkersToTheOwner() async throws {
         let bench = try Bench(width: 1200, height: 900, maxWorkers: 2)
-        let (pool, descriptor) = (bench.pool, bench.descriptor)
+        let pool = bench.pool
         let job = ImageJob(mode: .full, width: 1024, height: 1024, fill: false, format: .jpeg, cacheCopy: false)
         let flood = 4
         var tasks: [Task<Void, any Error>] = []
         for _ in 0..<flood {
-            tasks.append(Task { _ = try await pool.make(job, fileDescriptor: descriptor, for: .app("flood")) })
+            tasks.append(Task { _ = try await bench.make(job, for: .app("flood")) })
         }
         // Every request has either a slot or a place in the queue: two apps' requests would hold
         // both workers; one is kept for the owner.
@@ -79,7 +85,7 @@ struct ImageFairnessTests {
         let waiting = await pool.waitingCount
         #expect(held.all == 1 && held.apps == 1 && waiting == flood - 1, "held \(held), \(waiting) waiting")
         // The owner's request takes the kept worker without waiting for any of the app's.
-        _ = try await pool.make(job, fileDescriptor: descriptor, for: .owner)
+        _ = try await bench.make(job, for: .owner)
         for task in tasks { try await task.value }
         let after = await pool.slotsHeld
         #expect(after.all == 0 && after.apps == 0)
@@ -95,10 +101,10 @@ struct ImageFairnessTests {
 
     @Test func anAppsImageIsMadeByAWorkerThatYieldsTheProcessorToTheOwners() async throws {
         let bench = try Bench(width: 300, height: 200, maxWorkers: 2)
-        let (pool, descriptor) = (bench.pool, bench.descriptor)
+        let pool = bench.pool
         let job = ImageJob(mode: .full, width: 128, height: 128, fill: false, format: .jpeg, cacheCopy: false)
-        _ = try await pool.make(job, fileDescriptor: descriptor, for: .app("viewer"))
-        _ = try await pool.make(job, fileDescriptor: descriptor, for: .owner)
+        _ = try await bench.make(job, for: .app("viewer"))
+        _ = try await bench.make(job, for: .owner)
         let workers = await pool.idleWorkers
         #expect(workers.count == 2)
         let ours = Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0))
