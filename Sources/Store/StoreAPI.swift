@@ -106,19 +106,9 @@ extension Store {
         try await onReader { try $0.assetCount(under: root) }
     }
 
-    /// Number of assets under `root` that `selection` holds.
-    nonisolated(nonsending) public func assetCount(under root: [UInt8], in selection: StoreSelection) async throws -> Int {
-        try await onReader { try $0.assetCount(under: root, in: selection) }
-    }
-
     /// Total assets and groups.
     nonisolated(nonsending) public func totals() async throws -> (assets: Int, groups: Int) {
         try await onReader { try $0.totals() }
-    }
-
-    /// Assets and groups that `selection` holds.
-    nonisolated(nonsending) public func totals(in selection: StoreSelection) async throws -> (assets: Int, groups: Int) {
-        try await onReader { try $0.totals(in: selection) }
     }
 
     /// Every group with its count and newest asset.
@@ -126,19 +116,9 @@ extension Store {
         try await onReader { try $0.groups() }
     }
 
-    /// The groups `selection` holds, counting only its assets.
-    nonisolated(nonsending) public func groups(in selection: StoreSelection) async throws -> [StoredGroup] {
-        try await onReader { try $0.groups(in: selection) }
-    }
-
     /// Whether a group with this key exists.
     nonisolated(nonsending) public func hasGroup(key: String) async throws -> Bool {
         try await onReader { try $0.hasGroup(key: key) }
-    }
-
-    /// Up to `limit` asset ids starting with `prefix`, in order.
-    nonisolated(nonsending) public func assetIDs(withPrefix prefix: String, limit: Int) async throws -> [String] {
-        try await onReader { try $0.assetIDs(withPrefix: prefix, limit: limit) }
     }
 
     /// The assets with these ids (missing ones left out).
@@ -197,11 +177,6 @@ extension Store {
         try await onReader { try $0.assets(paths: paths) }
     }
 
-    /// The id of every asset `selection` holds, by path.
-    nonisolated(nonsending) public func visibleIDsByPath(in selection: StoreSelection) async throws -> [[UInt8]: String] {
-        try await onReader { try $0.visibleIDsByPath(in: selection) }
-    }
-
     /// Every asset (for regrouping).
     nonisolated(nonsending) public func allAssets() async throws -> [StoredAsset] {
         try await onReader { try $0.allAssets() }
@@ -230,16 +205,6 @@ extension Store {
     /// Each listed asset's id and group key (missing ones left out).
     nonisolated(nonsending) public func memberships(ids: [String]) async throws -> [AssetMembership] {
         try await onReader { try $0.memberships(ids: ids) }
-    }
-
-    /// The ids of every asset `selection` holds.
-    nonisolated(nonsending) public func visibleIDs(in selection: StoreSelection) async throws -> Set<String> {
-        try await onReader { try $0.visibleIDs(in: selection) }
-    }
-
-    /// The groups `selection` reaches, with their names.
-    nonisolated(nonsending) public func visibleGroups(in selection: StoreSelection) async throws -> [VisibleGroup] {
-        try await onReader { try $0.visibleGroups(in: selection) }
     }
 }
 

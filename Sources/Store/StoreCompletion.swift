@@ -1,17 +1,6 @@
 import SQLite
 
 // Names for completing a word as a person types it: a range over an index, never a scan.
-extension Store {
-    /// Up to `limit` names of groups other than the one keyed `excluded` starting with `prefix`
-    /// (byte for byte), in byte order, each at most `maximumBytes` long.
-    nonisolated(nonsending) public func groupNames(withPrefix prefix: String, excluding excluded: String,
-                                                   maximumBytes: Int, limit: Int) async throws -> [String] {
-        try await onReader {
-            try $0.groupNames(withPrefix: prefix, excluding: excluded, maximumBytes: maximumBytes, limit: limit)
-        }
-    }
-}
-
 extension StoreDatabase {
     /// Group names starting with `prefix`, from the name index. Every name with the prefix sorts
     /// from the prefix up to the prefix followed by F4 90 80 80: past any UTF-8 sequence (the

@@ -78,7 +78,7 @@ import Testing
         let newest = try plan(store, "SELECT taken_key, id FROM assets a WHERE group_id = ? ORDER BY taken_key DESC, id DESC LIMIT 1",
                               [.integer(1)])
         #expect(newest.contains("SEARCH a USING INDEX assets_by_group_taken (group_id=?)"), "\(newest)")
-        await #expect(try store.visibleIDs(in: selection).count == 25)
+        await #expect(try store.read(as: .selection(selection)) { try $0.visibleSet()?.ids.count } == 25)
         let stems = try await store.indexedFiles(withPrefix: Array("/lib/3/3".utf8)).map { String(decoding: $0.path, as: UTF8.self) }
         #expect(stems.sorted() == ["/lib/3/33.jpg", "/lib/3/38.jpg", "/lib/3/3.jpg"].sorted())
     }

@@ -31,9 +31,10 @@ import Testing
         let (store, ids) = try await Self.store(dir)
         let h1 = try #require(ids["/lib/h1.jpg"])
         let selection = StoreSelection(groupKeys: ["beach"], ids: [h1, "nosuchid"])
-        await #expect(try store.groups(in: selection).map { "\($0.key)=\($0.count)" } == ["beach=2", "hike=1"])
-        await #expect(try store.totals(in: selection) == (assets: 3, groups: 2))
-        await #expect(try store.assetCount(under: Array("/lib".utf8), in: selection) == 3)
+        let limited = LibraryAccess.selection(selection)
+        await #expect(try store.read(as: limited) { try $0.groups() }.map { "\($0.key)=\($0.count)" } == ["beach=2", "hike=1"])
+        await #expect(try store.read(as: limited) { try $0.totals() } == (assets: 3, groups: 2))
+        await #expect(try store.read(as: limited) { try $0.assetCount(under: Array("/lib".utf8)) } == 3)
         let listed = try await store.assets(groupKey: nil, sort: .taken, after: nil, limit: 100, selection: selection)
         #expect(listed.map(\.id) == [ids["/lib/b1.jpg"], ids["/lib/b2.jpg"], h1].compactMap { $0 })
         let hike = try await store.assets(groupKey: "hike", sort: .path, after: nil, limit: 100, selection: selection)
@@ -41,7 +42,7 @@ import Testing
         await #expect(Set(try store.memberships(in: selection).map(\.id)) == Set(listed.map(\.id)))
         await #expect(try store.memberships(ids: [h1, "nosuchid"]) == [AssetMembership(id: h1, groupKey: "hike", groupName: "Hike")])
         let empty = StoreSelection(groupKeys: [], ids: [])
-        await #expect(try store.totals(in: empty) == (assets: 0, groups: 0))
+        await #expect(try store.read(as: .selection(empty)) { try $0.totals() } == (assets: 0, groups: 0))
     }
 
     @Test func appRecordsAreStoredAndReplaced() async throws {

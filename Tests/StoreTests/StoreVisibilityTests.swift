@@ -11,9 +11,9 @@ import Testing
         let h1 = try #require(ids["/lib/h1.jpg"])
         let selection = StoreSelection(groupKeys: ["beach", "gone"], ids: [h1, "nosuchid"])
         let expected = Set([ids["/lib/b1.jpg"], ids["/lib/b2.jpg"], h1].compactMap { $0 })
-        await #expect(try store.visibleIDs(in: selection) == expected)
-        await #expect(try store.visibleGroups(in: selection) == [VisibleGroup(key: "beach", name: "Beach"),
-                                                            VisibleGroup(key: "hike", name: "Hike")])
+        let visible = try #require(try await store.read(as: .selection(selection)) { try $0.visibleSet() })
+        #expect(visible.ids == expected)
+        #expect(visible.groups == [VisibleGroup(key: "beach", name: "Beach"), VisibleGroup(key: "hike", name: "Hike")])
     }
 
     @Test func aHiddenGroupOrIdLooksExactlyLikeOneThatNeverExisted() async throws {
@@ -21,7 +21,7 @@ import Testing
         let (store, ids) = try await StoreSelectionTests.store(withSecret)
         let secret = try #require(ids["/lib/s1.jpg"])
         let selection = StoreSelection(groupKeys: ["beach"], ids: [])
-        let visible = await VisibleSet(ids: try store.visibleIDs(in: selection), groups: try store.visibleGroups(in: selection))
+        let visible = try #require(try await store.read(as: .selection(selection)) { try $0.visibleSet() })
         #expect(!visible.ids.contains(secret))
         #expect(!visible.contains(groupKey: "secret"))
         #expect(!visible.contains(groupKey: "nothing"))
@@ -33,7 +33,6 @@ import Testing
         var batch = WriteBatch()
         batch.removals.append(secret)
         _ = try await store.apply(batch)
-        await #expect(try store.visibleIDs(in: selection) == visible.ids)
-        await #expect(try store.visibleGroups(in: selection) == visible.groups)
+        await #expect(try store.read(as: .selection(selection)) { try $0.visibleSet() } == visible)
     }
 }

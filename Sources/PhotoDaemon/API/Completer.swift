@@ -28,19 +28,13 @@ struct Completer: Sendable {
         let names: [String]
         var fallback = false
         switch (parameters.kind, access) {
-        case (.group, .everything):
-            names = try await store.groupNames(withPrefix: prefix, excluding: rules.fallbackKey,
-                                               maximumBytes: Self.maximumName, limit: limit)
-            fallback = try await store.hasGroup(key: rules.fallbackKey)
-        case (.group, .selection(let selection)):
-            // From the selection alone, like every limited answer: a hidden group costs the same as none.
-            let visible = try await store.visibleGroups(in: selection)
-            names = Self.matching(visible.filter { $0.key != rules.fallbackKey }.map(\.name), prefix, limit)
-            fallback = visible.contains { $0.key == rules.fallbackKey }
-        case (.asset, .everything):
-            names = try await store.assetIDs(withPrefix: prefix, limit: limit)
-        case (.asset, .selection(let selection)):
-            names = Self.matching(Array(try await store.visibleIDs(in: selection)), prefix, limit)
+        case (.group, _):
+            (names, fallback) = try await store.read(as: access) { [rules] in
+                try $0.groupNames(withPrefix: prefix, excluding: rules.fallbackKey, maximumBytes: Self.maximumName,
+                                  limit: limit)
+            }
+        case (.asset, _):
+            names = try await store.read(as: access) { try $0.assetIDs(withPrefix: prefix, limit: limit) }
         case (.app, _):
             try Self.requireOwner(caller, for: "app ids")
             let ids = await authorizer.allRecords().map(\.app)
@@ -57,8 +51,7 @@ struct Completer: Sendable {
     /// The distinct `names` starting with `prefix`, at most `maximumName` bytes each, in byte
     /// order, at most `limit`.
     static func matching(_ names: [String], _ prefix: String, _ limit: Int) -> [String] {
-        let found = Set(names.filter { $0.utf8.count <= maximumName && $0.utf8.starts(with: prefix.utf8) })
-        return Array(found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.prefix(limit))
+        LibraryView.matching(names, prefix, maximumBytes: maximumName, limit: limit)
     }
 
     /// The components of app ids (`AppMatcher.components(ofID:)`) starting with `prefix` that

@@ -77,20 +77,10 @@ struct LibraryAPI: Sendable {
     func status(_ access: LibraryAccess = .everything) async throws -> StatusReply {
         let summary = state.summary
         let roots = indexer.roots.all
-        var counts: [Int] = []
-        for root in roots {
-            let path = root.resolve() ?? Array(root.configured.utf8)
-            let count = switch access {
-            case .everything: try await store.assetCount(under: path)
-            case .selection(let selection): try await store.assetCount(under: path, in: selection)
-            }
-            counts.append(count)
+        let paths = roots.map { $0.resolve() ?? Array($0.configured.utf8) }
+        let (counts, totals, token) = try await store.read(as: access) { view in
+            (try paths.map { try view.assetCount(under: $0) }, try view.totals(), try view.currentToken())
         }
-        let totals = switch access {
-        case .everything: try await store.totals()
-        case .selection(let selection): try await store.totals(in: selection)
-        }
-        let token = try await store.currentToken()
         // A limited app gets counts of what it sees; scan progress and watch counts would tell
         // it how big the hidden rest is.
         let limited = access != .everything
@@ -111,10 +101,7 @@ struct LibraryAPI: Sendable {
     }
 
     func listGroups(_ access: LibraryAccess = .everything) async throws -> ListGroupsReply {
-        let groups = switch access {
-        case .everything: try await store.groups()
-        case .selection(let selection): try await store.groups(in: selection)
-        }
+        let groups = try await store.read(as: access) { try $0.groups() }
         let fallbackKey = mapper.rules.fallbackKey
         // By name, with the fallback group last: it is what is left over, not a topic.
         let ordered = groups.filter { $0.key != fallbackKey } + groups.filter { $0.key == fallbackKey }
@@ -136,8 +123,8 @@ struct LibraryAPI: Sendable {
             }
             return decoded
         }
-        let selection: StoreSelection? = if case .selection(let selection) = access { selection } else { nil }
-        let listing = StoreListing(groupKey: groupKey, sort: sort, descending: reverse, range: range, selection: selection)
+        let listing = StoreListing(groupKey: groupKey, sort: sort, descending: reverse, range: range,
+                                   selection: access.selection)
         // One extra row tells whether another page follows, without a count query.
         let rows = try await store.assets(listing, after: position, limit: limit + 1)
         let page = Array(rows.prefix(limit))
@@ -163,23 +150,14 @@ struct LibraryAPI: Sendable {
     private func visibleGroupKey(named name: String?, fallback: Bool?, _ access: LibraryAccess) async throws -> String {
         let rules = mapper.rules
         let candidates = name.map { rules.candidateKeys(forName: $0, fallback: fallback) } ?? [rules.fallbackKey]
-        let visible: VisibleSet?
-        switch access {
-        case .everything:
-            visible = nil
-            if let key = try await store.firstGroup(among: candidates) { return key }
-        case .selection(let selection):
-            let groups = VisibleSet(ids: [], groups: try await store.visibleGroups(in: selection))
-            visible = groups
-            if let key = candidates.first(where: groups.contains(groupKey:)) { return key }
-        }
+        if let key = try await store.read(as: access, { try $0.firstGroup(among: candidates) }) { return key }
         let asked = name ?? rules.fallbackName
         // Any app may ask, with up to 64 KiB of name: suggesting costs a search of every name
         // it can see, so a name no one types by hand gets none.
         guard asked.utf8.count <= Self.suggestedNameBytes else {
             throw VarlinkError(LibraryInterface.Error.groupNotFound, parameters: GroupNotFoundError(name: asked, closest: []))
         }
-        let names = if let visible { visible.groups.map(\.name) } else { try await store.groups().map(\.name) }
+        let names = try await store.read(as: access) { try $0.groupNames() }
         // Two groups may share a name (the fallback group and a description): offered once.
         throw VarlinkError(LibraryInterface.Error.groupNotFound, parameters: GroupNotFoundError(
             name: asked, closest: SelectionCatalog.closest(to: asked, among: Array(Set(names)))))
@@ -196,16 +174,8 @@ struct LibraryAPI: Sendable {
         guard (parameters.pathBytes?.count ?? 0) <= Self.maximumLimit else { throw VarlinkError.invalidParameter("pathBytes") }
         let pathBytes = try parameters.pathBytes.map(PathLookup.decode)
         let ids = parameters.ids
-        let found: [StoredAsset]
-        switch access {
-        case .everything:
-            found = try await store.assets(ids: ids)
-        case .selection(let selection):
-            // Hidden ids join the missing ones without touching the store: an app can tell
-            // neither from the reply nor from its timing whether a hidden id exists.
-            let visible = try await store.visibleIDs(in: selection)
-            found = try await store.assets(ids: ids.filter(visible.contains))
-        }
+        // Hidden ids join the missing ones (`LibraryView`).
+        let found = try await store.read(as: access) { try $0.assets(ids: ids) }
         let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var assets: [Asset] = []
         var missing: [String] = []

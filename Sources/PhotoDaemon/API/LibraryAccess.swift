@@ -2,14 +2,6 @@ import PhotoAPI
 import Store
 import Varlink
 
-/// What one caller may see of the library for one call.
-enum LibraryAccess: Sendable, Equatable {
-    /// The owner, or an app authorized for everything.
-    case everything
-    /// A limited app: only this selection.
-    case selection(StoreSelection)
-}
-
 /// Decides, per call, what a caller may see; refuses callers that may see nothing.
 struct AccessGate: Sendable {
     let authorizer: Authorizer

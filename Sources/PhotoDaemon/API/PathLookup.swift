@@ -14,17 +14,8 @@ struct PathLookup: Sendable {
     /// The assets at these paths (exact bytes, as indexed), keyed by those bytes; paths not
     /// indexed, or not visible to the caller, are absent.
     func assets(at wanted: [[UInt8]], _ access: LibraryAccess) async throws -> [[UInt8]: StoredAsset] {
-        let found: [StoredAsset]
-        switch access {
-        case .everything:
-            found = try await store.assets(paths: wanted)
-        case .selection(let selection):
-            // As for ids (`VisibleAsset`): the app's own photos are listed first and the paths
-            // matched against them in memory, so a hidden path and one that is not indexed take
-            // the same way and the same time.
-            let visible = try await store.visibleIDsByPath(in: selection)
-            found = try await store.assets(ids: wanted.compactMap { visible[$0] })
-        }
+        // A hidden path is absent as one not indexed is (`LibraryView`).
+        let found = try await store.read(as: access) { try $0.assets(paths: wanted) }
         var byPath: [[UInt8]: StoredAsset] = [:]
         for asset in found { byPath[asset.path] = asset }
         return byPath

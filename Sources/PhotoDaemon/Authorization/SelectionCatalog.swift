@@ -34,7 +34,9 @@ struct SelectionCatalog: Sendable {
             withFallback = true
         }
         for name in groups {
-            guard let found = try await store.firstGroup(among: rules.candidateKeys(forName: name, fallback: nil)) else {
+            guard let found = try await store.read(as: .everything, { [rules] in
+                try $0.firstGroup(among: rules.candidateKeys(forName: name, fallback: nil))
+            }) else {
                 // Two groups may share a name (the fallback group and a description): offer it once.
                 let all = Set(try await store.groups().map(\.name))
                 return .problem(.noSuchGroup(name, closest: Self.closest(to: name, among: Array(all))))
@@ -53,7 +55,8 @@ struct SelectionCatalog: Sendable {
         let characters = Array(id.lowercased().prefix(64))
         var length = characters.count
         while length >= 4 {
-            let ids = try await store.assetIDs(withPrefix: String(characters.prefix(length)), limit: Self.maximumSuggestions)
+            let prefix = String(characters.prefix(length))
+            let ids = try await store.read(as: .everything) { try $0.assetIDs(withPrefix: prefix, limit: Self.maximumSuggestions) }
             if !ids.isEmpty { return ids }
             length -= 1
         }

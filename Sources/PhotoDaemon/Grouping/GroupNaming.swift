@@ -19,11 +19,3 @@ extension GroupingRules {
         return keys
     }
 }
-
-extension Store {
-    /// The first of `keys` that is a group in the index (`candidateKeys` gives them in order).
-    func firstGroup(among keys: [String]) async throws -> String? {
-        for key in keys where try await hasGroup(key: key) { return key }
-        return nil
-    }
-}

@@ -6,21 +6,12 @@ import Varlink
 struct VisibleAsset: Sendable {
     let store: Store
 
-    /// The asset `id`, or `AssetNotFound` for an id that does not exist and, the same way and
-    /// without touching the store, for one the caller may not see.
+    /// The asset `id`, or `AssetNotFound` for an id that does not exist and, the same way, for
+    /// one the caller may not see.
     func find(_ id: String, _ access: LibraryAccess) async throws -> StoredAsset {
         try ParameterLimits.check(id, atMost: ParameterLimits.assetID, "id")
-        let found: StoredAsset?
-        switch access {
-        case .everything:
-            found = try await store.assets(ids: [id]).first
-        case .selection(let selection):
-            // The same path as GetAssets: a hidden id and an unknown one are both absent from
-            // the visible set, so the reply and its timing cannot tell them apart.
-            let visible = try await store.visibleIDs(in: selection)
-            found = visible.contains(id) ? try await store.assets(ids: [id]).first : nil
-        }
-        guard let found else {
+        // The same query as GetAssets: a hidden id and an unknown one are both absent (`LibraryView`).
+        guard let found = try await store.read(as: access, { try $0.assets(ids: [id]).first }) else {
             throw VarlinkError(LibraryInterface.Error.assetNotFound, parameters: AssetNotFoundError(id: id))
         }
         return found
