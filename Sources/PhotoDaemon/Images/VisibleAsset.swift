@@ -9,7 +9,6 @@ struct VisibleAsset: Sendable {
     /// The asset `id`, or `AssetNotFound` for an id that does not exist and, the same way and
     /// without touching the store, for one the caller may not see.
     func find(_ id: String, _ access: LibraryAccess) async throws -> StoredAsset {
-        try ParameterLimits.check(id, atMost: ParameterLimits.assetID, "id")
         let found: StoredAsset?
         switch access {
         case .everything:
