@@ -67,7 +67,7 @@ let package = Package(
         // Log lines capped per window, with a count of those held back: photod's server and
         // photod-notify share it, and photod-notify links no SwiftNIO for it.
         .target(name: "LogLines", dependencies: [.product(name: "Logging", package: "swift-log")]),
-        // The NIO server (and NIO client); re-exports VarlinkCore.
+        // The NIO server; re-exports VarlinkCore (whose VarlinkClient is the one client, NIO-free).
         .target(name: "Varlink", dependencies: [
             "VarlinkCore", "LogLines",
             .product(name: "NIOCore", package: "swift-nio"),
