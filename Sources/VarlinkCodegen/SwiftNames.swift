@@ -5,13 +5,13 @@
 /// rules name those (`ListAssetsParameters`, `GroupLatestSource`); the names file keeps the
 /// Swift names the code already uses where a rule would give another, so the IDL itself stays
 /// free of any one language's names.
-public struct SwiftNames: Sendable {
+struct SwiftNames: Sendable {
     private var exceptions: [String: String]
 
     /// Reads a names file: one `path SwiftName` a line, `#` comments. A path is the interface
     /// and a member (`io.photod.Library.Group`), then a field (`.latestSource`), or for a method
     /// `.in` or `.out` and maybe a field (`io.photod.Library.Status.out.state`).
-    public init(parsing text: String) throws(CodegenError) {
+    init(parsing text: String) throws(CodegenError) {
         exceptions = [:]
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let words = line.prefix { $0 != "#" }.split(whereSeparator: \.isWhitespace)
@@ -30,17 +30,6 @@ public struct SwiftNames: Sendable {
 
     /// The paths the names file gives, to tell which it gave in vain.
     var paths: Set<String> { Set(exceptions.keys) }
-}
-
-/// Why the generator could not write the Swift for an interface.
-public struct CodegenError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What is wrong, naming the IDL member.
-    public var description: String
-
-    /// An error saying `description`.
-    public init(_ description: String) {
-        self.description = description
-    }
 }
 
 extension String {

@@ -17,6 +17,7 @@ package struct VarlinkIDLCheck: Sendable {
     /// What is checked against.
     package let idl: VarlinkIDL
 
+    /// A check against `idl`.
     package init(_ idl: VarlinkIDL) {
         self.idl = idl
     }
