@@ -8,3 +8,11 @@ extension RequestImageReply {
     /// of it. A larger image is ImageUnavailable; clients accept replies of at least this.
     public static let maximumDataBytes = 24 << 20
 }
+
+extension OpenOriginalParameters {
+    /// Parameters that say this client receives descriptors, as OpenOriginal's reply needs; the
+    /// generated initialiser would leave `acceptFileDescriptors` absent (FileDescriptorsRequired).
+    public init(id: String) {
+        self.init(id: id, acceptFileDescriptors: true)
+    }
+}
