@@ -6,7 +6,7 @@ import Varlink
 enum ParameterLimits {
     /// Refuses `parameters` with `InvalidParameter` naming the first field (in IDL order) that
     /// holds a string over its limit; parameters without limits always pass.
-    static func check(_ parameters: some Sendable) throws(VarlinkError) {
+    static func check(_ parameters: Any) throws(VarlinkError) {
         guard let limited = parameters as? any ByteLimited, let field = limited.fieldOverByteLimit() else { return }
         throw VarlinkError.invalidParameter(field)
     }
