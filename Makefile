@@ -1,5 +1,5 @@
 # photod: the commands the README promises. Each installs what it needs first.
-.PHONY: run test build release bench clean deb install uninstall
+.PHONY: run test build release bench clean deb install uninstall generate
 
 PREFIX ?= $(HOME)/.local
 
@@ -23,6 +23,11 @@ test:
 build:
 	scripts/install-deps
 	swift build
+
+# PhotoAPI's wire types from the IDL (Sources/PhotoAPI/interface); CodegenTests fails until this
+# has run after the IDL changed.
+generate:
+	swift run varlink-codegen
 
 release:
 	scripts/install-deps

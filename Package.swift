@@ -47,9 +47,11 @@ let package = Package(
         // memfd_create, copy_file_range, pipe2 and sendfile, which Swift's Glibc module leaves out.
         .systemLibrary(name: "CFileCopy"),
 
-        // Wire types and the varlink interface text (the single source of truth).
+        // Wire types and the varlink interface text (the single source of truth): Generated/ is
+        // varlink-codegen's output from interface/*.varlink, checked in (CodegenTests fails when stale).
         .target(
             name: "PhotoAPI",
+            exclude: ["interface/SwiftNames.txt"],
             resources: [
                 .embedInCode("interface/io.photod.Library.varlink"),
                 .embedInCode("interface/io.photod.Authorization.varlink"),
@@ -58,10 +60,14 @@ let package = Package(
         // Varlink without SwiftNIO: framing, the JSON wire, errors, the trust checks and the
         // blocking client; all a client needs, so photoctl links no event loop.
         .target(name: "VarlinkCore"),
+        // The generator of PhotoAPI/Generated: Codable types and byte limits from varlink IDL,
+        // read with VarlinkCore's one IDL reader; a library so CodegenTests can run it in memory.
+        .target(name: "VarlinkCodegen", dependencies: ["VarlinkCore"]),
+        .executableTarget(name: "varlink-codegen", dependencies: ["VarlinkCodegen"]),
         // Log lines capped per window, with a count of those held back: photod's server and
         // photod-notify share it, and photod-notify links no SwiftNIO for it.
         .target(name: "LogLines", dependencies: [.product(name: "Logging", package: "swift-log")]),
-        // The NIO server (and NIO client); re-exports VarlinkCore.
+        // The NIO server; re-exports VarlinkCore (whose VarlinkClient is the one client, NIO-free).
         .target(name: "Varlink", dependencies: [
             "VarlinkCore", "LogLines",
             .product(name: "NIOCore", package: "swift-nio"),
@@ -164,6 +170,8 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The checked-in generated types match what varlink-codegen makes of the IDL now.
+        .testTarget(name: "CodegenTests", dependencies: ["VarlinkCodegen", "VarlinkCore"]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
         .testTarget(name: "TextFoldingTests", dependencies: ["TextFolding"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),

@@ -16,10 +16,10 @@ public enum CompletionClient {
         let connection = try OriginalsClient.blockingConnection(
             socketPath: socketPath, serviceUser: serviceUser, runtimeDirectory: runtimeDirectory, timeout: timeout)
         defer { connection.close() }
+        let parameters = CompleteParameters(kind: kind, prefix: prefix, limit: limit)
+        CallCheck.check(LibraryMethods.complete, parameters)
         do {
-            return try connection.call(LibraryMethods.complete.qualifiedName,
-                                       CompleteParameters(kind: kind, prefix: prefix, limit: limit),
-                                       returning: CompleteReply.self).reply
+            return try connection.call(LibraryMethods.complete.qualifiedName, parameters, returning: CompleteReply.self).reply
         } catch {
             throw .calling(failedWith: error)
         }

@@ -74,6 +74,7 @@ public final class OriginalsClient: Sendable {
     /// Sends OpenOriginal with exactly these parameters; a reply without its descriptor is a
     /// protocol failure.
     public func call(_ parameters: OpenOriginalParameters) throws(PhotoClientError) -> OpenedOriginal {
+        CallCheck.check(LibraryMethods.openOriginal, parameters)
         let result: Result<OpenedOriginal, PhotoClientError> = connection.withLock { connection in
             guard let connection else { return .failure(.protocolFailure("the connection is closed")) }
             do {

@@ -32,8 +32,8 @@ extension PhotoClient {
                        groups: [String]? = nil, fallback: Bool? = nil,
                        confirmed: Bool? = nil) async throws(PhotoClientError) -> App {
         try await call(AuthorizationMethods.decide, DecideParameters(
-            app: app, uid: uid, status: status, assets: assets, groups: groups, fallback: fallback,
-            confirmed: confirmed)).app
+            app: app, uid: uid, status: status, assets: assets, groups: groups, confirmed: confirmed,
+            fallback: fallback)).app
     }
 
     /// Owner only: sends an app back to notDetermined so that it may ask again.

@@ -4,14 +4,14 @@ import VarlinkCore
 /// A typed client of photod's `io.photod.Library` interface over its Unix socket.
 ///
 /// One call at a time per client; open several clients for concurrent calls. It speaks over a
-/// blocking socket on a thread of its own (BlockingConnection), without SwiftNIO, so a short
+/// blocking socket on a thread of its own (VarlinkClient), without SwiftNIO, so a short
 /// command such as `photoctl groups` starts no event loop.
 public final class PhotoClient: Sendable {
-    private let connection: BlockingConnection
+    private let connection: VarlinkClient
     /// The socket this client talks to.
     public let socketPath: String
 
-    private init(connection: BlockingConnection, socketPath: String) {
+    private init(connection: VarlinkClient, socketPath: String) {
         self.connection = connection
         self.socketPath = socketPath
     }
@@ -37,8 +37,8 @@ public final class PhotoClient: Sendable {
     ) async throws(PhotoClientError) -> PhotoClient {
         try verifyFolder(of: socketPath, runtimeDirectory: runtimeDirectory)
         do {
-            let connection = try await BlockingConnection.open(
-                path: socketPath, trusted: .sameUser(or: serviceUser), localAddress: localAddress)
+            let connection = try await VarlinkClient.connect(
+                unixSocketPath: socketPath, trusted: .sameUser(or: serviceUser), localAddress: localAddress)
             return PhotoClient(connection: connection, socketPath: socketPath)
         } catch {
             throw .connecting(socketPath, failedWith: error)
@@ -61,7 +61,7 @@ public final class PhotoClient: Sendable {
     }
 
     /// Closes the connection.
-    public func close() async { await connection.closeAndWait() }
+    public func close() async { await connection.close() }
 
     /// The daemon's health and counts.
     public func status() async throws(PhotoClientError) -> StatusReply {
@@ -147,6 +147,7 @@ public final class PhotoClient: Sendable {
     func stream<P, R, T: Sendable>(
         _ method: VarlinkMethod<P, R>, _ parameters: P, transform: @escaping @Sendable (R) -> T
     ) -> AsyncThrowingStream<T, Error> {
+        CallCheck.check(method, parameters)
         let replies = connection.stream(method.qualifiedName, parameters, returning: R.self)
         return AsyncThrowingStream { continuation in
             let task = Task {
@@ -162,6 +163,7 @@ public final class PhotoClient: Sendable {
     }
 
     func call<P, R>(_ method: VarlinkMethod<P, R>, _ parameters: P) async throws(PhotoClientError) -> R {
+        CallCheck.check(method, parameters)
         do {
             return try await connection.call(method.qualifiedName, parameters, returning: R.self)
         } catch {

@@ -17,6 +17,8 @@ public struct VarlinkCall: Sendable {
     /// The whole message; parameters are decoded from it on demand, once the handler knows the type.
     private let frame: [UInt8]
     private let hasParameters: Bool
+    /// What the IDL says the call and its replies look like, in debug builds (set once routed).
+    var contract: CallContract?
 
     /// The interface part of `method` (everything before the last dot).
     public var interface: String {
@@ -32,6 +34,9 @@ public struct VarlinkCall: Sendable {
 
     /// Decodes "parameters" (absent → {}) into P; failure throws VarlinkError.invalidParameter naming the offending key.
     public func parameters<P: Decodable>(_ type: P.Type) throws(VarlinkError) -> P {
+        if let contract, let mismatch = contract.mismatch(inCall: self.parametersValue()) {
+            throw .invalidParameter(VarlinkIDLCheck.field(of: mismatch))
+        }
         do {
             if self.hasParameters {
                 return try JSONWire.decode(ParametersEnvelope<P>.self, from: self.frame).parameters
@@ -41,10 +46,17 @@ public struct VarlinkCall: Sendable {
             // A type may validate its own fields and name the bad one itself.
             throw error
         } catch let error as DecodingError {
+            self.contract?.reportRefused(P.self, error)
             throw .invalidParameter(Self.parameterName(in: error, insideEnvelope: self.hasParameters))
         } catch {
             throw .invalidParameter("parameters")
         }
+    }
+
+    /// The parameters as JSON (absent → {}), for the IDL check.
+    private func parametersValue() -> JSONValue {
+        guard self.hasParameters else { return .object([:]) }
+        return (try? JSONWire.decode(ParametersEnvelope<JSONValue>.self, from: self.frame).parameters) ?? .null
     }
 
     /// Parses one frame from VarlinkFrameDecoder into a call.

@@ -78,12 +78,16 @@ struct VarlinkConnection {
     ) async {
         var logger = logger
         logger[metadataKey: "varlink.method"] = "\(call.method)"
-        let replier = VarlinkReplier(call: call, output: output)
         let handler: VarlinkInterface.Handler
+        let replier: VarlinkReplier
+        var call = call
         switch self.registry.route(call) {
-        case .success(let found):
+        case .success(let (found, contract)):
             handler = found
+            call.contract = contract
+            replier = VarlinkReplier(call: call, output: output)
         case .failure(let error):
+            replier = VarlinkReplier(call: call, output: output)
             logger.debug("varlink call refused", metadata: ["error": "\(error)"])
             try? await replier.fail(error)
             replier.seal()

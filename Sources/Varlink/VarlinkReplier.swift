@@ -10,12 +10,15 @@ public struct VarlinkReplier: Sendable {
     private let more: Bool
     private let state: ReplyState
     private let output: ConnectionOutput
+    /// What each reply is checked against in debug builds.
+    private let contract: CallContract?
 
     init(call: VarlinkCall, output: ConnectionOutput) {
         self.oneway = call.oneway
         self.more = call.more
         self.state = ReplyState()
         self.output = output
+        self.contract = call.contract
     }
 
     /// Sends one reply; `continues: true` promises more replies and needs a call with `more`.
@@ -37,9 +40,10 @@ public struct VarlinkReplier: Sendable {
             throw VarlinkError.expectedMore()
         }
         // Built before the reply is claimed: a field that is not there leaves the call unanswered.
+        let parametersJSON = try JSONWire.encodeObject(parameters)
+        self.contract?.checkReply(parametersJSON)
         let message = try ReplyMessage(
-            JSONWire.reply(parametersJSON: try JSONWire.encodeObject(parameters), continues: continues),
-            base64: bytes, in: field)
+            JSONWire.reply(parametersJSON: parametersJSON, continues: continues), base64: bytes, in: field)
         try self.state.claim(final: !continues)
         guard !self.oneway else { return }
         try await self.output.write(message)
@@ -85,6 +89,7 @@ public struct VarlinkReplier: Sendable {
             throw VarlinkError.expectedMore()
         }
         let parametersJSON = try JSONWire.encodeObject(parameters)
+        self.contract?.checkReply(parametersJSON)
         try self.state.claim(final: !continues)
         if self.oneway {
             return nil
@@ -95,6 +100,7 @@ public struct VarlinkReplier: Sendable {
     /// Answers with an error unless the call already had its final reply.
     func fail(_ error: VarlinkError) async throws {
         guard !self.oneway, (try? self.state.claim(final: true)) != nil else { return }
+        self.contract?.checkError(error)
         try await self.write(JSONWire.errorReply(error))
     }
 

@@ -26,30 +26,34 @@ public struct VarlinkInterface: Sendable {
     let handler: Handler
     /// Methods the IDL declares; calls to anything else get MethodNotFound without reaching the handler.
     let methods: Set<String>
+    /// The parsed IDL, which debug builds check calls and replies against; nil when it does not parse.
+    let idl: VarlinkIDL?
 
-    /// Serves `description` as the interface's IDL and routes its calls to `handler`.
+    /// Serves `description` as the interface's IDL and routes its calls to `handler`. An IDL
+    /// that does not parse is a programming error: debug builds stop on it, and a release
+    /// build answers every call with MethodNotFound rather than guess what it declares.
     public init(name: String, description: String, handler: @escaping Handler) {
         self.name = name
         self.description = description
         self.handler = handler
-        self.methods = Self.methodNames(in: description)
+        do {
+            self.idl = try VarlinkIDL(parsing: description)
+        } catch {
+            VarlinkIDLCheck.report("the IDL of \(name) does not parse: \(error)")
+            self.idl = nil
+        }
+        self.methods = Self.methodNames(in: self.idl)
     }
 
-    /// Names declared with `method Name(` at the start of a line. A line scan is enough here:
-    /// in varlink IDL a member keyword always starts its line, and comments start with `#`.
-    static func methodNames(in idl: String) -> Set<String> {
-        var names: Set<String> = []
-        for line in idl.split(whereSeparator: \.isNewline) {
-            let words = line.drop(while: \.isWhitespace)
-            guard words.hasPrefix("method"), let after = words.dropFirst("method".count).first, after.isWhitespace
-            else { continue }
-            let name = words.dropFirst("method".count).drop(while: \.isWhitespace)
-                .prefix(while: { $0.isLetter || $0.isNumber || $0 == "_" })
-            if !name.isEmpty {
-                names.insert(String(name))
-            }
-        }
-        return names
+    /// The methods `idl` declares, read by the one IDL reader.
+    static func methodNames(in idl: VarlinkIDL?) -> Set<String> {
+        Set(idl?.methods.map(\.name) ?? [])
+    }
+
+    /// The method `name`'s input and output, with the IDL that names their types.
+    func method(_ name: String) -> (VarlinkIDLCheck, VarlinkIDL.Method)? {
+        guard let idl, let method = idl.method(name) else { return nil }
+        return (VarlinkIDLCheck(idl), method)
     }
 }
 
@@ -97,15 +101,17 @@ struct VarlinkRegistry: Sendable {
         self.interfaces = table
     }
 
-    /// The handler for a call, or the error that answers it when no handler can.
-    func route(_ call: VarlinkCall) -> Result<VarlinkInterface.Handler, VarlinkError> {
+    /// The handler for a call, or the error that answers it when no handler can; with the
+    /// call's contract in debug builds (the IDL its parameters and replies are checked against).
+    func route(_ call: VarlinkCall) -> Result<(VarlinkInterface.Handler, CallContract?), VarlinkError> {
         guard let interface = self.interfaces[call.interface] else {
             return .failure(.interfaceNotFound(call.interface))
         }
         guard interface.methods.contains(call.methodName) else {
             return .failure(.methodNotFound(call.method))
         }
-        return .success(interface.handler)
+        return .success((interface.handler,
+                         CallContract(call, interface: interface, service: self.interfaces[Self.serviceInterfaceName])))
     }
 
     private struct Info: Encodable, Sendable {

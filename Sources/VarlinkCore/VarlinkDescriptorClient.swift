@@ -1,13 +1,13 @@
 /// A blocking varlink client, without SwiftNIO: calls, streams (`more`), and the file
 /// descriptors a reply carries (SCM_RIGHTS).
 ///
-/// NIO reads without a control buffer, so the kernel drops descriptors sent to a VarlinkClient;
-/// this client calls recvmsg itself. Its calls block the calling thread (each send or receive
-/// for at most `receiveTimeout`, when given), so run it on a thread of its own rather than on
+/// It calls recvmsg itself, with a control buffer, so descriptors sent with a reply arrive. Its
+/// calls block the calling thread (each send or receive for at most `receiveTimeout`, when
+/// given), so run it on a thread of its own (VarlinkClient does, for async code) rather than on
 /// one of the concurrency pool's few threads; `interrupter` stops a wait from another thread.
 /// It serves one caller at a time, hence not Sendable. Any failure other than an error reply or
 /// a reply that does not decode closes the connection: a reply read late would be taken as the
-/// next call's. Replies are capped at `ReplyFrame.maxBytes`, like VarlinkClient's.
+/// next call's. Replies are capped at `ReplyFrame.maxBytes`.
 public final class VarlinkDescriptorClient {
     private var socket: BlockingUnixSocket?
     private var decoder = VarlinkFrameDecoder(maxMessageBytes: ReplyFrame.maxBytes)
@@ -62,6 +62,12 @@ public final class VarlinkDescriptorClient {
         return (try reply.value(as: R.self), descriptors)
     }
 
+    /// Sends `method` with `oneway: true`: the server sends no reply, so none is read.
+    public func callOneway<P: Encodable>(_ method: String, _ parameters: P) throws {
+        try self.send(JSONWire.call(
+            method: method, parametersJSON: JSONWire.encodeObject(parameters), more: false, oneway: true))
+    }
+
     /// Sends `method` with `more: true`; its replies then come from `nextReply(as:)`, one per
     /// call, so a slow reader slows the server down rather than filling this process's memory.
     public func startStream<P: Encodable>(_ method: String, _ parameters: P) throws {
@@ -86,6 +92,12 @@ public final class VarlinkDescriptorClient {
 
     /// Writes a call made with `more: true`; until its last reply no other call may be sent.
     package func sendStreamCall(_ message: [UInt8]) throws {
+        try self.send(message)
+        self.streaming = true
+    }
+
+    /// Writes one message when no stream is running; a failed write closes the connection.
+    private func send(_ message: [UInt8]) throws {
         guard !self.streaming else { throw VarlinkClientError.busy }
         guard let socket = self.socket else { throw VarlinkClientError.closed }
         do {
@@ -94,7 +106,6 @@ public final class VarlinkDescriptorClient {
             self.close()
             throw error
         }
-        self.streaming = true
     }
 
     /// The stream's next reply as it came; the stream ends with an error reply or one without

@@ -1,13 +1,13 @@
 import Synchronization
 
-/// The connection a stream runs on: VarlinkClient's over SwiftNIO, or PhotoClient's blocking one.
+/// The connection a stream runs on (VarlinkClient's); a protocol so the cursor can be tested alone.
 package protocol VarlinkStreamConnection: Sendable {
     /// Takes the connection for one call or stream; throws `VarlinkClientError.busy` or `.closed`.
     func acquire() throws
     /// Gives it back for the next call.
     func release()
     /// Closes it: varlink's only way to stop a stream the server is still sending.
-    func close()
+    func disconnect()
     /// Writes one message.
     func send(_ message: [UInt8]) async throws
     /// The next reply; a failure has closed the connection.
@@ -34,7 +34,7 @@ package final class VarlinkStreamCursor<Connection: VarlinkStreamConnection, R: 
     deinit {
         // Dropped midway: the server is still streaming into this connection.
         if self.phase.withLock({ $0 }) == .streaming {
-            self.connection.close()
+            self.connection.disconnect()
         }
     }
 
@@ -84,7 +84,7 @@ package final class VarlinkStreamCursor<Connection: VarlinkStreamConnection, R: 
         }
         guard wasStreaming else { return }
         if closing {
-            self.connection.close()
+            self.connection.disconnect()
         } else {
             self.connection.release()
         }

@@ -46,15 +46,15 @@ import Varlink
         let accented = String(repeating: "e\u{301}", count: 334)
         #expect(accented.count == 334)
         #expect(throws: VarlinkError.invalidParameter("reason")) {
-            try ParameterLimits.check(accented, atMost: ParameterLimits.reason, "reason")
+            try ParameterLimits.check(RequestAuthorizationParameters(reason: accented))
         }
         // One "character" of 600 KB (a letter with combining marks), the reproduced attack.
         let tower = "a" + String(repeating: "\u{301}", count: 300_000)
         #expect(tower.count == 1)
         #expect(throws: VarlinkError.invalidParameter("reason")) {
-            try ParameterLimits.check(tower, atMost: ParameterLimits.reason, "reason")
+            try ParameterLimits.check(RequestAuthorizationParameters(reason: tower))
         }
-        try ParameterLimits.check(String(repeating: "é", count: 500), atMost: ParameterLimits.reason, "reason")
+        try ParameterLimits.check(RequestAuthorizationParameters(reason: String(repeating: "é", count: 500)))
     }
 
     @Test func anAppThatOnlyLooksCostsNoRecord() async throws {

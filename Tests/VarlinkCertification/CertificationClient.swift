@@ -1,6 +1,7 @@
 import Varlink
 
-/// The reference certification client's run (Start, Test01 … Test11, End) on VarlinkClient.
+/// The reference certification client's run (Start, Test01 … Test11, End) on VarlinkClient, the
+/// one client (blocking, without SwiftNIO): CertificationTests runs it against Python's server.
 ///
 /// Like the reference client, each call passes on the previous reply; unlike it, every reply is
 /// first compared with the reference server's value, so a server that answers wrongly fails

@@ -90,10 +90,12 @@ struct CallTests {
             type method_like (x: int)
             method   One() -> ()
               method Two(x: int) -> (y: ?int)
-            methods Three() -> ()
+            # methods Three() -> ()
             error Four ()
             """
-        #expect(VarlinkInterface.methodNames(in: idl) == ["One", "Two"])
+        #expect(VarlinkInterface.methodNames(in: try? VarlinkIDL(parsing: idl)) == ["One", "Two"])
+        // "methods" is no keyword: the one IDL reader refuses the text rather than guess.
+        #expect(VarlinkInterface.methodNames(in: try? VarlinkIDL(parsing: idl + "\nmethods Three() -> ()")) == [])
     }
 }
 

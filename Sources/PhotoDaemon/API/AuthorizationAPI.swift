@@ -69,9 +69,6 @@ struct AuthorizationAPI: Sendable {
         case .app(let app):
             identity = app
         }
-        // Too long to show the owner in a prompt: refused whole, never cut short in silence.
-        try ParameterLimits.check(parameters.reason, atMost: ParameterLimits.reason, "reason")
-        try ParameterLimits.check(parameters.label, atMost: ParameterLimits.label, "label")
         let waiter: UInt64
         let answers: AsyncStream<RequestAuthorizationReply>
         do {
@@ -115,8 +112,6 @@ struct AuthorizationAPI: Sendable {
 
     private func decide(_ p: DecideParameters, by owner: String?) async throws -> AppReply {
         let uid = try Self.checkApp(p.app, uid: p.uid)
-        try ParameterLimits.check(p.assets, atMost: ParameterLimits.assetID, "assets")
-        try ParameterLimits.check(p.groups, atMost: ParameterLimits.groupName, "groups")
         let (groups, fallback) = p.status == .limited
             ? try await checkedSelection(p) : (p.groups ?? [], p.fallback ?? false)
         return try await Self.answering {
@@ -153,7 +148,6 @@ struct AuthorizationAPI: Sendable {
 
     /// Checks the APP and uid the owner named; the uid as the authorizer takes it.
     private static func checkApp(_ app: String, uid: Int?) throws(VarlinkError) -> UInt32? {
-        try ParameterLimits.check(app, atMost: ParameterLimits.app, "app")
         guard let uid else { return nil }
         guard let value = UInt32(exactly: uid) else { throw VarlinkError.invalidParameter("uid") }
         return value

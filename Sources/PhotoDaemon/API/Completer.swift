@@ -23,7 +23,6 @@ struct Completer: Sendable {
     func complete(_ parameters: CompleteParameters, caller: Caller, access: LibraryAccess) async throws -> CompleteReply {
         let limit = parameters.limit ?? Self.defaultLimit
         guard (1...Self.maximumLimit).contains(limit) else { throw VarlinkError.invalidParameter("limit") }
-        try ParameterLimits.check(parameters.prefix, atMost: ParameterLimits.completionPrefix, "prefix")
         let prefix = parameters.prefix
         let names: [String]
         var fallback = false

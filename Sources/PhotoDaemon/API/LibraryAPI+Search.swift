@@ -9,9 +9,6 @@ extension LibraryAPI {
     func search(_ parameters: SearchParameters, _ access: LibraryAccess = .everything) async throws -> SearchReply {
         let limit = parameters.limit ?? Self.defaultLimit
         guard (1...Self.maximumLimit).contains(limit) else { throw VarlinkError.invalidParameter("limit") }
-        try ParameterLimits.check(parameters.text, atMost: ParameterLimits.searchText, "text")
-        try ParameterLimits.check(parameters.group, atMost: ParameterLimits.groupName, "group")
-        try ParameterLimits.check(parameters.cursor, atMost: ParameterLimits.cursor, "cursor")
         guard let query = SearchQuery(parameters.text), query.words.count <= SearchQuery.maximumWords else {
             throw VarlinkError.invalidParameter("text")
         }

@@ -111,8 +111,6 @@ struct LibraryAPI: Sendable {
     func listAssets(_ parameters: ListAssetsParameters, _ access: LibraryAccess = .everything) async throws -> ListAssetsReply {
         let limit = parameters.limit ?? Self.defaultLimit
         guard (1...Self.maximumLimit).contains(limit) else { throw VarlinkError.invalidParameter("limit") }
-        try ParameterLimits.check(parameters.group, atMost: ParameterLimits.groupName, "group")
-        try ParameterLimits.check(parameters.cursor, atMost: ParameterLimits.cursor, "cursor")
         let sort = StoreSort(rawValue: (parameters.sort ?? .taken).rawValue) ?? .taken
         let reverse = parameters.reverse ?? false
         let range = try TimeFilter.range(since: parameters.since, until: parameters.until, zone: .current)
@@ -168,9 +166,7 @@ struct LibraryAPI: Sendable {
 
     func getAssets(_ parameters: GetAssetsParameters, _ access: LibraryAccess = .everything) async throws -> GetAssetsReply {
         guard parameters.ids.count <= Self.maximumLimit else { throw VarlinkError.invalidParameter("ids") }
-        try ParameterLimits.check(parameters.ids, atMost: ParameterLimits.assetID, "ids")
         guard (parameters.paths?.count ?? 0) <= Self.maximumLimit else { throw VarlinkError.invalidParameter("paths") }
-        try ParameterLimits.check(parameters.paths, atMost: ParameterLimits.path, "paths")
         guard (parameters.pathBytes?.count ?? 0) <= Self.maximumLimit else { throw VarlinkError.invalidParameter("pathBytes") }
         let pathBytes = try parameters.pathBytes.map(PathLookup.decode)
         let ids = parameters.ids
@@ -205,7 +201,6 @@ struct LibraryAPI: Sendable {
     func rescan(_ parameters: RescanParameters) async throws -> RescanReply {
         var only: LibraryRoot?
         if let requested = parameters.root {
-            try ParameterLimits.check(requested, atMost: ParameterLimits.root, "root")
             guard let root = indexer.roots.root(named: requested) else {
                 throw VarlinkError(LibraryInterface.Error.rootNotFound, parameters: RootNotFoundError(
                     root: requested, roots: indexer.roots.all.map(\.configured)))

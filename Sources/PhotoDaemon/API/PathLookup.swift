@@ -21,15 +21,16 @@ struct PathLookup: Sendable {
         return byPath
     }
 
-    /// `pathBytes` decoded: each entry base64 of at most `ParameterLimits.path` bytes, else
-    /// InvalidParameter (pathBytes); the length is checked before decoding.
+    /// `pathBytes` decoded: each entry base64 of at most as many bytes as the IDL lets `paths`
+    /// hold, else InvalidParameter (pathBytes); the length is checked before decoding.
     static func decode(_ pathBytes: [String]) throws(VarlinkError) -> [[UInt8]] {
-        let longestEncoded = (ParameterLimits.path + 2) / 3 * 4
+        let longest = GetAssetsParameters.MaximumBytes.paths
+        let longestEncoded = (longest + 2) / 3 * 4
         var decoded: [[UInt8]] = []
         decoded.reserveCapacity(pathBytes.count)
         for entry in pathBytes {
             guard entry.utf8.count <= longestEncoded, let data = Data(base64Encoded: entry),
-                  !data.isEmpty, data.count <= ParameterLimits.path else {
+                  !data.isEmpty, data.count <= longest else {
                 throw VarlinkError.invalidParameter("pathBytes")
             }
             decoded.append(Array(data))

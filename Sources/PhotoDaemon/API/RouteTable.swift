@@ -6,7 +6,9 @@ import Varlink
 ///
 /// The table does what every method needs, once: it refuses an owner-only method to anyone
 /// else, then admits the caller (`admit`: for the library, what the caller may see), and only
-/// then decodes the parameters, so a refused app learns nothing from their errors.
+/// then decodes the parameters, so a refused app learns nothing from their errors; last it
+/// refuses a string over the byte limit the IDL declares for it (`@limit`, generated into the
+/// parameter type), so no handler checks a length by hand.
 struct RouteTable<Admission: Sendable>: Sendable {
     /// What a handler is given.
     struct Request<Parameters: Sendable>: Sendable {
@@ -52,6 +54,7 @@ struct RouteTable<Admission: Sendable>: Sendable {
                      "\(method.qualifiedName) registered twice or on the wrong interface")
         routes[method.name] = (method, { call, caller, admission, replier in
             let parameters = try call.parameters(P.self)
+            try ParameterLimits.check(parameters)
             try await handler(Request(parameters: parameters, admission: admission, caller: caller, call: call,
                                       replier: replier))
         })

@@ -25,7 +25,6 @@ enum TimeFilter {
     private static func bound(_ text: String?, _ parameter: String, end: Bool, zone: TimeZone) throws(VarlinkError)
         -> StoreTimeBound? {
         guard let text else { return nil }
-        try ParameterLimits.check(text, atMost: ParameterLimits.dateBound, parameter)
         guard let date = DateBound(text) else { throw VarlinkError.invalidParameter(parameter) }
         return bound(date, end: end, zone: zone)
     }

@@ -86,10 +86,10 @@ final class CallerResolver: Sendable {
             return .app(.unknownExecutable(uid: peer.uid))
         case .failure(let error):
             return .unidentified(reason: error.description)
-        case .success(let identity) where identity.id.utf8.count > ParameterLimits.app:
+        case .success(let identity) where identity.id.utf8.count > App.MaximumBytes.id:
             // The owner could not name it (APP is at most this long), nor would its record fit.
             return .unidentified(reason: "its app id would be \(identity.id.utf8.count) bytes, over the "
-                + "\(ParameterLimits.app) photod keeps")
+                + "\(App.MaximumBytes.id) photod keeps")
         case .success(let identity):
             guard identity.uid == daemonUID else { return .app(identity) }
             if identity.executable == ownerClient && !identity.executableDeleted {

@@ -1,5 +1,7 @@
 /// A parsed varlink interface description (the IDL of varlink.org): its name, named types,
-/// methods and errors, so a server can check what it serves against what it promises.
+/// methods and errors, so a server can check what it serves against what it promises and a
+/// generator can write the types from it. The one IDL reader: it links no SwiftNIO, so the
+/// client side and the generator read interfaces with it too.
 public struct VarlinkIDL: Sendable, Equatable {
     /// A varlink type.
     public indirect enum TypeSpec: Sendable, Equatable {
@@ -24,6 +26,15 @@ public struct VarlinkIDL: Sendable, Equatable {
         public var name: String
         /// Its type.
         public var type: TypeSpec
+        /// The comment lines written on their own lines just before the field, without `#`.
+        public var doc: [String]
+
+        /// A field; `doc` is its comment.
+        public init(name: String, type: TypeSpec, doc: [String] = []) {
+            self.name = name
+            self.type = type
+            self.doc = doc
+        }
     }
 
     /// One method: its input and output fields.
@@ -36,6 +47,21 @@ public struct VarlinkIDL: Sendable, Equatable {
         public var output: [Field]
     }
 
+    /// One `type`, `method` or `error` as written, in order, with the comment before it.
+    public struct Member: Sendable, Equatable {
+        /// Which keyword declared it.
+        public enum Kind: Sendable, Equatable {
+            case type, method, error
+        }
+
+        /// Its keyword.
+        public var kind: Kind
+        /// Its name.
+        public var name: String
+        /// The comment lines just before it (no blank line between), without `#`.
+        public var doc: [String]
+    }
+
     /// The interface's name (`io.photod.Library`).
     public var name: String
     /// Named types, by name.
@@ -44,12 +70,15 @@ public struct VarlinkIDL: Sendable, Equatable {
     public var methods: [Method]
     /// Errors, by name, with their parameters.
     public var errors: [String: [Field]]
+    /// Every type, method and error in the order written, with its comment.
+    public var members: [Member]
 
-    init(name: String, types: [String: TypeSpec], methods: [Method], errors: [String: [Field]]) {
+    init(name: String) {
         self.name = name
-        self.types = types
-        self.methods = methods
-        self.errors = errors
+        self.types = [:]
+        self.methods = []
+        self.errors = [:]
+        self.members = []
     }
 
     /// Parses `text`; throws, naming the line, on anything that is not valid IDL.
@@ -71,14 +100,26 @@ public struct VarlinkIDLError: Error, Sendable, Equatable, CustomStringConvertib
     /// What was wrong there.
     public var reason: String
 
+    /// The problem `reason` at `line`.
+    public init(line: Int, reason: String) {
+        self.line = line
+        self.reason = reason
+    }
+
     public var description: String { "interface description, line \(line): \(reason)" }
 }
 
 /// A recursive-descent parser over the IDL's characters; comments run from `#` to the line's end.
+/// Comments that stand on lines of their own, with no blank line before what follows, are kept
+/// as that member's or field's documentation.
 struct VarlinkIDLParser {
     private let characters: [Character]
     private var index = 0
     private var line = 1
+    /// Whether the current line has had anything but spaces before `index`.
+    private var lineHasCode = false
+    /// The comment lines since the last code or blank line: the doc of what comes next.
+    private var pendingDoc: [String] = []
 
     init(text: String) {
         characters = Array(text)
@@ -87,26 +128,30 @@ struct VarlinkIDLParser {
     mutating func parseInterface() throws(VarlinkIDLError) -> VarlinkIDL {
         try expectWord("interface")
         let name = try interfaceName()
-        var idl = VarlinkIDL(name: name, types: [:], methods: [], errors: [:])
+        var idl = VarlinkIDL(name: name)
         while true {
             skipSpace()
             guard index < characters.count else { return idl }
+            let doc = pendingDoc
             let keyword = word()
             switch keyword {
             case "type":
                 let typeName = try identifier()
                 guard idl.types[typeName] == nil else { throw fail("type \(typeName) is defined twice") }
                 idl.types[typeName] = try typeDefinition()
+                idl.members.append(VarlinkIDL.Member(kind: .type, name: typeName, doc: doc))
             case "method":
                 let methodName = try identifier()
                 guard idl.method(methodName) == nil else { throw fail("method \(methodName) is defined twice") }
                 let input = try fields()
                 try expect("->")
                 idl.methods.append(VarlinkIDL.Method(name: methodName, input: input, output: try fields()))
+                idl.members.append(VarlinkIDL.Member(kind: .method, name: methodName, doc: doc))
             case "error":
                 let errorName = try identifier()
                 guard idl.errors[errorName] == nil else { throw fail("error \(errorName) is defined twice") }
                 idl.errors[errorName] = try fields()
+                idl.members.append(VarlinkIDL.Member(kind: .error, name: errorName, doc: doc))
             default:
                 throw fail("expected type, method or error, found \"\(keyword)\"")
             }
@@ -144,10 +189,12 @@ struct VarlinkIDLParser {
         skipSpace()
         if consume(")") { return result }
         repeat {
+            skipSpace()
+            let doc = pendingDoc
             let name = try identifier()
             guard !result.contains(where: { $0.name == name }) else { throw fail("field \(name) appears twice") }
             try expect(":")
-            result.append(VarlinkIDL.Field(name: name, type: try typeSpec()))
+            result.append(VarlinkIDL.Field(name: name, type: try typeSpec(), doc: doc))
             skipSpace()
         } while consume(",")
         try expect(")")
@@ -177,14 +224,41 @@ struct VarlinkIDLParser {
         while index < characters.count {
             let character = characters[index]
             if character == "#" {
+                let start = index + 1
                 while index < characters.count, characters[index] != "\n" { index += 1 }
+                if !lineHasCode { pendingDoc.append(Self.docLine(characters[start..<index])) }
             } else if character.isWhitespace {
-                if character == "\n" { line += 1 }
+                if character == "\n" {
+                    // A blank line parts a comment from what follows; a code line ends its doc.
+                    if !lineHasCode, characters[lineStart(before: index)..<index].allSatisfy(\.isWhitespace) {
+                        pendingDoc = []
+                    }
+                    line += 1
+                    lineHasCode = false
+                }
                 index += 1
             } else {
                 return
             }
         }
+    }
+
+    /// Marks the current line as holding code, so a comment after it documents nothing.
+    private mutating func markCode() {
+        if !lineHasCode { pendingDoc = [] }
+        lineHasCode = true
+    }
+
+    /// The index where the line holding `position` starts.
+    private func lineStart(before position: Int) -> Int {
+        var start = position
+        while start > 0, characters[start - 1] != "\n" { start -= 1 }
+        return start
+    }
+
+    /// A comment's text without the one space that usually follows `#`.
+    private static func docLine(_ text: ArraySlice<Character>) -> String {
+        String(text.first == " " ? text.dropFirst() : text)
     }
 
     private func peek(_ text: String) -> Bool {
@@ -195,6 +269,7 @@ struct VarlinkIDLParser {
     private mutating func consume(_ text: String) -> Bool {
         skipSpace()
         guard peek(text) else { return false }
+        markCode()
         index += text.count
         return true
     }
@@ -205,6 +280,7 @@ struct VarlinkIDLParser {
 
     private mutating func word() -> String {
         skipSpace()
+        markCode()
         let start = index
         while index < characters.count, characters[index].isLetter || characters[index].isNumber
             || characters[index] == "_" || characters[index] == "." || characters[index] == "-" {

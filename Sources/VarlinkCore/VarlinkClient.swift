@@ -1,17 +1,18 @@
 import Dispatch
 import Synchronization
-import VarlinkCore
 
-/// PhotoClient's transport: one Unix socket spoken with VarlinkDescriptorClient (no SwiftNIO,
-/// so photoctl starts no event loop), driven from async code.
+/// The varlink client for async code: VarlinkDescriptorClient (no SwiftNIO, so photoctl starts
+/// no event loop) driven from tasks. It is the one client: photoctl's PhotoClient, photod-notify,
+/// the tests and the certification client (checked against the reference implementation's
+/// server) all speak through it.
 ///
 /// Each send and receive runs on this connection's own serial queue, on a thread Dispatch adds
 /// while one blocks, never on one of the concurrency pool's few threads. A cancelled task
 /// interrupts what it waits for and closes the connection (a reply read late would be taken as
-/// the next call's). One call or stream at a time, as with VarlinkClient: another while one is
-/// in progress throws `VarlinkClientError.busy` rather than waiting, so a call made from inside
-/// a stream's own loop fails instead of deadlocking.
-final class BlockingConnection: VarlinkStreamConnection {
+/// the next call's). One call or stream at a time: another while one is in progress throws
+/// `VarlinkClientError.busy` rather than waiting, so a call made from inside a stream's own loop
+/// fails instead of deadlocking.
+public final class VarlinkClient: VarlinkStreamConnection {
     private let client: Mutex<VarlinkDescriptorClient?>
     private let interrupter: VarlinkInterrupter
     private let queue: DispatchQueue
@@ -28,18 +29,22 @@ final class BlockingConnection: VarlinkStreamConnection {
         self.queue = queue
     }
 
-    /// Connects to `path` once the kernel says a user in `trusted` serves it; no call or reply
-    /// waits for a set time, as none did over SwiftNIO (a rescan answers when it is done).
-    static func open(path: String, trusted: TrustedServer, localAddress: String? = nil) async throws -> BlockingConnection {
-        let queue = DispatchQueue(label: "photod.client")
+    /// Connects to a server; throws VarlinkConnectError (with the POSIX errno description) when
+    /// nothing listens, and VarlinkUntrustedServerError, having sent nothing, when the kernel
+    /// says the server runs as a user outside `trusted` (by default: only this process's own).
+    /// No call or reply waits for a set time (a rescan answers when it is done). `localAddress`:
+    /// a path to bind this end to first, which the server reads as `VarlinkPeer.address`.
+    public static func connect(unixSocketPath path: String, trusted: TrustedServer = .sameUser,
+                               localAddress: String? = nil) async throws -> VarlinkClient {
+        let queue = DispatchQueue(label: "varlink.client")
         return try await onThread(queue) {
-            BlockingConnection(client: try VarlinkDescriptorClient.connect(
+            VarlinkClient(client: try VarlinkDescriptorClient.connect(
                 unixSocketPath: path, trusted: trusted, receiveTimeout: nil, localAddress: localAddress), queue: queue)
         }
     }
 
     /// Calls `method` and decodes its reply; an error reply throws VarlinkError.
-    func call<P: Encodable & Sendable, R: Decodable & Sendable>(
+    public func call<P: Encodable & Sendable, R: Decodable & Sendable>(
         _ method: String, _ parameters: P, returning: R.Type
     ) async throws -> R {
         try self.acquire()
@@ -49,13 +54,24 @@ final class BlockingConnection: VarlinkStreamConnection {
         }
     }
 
+    /// Calls `method` with `oneway: true` and returns once it is sent: the server sends no reply.
+    ///
+    /// The call is only known to be written to the socket, not to have run; a later call on this
+    /// client is answered after it, since a server handles one connection's calls in order.
+    public func callOneway<P: Encodable & Sendable>(_ method: String, _ parameters: P) async throws {
+        try self.acquire()
+        defer { self.release() }
+        try await self.run { client in try client.callOneway(method, parameters) }
+    }
+
     /// Calls `method` with `more: true`; ends after the reply without continues. Replies are read
-    /// as the stream is iterated; leaving it early closes the connection (varlink has no other
-    /// way to stop a stream), and later calls throw `VarlinkClientError.closed`.
-    func stream<P: Encodable & Sendable, R: Decodable & Sendable>(
+    /// as the stream is iterated, so a slow consumer slows the server down instead of filling this
+    /// process's memory; leaving it early closes the connection (varlink has no other way to stop
+    /// a stream), and later calls throw `VarlinkClientError.closed`.
+    public func stream<P: Encodable & Sendable, R: Decodable & Sendable>(
         _ method: String, _ parameters: P, returning: R.Type
     ) -> AsyncThrowingStream<R, Error> {
-        let cursor = VarlinkStreamCursor<BlockingConnection, R>(
+        let cursor = VarlinkStreamCursor<VarlinkClient, R>(
             connection: self,
             message: Result {
                 try JSONWire.call(method: method, parametersJSON: JSONWire.encodeObject(parameters), more: true)
@@ -65,15 +81,15 @@ final class BlockingConnection: VarlinkStreamConnection {
     }
 
     /// Closes the connection and waits until the socket is closed; a call or stream in progress fails.
-    func closeAndWait() async {
-        self.close()
+    public func close() async {
+        self.disconnect()
         // The queue runs in order: once this has run, so has the close.
         try? await Self.onThread(self.queue) {}
     }
 
     /// Marks the connection closed and interrupts whatever waits on it; the queue closes the
     /// socket once that has returned.
-    func close() {
+    package func disconnect() {
         self.lifecycle.withLock { state in
             state.closed = true
             state.busy = false
@@ -83,7 +99,7 @@ final class BlockingConnection: VarlinkStreamConnection {
     }
 
     /// Takes the connection for one call or stream.
-    func acquire() throws(VarlinkClientError) {
+    package func acquire() throws(VarlinkClientError) {
         try self.lifecycle.withLock { (state) throws(VarlinkClientError) in
             guard !state.closed else { throw .closed }
             guard !state.busy else { throw .busy }
@@ -91,23 +107,24 @@ final class BlockingConnection: VarlinkStreamConnection {
         }
     }
 
-    func release() {
+    /// Gives the connection back for the next call.
+    package func release() {
         self.lifecycle.withLock { $0.busy = false }
     }
 
     /// Writes a stream's call.
-    func send(_ message: [UInt8]) async throws {
+    package func send(_ message: [UInt8]) async throws {
         try await self.run { client in try client.sendStreamCall(message) }
     }
 
     /// A stream's next reply.
-    func nextReply() async throws -> ReplyFrame {
+    package func nextReply() async throws -> ReplyFrame {
         try await self.run { client in try client.nextReplyFrame() }
     }
 
     /// Runs `body` with the client on this connection's queue; a failure after the task was
     /// cancelled is the cancellation.
-    func run<T: Sendable>(_ body: @escaping @Sendable (VarlinkDescriptorClient) throws -> T) async throws -> T {
+    private func run<T: Sendable>(_ body: @escaping @Sendable (VarlinkDescriptorClient) throws -> T) async throws -> T {
         do {
             return try await withTaskCancellationHandler {
                 try await Self.onThread(self.queue) {
@@ -117,7 +134,7 @@ final class BlockingConnection: VarlinkStreamConnection {
                     }
                 }
             } onCancel: {
-                self.close()
+                self.disconnect()
             }
         } catch {
             try Task.checkCancellation()
