@@ -20,8 +20,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        // Already in the graph through swift-nio; named here for the path-hash benchmark.
-        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // C libraries, each imported by exactly one small Swift module.
@@ -146,10 +144,6 @@ let package = Package(
         ]),
         // The one executable that links libvips: photod sends it an open file, it answers with a thumbnail.
         .executableTarget(name: "photod-thumbnailer", dependencies: ["Thumbnailer"]),
-        // Path hashing, PathKey against swift-system's FilePath (bench/README.md): why paths stay bytes.
-        .executableTarget(name: "path-hash-bench", dependencies: [
-            "FileSystem", .product(name: "SystemPackage", package: "swift-system"),
-        ], path: "bench/PathHash"),
         // The reference varlink certification (server and client) on the Varlink module; CertificationTests runs it against Python's.
         .executableTarget(name: "varlink-certification", dependencies: [
             "Varlink", .product(name: "Logging", package: "swift-log"),
