@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Errno (strerror's text); already in the graph through swift-nio, and free of Foundation.
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // C libraries, each imported by exactly one small Swift module.
@@ -55,20 +57,20 @@ let package = Package(
         ),
         // Varlink without SwiftNIO: framing, the JSON wire, errors, the trust checks and the
         // blocking client; all a client needs, so photoctl links no event loop.
-        .target(name: "VarlinkCore"),
+        .target(name: "VarlinkCore", dependencies: ["Posix", .product(name: "SystemPackage", package: "swift-system")]),
         // Log lines capped per window, with a count of those held back: photod's server and
         // photod-notify share it, and photod-notify links no SwiftNIO for it.
         .target(name: "LogLines", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // The NIO server (and NIO client); re-exports VarlinkCore.
         .target(name: "Varlink", dependencies: [
-            "VarlinkCore", "LogLines",
+            "VarlinkCore", "LogLines", "Posix", .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Metadata", dependencies: ["CExif", "CZlib"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
-        .target(name: "FileSystem"),
+        .target(name: "FileSystem", dependencies: ["Posix"]),
         // Escaping of untrusted text before a terminal or a log line sees it; used by both sides.
         .target(name: "SafeText"),
         // Search's folding of case and accents, through utf8proc: the only code that touches it.
@@ -79,9 +81,12 @@ let package = Package(
         // The TOML subset photod.toml uses, parsed strictly; stdlib only, so photod links no
         // Foundation (and no C++ library) for its config.
         .target(name: "TOML", dependencies: ["SafeText"]),
-        // posix_spawn, pthreads and getrandom without Foundation: photod's thumbnail workers, photod-notify's terminal
-        // and bus thread, the store's asset ids.
-        .target(name: "Posix", dependencies: ["CSpawn", "CRandom", "CFileCopy"]),
+        // posix_spawn, pthreads, getrandom, file identities, peer credentials and users without Foundation or
+        // SwiftNIO (photoctl links it through VarlinkCore): photod's thumbnail workers, photod-notify's terminal
+        // and bus thread, the store's asset ids, the varlink socket file; and SystemCallError, errno in words.
+        .target(name: "Posix", dependencies: [
+            "CSpawn", "CRandom", "CFileCopy", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         // The index; owns its threads (NIOThreadPool), so no caller waits on SQLite.
         .target(name: "Store", dependencies: ["SQLite", "Posix", "TextFolding", .product(name: "NIOPosix", package: "swift-nio")]),
         // sd_notify, socket activation and the journal: the only code that touches libsystemd.
@@ -153,7 +158,7 @@ let package = Package(
         .target(name: "PhotoTestSupport", dependencies: ["PhotoClient", "PhotoAPI", "Posix"], path: "Tests/PhotoTestSupport"),
         .testTarget(name: "MetadataTests", dependencies: ["Metadata", "PhotoTestSupport"]),
         .testTarget(name: "VarlinkTests", dependencies: [
-            "Varlink", "VarlinkCore", "LogLines", "varlink-certification", "PhotoTestSupport",
+            "Varlink", "VarlinkCore", "Posix", "LogLines", "varlink-certification", "PhotoTestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 
 /// Walks a folder tree without following symlinks, reporting regular files in path order: the
 /// byte order of their full paths, the order an index keyed by path keeps them in, so the two
@@ -207,9 +208,7 @@ public struct DirectoryWalker {
         /// Lists the open folder `fd` (taking it over) and makes it the current one. `bounded`:
         /// the parent's entries were checked against the range (a folder wholly inside it is not).
         private mutating func push(_ fd: Int32, path: [UInt8], bounded parentBounded: Bool) {
-            var st = stat()
-            guard fstat(fd, &st) == 0, seen.insert(FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))).inserted
-            else {
+            guard let identity = FileIdentity(descriptor: fd), seen.insert(identity).inserted else {
                 close(fd)
                 return
             }
@@ -398,17 +397,5 @@ public struct PathRange: Sendable, Equatable {
     func holdsEverything(under prefix: [UInt8]) -> Bool {
         (low.map { $0.pathOrder(prefix) <= 0 } ?? true)
             && (high.map { prefix.pathOrder($0) < 0 && !$0.starts(with: prefix) } ?? true)
-    }
-}
-
-/// A file's identity on the machine: device and inode.
-public struct FileIdentity: Sendable, Hashable {
-    public var device: UInt64
-    public var inode: UInt64
-
-    /// Creates an identity.
-    public init(device: UInt64, inode: UInt64) {
-        self.device = device
-        self.inode = inode
     }
 }

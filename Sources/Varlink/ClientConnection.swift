@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import Synchronization
+import SystemPackage
 
 /// The socket and the read side of a client; one call or stream owns it at a time.
 actor ClientConnection: VarlinkStreamConnection {
@@ -37,7 +38,7 @@ actor ClientConnection: VarlinkStreamConnection {
             throw SocketProbe.connectError(error, path: path)
         }
         // Before the first byte: a call may carry what the user would not tell a stranger.
-        let server = await Posix.peer(of: channel.channel)
+        let server = await VarlinkPeer.of(channel.channel)
         guard let server, trusted.userIDs.contains(server.uid) else {
             try? await channel.executeThenClose { _, _ in }
             throw VarlinkUntrustedServerError(path: path, serverUserID: server?.uid, trusted: trusted.userIDs)
@@ -144,10 +145,10 @@ enum SocketProbe {
 
     static func connectError(_ error: any Error, path: String) -> VarlinkConnectError {
         if let error = error as? IOError {
-            return VarlinkConnectError(path: path, errno: error.errnoCode, reason: Posix.describe(errno: error.errnoCode))
+            return VarlinkConnectError(path: path, errno: error.errnoCode, reason: "\(Errno(rawValue: error.errnoCode))")
         }
         if let error = error as? SocketAddressError, case .unixDomainSocketPathTooLong = error {
-            return VarlinkConnectError(path: path, errno: ENAMETOOLONG, reason: Posix.describe(errno: ENAMETOOLONG))
+            return VarlinkConnectError(path: path, errno: ENAMETOOLONG, reason: "\(Errno.fileNameTooLong)")
         }
         return VarlinkConnectError(path: path, errno: 0, reason: "\(error)")
     }

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import Testing
+import Posix
 
 @testable import Varlink
 
@@ -173,7 +174,7 @@ struct SocketFileTests {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let descriptor = try boundUnixSocket(path, listening: false)
         close(descriptor)
-        #expect(Posix.kind(at: path) == .socket)
+        #expect(SocketFile.kind(at: path) == .socket)
         let service = TestService()
         let server = try await RunningServer.start(interfaces: [service.interface], path: path)
         let client = try await VarlinkClient.connect(unixSocketPath: path)

@@ -1,0 +1,17 @@
+import SystemPackage
+
+/// A failed system call: which one, and the errno it set. photod's one wording of a failed call,
+/// "call: reason", with the reason from swift-system's `Errno` (strerror's text).
+public struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The call that failed (`memfd_create`, `copy_file_range`, `chmod PATH`...).
+    public let call: String
+    public let errno: Int32
+
+    /// A failure of `call` with `errno`.
+    public init(_ call: String, errno: Int32) {
+        self.call = call
+        self.errno = errno
+    }
+
+    public var description: String { "\(call): \(Errno(rawValue: errno))" }
+}
