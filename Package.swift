@@ -5,6 +5,9 @@
 // SwiftNIO or full Foundation (FoundationEssentials only), so photoctl starts like a small C program.
 import PackageDescription
 
+/// swift-system's SystemPackage, for `Errno`: errno in words, the one place strerror is called.
+let systemPackage = Target.Dependency.product(name: "SystemPackage", package: "swift-system")
+
 let package = Package(
     name: "photod",
     platforms: [.macOS(.v15)],
@@ -57,38 +60,38 @@ let package = Package(
         ),
         // Varlink without SwiftNIO: framing, the JSON wire, errors, the trust checks and the
         // blocking client; all a client needs, so photoctl links no event loop.
-        .target(name: "VarlinkCore", dependencies: ["Posix", .product(name: "SystemPackage", package: "swift-system")]),
+        .target(name: "VarlinkCore", dependencies: ["Posix", systemPackage]),
         // Log lines capped per window, with a count of those held back: photod's server and
         // photod-notify share it, and photod-notify links no SwiftNIO for it.
         .target(name: "LogLines", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // The NIO server (and NIO client); re-exports VarlinkCore.
         .target(name: "Varlink", dependencies: [
-            "VarlinkCore", "LogLines", "Posix", .product(name: "SystemPackage", package: "swift-system"),
+            "VarlinkCore", "LogLines", "Posix", systemPackage,
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Metadata", dependencies: ["CExif", "CZlib"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
-        .target(name: "FileSystem", dependencies: ["Posix"]),
+        .target(name: "FileSystem", dependencies: ["Posix", systemPackage]),
         // Escaping of untrusted text before a terminal or a log line sees it; used by both sides.
         .target(name: "SafeText"),
         // Search's folding of case and accents, through utf8proc: the only code that touches it.
         .target(name: "TextFolding", dependencies: ["CUtf8proc"]),
         .target(name: "Watcher", dependencies: ["FileSystem", "Posix"]),
         // The freedesktop.org thumbnail cache (~/.cache/thumbnails); Glibc and zlib's CRC-32, no Foundation.
-        .target(name: "ThumbnailCache", dependencies: ["CZlib"]),
+        .target(name: "ThumbnailCache", dependencies: ["CZlib", systemPackage]),
         // The TOML subset photod.toml uses, parsed strictly; stdlib only, so photod links no
         // Foundation (and no C++ library) for its config.
         .target(name: "TOML", dependencies: ["SafeText"]),
         // posix_spawn, pthreads, getrandom, file identities, peer credentials and users without Foundation or
         // SwiftNIO (photoctl links it through VarlinkCore): photod's thumbnail workers, photod-notify's terminal
         // and bus thread, the store's asset ids, the varlink socket file; and SystemCallError, errno in words.
-        .target(name: "Posix", dependencies: [
-            "CSpawn", "CRandom", "CFileCopy", .product(name: "SystemPackage", package: "swift-system"),
-        ]),
+        .target(name: "Posix", dependencies: ["CSpawn", "CRandom", "CFileCopy", systemPackage]),
         // The index; owns its threads (NIOThreadPool), so no caller waits on SQLite.
-        .target(name: "Store", dependencies: ["SQLite", "Posix", "TextFolding", .product(name: "NIOPosix", package: "swift-nio")]),
+        .target(name: "Store", dependencies: [
+            "SQLite", "Posix", "TextFolding", systemPackage, .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         // sd_notify, socket activation and the journal: the only code that touches libsystemd.
         .target(name: "Systemd", dependencies: [
             "CSystemd", "SafeText",
@@ -104,11 +107,12 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            systemPackage,
         ]),
         .target(name: "PhotoClient", dependencies: ["PhotoAPI", "VarlinkCore"]),
         // The session bus through sd-bus, as a client of the desktop's notification server: the
         // only code of photod-notify that touches libsystemd's bus or an unsafe pointer.
-        .target(name: "SessionBus", dependencies: ["CSystemd", "Posix"]),
+        .target(name: "SessionBus", dependencies: ["CSystemd", "Posix", systemPackage]),
         // photod-notify's logic: a state machine (events in, actions out, tested without D-Bus),
         // the notification text, and the runtime joining photod's Watch to the session bus.
         .target(name: "PhotoNotify", dependencies: [
@@ -119,9 +123,9 @@ let package = Package(
         // The photod <-> photod-thumbnailer frames and the SCM_RIGHTS helpers; Glibc only, so both sides can link it.
         .target(name: "ThumbnailProtocol", dependencies: ["Posix"]),
         // The worker's logic (sandbox, libvips, request loop), a library so tests can reach it.
-        .target(name: "Thumbnailer", dependencies: ["ThumbnailProtocol", "CVips", "CSeccomp"]),
+        .target(name: "Thumbnailer", dependencies: ["ThumbnailProtocol", "Posix", "CVips", "CSeccomp", systemPackage]),
         .target(name: "PhotoCommands", dependencies: [
-            "PhotoAPI", "PhotoClient", "SafeText", "Posix",
+            "PhotoAPI", "PhotoClient", "SafeText", "Posix", systemPackage,
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "photod", dependencies: [

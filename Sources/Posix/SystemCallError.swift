@@ -1,7 +1,7 @@
 import SystemPackage
 
 /// A failed system call: which one, and the errno it set. photod's one wording of a failed call,
-/// "call: reason", with the reason from swift-system's `Errno` (strerror's text).
+/// "call: reason", with the reason in the C library's words (swift-system's `Errno`).
 public struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The call that failed (`memfd_create`, `copy_file_range`, `chmod PATH`...).
     public let call: String

@@ -187,11 +187,6 @@ public final class Inotify: Sendable {
         }
     }
 
-    /// `strerror(errno)` as a String.
-    static func errorText(_ errno: Int32) -> String {
-        String(cString: strerror(errno))
-    }
-
     /// `/proc/sys/fs/inotify/max_user_watches`, or nil when it cannot be read.
     static func maxUserWatches() -> Int? {
         let fd = open("/proc/sys/fs/inotify/max_user_watches", O_RDONLY | O_CLOEXEC)
