@@ -32,12 +32,9 @@ extension FileSystem {
                 let rc = withCString(name) { fstatat(folderFD, $0, &st, AT_SYMLINK_NOFOLLOW) }
                 guard rc == 0, FileInfo(st).kind == .directory else { continue }
             }
-            var child = path
-            if child.last != UInt8(ascii: "/") { child.append(UInt8(ascii: "/")) }
-            child += name
-            folders.append(child)
+            folders.append(PathBytes(path).appending(name).bytes)
         }
-        folders.sort { $0.lexicographicallyPrecedes($1) }
+        folders.sort { PathBytes($0) < PathBytes($1) }
         return .success(folders)
     }
 

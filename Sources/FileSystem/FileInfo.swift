@@ -65,7 +65,7 @@ public struct FileSystemError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        "\(operation) \(String(decoding: path, as: UTF8.self)): \(Errno(rawValue: errno))"
+        "\(operation) \(PathBytes(path)): \(Errno(rawValue: errno))"
     }
 
     /// What failed and why, without the path: for a reply to a caller that need not see it.

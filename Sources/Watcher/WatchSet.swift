@@ -95,7 +95,7 @@ public final class WatchSet: Sendable {
 
     /// Folders currently not watched for lack of budget.
     public var unwatched: [[UInt8]] {
-        coverage.withLock { $0.unwatched }
+        coverage.withLock { $0.unwatched.map(\.bytes) }
     }
 
     /// Drops every watch (inotify_rm_watch) and forgets all state, e.g. before re-covering after

@@ -63,7 +63,7 @@ final class FolderCoverage: Sendable {
     /// go to the upper folders as `cover` gives them. When the walk did not finish (it failed),
     /// the tree is covered the usual way.
     func finishCovering(_ root: [UInt8], walked: Bool) {
-        let short = watches.unwatched.contains { $0 == root || $0.isPathInside(root) }
+        let short = watches.unwatched.contains { PathBytes($0).isSameOrInside(PathBytes(root)) }
         if short || !walked {
             if short { watches.unwatchTree(root) }
             cover(root)
@@ -92,7 +92,7 @@ final class FolderCoverage: Sendable {
         let unwatched = watches.unwatched
         for root in roots.all {
             let path = root.resolve() ?? Array(root.configured.utf8)
-            let polled = unwatched.filter { $0 == path || $0.isPathInside(path) }
+            let polled = unwatched.filter { PathBytes($0).isSameOrInside(PathBytes(path)) }
             if polled.isEmpty {
                 state.setCoverage(root.configured, .watching, problem: nil)
                 continue
