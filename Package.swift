@@ -80,7 +80,7 @@ let package = Package(
         .target(name: "TextFolding", dependencies: ["CUtf8proc"]),
         .target(name: "Watcher", dependencies: ["FileSystem", "Posix"]),
         // The freedesktop.org thumbnail cache (~/.cache/thumbnails); Glibc and zlib's CRC-32, no Foundation.
-        .target(name: "ThumbnailCache", dependencies: ["CZlib", systemPackage]),
+        .target(name: "ThumbnailCache", dependencies: ["CZlib", "FileSystem", systemPackage]),
         // The TOML subset photod.toml uses, parsed strictly; stdlib only, so photod links no
         // Foundation (and no C++ library) for its config.
         .target(name: "TOML", dependencies: ["SafeText"]),
@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "Posix", dependencies: ["CSpawn", "CRandom", "CFileCopy", systemPackage]),
         // The index; owns its threads (NIOThreadPool), so no caller waits on SQLite.
         .target(name: "Store", dependencies: [
-            "SQLite", "Posix", "TextFolding", systemPackage, .product(name: "NIOPosix", package: "swift-nio"),
+            "SQLite", "FileSystem", "Posix", "TextFolding", systemPackage, .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         // sd_notify, socket activation and the journal: the only code that touches libsystemd.
         .target(name: "Systemd", dependencies: [
