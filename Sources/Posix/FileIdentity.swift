@@ -4,7 +4,9 @@ import Glibc
 
 /// A file's identity on the machine: device and inode.
 public struct FileIdentity: Sendable, Hashable {
+    /// The file system's device number (`st_dev`).
     public var device: UInt64
+    /// The file's inode number on that device (`st_ino`).
     public var inode: UInt64
 
     /// Creates an identity.

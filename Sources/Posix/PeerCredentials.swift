@@ -7,8 +7,11 @@ import Glibc
 /// Laid out as Linux's `struct ucred`, which Glibc's Swift module hides behind `_GNU_SOURCE`, so
 /// it can be read with getsockopt directly or through an event loop's socket options.
 public struct PeerCredentials: Sendable, Equatable {
+    /// The peer's process id at connect time.
     public var pid: Int32 = 0
+    /// The peer's effective user id at connect time.
     public var uid: UInt32 = 0
+    /// The peer's effective group id at connect time.
     public var gid: UInt32 = 0
 
     /// Zeroes, for getsockopt to fill.

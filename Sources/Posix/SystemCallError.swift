@@ -5,6 +5,7 @@ import SystemPackage
 public struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The call that failed (`memfd_create`, `copy_file_range`, `chmod PATH`...).
     public let call: String
+    /// The errno it set.
     public let errno: Int32
 
     /// A failure of `call` with `errno`.
@@ -13,5 +14,6 @@ public struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertib
         self.errno = errno
     }
 
+    /// "call: reason".
     public var description: String { "\(call): \(Errno(rawValue: errno))" }
 }

@@ -1,3 +1,4 @@
+import FileSystem
 import Posix
 import Synchronization
 
@@ -59,8 +60,8 @@ public final class Inotify: Sendable {
 
     /// Watches the folder at `path` with `mask`; returns its watch descriptor (the same one again
     /// for a folder already watched).
-    public func addWatch(_ path: [UInt8], mask: UInt32) throws(WatcherError) -> Int32 {
-        var cPath = path.map { CChar(bitPattern: $0) }
+    public func addWatch(_ path: PathBytes, mask: UInt32) throws(WatcherError) -> Int32 {
+        var cPath = path.bytes.map { CChar(bitPattern: $0) }
         cPath.append(0)
         let result: Result<Int32, WatcherError> = state.withLock { state in
             guard !state.closed, state.descriptorsOpen else {

@@ -20,19 +20,19 @@ struct WatchCoverage: Sendable {
     }
 
     /// Forgets the unwatched folders at or below `folder`, before covering it again.
-    mutating func beginCover(_ folder: [UInt8]) {
-        unwatched.removeAll { $0.isSameOrInside(PathBytes(folder)) }
+    mutating func beginCover(_ folder: PathBytes) {
+        unwatched.removeAll { $0.isSameOrInside(folder) }
     }
 
     /// Watches one folder of a tree if the budget allows. Once the kernel says ENOSPC, `exhausted`
     /// is set and the rest of the walk only lists folders.
-    mutating func cover(_ folder: [UInt8], budget: Int, exhausted: inout Bool, inotify: Inotify) -> Outcome {
+    mutating func cover(_ folder: PathBytes, budget: Int, exhausted: inout Bool, inotify: Inotify) -> Outcome {
         let known = decoder.watch(at: folder) != nil
         guard !exhausted, decoder.watchCount < budget || known else { return leave(folder) }
         do {
             let wd = try inotify.addWatch(folder, mask: WatchMask.directory)
-            if let existing = decoder.path(of: wd), existing != folder { return .skipped }
-            decoder.watched(wd, path: folder)
+            if let existing = decoder.path(of: wd), existing != folder.bytes { return .skipped }
+            decoder.watched(wd, path: folder.bytes)
             removeRetired(inotify: inotify)
             return .watched
         } catch .noWatchesLeft {
@@ -43,18 +43,18 @@ struct WatchCoverage: Sendable {
         }
     }
 
-    private mutating func leave(_ folder: [UInt8]) -> Outcome {
-        if !unwatched.contains(PathBytes(folder)) { unwatched.append(PathBytes(folder)) }
+    private mutating func leave(_ folder: PathBytes) -> Outcome {
+        if !unwatched.contains(folder) { unwatched.append(folder) }
         return .overBudget
     }
 
     /// Stops watching `folder` and everything below it.
-    mutating func uncover(_ folder: [UInt8], inotify: Inotify) {
-        for wd in decoder.watches(under: PathBytes(folder)) {
+    mutating func uncover(_ folder: PathBytes, inotify: Inotify) {
+        for wd in decoder.watches(under: folder) {
             inotify.removeWatch(wd)
             decoder.forget(wd)
         }
-        unwatched.removeAll { $0.isSameOrInside(PathBytes(folder)) }
+        unwatched.removeAll { $0.isSameOrInside(folder) }
         removeRetired(inotify: inotify)
     }
 

@@ -59,7 +59,7 @@ public struct WatchEventDecoder: Sendable {
     public var watchCount: Int { folders.count }
 
     /// The wd watching exactly `path`, if any.
-    func watch(at path: [UInt8]) -> Int32? { watches[PathBytes(path)] }
+    func watch(at path: PathBytes) -> Int32? { watches[path] }
 
     /// The wds watching `folder` or anything below it.
     func watches(under folder: PathBytes) -> [Int32] {
