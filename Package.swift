@@ -116,7 +116,7 @@ let package = Package(
         // photod-notify's logic: a state machine (events in, actions out, tested without D-Bus),
         // the notification text, and the runtime joining photod's Watch to the session bus.
         .target(name: "PhotoNotify", dependencies: [
-            "PhotoAPI", "PhotoClient", "LogLines", "SessionBus", "SafeText", "Posix",
+            "PhotoAPI", "PhotoClient", "LogLines", "SessionBus", "SafeText", "Posix", "FileSystem",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
