@@ -125,7 +125,7 @@ let package = Package(
         // The worker's logic (sandbox, libvips, request loop), a library so tests can reach it.
         .target(name: "Thumbnailer", dependencies: ["ThumbnailProtocol", "Posix", "CVips", "CSeccomp", systemPackage]),
         .target(name: "PhotoCommands", dependencies: [
-            "PhotoAPI", "PhotoClient", "SafeText", "Posix", systemPackage,
+            "PhotoAPI", "PhotoClient", "SafeText", "Posix", "FileSystem", systemPackage,
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "photod", dependencies: [
