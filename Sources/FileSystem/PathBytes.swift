@@ -98,6 +98,16 @@ public struct PathBytes: Sendable, Hashable, Comparable, CustomStringConvertible
         return PathBytes(to.bytes + suffix)
     }
 
+    /// The path as a NUL-terminated C string, for a system call (a NUL inside ends it early: no
+    /// path the kernel gives holds one).
+    public var cString: [CChar] {
+        var terminated = [CChar]()
+        terminated.reserveCapacity(bytes.count + 1)
+        for byte in bytes { terminated.append(CChar(bitPattern: byte)) }
+        terminated.append(0)
+        return terminated
+    }
+
     /// The path as text, bytes that are not UTF-8 replaced: for logs and messages (escape it with
     /// SafeText before a terminal sees it).
     public var description: String { String(decoding: bytes, as: UTF8.self) }

@@ -56,6 +56,6 @@ enum PathArgument {
 
     /// `bytes` as a C string; a NUL cannot come from argv, and one from elsewhere ends it early.
     static func cString(_ bytes: [UInt8]) -> [CChar] {
-        bytes.map { CChar(bitPattern: $0) } + [0]
+        PathBytes(bytes).cString
     }
 }

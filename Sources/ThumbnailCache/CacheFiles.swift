@@ -182,8 +182,7 @@ enum CacheFiles {
 
     /// Calls `body` with `bytes` as a NUL-terminated C string.
     static func withCString<Result>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> Result) -> Result {
-        let cString = bytes.map { CChar(bitPattern: $0) } + [0]
-        return body(cString)
+        body(PathBytes(bytes).cString)
     }
 }
 

@@ -61,8 +61,7 @@ public final class Inotify: Sendable {
     /// Watches the folder at `path` with `mask`; returns its watch descriptor (the same one again
     /// for a folder already watched).
     public func addWatch(_ path: PathBytes, mask: UInt32) throws(WatcherError) -> Int32 {
-        var cPath = path.bytes.map { CChar(bitPattern: $0) }
-        cPath.append(0)
+        let cPath = path.cString
         let result: Result<Int32, WatcherError> = state.withLock { state in
             guard !state.closed, state.descriptorsOpen else {
                 return .failure(.system(operation: "inotify_add_watch", errno: EBADF))
