@@ -5,6 +5,9 @@
 // SwiftNIO or full Foundation (FoundationEssentials only), so photoctl starts like a small C program.
 import PackageDescription
 
+/// swift-system's SystemPackage, for `Errno`: errno in words, the one place strerror is called.
+let systemPackage = Target.Dependency.product(name: "SystemPackage", package: "swift-system")
+
 let package = Package(
     name: "photod",
     platforms: [.macOS(.v15)],
@@ -20,7 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        // Already in the graph through swift-nio; named here for the path-hash benchmark.
+        // Errno (strerror's text); already in the graph through swift-nio, and free of Foundation.
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
@@ -59,7 +62,7 @@ let package = Package(
         ),
         // Varlink without SwiftNIO: framing, the JSON wire, errors, the trust checks and the
         // blocking client; all a client needs, so photoctl links no event loop.
-        .target(name: "VarlinkCore"),
+        .target(name: "VarlinkCore", dependencies: ["Posix", systemPackage]),
         // The generator of PhotoAPI/Generated: Codable types and byte limits from varlink IDL,
         // read with VarlinkCore's one IDL reader; a library so CodegenTests can run it in memory.
         .target(name: "VarlinkCodegen", dependencies: ["VarlinkCore"]),
@@ -69,29 +72,32 @@ let package = Package(
         .target(name: "LogLines", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // The NIO server; re-exports VarlinkCore (whose VarlinkClient is the one client, NIO-free).
         .target(name: "Varlink", dependencies: [
-            "VarlinkCore", "LogLines",
+            "VarlinkCore", "LogLines", "Posix", systemPackage,
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "Metadata", dependencies: ["CExif", "CZlib"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
-        .target(name: "FileSystem"),
+        .target(name: "FileSystem", dependencies: ["Posix", systemPackage]),
         // Escaping of untrusted text before a terminal or a log line sees it; used by both sides.
         .target(name: "SafeText"),
         // Search's folding of case and accents, through utf8proc: the only code that touches it.
         .target(name: "TextFolding", dependencies: ["CUtf8proc"]),
         .target(name: "Watcher", dependencies: ["FileSystem", "Posix"]),
         // The freedesktop.org thumbnail cache (~/.cache/thumbnails); Glibc and zlib's CRC-32, no Foundation.
-        .target(name: "ThumbnailCache", dependencies: ["CZlib"]),
+        .target(name: "ThumbnailCache", dependencies: ["CZlib", "FileSystem", systemPackage]),
         // The TOML subset photod.toml uses, parsed strictly; stdlib only, so photod links no
         // Foundation (and no C++ library) for its config.
         .target(name: "TOML", dependencies: ["SafeText"]),
-        // posix_spawn, pthreads and getrandom without Foundation: photod's thumbnail workers, photod-notify's terminal
-        // and bus thread, the store's asset ids.
-        .target(name: "Posix", dependencies: ["CSpawn", "CRandom", "CFileCopy"]),
+        // posix_spawn, pthreads, getrandom, file identities, peer credentials and users without Foundation or
+        // SwiftNIO (photoctl links it through VarlinkCore): photod's thumbnail workers, photod-notify's terminal
+        // and bus thread, the store's asset ids, the varlink socket file; and SystemCallError, errno in words.
+        .target(name: "Posix", dependencies: ["CSpawn", "CRandom", "CFileCopy", systemPackage]),
         // The index; owns its threads (NIOThreadPool), so no caller waits on SQLite.
-        .target(name: "Store", dependencies: ["SQLite", "Posix", "TextFolding", .product(name: "NIOPosix", package: "swift-nio")]),
+        .target(name: "Store", dependencies: [
+            "SQLite", "FileSystem", "Posix", "TextFolding", systemPackage, .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         // sd_notify, socket activation and the journal: the only code that touches libsystemd.
         .target(name: "Systemd", dependencies: [
             "CSystemd", "SafeText",
@@ -107,24 +113,25 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            systemPackage,
         ]),
         .target(name: "PhotoClient", dependencies: ["PhotoAPI", "VarlinkCore"]),
         // The session bus through sd-bus, as a client of the desktop's notification server: the
         // only code of photod-notify that touches libsystemd's bus or an unsafe pointer.
-        .target(name: "SessionBus", dependencies: ["CSystemd", "Posix"]),
+        .target(name: "SessionBus", dependencies: ["CSystemd", "Posix", systemPackage]),
         // photod-notify's logic: a state machine (events in, actions out, tested without D-Bus),
         // the notification text, and the runtime joining photod's Watch to the session bus.
         .target(name: "PhotoNotify", dependencies: [
-            "PhotoAPI", "PhotoClient", "LogLines", "SessionBus", "SafeText", "Posix",
+            "PhotoAPI", "PhotoClient", "LogLines", "SessionBus", "SafeText", "Posix", "FileSystem",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // The photod <-> photod-thumbnailer frames and the SCM_RIGHTS helpers; Glibc only, so both sides can link it.
         .target(name: "ThumbnailProtocol", dependencies: ["Posix"]),
         // The worker's logic (sandbox, libvips, request loop), a library so tests can reach it.
-        .target(name: "Thumbnailer", dependencies: ["ThumbnailProtocol", "CVips", "CSeccomp"]),
+        .target(name: "Thumbnailer", dependencies: ["ThumbnailProtocol", "Posix", "CVips", "CSeccomp", systemPackage]),
         .target(name: "PhotoCommands", dependencies: [
-            "PhotoAPI", "PhotoClient", "SafeText", "Posix",
+            "PhotoAPI", "PhotoClient", "SafeText", "Posix", "FileSystem", systemPackage,
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "photod", dependencies: [
@@ -152,10 +159,6 @@ let package = Package(
         ]),
         // The one executable that links libvips: photod sends it an open file, it answers with a thumbnail.
         .executableTarget(name: "photod-thumbnailer", dependencies: ["Thumbnailer"]),
-        // Path hashing, PathKey against swift-system's FilePath (bench/README.md): why paths stay bytes.
-        .executableTarget(name: "path-hash-bench", dependencies: [
-            "FileSystem", .product(name: "SystemPackage", package: "swift-system"),
-        ], path: "bench/PathHash"),
         // The reference varlink certification (server and client) on the Varlink module; CertificationTests runs it against Python's.
         .executableTarget(name: "varlink-certification", dependencies: [
             "Varlink", .product(name: "Logging", package: "swift-log"),
@@ -165,7 +168,7 @@ let package = Package(
         .target(name: "PhotoTestSupport", dependencies: ["PhotoClient", "PhotoAPI", "Posix"], path: "Tests/PhotoTestSupport"),
         .testTarget(name: "MetadataTests", dependencies: ["Metadata", "PhotoTestSupport"]),
         .testTarget(name: "VarlinkTests", dependencies: [
-            "Varlink", "VarlinkCore", "LogLines", "varlink-certification", "PhotoTestSupport",
+            "Varlink", "VarlinkCore", "Posix", "LogLines", "varlink-certification", "PhotoTestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),

@@ -8,20 +8,20 @@ extension FileSystem {
     /// Names starting with "." are skipped, as the walker skips them. A symlink to a folder is not
     /// a subfolder, and `path` itself is reached through real folders only (`SafeOpener`). Only
     /// `fstatat` is used on the entries, so FIFOs and devices are never opened.
-    public static func subdirectories(of path: [UInt8]) -> Result<[[UInt8]], FileSystemError> {
+    public static func subdirectories(of path: PathBytes) -> Result<[PathBytes], FileSystemError> {
         let fd: Int32
-        switch SafeOpener().openFolder(path) {
+        switch SafeOpener().openFolder(path.bytes) {
         case .success(let opened): fd = opened
         case .failure(let error): return .failure(error)
         }
         guard let stream = fdopendir(fd) else {
-            let error = FileSystemError(path: path, errno: errno, operation: "fdopendir")
+            let error = FileSystemError(path: path.bytes, errno: errno, operation: "fdopendir")
             close(fd)
             return .failure(error)
         }
         defer { closedir(stream) }
         let folderFD = dirfd(stream)
-        var folders: [[UInt8]] = []
+        var folders: [PathBytes] = []
         while let entry = readdir(stream) {
             let name = entryName(entry)
             guard let first = name.first, first != UInt8(ascii: ".") else { continue }
@@ -32,12 +32,9 @@ extension FileSystem {
                 let rc = withCString(name) { fstatat(folderFD, $0, &st, AT_SYMLINK_NOFOLLOW) }
                 guard rc == 0, FileInfo(st).kind == .directory else { continue }
             }
-            var child = path
-            if child.last != UInt8(ascii: "/") { child.append(UInt8(ascii: "/")) }
-            child += name
-            folders.append(child)
+            folders.append(path.appending(name))
         }
-        folders.sort { $0.lexicographicallyPrecedes($1) }
+        folders.sort()
         return .success(folders)
     }
 

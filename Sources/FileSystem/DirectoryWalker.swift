@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 
 /// Walks a folder tree without following symlinks, reporting regular files in path order: the
 /// byte order of their full paths, the order an index keyed by path keeps them in, so the two
@@ -207,9 +208,7 @@ public struct DirectoryWalker {
         /// Lists the open folder `fd` (taking it over) and makes it the current one. `bounded`:
         /// the parent's entries were checked against the range (a folder wholly inside it is not).
         private mutating func push(_ fd: Int32, path: [UInt8], bounded parentBounded: Bool) {
-            var st = stat()
-            guard fstat(fd, &st) == 0, seen.insert(FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))).inserted
-            else {
+            guard let identity = FileIdentity(descriptor: fd), seen.insert(identity).inserted else {
                 close(fd)
                 return
             }
@@ -220,7 +219,7 @@ public struct DirectoryWalker {
             }
             let folder = OpenFolder(stream)
             beforeListing?(path)
-            let prefix = FolderListing.prefix(of: path)
+            let prefix = PathBytes(path).folderPrefix.bytes
             let bounded = parentBounded && !(range?.holdsEverything(under: prefix) ?? true)
             let listing = FolderListing(prefix: prefix, children: list(folder, prefix: bounded ? prefix : nil))
             frames.append(Frame(folder: folder, listing: listing, bounded: bounded))
@@ -315,7 +314,7 @@ public final class FolderListing: Sendable {
         /// Path order: a folder's own files come where "name/" sorts, so "b.jpg" < "b/x.jpg" < "b0.jpg".
         static func precedes(_ lhs: Child, _ rhs: Child) -> Bool {
             let count = min(lhs.name.count, rhs.name.count)
-            let order = lhs.name.prefixOrder(rhs.name, count: count)
+            let order = PathBytes.prefixOrder(lhs.name, rhs.name, count: count)
             if order != 0 { return order < 0 }
             // One name starts the other (names in a folder differ): the shorter one ends, or
             // goes on with the "/" its folder's paths have next.
@@ -335,11 +334,6 @@ public final class FolderListing: Sendable {
         self.children = children
     }
 
-    /// A folder's path with a trailing "/".
-    static func prefix(of path: [UInt8]) -> [UInt8] {
-        path.last == UInt8(ascii: "/") ? path : path + [UInt8(ascii: "/")]
-    }
-
     /// The status of the regular file `name` in this folder, as listed; nil when there is none.
     public func file(named name: [UInt8]) -> FileInfo? {
         let key = Child(name: name, info: .unstated)
@@ -357,12 +351,9 @@ public final class FolderListing: Sendable {
         children.contains { $0.info != nil && predicate($0.name) }
     }
 
+    /// The path of the entry `name` in this folder.
     func path(of name: [UInt8]) -> [UInt8] {
-        var path = [UInt8]()
-        path.reserveCapacity(prefix.count + name.count)
-        path += prefix
-        path += name
-        return path
+        PathBytes(prefix).appending(name).bytes
     }
 }
 
@@ -384,31 +375,20 @@ public struct PathRange: Sendable, Equatable {
 
     /// Whether `path` lies in the range.
     public func contains(_ path: [UInt8]) -> Bool {
-        (low.map { path.pathOrder($0) >= 0 } ?? true) && (high.map { path.pathOrder($0) < 0 } ?? true)
+        let path = PathBytes(path)
+        return (low.map { path >= PathBytes($0) } ?? true) && (high.map { path < PathBytes($0) } ?? true)
     }
 
     /// Whether some path beginning with `prefix` (a folder's, ending in "/") lies in the range:
     /// such paths run from `prefix` itself up to, not including, the first one not beginning with it.
     func reaches(folder prefix: [UInt8]) -> Bool {
-        (high.map { prefix.pathOrder($0) < 0 } ?? true)
-            && (low.map { $0.pathOrder(prefix) <= 0 || $0.starts(with: prefix) } ?? true)
+        (high.map { PathBytes(prefix) < PathBytes($0) } ?? true)
+            && (low.map { PathBytes($0) <= PathBytes(prefix) || $0.starts(with: prefix) } ?? true)
     }
 
     /// Whether every path beginning with `prefix` lies in the range.
     func holdsEverything(under prefix: [UInt8]) -> Bool {
-        (low.map { $0.pathOrder(prefix) <= 0 } ?? true)
-            && (high.map { prefix.pathOrder($0) < 0 && !$0.starts(with: prefix) } ?? true)
-    }
-}
-
-/// A file's identity on the machine: device and inode.
-public struct FileIdentity: Sendable, Hashable {
-    public var device: UInt64
-    public var inode: UInt64
-
-    /// Creates an identity.
-    public init(device: UInt64, inode: UInt64) {
-        self.device = device
-        self.inode = inode
+        (low.map { PathBytes($0) <= PathBytes(prefix) } ?? true)
+            && (high.map { PathBytes(prefix) < PathBytes($0) && !$0.starts(with: prefix) } ?? true)
     }
 }

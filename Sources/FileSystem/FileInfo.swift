@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
 
 /// What `lstat`/`fstat` says about a file, in the terms the indexer needs.
 public struct FileInfo: Sendable, Hashable {
@@ -64,9 +65,9 @@ public struct FileSystemError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        "\(operation) \(String(decoding: path, as: UTF8.self)): \(String(cString: strerror(errno)))"
+        "\(operation) \(PathBytes(path)): \(Errno(rawValue: errno))"
     }
 
     /// What failed and why, without the path: for a reply to a caller that need not see it.
-    public var reason: String { "\(operation): \(String(cString: strerror(errno)))" }
+    public var reason: String { "\(operation): \(Errno(rawValue: errno))" }
 }

@@ -30,9 +30,7 @@ public enum FileSystem {
 
     /// Calls `body` with `path` as a NUL-terminated C string.
     static func withCString<T>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
-        var terminated = path.map { CChar(bitPattern: $0) }
-        terminated.append(0)
-        return body(terminated)
+        body(PathBytes(path).cString)
     }
 }
 

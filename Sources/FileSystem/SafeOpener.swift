@@ -22,7 +22,7 @@ public final class SafeOpener {
     /// The last folder found missing (ENOENT): paths under it fail at once, so a batch that
     /// checks the old paths of a folder renamed away (100,000 of them after a root's rename)
     /// makes no system call per path. An opener lives for one batch, as its open folder does.
-    private var missingFolder: [UInt8]?
+    private var missingFolder: PathBytes?
 
     /// An opener with nothing open yet.
     public init() {}
@@ -89,7 +89,7 @@ public final class SafeOpener {
         let folder = cachedFolder.count
         let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
         guard cachedDescriptor >= 0, folder > 0, path.count > folder + 1, path[folder] == slash,
-              path.prefixOrder(cachedFolder, count: folder) == 0 else { return nil }
+              PathBytes.prefixOrder(path, cachedFolder, count: folder) == 0 else { return nil }
         let name = path[(folder + 1)...]
         // "." and ".." are not names of files in the folder, and a further "/" is a deeper path.
         guard !name.contains(slash), !(name.count <= 2 && name.allSatisfy { $0 == dot }) else { return nil }
@@ -116,7 +116,7 @@ public final class SafeOpener {
             close(cachedDescriptor)
             cachedDescriptor = -1
         }
-        if let missingFolder, folder == missingFolder || folder.isPathInside(missingFolder) {
+        if let missingFolder, PathBytes(folder) == missingFolder || PathBytes(folder).isInside(missingFolder) {
             return .failure(FileSystemError(path: path, errno: ENOENT, operation: "open folder"))
         }
         var current = FileSystem.withCString([UInt8(ascii: "/")]) { open($0, Self.folderFlags) }
@@ -128,7 +128,7 @@ public final class SafeOpener {
             // A symlink fails here (ELOOP or ENOTDIR): it is never followed.
             guard next >= 0 else {
                 // The folder missing is `folder` up to this component (a slice keeps its indexes).
-                if error == ENOENT { missingFolder = Array(folder[..<component.endIndex]) }
+                if error == ENOENT { missingFolder = PathBytes(Array(folder[..<component.endIndex])) }
                 return .failure(FileSystemError(path: path, errno: error, operation: "open folder"))
             }
             current = next
@@ -141,11 +141,8 @@ public final class SafeOpener {
     /// The parent folder and the last component of an absolute path ("/a/b" → "/a", "b"; "/" → "/", "").
     private static func split(_ path: [UInt8]) -> ([UInt8], [UInt8])? {
         guard path.first == UInt8(ascii: "/"), !hasParentComponent(path) else { return nil }
-        var trimmed = path[...]
-        while trimmed.count > 1, trimmed.last == UInt8(ascii: "/") { trimmed.removeLast() }
-        guard let slash = trimmed.lastIndex(of: UInt8(ascii: "/")) else { return nil }
-        let folder = slash == trimmed.startIndex ? [UInt8(ascii: "/")] : Array(trimmed[..<slash])
-        return (folder, Array(trimmed[(slash + 1)...]))
+        let path = PathBytes(path)
+        return ((path.parent ?? .root).bytes, path.lastComponent)
     }
 
     /// Whether a component is "..", which would climb out of a folder just entered; a canonical

@@ -9,6 +9,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import SystemPackage
 
 /// A file photoctl creates (an image, an exported original): written under a temporary name in
 /// the same folder and given its real name only when complete, so a half-written file never
@@ -152,7 +153,7 @@ enum NewFileError: Error, CustomStringConvertible {
         case .exists(let path):
             "\(SafeText.escaped(bytes: path)) already exists; add --force to replace it"
         case .failed(let path, let what, let code):
-            "\(SafeText.escaped(bytes: path)): \(what) (\(String(cString: strerror(code))))"
+            "\(SafeText.escaped(bytes: path)): \(what) (\(Errno(rawValue: code)))"
         }
     }
 }

@@ -10,6 +10,7 @@ import Musl
 #endif
 import SafeText
 import Synchronization
+import SystemPackage
 
 /// Printing for people (aligned tables, lines) and for scripts (JSON): the only place photoctl
 /// writes its output.
@@ -153,7 +154,7 @@ enum Output {
         if code == EPIPE { exit(endPaging() ? 0 : closedPipeStatus) }
         if stream != .standardError {
             // Worded as Foundation's FileHandle worded it, which photoctl used to write with.
-            let reason = "The operation could not be completed. " + String(cString: strerror(code))
+            let reason = "The operation could not be completed. \(Errno(rawValue: code))"
             var message = "photoctl: cannot write the output: \(reason)\n"
             _ = message.withUTF8 { DescriptorWrite.all(UnsafeRawBufferPointer($0), to: STDERR_FILENO) }
         }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import FileSystem
 import PhotoAPI
 
 /// A command-line argument that names a photo by its file rather than its id. Paths are kept
@@ -26,12 +27,8 @@ enum PathArgument {
         if let real = realPath(absolute) { return real }
         let tidied = tidy(absolute)
         // A file that is gone (but may still be indexed) in a folder that exists.
-        // `tidied` is absolute with no trailing slash, so its last "/" parts folder and name.
-        if tidied != [slash], let last = tidied.lastIndex(of: slash) {
-            let folder = last == 0 ? [slash] : Array(tidied[..<last])
-            if let real = realPath(folder) {
-                return (real == [slash] ? [] : real) + [slash] + tidied[(last + 1)...]
-            }
+        if let folder = PathBytes(tidied).parent, let real = realPath(folder.bytes) {
+            return (real == [slash] ? [] : real) + [slash] + PathBytes(tidied).lastComponent
         }
         return tidied
     }
@@ -59,6 +56,6 @@ enum PathArgument {
 
     /// `bytes` as a C string; a NUL cannot come from argv, and one from elsewhere ends it early.
     static func cString(_ bytes: [UInt8]) -> [CChar] {
-        bytes.map { CChar(bitPattern: $0) } + [0]
+        PathBytes(bytes).cString
     }
 }

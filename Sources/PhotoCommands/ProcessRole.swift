@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import PhotoAPI
+import SystemPackage
 
 /// Tells photod whom this photoctl acts for, by naming the process (`/proc/self/comm`) before
 /// it connects; see `PhotoctlRole`.
@@ -29,7 +30,7 @@ struct ProcessRoleError: Error, CustomStringConvertible {
     let code: Int32
 
     var description: String {
-        "photoctl: cannot name its process \(role.rawValue) (\(String(cString: strerror(code)))), "
+        "photoctl: cannot name its process \(role.rawValue) (\(Errno(rawValue: code))), "
             + "so photod could not tell whom it acts for"
     }
 }

@@ -9,6 +9,7 @@ import Glibc
 import Musl
 #endif
 import Posix
+import SystemPackage
 
 /// Runs another program found on PATH with arguments given as exact bytes (a path need not be
 /// UTF-8, which Foundation's Process cannot pass), and waits for it.
@@ -68,5 +69,5 @@ struct ProgramRunError: Error, CustomStringConvertible {
     let program: String
     let errno: Int32
 
-    var description: String { "cannot run \(program): \(String(cString: strerror(errno)))" }
+    var description: String { "cannot run \(program): \(Errno(rawValue: errno))" }
 }

@@ -1,3 +1,5 @@
+import FileSystem
+
 /// The photoctl command line that answers a request in a terminal (`Choose…`), and the text of
 /// the commands a notification names when it cannot offer buttons.
 public enum PromptCommand {
@@ -37,7 +39,6 @@ public enum PromptCommand {
 
     /// The folder part of an absolute path ("/" for a top-level name).
     static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
-        return String(path[..<slash])
+        PathBytes(path).parent?.description ?? "/"
     }
 }

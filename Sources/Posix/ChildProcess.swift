@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CSpawn
+import SystemPackage
 
 /// Starts another program with posix_spawn and waits for it, without Foundation's `Process`
 /// (which would link Foundation's full and ICU libraries into the program that starts it).
@@ -134,5 +135,5 @@ public struct SpawnError: Error, Sendable, Equatable, CustomStringConvertible {
     /// posix_spawn's error number.
     public let errno: Int32
 
-    public var description: String { "cannot start \(executable): \(String(cString: strerror(errno)))" }
+    public var description: String { "cannot start \(executable): \(Errno(rawValue: errno))" }
 }

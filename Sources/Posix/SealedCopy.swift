@@ -3,21 +3,6 @@ import Glibc
 #endif
 import CFileCopy
 
-/// A failed system call: which one, and the errno it set.
-public struct SystemCallError: Error, Equatable, CustomStringConvertible {
-    /// The call that failed (`memfd_create`, `copy_file_range`...).
-    public let call: String
-    public let errno: Int32
-
-    /// A failure of `call` with `errno`.
-    public init(_ call: String, errno: Int32) {
-        self.call = call
-        self.errno = errno
-    }
-
-    public var description: String { "\(call): \(String(cString: strerror(errno)))" }
-}
-
 /// A sealed in-memory copy of a file: a memfd holding the bytes, sealed so that no one, not even
 /// a process that reopens it through /proc/self/fd, can write, grow or shrink it, or unseal it.
 /// Handing this out instead of the file's own descriptor gives the reader the bytes and nothing

@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import SystemPackage
 
 /// The sd-bus connection to the user's session bus. Confined to the bus thread (`BusLoop`):
 /// sd-bus objects are not thread-safe, so nothing here is used anywhere else.
@@ -41,11 +42,11 @@ final class BusConnection {
     static func openUser(events: AsyncStream<BusEvent>.Continuation) throws(SessionBusError) -> BusConnection {
         var opened: OpaquePointer?
         let result = sd_bus_open_user_with_description(&opened, "photod-notify")
-        guard result >= 0, let opened else { throw .unavailable(BusErrno.text(-result)) }
+        guard result >= 0, let opened else { throw .unavailable(Errno(rawValue: -result).description) }
         let connection = BusConnection(bus: opened, events: events)
         var unique: UnsafePointer<CChar>?
         let hello = sd_bus_get_unique_name(opened, &unique)
-        guard hello >= 0 else { throw .unavailable("the bus did not accept the connection: \(BusErrno.text(-hello))") }
+        guard hello >= 0 else { throw .unavailable("the bus did not accept the connection: \(Errno(rawValue: -hello))") }
         try connection.listenForNotificationSignals()
         return connection
     }
@@ -126,7 +127,7 @@ final class BusConnection {
     func processAll() -> String? {
         while true {
             let result = sd_bus_process(bus, nil)
-            if result < 0 { return BusErrno.text(-result) }
+            if result < 0 { return Errno(rawValue: -result).description }
             if result == 0 { break }
         }
         calls.removeAll { $0.isDone }

@@ -100,9 +100,3 @@ struct BusMessageReader {
 private func check(_ result: Int32, _ operation: String) throws(SessionBusError) {
     if result < 0 { throw .failed(operation: operation, errno: -result) }
 }
-
-/// errno values as words.
-enum BusErrno {
-    /// `strerror` for `code`.
-    static func text(_ code: Int32) -> String { String(cString: strerror(code)) }
-}

@@ -1,3 +1,5 @@
+import SystemPackage
+
 /// A notification as `org.freedesktop.Notifications.Notify` takes it (signature `susssasa{sv}i`).
 public struct BusNotification: Sendable, Equatable {
     /// The sending program's name, shown by some servers.
@@ -82,7 +84,7 @@ public enum SessionBusError: Error, Sendable, Equatable, CustomStringConvertible
         switch self {
         case .unavailable(let reason): "no session bus: \(reason)"
         case .errorReply(let name, let message): message.isEmpty ? name : "\(name): \(message)"
-        case .failed(let operation, let errno): "\(operation) failed: \(BusErrno.text(errno))"
+        case .failed(let operation, let errno): "\(operation) failed: \(Errno(rawValue: errno))"
         case .badReply(let reason): "unexpected reply: \(reason)"
         case .closed: "the session bus connection is closed"
         }

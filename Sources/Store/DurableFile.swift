@@ -6,6 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
 
 /// Replacing a small file so that a crash or a power cut leaves either the old contents or the
 /// new, never a truncated file.
@@ -17,10 +18,10 @@ enum DurableFile {
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw failure("cannot create \(temporary)") }
         let written = writeAll(fd, Array(data)) && fsync(fd) == 0
-        let failed = written ? nil : String(cString: strerror(errno))
+        let failed = written ? nil : Errno(rawValue: errno).description
         let closed = close(fd) == 0
         guard written, closed else {
-            let reason = failed ?? String(cString: strerror(errno))
+            let reason = failed ?? Errno(rawValue: errno).description
             unlink(temporary)
             throw StoreError.cannotWrite(path: temporary, reason: reason)
         }
@@ -74,6 +75,6 @@ enum DurableFile {
     }
 
     private static func failure(_ what: String) -> StoreError {
-        .cannotWrite(path: what, reason: String(cString: strerror(errno)))
+        .cannotWrite(path: what, reason: Errno(rawValue: errno).description)
     }
 }

@@ -6,6 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
 
 /// An exclusive lock on an index, held by the one photod that writes it: `flock` on
 /// `index.sqlite.lock` beside the database, which holds the holder's pid for the message a
@@ -26,11 +27,11 @@ public final class IndexLock: Sendable {
         try StoreDatabase.prepareFolder(of: database)
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
-            throw StoreError.cannotPrepare(path: path, reason: String(cString: strerror(errno)))
+            throw StoreError.cannotPrepare(path: path, reason: Errno(rawValue: errno).description)
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let busy = errno == EWOULDBLOCK
-            let reason = String(cString: strerror(errno))
+            let reason = Errno(rawValue: errno)
             let holder = busy ? Self.holder(fd) : nil
             close(fd)
             if busy { throw StoreError.inUse(path: database, pid: holder) }

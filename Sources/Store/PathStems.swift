@@ -1,3 +1,4 @@
+import FileSystem
 import SQLite
 
 /// Paths stored as a stem and the rest: `folders.path` is a folder path ending in "/", and an
@@ -11,10 +12,9 @@ import SQLite
 /// than the new one is merged into it (its rows' names grow by the folders between). A stem is
 /// deleted with its last row, so the table holds exactly the stems in use.
 enum PathStems {
-    /// The parent folder of `path`, with its "/" (empty when there is none).
+    /// The stem a file at `path` would take: its parent folder, with its "/" (empty when there is none).
     static func parent(of path: [UInt8]) -> [UInt8] {
-        guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return [] }
-        return Array(path[...slash])
+        PathBytes(path).parent?.folderPrefix.bytes ?? []
     }
 
     /// The first byte string after every string that begins with `prefix`; nil when there is none.

@@ -1,3 +1,4 @@
+import FileSystem
 import TextFolding
 
 /// The text photo search matches: each field folded by `TextFolding` (case and accents do not
@@ -27,7 +28,7 @@ public enum SearchText {
     }
 
     /// The part of a path the text holds: its file name.
-    static func name(of path: [UInt8]) -> ArraySlice<UInt8> {
-        path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).last ?? path[...]
+    static func name(of path: [UInt8]) -> [UInt8] {
+        PathBytes(path).lastComponent
     }
 }

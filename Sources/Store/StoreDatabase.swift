@@ -9,6 +9,7 @@ import Glibc
 import NIOPosix
 import SQLite
 import Synchronization
+import SystemPackage
 
 /// The index's connections and the blocking operations on them: one writer connection and a
 /// few read-only ones, each behind its own lock. Only `Store` calls it, and only from its own
@@ -89,7 +90,7 @@ final class StoreDatabase: Sendable {
     static func prepareFolder(of path: String) throws {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if !FileManager.default.fileExists(atPath: folder), let failed = DurableFile.createFolders(folder, mode: 0o700) {
-            throw StoreError.cannotPrepare(path: path, reason: "cannot create \(folder): " + String(cString: strerror(failed)))
+            throw StoreError.cannotPrepare(path: path, reason: "cannot create \(folder): \(Errno(rawValue: failed))")
         }
     }
 
@@ -99,11 +100,11 @@ final class StoreDatabase: Sendable {
         try prepareFolder(of: path)
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw StoreError.cannotPrepare(path: path, reason: String(cString: strerror(errno)))
+            throw StoreError.cannotPrepare(path: path, reason: Errno(rawValue: errno).description)
         }
         defer { close(fd) }
         guard fchmod(fd, 0o600) == 0 else {
-            throw StoreError.cannotPrepare(path: path, reason: "chmod 0600: " + String(cString: strerror(errno)))
+            throw StoreError.cannotPrepare(path: path, reason: "chmod 0600: \(Errno(rawValue: errno))")
         }
     }
 

@@ -7,6 +7,7 @@ import Foundation
 import Glibc
 #endif
 import SQLite
+import SystemPackage
 
 /// What opening the index had to do beyond opening it.
 public struct OpeningReport: Sendable, Equatable {
@@ -121,12 +122,12 @@ struct StoreOpener {
         }
         guard rename(path, broken) == 0 else {
             throw StoreError.cannotPrepare(
-                path: path, reason: "\(reason), and it cannot be moved to \(broken): " + String(cString: strerror(errno)))
+                path: path, reason: "\(reason), and it cannot be moved to \(broken): \(Errno(rawValue: errno))")
         }
         for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
             guard rename(path + suffix, broken + suffix) == 0 else {
                 throw StoreError.cannotPrepare(
-                    path: path, reason: "cannot move \(path + suffix) to \(broken + suffix): " + String(cString: strerror(errno)))
+                    path: path, reason: "cannot move \(path + suffix) to \(broken + suffix): \(Errno(rawValue: errno))")
             }
         }
         DurableFile.syncFolder(of: path)

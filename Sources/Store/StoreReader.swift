@@ -1,3 +1,4 @@
+import FileSystem
 import SQLite
 
 /// The orders `assets(in:sort:after:limit:)` can return.
@@ -104,7 +105,7 @@ extension StoreDatabase {
 
     /// The prefix of every path below `root`: "root/".
     static func folderPrefix(_ root: [UInt8]) -> [UInt8] {
-        root.last == UInt8(ascii: "/") ? root : root + [UInt8(ascii: "/")]
+        PathBytes(root).folderPrefix.bytes
     }
 
     /// Total assets and groups.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FileSystem
 import Synchronization
 
 /// The file-system side of the cache: folders opened by descriptor and checked before use,
@@ -53,11 +54,11 @@ enum CacheFiles {
     /// the XDG base directories ask for ~/.cache). Only the root itself is checked: the
     /// folders above it belong to the system or the user's home layout and may be symlinks.
     static func openRoot(_ root: [UInt8], create: Bool) throws(ThumbnailCacheError) -> Int32? {
-        guard let slash = root.lastIndex(of: UInt8(ascii: "/")) else {
+        guard root.contains(UInt8(ascii: "/")) else {
             return try openFolder(root, in: AT_FDCWD, path: root, create: create)
         }
-        let parentPath = slash == root.startIndex ? [UInt8(ascii: "/")] : Array(root[..<slash])
-        let name = Array(root[(slash + 1)...])
+        let parentPath = (PathBytes(root).parent ?? .root).bytes
+        let name = PathBytes(root).lastComponent
         if create { try makeParents(parentPath) }
         let parent = withCString(parentPath) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard parent >= 0 else {
@@ -181,8 +182,7 @@ enum CacheFiles {
 
     /// Calls `body` with `bytes` as a NUL-terminated C string.
     static func withCString<Result>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> Result) -> Result {
-        let cString = bytes.map { CChar(bitPattern: $0) } + [0]
-        return body(cString)
+        body(PathBytes(bytes).cString)
     }
 }
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
 
 /// Why the cache refused or failed an operation, with the path it concerned.
 public struct ThumbnailCacheError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -46,7 +47,7 @@ public struct ThumbnailCacheError: Error, CustomStringConvertible, Sendable, Equ
     public var description: String {
         let what: String
         switch reason {
-        case .system(let operation, let code): what = "\(operation) failed: \(String(cString: strerror(code)))"
+        case .system(let operation, let code): what = "\(operation) failed: \(Errno(rawValue: code))"
         case .symlink: what = "is a symlink; refusing to follow it"
         case .notADirectory: what = "is not a directory"
         case .notOwned(let owner): what = "belongs to uid \(owner), not this user (uid \(geteuid())); refusing to use it"

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 
 /// Why sending or receiving on the worker socket failed.
 public enum ThumbnailSocketError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -12,7 +13,7 @@ public enum ThumbnailSocketError: Error, Equatable, Sendable, CustomStringConver
     /// A one-line explanation for logs.
     public var description: String {
         switch self {
-        case .system(let call, let code): "\(call): \(String(cString: strerror(code)))"
+        case .system(let call, let code): SystemCallError(call, errno: code).description
         case .controlTruncated: "control data truncated (descriptors lost)"
         }
     }

@@ -1,5 +1,6 @@
 import CSeccomp
 import Glibc
+import SystemPackage
 
 /// The file-system half of the sandbox: a Landlock domain with no rule, so the worker can open,
 /// make or execute no path at all (it only ever reads the descriptors photod hands it).
@@ -33,7 +34,7 @@ public enum Landlock {
             guard code == ENOSYS || code == EOPNOTSUPP || code == EPERM else {
                 throw SandboxError("landlock_create_ruleset", errno: code)
             }
-            return .unavailable(reason: String(cString: strerror(code)))
+            return .unavailable(reason: Errno(rawValue: code).description)
         }
         guard photod_landlock_deny_all(abi) == 0 else { throw SandboxError("landlock_restrict_self", errno: errno) }
         return .applied(abi: abi)

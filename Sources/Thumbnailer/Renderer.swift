@@ -1,5 +1,6 @@
 import CVips
 import Glibc
+import Posix
 import ThumbnailProtocol
 
 /// What rendering one request produced, before it is framed.
@@ -45,7 +46,7 @@ enum Renderer {
     /// libvips treats what it cannot seek or size as a pipe, and 8.14 asserts (aborts) on an empty one.
     private static func checkRegularFile(_ descriptor: Int32) throws(RenderError) {
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw RenderError("fstat: \(String(cString: strerror(errno)))") }
+        guard fstat(descriptor, &status) == 0 else { throw RenderError(SystemCallError("fstat", errno: errno).description) }
         guard status.st_mode & S_IFMT == S_IFREG else { throw RenderError("not a regular file") }
         guard status.st_size > 0 else { throw RenderError("empty file") }
     }

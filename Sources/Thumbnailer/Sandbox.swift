@@ -1,5 +1,6 @@
 import CSeccomp
 import Glibc
+import Posix
 
 /// Why the worker could not put its sandbox in place; it refuses to serve without one.
 public struct SandboxError: Error, CustomStringConvertible {
@@ -7,7 +8,7 @@ public struct SandboxError: Error, CustomStringConvertible {
     public let description: String
 
     init(_ step: String, errno code: Int32) {
-        description = "\(step): \(String(cString: strerror(code)))"
+        description = SystemCallError(step, errno: code).description
     }
 }
 

@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import NIOCore
+import SystemPackage
 
 /// Replies that carry file descriptors, which NIO cannot send: they go out with one sendmsg of
 /// our own on NIO's socket, never interleaved with NIO's writes.
@@ -87,7 +88,7 @@ extension ConnectionOutput {
             channel.close(promise: nil)
             return .closed
         case .failed(let code):
-            throw VarlinkFileDescriptorError.sendFailed(errno: code, reason: Posix.describe(errno: code))
+            throw VarlinkFileDescriptorError.sendFailed(errno: code, reason: "\(Errno(rawValue: code))")
         }
     }
 }

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import Synchronization
+import Posix
 
 /// Why a server could not start.
 public enum VarlinkServerError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -80,7 +81,7 @@ public final class VarlinkServer: Sendable {
     private enum Phase {
         case idle
         case starting
-        case started(ServerChannel, created: Posix.FileIdentity?)
+        case started(ServerChannel, created: FileIdentity?)
         case running
         case stopped
     }
@@ -156,7 +157,7 @@ public final class VarlinkServer: Sendable {
         if case .idle = self.state.withLock({ $0.phase }) {
             try await self.start()
         }
-        let (channel, created): (ServerChannel, Posix.FileIdentity?) = try self.state.withLock { state in
+        let (channel, created): (ServerChannel, FileIdentity?) = try self.state.withLock { state in
             guard case .started(let channel, let created) = state.phase else {
                 throw VarlinkServerError.alreadyStarted
             }
@@ -189,7 +190,7 @@ public final class VarlinkServer: Sendable {
 
     /// Finds out who is connecting, then serves the connection if the admission rules allow.
     private func identifyAndServe(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
-        let peer = await Posix.peer(of: connection.channel)
+        let peer = await VarlinkPeer.of(connection.channel)
         if let ownerUID = self.configuration.ownerUID, peer?.uid != ownerUID,
            let refusal = self.admission.refuseNonOwner(uid: peer?.uid)
         {
@@ -239,7 +240,7 @@ public final class VarlinkServer: Sendable {
         self.refusalLog.log(self.logger, .warning, "varlink connection limit reached, refusing a connection", metadata: metadata)
     }
 
-    private func bind() async throws -> (ServerChannel, Posix.FileIdentity?) {
+    private func bind() async throws -> (ServerChannel, FileIdentity?) {
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             // Deep enough that a client connecting in a loop cannot fill it between two accepts
             // and make the owner's connect fail (the kernel caps it at net.core.somaxconn).
@@ -262,20 +263,20 @@ public final class VarlinkServer: Sendable {
             try await self.clearSocketPath(path)
             let channel = try await bootstrap.bind(unixDomainSocketPath: path, childChannelInitializer: initializer)
             do {
-                try Posix.setPermissions(path, 0o600)
+                try SocketFile.setPermissions(path, 0o600)
             } catch {
                 try? await channel.executeThenClose { _ in }
                 throw error
             }
             self.logger.info("varlink server listening", metadata: ["path": "\(path)"])
-            return (channel, Posix.identity(at: path))
+            return (channel, FileIdentity(linkAt: path))
         }
     }
 
     /// Makes `path` free to bind, or throws when another server owns it.
     private func clearSocketPath(_ path: String) async throws {
         try SocketFolder.prepare(socket: path, runtimeDirectory: self.configuration.runtimeDirectory)
-        switch Posix.kind(at: path) {
+        switch SocketFile.kind(at: path) {
         case .missing:
             return
         case .other:
@@ -285,15 +286,15 @@ public final class VarlinkServer: Sendable {
                 throw VarlinkServerError.alreadyListening(path: path)
             }
             self.logger.notice("removing stale varlink socket", metadata: ["path": "\(path)"])
-            try Posix.remove(path)
+            try SocketFile.remove(path)
         }
     }
 
     /// Removes the socket file unless another server has replaced it since.
-    private func removeSocketFile(ifStill created: Posix.FileIdentity?) {
-        guard case .path(let path) = self.listener, let created, Posix.identity(at: path) == created else { return }
+    private func removeSocketFile(ifStill created: FileIdentity?) {
+        guard case .path(let path) = self.listener, let created, FileIdentity(linkAt: path) == created else { return }
         do {
-            try Posix.remove(path)
+            try SocketFile.remove(path)
         } catch {
             self.logger.warning("cannot remove varlink socket", metadata: ["error": "\(error)"])
         }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import SystemPackage
 
 /// A connected, blocking Unix stream socket: the transport of VarlinkDescriptorClient, which
 /// must call recvmsg itself. The owner calls `release()` exactly once.
@@ -91,7 +92,7 @@ struct BlockingUnixSocket {
     func receive(into buffer: UnsafeMutableRawBufferPointer) throws -> DescriptorPassing.Received {
         switch DescriptorPassing.receive(into: buffer, on: self.descriptor) {
         case .success(let received): return received
-        case .failure(let error): throw self.failure(error.code)
+        case .failure(let error): throw self.failure(error.errno)
         }
     }
 
@@ -106,7 +107,7 @@ struct BlockingUnixSocket {
             let (seconds, attoseconds) = timeout.components
             return .timedOut(seconds: Double(seconds) + Double(attoseconds) / 1e18)
         }
-        return .socketFailed(errno: code, reason: Posix.describe(errno: code))
+        return .socketFailed(errno: code, reason: "\(Errno(rawValue: code))")
     }
 
     /// Sets `option` to `duration`, or to no limit for nil.
@@ -124,6 +125,6 @@ struct BlockingUnixSocket {
     }
 
     private static func connectError(path: String, code: Int32) -> VarlinkConnectError {
-        VarlinkConnectError(path: path, errno: code, reason: Posix.describe(errno: code))
+        VarlinkConnectError(path: path, errno: code, reason: "\(Errno(rawValue: code))")
     }
 }

@@ -4,7 +4,7 @@ public struct VarlinkConnectError: Error, Equatable, Sendable, CustomStringConve
     public let path: String
     /// The POSIX errno, e.g. ENOENT or ECONNREFUSED; 0 when the failure was not a system call's.
     public let errno: Int32
-    /// The errno's text (strerror), or the failure's own description.
+    /// The errno's text (swift-system's `Errno`), or the failure's own description.
     public let reason: String
 
     /// A failure to connect to `path`.

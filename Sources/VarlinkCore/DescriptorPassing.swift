@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Posix
 
 /// File descriptors riding on a message's bytes as ancillary data, as sd-varlink passes them.
 ///
@@ -69,7 +70,7 @@ package enum DescriptorPassing {
     }
 
     /// One blocking recvmsg into `buffer`, with room for `maxPerMessage` descriptors (close-on-exec).
-    package static func receive(into buffer: UnsafeMutableRawBufferPointer, on socket: Int32) -> Result<Received, PosixError> {
+    package static func receive(into buffer: UnsafeMutableRawBufferPointer, on socket: Int32) -> Result<Received, SystemCallError> {
         let space = self.controlSpace(descriptors: self.maxPerMessage)
         let control = UnsafeMutableRawPointer.allocate(byteCount: space, alignment: MemoryLayout<cmsghdr>.alignment)
         defer { control.deallocate() }
@@ -84,7 +85,7 @@ package enum DescriptorPassing {
             return self.retryingInterrupts { recvmsg(socket, &envelope, Int32(MSG_CMSG_CLOEXEC)) }
         }
         guard count >= 0 else {
-            return .failure(PosixError(operation: "recvmsg", code: errno))
+            return .failure(SystemCallError("recvmsg", errno: errno))
         }
         let descriptors = self.descriptors(in: UnsafeRawBufferPointer(start: control, count: Int(envelope.msg_controllen)))
         let truncated = envelope.msg_flags & Int32(MSG_CTRUNC) != 0

@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import SystemPackage
 
 /// A folder on the way to a socket that another user controls or could control; it is not
 /// used, changed or repaired.
@@ -45,7 +46,7 @@ public struct SocketFolderError: Error, Equatable, Sendable, CustomStringConvert
         case .writableByOthers(let mode):
             why = "its mode \(Self.octal(mode)) lets other users replace what is inside"
         case .failed(let operation, let code):
-            return "cannot use the socket folder \(path): \(operation): \(Posix.describe(errno: code))"
+            return "cannot use the socket folder \(path): \(operation): \(Errno(rawValue: code))"
         }
         return """
             refusing the socket folder \(path): \(why). Nothing was changed: remove or fix it \

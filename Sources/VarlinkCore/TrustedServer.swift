@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Posix
 
 /// The users a client accepts as the server behind a socket, as the kernel reports it
 /// (SO_PEERCRED) right after connect() and before the client sends anything.
@@ -25,7 +26,7 @@ public struct TrustedServer: Sendable, Equatable {
 
     /// The uid of the user called `name`, or of the number `name` when no user has that name.
     public static func userID(named name: String) -> UInt32? {
-        Posix.userID(named: name) ?? UInt32(name)
+        UserDatabase.userID(named: name) ?? UInt32(name)
     }
 }
 

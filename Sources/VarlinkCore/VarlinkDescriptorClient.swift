@@ -1,3 +1,4 @@
+import Posix
 /// A blocking varlink client, without SwiftNIO: calls, streams (`more`), and the file
 /// descriptors a reply carries (SCM_RIGHTS).
 ///
@@ -42,7 +43,7 @@ public final class VarlinkDescriptorClient {
     ) throws -> VarlinkDescriptorClient {
         let socket = try BlockingUnixSocket.open(path: path, timeout: receiveTimeout, localAddress: localAddress)
         // Before the first byte: a call may carry what the user would not tell a stranger.
-        let server = Posix.peer(ofSocket: socket.descriptor)
+        let server = PeerCredentials(socket: socket.descriptor).map { VarlinkPeer($0) }
         guard let server, trusted.userIDs.contains(server.uid) else {
             socket.release()
             throw VarlinkUntrustedServerError(path: path, serverUserID: server?.uid, trusted: trusted.userIDs)

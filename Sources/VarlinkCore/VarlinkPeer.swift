@@ -1,3 +1,5 @@
+import Posix
+
 /// Who is on the other end of a connection, from the kernel (SO_PEERCRED).
 public struct VarlinkPeer: Sendable, Equatable {
     /// The peer's process id at connect time.
@@ -16,5 +18,12 @@ public struct VarlinkPeer: Sendable, Equatable {
         self.uid = uid
         self.gid = gid
         self.address = address
+    }
+}
+
+extension VarlinkPeer {
+    /// The peer the kernel's credentials name.
+    package init(_ credentials: PeerCredentials, address: String? = nil) {
+        self.init(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid, address: address)
     }
 }

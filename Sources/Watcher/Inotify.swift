@@ -1,3 +1,4 @@
+import FileSystem
 import Posix
 import Synchronization
 
@@ -59,9 +60,8 @@ public final class Inotify: Sendable {
 
     /// Watches the folder at `path` with `mask`; returns its watch descriptor (the same one again
     /// for a folder already watched).
-    public func addWatch(_ path: [UInt8], mask: UInt32) throws(WatcherError) -> Int32 {
-        var cPath = path.map { CChar(bitPattern: $0) }
-        cPath.append(0)
+    public func addWatch(_ path: PathBytes, mask: UInt32) throws(WatcherError) -> Int32 {
+        let cPath = path.cString
         let result: Result<Int32, WatcherError> = state.withLock { state in
             guard !state.closed, state.descriptorsOpen else {
                 return .failure(.system(operation: "inotify_add_watch", errno: EBADF))
@@ -185,11 +185,6 @@ public final class Inotify: Sendable {
             state.continuation = nil
             if state.descriptorsOpen { closeDescriptors(&state) }
         }
-    }
-
-    /// `strerror(errno)` as a String.
-    static func errorText(_ errno: Int32) -> String {
-        String(cString: strerror(errno))
     }
 
     /// `/proc/sys/fs/inotify/max_user_watches`, or nil when it cannot be read.

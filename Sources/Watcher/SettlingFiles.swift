@@ -1,3 +1,5 @@
+import FileSystem
+
 /// Files written under a temporary name (`TemporaryName`), held back so that an editor saving
 /// in place can rename its temporary file over the photo first: the rename then reaches the
 /// index as one update of the photo, and the temporary file is never announced as a photo of
@@ -12,36 +14,36 @@ struct SettlingFiles: Sendable {
         var deadline: ContinuousClock.Instant
     }
 
-    private var held: [[UInt8]: Held] = [:]
+    private var held: [PathBytes: Held] = [:]
 
     /// Holds `action` (a file written or arrived) about `path`. A file written again keeps its
     /// first deadline, so one written over and over is still announced in time.
-    mutating func hold(_ action: WatchAction, at path: [UInt8], now: ContinuousClock.Instant) {
+    mutating func hold(_ action: WatchAction, at path: PathBytes, now: ContinuousClock.Instant) {
         let deadline = held[path]?.deadline ?? now + Self.grace
         held[path] = Held(action: action, deadline: deadline)
     }
 
     /// Forgets the file at `path`: renamed, deleted or replaced, its own event says what happened.
-    mutating func drop(_ path: [UInt8]) {
+    mutating func drop(_ path: PathBytes) {
         held[path] = nil
     }
 
     /// Forgets the files at or below `folder` (the folder left the library).
-    mutating func drop(under folder: [UInt8]) {
-        held = held.filter { !BytePath.isSameOrUnder($0.key, folder) }
+    mutating func drop(under folder: PathBytes) {
+        held = held.filter { !$0.key.isSameOrInside(folder) }
     }
 
     /// Follows a folder renamed inside the library.
-    mutating func rebase(from: [UInt8], to: [UInt8]) {
-        var rebased: [[UInt8]: Held] = [:]
+    mutating func rebase(from: PathBytes, to: PathBytes) {
+        var rebased: [PathBytes: Held] = [:]
         for (path, file) in held {
-            guard BytePath.isSameOrUnder(path, from) else {
+            guard path.isSameOrInside(from) else {
                 rebased[path] = file
                 continue
             }
-            let moved = BytePath.rebase(path, from: from, to: to)
+            let moved = path.rebased(from: from, to: to)
             var action = file.action
-            if case .fileArrived = action { action = .fileArrived(moved) } else { action = .fileWritten(moved) }
+            if case .fileArrived = action { action = .fileArrived(moved.bytes) } else { action = .fileWritten(moved.bytes) }
             rebased[moved] = Held(action: action, deadline: file.deadline)
         }
         held = rebased
@@ -56,7 +58,7 @@ struct SettlingFiles: Sendable {
         for path in due.keys { held[path] = nil }
         return due.sorted { first, second in
             first.value.deadline == second.value.deadline
-                ? first.key.lexicographicallyPrecedes(second.key) : first.value.deadline < second.value.deadline
+                ? first.key < second.key : first.value.deadline < second.value.deadline
         }.map(\.value.action)
     }
 }

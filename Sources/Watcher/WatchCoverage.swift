@@ -1,10 +1,12 @@
+import FileSystem
+
 /// The state behind a `WatchSet`: the decoder (wd → folder) and the folders left unwatched.
 ///
 /// Every method runs under the set's lock, so kernel calls and bookkeeping never interleave.
 struct WatchCoverage: Sendable {
     var decoder = WatchEventDecoder()
     /// Folders not watched for lack of budget, in the order they were found.
-    private(set) var unwatched: [[UInt8]] = []
+    private(set) var unwatched: [PathBytes] = []
 
     /// What became of one folder of a tree being covered.
     enum Outcome {
@@ -18,19 +20,19 @@ struct WatchCoverage: Sendable {
     }
 
     /// Forgets the unwatched folders at or below `folder`, before covering it again.
-    mutating func beginCover(_ folder: [UInt8]) {
-        unwatched.removeAll { BytePath.isSameOrUnder($0, folder) }
+    mutating func beginCover(_ folder: PathBytes) {
+        unwatched.removeAll { $0.isSameOrInside(folder) }
     }
 
     /// Watches one folder of a tree if the budget allows. Once the kernel says ENOSPC, `exhausted`
     /// is set and the rest of the walk only lists folders.
-    mutating func cover(_ folder: [UInt8], budget: Int, exhausted: inout Bool, inotify: Inotify) -> Outcome {
+    mutating func cover(_ folder: PathBytes, budget: Int, exhausted: inout Bool, inotify: Inotify) -> Outcome {
         let known = decoder.watch(at: folder) != nil
         guard !exhausted, decoder.watchCount < budget || known else { return leave(folder) }
         do {
             let wd = try inotify.addWatch(folder, mask: WatchMask.directory)
-            if let existing = decoder.path(of: wd), existing != folder { return .skipped }
-            decoder.watched(wd, path: folder)
+            if let existing = decoder.path(of: wd), existing != folder.bytes { return .skipped }
+            decoder.watched(wd, path: folder.bytes)
             removeRetired(inotify: inotify)
             return .watched
         } catch .noWatchesLeft {
@@ -41,18 +43,18 @@ struct WatchCoverage: Sendable {
         }
     }
 
-    private mutating func leave(_ folder: [UInt8]) -> Outcome {
+    private mutating func leave(_ folder: PathBytes) -> Outcome {
         if !unwatched.contains(folder) { unwatched.append(folder) }
         return .overBudget
     }
 
     /// Stops watching `folder` and everything below it.
-    mutating func uncover(_ folder: [UInt8], inotify: Inotify) {
+    mutating func uncover(_ folder: PathBytes, inotify: Inotify) {
         for wd in decoder.watches(under: folder) {
             inotify.removeWatch(wd)
             decoder.forget(wd)
         }
-        unwatched.removeAll { BytePath.isSameOrUnder($0, folder) }
+        unwatched.removeAll { $0.isSameOrInside(folder) }
         removeRetired(inotify: inotify)
     }
 
@@ -70,11 +72,10 @@ struct WatchCoverage: Sendable {
         for action in actions {
             switch action {
             case .directoryRemoved(let path):
-                unwatched.removeAll { BytePath.isSameOrUnder($0, path) }
+                unwatched.removeAll { $0.isSameOrInside(PathBytes(path)) }
             case .directoryMoved(let from, let to):
-                unwatched = unwatched.map {
-                    BytePath.isSameOrUnder($0, from) ? BytePath.rebase($0, from: from, to: to) : $0
-                }
+                let (from, to) = (PathBytes(from), PathBytes(to))
+                unwatched = unwatched.map { $0.isSameOrInside(from) ? $0.rebased(from: from, to: to) : $0 }
             default:
                 break
             }

@@ -1,3 +1,5 @@
+import FileSystem
+
 /// Pure decoder: keeps wd → folder path, pairs renames by cookie, drops hidden names ("." prefix)
 /// as outside the library, and holds back files written under an editor's temporary name
 /// (`SettlingFiles`) so that their rename over a photo arrives as that photo's update; likewise
@@ -13,22 +15,22 @@ public struct WatchEventDecoder: Sendable {
 
     /// A photo renamed to its backup name, waiting for the edited file to take its place.
     private struct HeldBackup: Sendable {
-        var from: [UInt8]
-        var to: [UInt8]
+        var from: PathBytes
+        var to: PathBytes
         var deadline: ContinuousClock.Instant
     }
 
     /// A MOVED_FROM waiting for its MOVED_TO.
     private struct HeldMove: Sendable {
         var cookie: UInt32
-        var path: [UInt8]
+        var path: PathBytes
         var isDirectory: Bool
         var isHidden: Bool
         var deadline: ContinuousClock.Instant
     }
 
-    private var folders: [Int32: [UInt8]] = [:]
-    private var watches: [[UInt8]: Int32] = [:]
+    private var folders: [Int32: PathBytes] = [:]
+    private var watches: [PathBytes: Int32] = [:]
     private var held: [HeldMove] = []
     /// Photos renamed `NAME_original` by ExifTool, held until a file takes their place (see `arrive`).
     private var backups: [HeldBackup] = []
@@ -41,6 +43,10 @@ public struct WatchEventDecoder: Sendable {
 
     /// Records that `wd` watches the folder at `path` (replacing what either was bound to).
     public mutating func watched(_ wd: Int32, path: [UInt8]) {
+        watched(wd, path: PathBytes(path))
+    }
+
+    private mutating func watched(_ wd: Int32, path: PathBytes) {
         if let old = folders[wd], old != path, watches[old] == wd { watches[old] = nil }
         if let other = watches[path], other != wd {
             folders[other] = nil
@@ -57,17 +63,17 @@ public struct WatchEventDecoder: Sendable {
     }
 
     /// The folder `wd` watches, if known.
-    public func path(of wd: Int32) -> [UInt8]? { folders[wd] }
+    public func path(of wd: Int32) -> [UInt8]? { folders[wd]?.bytes }
 
     /// How many watches the decoder knows.
     public var watchCount: Int { folders.count }
 
     /// The wd watching exactly `path`, if any.
-    func watch(at path: [UInt8]) -> Int32? { watches[path] }
+    func watch(at path: PathBytes) -> Int32? { watches[path] }
 
     /// The wds watching `folder` or anything below it.
-    func watches(under folder: [UInt8]) -> [Int32] {
-        folders.compactMap { BytePath.isSameOrUnder($0.value, folder) ? $0.key : nil }
+    func watches(under folder: PathBytes) -> [Int32] {
+        folders.compactMap { $0.value.isSameOrInside(folder) ? $0.key : nil }
     }
 
     /// Every known wd.
@@ -117,8 +123,9 @@ public struct WatchEventDecoder: Sendable {
             decodeSelf(event, folder: folder, into: &out)
             return
         }
-        let path = BytePath.join(folder, event.name)
-        let hidden = BytePath.isHidden(event.name)
+        let path = folder.appending(event.name)
+        // A hidden name ("." prefix) is outside the library.
+        let hidden = event.name.first == UInt8(ascii: ".")
         let isDirectory = event.mask & WatchMask.isDirectory != 0
         // A held source whose name is used again was not renamed inside the library: say so first.
         flushHeld(at: path, into: &out)
@@ -139,11 +146,11 @@ public struct WatchEventDecoder: Sendable {
         } else if hidden {
             return
         } else if event.mask & WatchMask.create != 0 {
-            out.add(isDirectory ? .directoryCreated(path) : .fileLinked(path))
+            out.add(isDirectory ? .directoryCreated(path.bytes) : .fileLinked(path.bytes))
         } else if event.mask & WatchMask.closeWrite != 0, !isDirectory {
-            announce(.fileWritten(path), at: path, named: event.name, now: now, into: &out)
+            announce(.fileWritten(path.bytes), at: path, named: event.name, now: now, into: &out)
         } else if event.mask & WatchMask.delete != 0 {
-            if isDirectory { removeDirectory(path, into: &out) } else { out.add(.fileRemoved(path)) }
+            if isDirectory { removeDirectory(path, into: &out) } else { out.add(.fileRemoved(path.bytes)) }
         }
     }
 
@@ -151,19 +158,19 @@ public struct WatchEventDecoder: Sendable {
     ///
     /// Below a watched parent, the parent's own event tells what happened; a deleted or unmounted
     /// folder's watch is gone, but a moved one still works (at the path the parent's rename gave it).
-    private mutating func decodeSelf(_ event: WatchEvent, folder: [UInt8], into out: inout ActionCoalescer) {
+    private mutating func decodeSelf(_ event: WatchEvent, folder: PathBytes, into out: inout ActionCoalescer) {
         let gone = WatchMask.deleteSelf | WatchMask.unmount
         guard event.mask & (gone | WatchMask.moveSelf) != 0 else { return }
-        if let parent = BytePath.parent(of: folder), watches[parent] != nil {
+        if let parent = folder.parent, watches[parent] != nil {
             if event.mask & gone != 0 { forget(event.wd) }
             return
         }
-        releaseBackups(where: { BytePath.isSameOrUnder($0.from, folder) }, into: &out)
-        out.add(.watchedDirectoryGone(folder))
+        releaseBackups(where: { $0.from.isSameOrInside(folder) }, into: &out)
+        out.add(.watchedDirectoryGone(folder.bytes))
     }
 
     private mutating func arrive(
-        at path: [UInt8], named name: [UInt8], cookie: UInt32, isDirectory: Bool, isHidden: Bool,
+        at path: PathBytes, named name: [UInt8], cookie: UInt32, isDirectory: Bool, isHidden: Bool,
         now: ContinuousClock.Instant, into out: inout ActionCoalescer
     ) {
         guard let index = held.firstIndex(where: { $0.cookie == cookie }) else {
@@ -181,34 +188,34 @@ public struct WatchEventDecoder: Sendable {
         case (false, false):
             if source.isDirectory {
                 moveDirectory(from: source.path, to: path, into: &out)
-            } else if TemporaryName.isBackup(path, of: source.path) {
+            } else if TemporaryName.isBackup(path.bytes, of: source.path.bytes) {
                 // ExifTool without -overwrite_original renames the photo NAME_original, then its
                 // edited file over NAME. Seen in one batch the photo keeps its id at NAME; split
                 // across two (a loaded machine), the id would follow the backup and the edit be
                 // a new photo. So the rename waits for the file at NAME, or its grace.
                 backups.append(HeldBackup(from: source.path, to: path, deadline: now + SettlingFiles.grace))
             } else {
-                out.add(.fileMoved(from: source.path, to: path))
+                out.add(.fileMoved(from: source.path.bytes, to: path.bytes))
             }
         }
     }
 
     /// A folder or file appearing from outside the library (moved in, or renamed from a hidden name).
     private mutating func arrival(
-        at path: [UInt8], named name: [UInt8], isDirectory: Bool, now: ContinuousClock.Instant,
+        at path: PathBytes, named name: [UInt8], isDirectory: Bool, now: ContinuousClock.Instant,
         into out: inout ActionCoalescer
     ) {
         if isDirectory {
-            out.add(.directoryCreated(path))
+            out.add(.directoryCreated(path.bytes))
         } else {
-            announce(.fileArrived(path), at: path, named: name, now: now, into: &out)
+            announce(.fileArrived(path.bytes), at: path, named: name, now: now, into: &out)
         }
     }
 
     /// Emits a new or rewritten file's action, or holds it while its name says an editor is about
     /// to rename it over a photo.
     private mutating func announce(
-        _ action: WatchAction, at path: [UInt8], named name: [UInt8], now: ContinuousClock.Instant,
+        _ action: WatchAction, at path: PathBytes, named name: [UInt8], now: ContinuousClock.Instant,
         into out: inout ActionCoalescer
     ) {
         if TemporaryName.isTemporary(name) {
@@ -221,10 +228,10 @@ public struct WatchEventDecoder: Sendable {
     /// A MOVED_FROM that got no visible MOVED_TO: its source left the library.
     private mutating func depart(_ move: HeldMove, into out: inout ActionCoalescer) {
         guard !move.isHidden else { return }
-        if move.isDirectory { removeDirectory(move.path, into: &out) } else { out.add(.fileRemoved(move.path)) }
+        if move.isDirectory { removeDirectory(move.path, into: &out) } else { out.add(.fileRemoved(move.path.bytes)) }
     }
 
-    private mutating func flushHeld(at path: [UInt8], into out: inout ActionCoalescer) {
+    private mutating func flushHeld(at path: PathBytes, into out: inout ActionCoalescer) {
         guard held.contains(where: { $0.path == path }) else { return }
         let stale = held.filter { $0.path == path }
         held.removeAll { $0.path == path }
@@ -234,13 +241,13 @@ public struct WatchEventDecoder: Sendable {
     /// Emits the held backups that `predicate` picks, in the order they were renamed.
     private mutating func releaseBackups(where predicate: (HeldBackup) -> Bool, into out: inout ActionCoalescer) {
         guard backups.contains(where: predicate) else { return }
-        for backup in backups where predicate(backup) { out.add(.fileMoved(from: backup.from, to: backup.to)) }
+        for backup in backups where predicate(backup) { out.add(.fileMoved(from: backup.from.bytes, to: backup.to.bytes)) }
         backups.removeAll(where: predicate)
     }
 
-    private mutating func removeDirectory(_ path: [UInt8], into out: inout ActionCoalescer) {
-        releaseBackups(where: { BytePath.isSameOrUnder($0.from, path) }, into: &out)
-        out.add(.directoryRemoved(path))
+    private mutating func removeDirectory(_ path: PathBytes, into out: inout ActionCoalescer) {
+        releaseBackups(where: { $0.from.isSameOrInside(path) }, into: &out)
+        out.add(.directoryRemoved(path.bytes))
         settling.drop(under: path)
         for wd in watches(under: path) {
             forget(wd)
@@ -248,9 +255,8 @@ public struct WatchEventDecoder: Sendable {
         }
     }
 
-    private mutating func moveDirectory(from: [UInt8], to: [UInt8], into out: inout ActionCoalescer) {
-        releaseBackups(where: { BytePath.isSameOrUnder($0.from, from) || BytePath.isSameOrUnder($0.from, to) },
-                       into: &out)
+    private mutating func moveDirectory(from: PathBytes, to: PathBytes, into out: inout ActionCoalescer) {
+        releaseBackups(where: { $0.from.isSameOrInside(from) || $0.from.isSameOrInside(to) }, into: &out)
         // An empty folder renamed over is gone; its watch must not claim the new name.
         for wd in watches(under: to) {
             forget(wd)
@@ -259,12 +265,12 @@ public struct WatchEventDecoder: Sendable {
         for wd in watches(under: from) {
             guard let old = folders[wd] else { continue }
             forget(wd)
-            watched(wd, path: BytePath.rebase(old, from: from, to: to))
+            watched(wd, path: old.rebased(from: from, to: to))
         }
-        for index in held.indices where BytePath.isSameOrUnder(held[index].path, from) {
-            held[index].path = BytePath.rebase(held[index].path, from: from, to: to)
+        for index in held.indices where held[index].path.isSameOrInside(from) {
+            held[index].path = held[index].path.rebased(from: from, to: to)
         }
         settling.rebase(from: from, to: to)
-        out.add(.directoryMoved(from: from, to: to))
+        out.add(.directoryMoved(from: from.bytes, to: to.bytes))
     }
 }

@@ -22,10 +22,10 @@ public final class WatchSet: Sendable {
     /// Breadth first, so the budget goes to the upper levels. Each folder is watched before it is
     /// listed (a subfolder made meanwhile still shows up as an event), and the lock is held per
     /// folder, not for the whole walk, so decoding goes on while a large tree is covered.
-    public func watchTree(_ folder: [UInt8]) -> [[UInt8]] {
+    public func watchTree(_ folder: PathBytes) -> [PathBytes] {
         coverage.withLock { $0.beginCover(folder) }
-        var skipped: [[UInt8]] = []
-        var pending: [[UInt8]] = [folder]
+        var skipped: [PathBytes] = []
+        var pending: [PathBytes] = [folder]
         var next = 0
         var exhausted = false
         while next < pending.count {
@@ -48,7 +48,7 @@ public final class WatchSet: Sendable {
     /// Watches one folder, as a walk that lists the tree reaches it (before it lists it); false
     /// when it is left unwatched for lack of budget (listed in `unwatched`) or was skipped.
     @discardableResult
-    public func watchFolder(_ folder: [UInt8]) -> Bool {
+    public func watchFolder(_ folder: PathBytes) -> Bool {
         var exhausted = false
         let outcome = coverage.withLock { $0.cover(folder, budget: budget, exhausted: &exhausted, inotify: inotify) }
         if case .watched = outcome { return true }
@@ -56,7 +56,7 @@ public final class WatchSet: Sendable {
     }
 
     /// Stops watching `folder` and everything below it (inotify_rm_watch each).
-    public func unwatchTree(_ folder: [UInt8]) {
+    public func unwatchTree(_ folder: PathBytes) {
         coverage.withLock { $0.uncover(folder, inotify: inotify) }
     }
 
@@ -89,12 +89,12 @@ public final class WatchSet: Sendable {
     }
 
     /// The wd watching exactly `path`, if any.
-    func watch(at path: [UInt8]) -> Int32? {
+    func watch(at path: PathBytes) -> Int32? {
         coverage.withLock { $0.decoder.watch(at: path) }
     }
 
     /// Folders currently not watched for lack of budget.
-    public var unwatched: [[UInt8]] {
+    public var unwatched: [PathBytes] {
         coverage.withLock { $0.unwatched }
     }
 

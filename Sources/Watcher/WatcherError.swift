@@ -1,3 +1,5 @@
+import Posix
+
 /// A failure of the inotify layer.
 public enum WatcherError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kernel has no watches left for this user (`ENOSPC`, `fs.inotify.max_user_watches`).
@@ -11,7 +13,7 @@ public enum WatcherError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noWatchesLeft:
             "no inotify watches left (raise fs.inotify.max_user_watches)"
         case .system(let operation, let errno):
-            "\(operation): \(Inotify.errorText(errno))"
+            SystemCallError(operation, errno: errno).description
         }
     }
 }

@@ -3,6 +3,7 @@ import NIOCore
 import NIOPosix
 import PhotoTestSupport
 import Testing
+import Posix
 
 @testable import Varlink
 
@@ -174,7 +175,7 @@ struct SocketFileTests {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let descriptor = try boundUnixSocket(path, listening: false)
         close(descriptor)
-        #expect(Posix.kind(at: path) == .socket)
+        #expect(SocketFile.kind(at: path) == .socket)
         let service = TestService()
         let server = try await RunningServer.start(interfaces: [service.interface], path: path)
         let client = try await VarlinkClient.connect(unixSocketPath: path)

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import Testing
 @testable import Watcher
@@ -10,7 +11,7 @@ struct InotifyTests {
         let inotify = try Inotify()
         defer { inotify.close() }
         let set = WatchSet(inotify: inotify, budget: 100)
-        #expect(set.watchTree(tree.bytes()).isEmpty)
+        #expect(set.watchTree(tree.pathBytes()).isEmpty)
         var collector = ActionCollector(inotify: inotify, set: set)
         defer { collector.finish() }
 
@@ -35,7 +36,7 @@ struct InotifyTests {
         let inotify = try Inotify()
         defer { inotify.close() }
         let set = WatchSet(inotify: inotify, budget: 100)
-        #expect(set.watchTree(tree.bytes()).isEmpty)
+        #expect(set.watchTree(tree.pathBytes()).isEmpty)
         var collector = ActionCollector(inotify: inotify, set: set)
         defer { collector.finish() }
 
@@ -54,7 +55,7 @@ struct InotifyTests {
         let inotify = try Inotify()
         defer { inotify.close() }
         let set = WatchSet(inotify: inotify, budget: 100)
-        #expect(set.watchTree(tree.bytes()).isEmpty)
+        #expect(set.watchTree(tree.pathBytes()).isEmpty)
         var collector = ActionCollector(inotify: inotify, set: set)
         defer { collector.finish() }
 
@@ -75,8 +76,8 @@ struct InotifyTests {
         let inotify = try Inotify()
         defer { inotify.close() }
         let set = WatchSet(inotify: inotify, budget: 100)
-        #expect(set.watchTree(tree.bytes()).isEmpty)
-        let album = try #require(set.watch(at: tree.bytes("album")))
+        #expect(set.watchTree(tree.pathBytes()).isEmpty)
+        let album = try #require(set.watch(at: tree.pathBytes("album")))
         var collector = ActionCollector(inotify: inotify, set: set)
         defer { collector.finish() }
 
@@ -101,7 +102,7 @@ struct InotifyTests {
         let inotify = try Inotify(bufferedBatches: 1)
         defer { inotify.close() }
         let set = WatchSet(inotify: inotify, budget: 10)
-        #expect(set.watchTree(tree.bytes()).isEmpty)
+        #expect(set.watchTree(tree.pathBytes()).isEmpty)
         var collector = ActionCollector(inotify: inotify, set: set)
         defer { collector.finish() }
         // Nobody reads while three batches arrive: the first is kept, the others are dropped.
@@ -138,7 +139,7 @@ struct InotifyTests {
         #expect(readerLeft < .seconds(10), "a reader that missed the wake would block until the next event, forever here")
         #expect(!inotify.descriptorsOpen)
         _ = await reader.value  // and the consumer sees the stream end
-        #expect(throws: WatcherError.self) { try inotify.addWatch(Array("/tmp".utf8), mask: WatchMask.directory) }
+        #expect(throws: WatcherError.self) { try inotify.addWatch(PathBytes("/tmp"), mask: WatchMask.directory) }
         var again = inotify.events().makeAsyncIterator()
         #expect(await again.next() == nil)
     }
@@ -165,7 +166,7 @@ struct InotifyTests {
         let inotify = try Inotify()
         defer { inotify.close() }
         let set = WatchSet(inotify: inotify, budget: 100)
-        #expect(set.watchTree(tree.bytes()).isEmpty)
+        #expect(set.watchTree(tree.pathBytes()).isEmpty)
         #expect(set.watchCount == 2)
         var collector = ActionCollector(inotify: inotify, set: set)
         defer { collector.finish() }

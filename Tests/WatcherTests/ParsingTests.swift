@@ -1,7 +1,7 @@
 import Testing
 @testable import Watcher
 
-@Suite("Parsing and byte paths")
+@Suite("Parsing")
 struct ParsingTests {
     /// One `struct inotify_event` in native (little-endian) order, name NUL-padded to `padded`.
     private func record(wd: Int32, mask: UInt32, cookie: UInt32, name: String, padded: Int) -> [UInt8] {
@@ -37,18 +37,5 @@ struct ParsingTests {
         }
         // IN_ACCESS 0x1, IN_MODIFY 0x2, IN_CLOSE_NOWRITE 0x10, IN_OPEN 0x20.
         #expect(mask & 0x33 == 0)
-    }
-
-    @Test func pathsRespectTheSlashBoundary() {
-        #expect(BytePath.isSameOrUnder(p("/a/b"), p("/a/b")))
-        #expect(BytePath.isSameOrUnder(p("/a/b/c"), p("/a/b")))
-        #expect(!BytePath.isSameOrUnder(p("/a/bc"), p("/a/b")))
-        #expect(BytePath.isSameOrUnder(p("/a"), p("/")))
-        #expect(BytePath.parent(of: p("/a/b")) == p("/a"))
-        #expect(BytePath.parent(of: p("/a")) == p("/"))
-        #expect(BytePath.parent(of: p("/")) == nil)
-        #expect(BytePath.join(p("/"), p("x")) == p("/x"))
-        #expect(BytePath.rebase(p("/a/b/c"), from: p("/a/b"), to: p("/z")) == p("/z/c"))
-        #expect(BytePath.rebase(p("/a/b"), from: p("/a/b"), to: p("/z")) == p("/z"))
     }
 }

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 
 /// A temporary folder under /tmp, removed by `remove()`.
@@ -16,6 +17,7 @@ struct TempTree {
 
     /// The absolute byte path of `relative` inside the tree.
     func bytes(_ relative: String = "") -> [UInt8] { Array(path(relative).utf8) }
+    func pathBytes(_ relative: String = "") -> PathBytes { PathBytes(path(relative)) }
 
     /// Creates the folder `relative` (and its parents).
     func makeFolder(_ relative: String) throws {

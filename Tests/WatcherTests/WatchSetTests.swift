@@ -11,15 +11,15 @@ struct WatchSetTests {
         let inotify = try Inotify()
         defer { inotify.close() }
         let set = WatchSet(inotify: inotify, budget: 3)
-        let skipped = set.watchTree(tree.bytes())
+        let skipped = set.watchTree(tree.pathBytes())
         #expect(set.watchCount == 3)
-        #expect(skipped == [tree.bytes("n1/n2/n3"), tree.bytes("n1/n2/n3/n4")])
+        #expect(skipped == [tree.pathBytes("n1/n2/n3"), tree.pathBytes("n1/n2/n3/n4")])
         #expect(set.unwatched == skipped)
 
-        set.unwatchTree(tree.bytes("n1/n2"))
+        set.unwatchTree(tree.pathBytes("n1/n2"))
         #expect(set.watchCount == 2)
         #expect(set.unwatched.isEmpty)
-        #expect(set.watchTree(tree.bytes("n1/n2")) == skipped)
+        #expect(set.watchTree(tree.pathBytes("n1/n2")) == skipped)
         #expect(set.watchCount == 3)
         #expect(set.unwatched == skipped)
     }
@@ -33,10 +33,10 @@ struct WatchSetTests {
         let inotify = try Inotify()
         defer { inotify.close() }
         let set = WatchSet(inotify: inotify, budget: 100)
-        #expect(set.watchTree(tree.bytes()).isEmpty)
+        #expect(set.watchTree(tree.pathBytes()).isEmpty)
         #expect(set.watchCount == 5)
-        let removed = try ["a", "a/x", "a/y"].map { try #require(set.watch(at: tree.bytes($0))) }
-        set.unwatchTree(tree.bytes("a"))
+        let removed = try ["a", "a/x", "a/y"].map { try #require(set.watch(at: tree.pathBytes($0))) }
+        set.unwatchTree(tree.pathBytes("a"))
         #expect(set.watchCount == 2)
 
         var collector = ActionCollector(inotify: inotify, set: set)
@@ -61,7 +61,7 @@ struct WatchSetTests {
         let inotify = try Inotify()
         defer { inotify.close() }
         let set = WatchSet(inotify: inotify, budget: 100)
-        #expect(set.watchTree(tree.bytes()).isEmpty)
+        #expect(set.watchTree(tree.pathBytes()).isEmpty)
         #expect(set.watchCount == 2)
         #expect(set.unwatched.isEmpty)
     }
@@ -72,7 +72,7 @@ struct WatchSetTests {
         let inotify = try Inotify()
         defer { inotify.close() }
         let set = WatchSet(inotify: inotify, budget: 100)
-        #expect(set.watchTree(tree.bytes("missing")).isEmpty)
+        #expect(set.watchTree(tree.pathBytes("missing")).isEmpty)
         #expect(set.watchCount == 0)
     }
 
@@ -83,11 +83,11 @@ struct WatchSetTests {
         let inotify = try Inotify()
         defer { inotify.close() }
         let set = WatchSet(inotify: inotify, budget: 2)
-        #expect(set.watchTree(tree.bytes()).count == 1)
+        #expect(set.watchTree(tree.pathBytes()).count == 1)
         set.reset()
         #expect(set.watchCount == 0)
         #expect(set.unwatched.isEmpty)
-        #expect(set.watchTree(tree.bytes()).count == 1)
+        #expect(set.watchTree(tree.pathBytes()).count == 1)
         #expect(set.watchCount == 2)
     }
 
@@ -98,14 +98,14 @@ struct WatchSetTests {
         let inotify = try Inotify()
         defer { inotify.close() }
         let set = WatchSet(inotify: inotify, budget: 2)
-        #expect(set.watchTree(tree.bytes()) == [tree.bytes("a/b"), tree.bytes("a/b/c")])
-        let root = try #require(set.watch(at: tree.bytes()))
+        #expect(set.watchTree(tree.pathBytes()) == [tree.pathBytes("a/b"), tree.pathBytes("a/b/c")])
+        let root = try #require(set.watch(at: tree.pathBytes()))
         let events = [
             WatchEvent(wd: root, mask: WatchMask.movedFrom | WatchMask.isDirectory, cookie: 5, name: Array("a".utf8)),
             WatchEvent(wd: root, mask: WatchMask.movedTo | WatchMask.isDirectory, cookie: 5, name: Array("z".utf8)),
         ]
         #expect(set.decode(events, now: .now) == [.directoryMoved(from: tree.bytes("a"), to: tree.bytes("z"))])
-        #expect(set.unwatched == [tree.bytes("z/b"), tree.bytes("z/b/c")])
+        #expect(set.unwatched == [tree.pathBytes("z/b"), tree.pathBytes("z/b/c")])
         let removal = [WatchEvent(wd: root, mask: WatchMask.delete | WatchMask.isDirectory, cookie: 0, name: Array("z".utf8))]
         #expect(set.decode(removal, now: .now) == [.directoryRemoved(tree.bytes("z"))])
         #expect(set.unwatched.isEmpty)

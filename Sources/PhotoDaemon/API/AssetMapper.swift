@@ -77,11 +77,6 @@ struct AssetMapper: Sendable {
             fallbackRemoved: committed.fallbackRemoved)
     }
 
-    /// The last component of `path`, as bytes (a name need not be UTF-8).
-    static func lastComponent(of path: [UInt8]) -> [UInt8] {
-        Array(path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).last ?? path[...])
-    }
-
     static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
         String(validating: bytes, as: UTF8.self) != nil
     }

@@ -9,6 +9,7 @@ import Glibc
 import Logging
 import Metadata
 import PhotoAPI
+import SystemPackage
 import TOML
 
 /// A config problem, said in one line that names the file and the key.
@@ -79,7 +80,7 @@ public struct ConfigLoader {
                 if required { throw failure("no such file") }
                 return nil
             }
-            throw failure("cannot read: \(String(cString: strerror(code)))")
+            throw failure("cannot read: \(Errno(rawValue: code))")
         }
         defer { close(descriptor) }
         var status = stat()
@@ -93,7 +94,7 @@ public struct ConfigLoader {
             if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw failure("cannot read: \(String(cString: strerror(errno)))")
+                throw failure("cannot read: \(Errno(rawValue: errno))")
             }
             bytes += chunk[..<count]
         }

@@ -1,4 +1,5 @@
 import Glibc
+import Posix
 import Synchronization
 import ThumbnailProtocol
 
@@ -130,7 +131,7 @@ final class ThumbnailerProcess: Sendable {
             let ready = poll(&poller, 1, milliseconds)
             if ready < 0 {
                 if errno == EINTR { continue }
-                throw .system("poll: \(String(cString: strerror(errno)))")
+                throw .system(SystemCallError("poll", errno: errno).description)
             }
             if ready == 0 { continue }
             let chunk: ReceivedChunk

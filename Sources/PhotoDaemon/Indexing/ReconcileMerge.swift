@@ -1,4 +1,5 @@
 import FileSystem
+import Posix
 import Store
 
 /// A reconcile's comparison of the disk with the index as both go by in path order: the walk's

@@ -42,7 +42,7 @@ final class FolderCoverage: Sendable {
 
     /// Watches `folder` and below, then records how each root is covered.
     func cover(_ folder: [UInt8]) {
-        _ = watches.watchTree(folder)
+        _ = watches.watchTree(PathBytes(folder))
         covered.withLock { _ = $0.insert(folder) }
         updateCoverage()
     }
@@ -55,7 +55,7 @@ final class FolderCoverage: Sendable {
 
     /// Watches one folder just before a reconcile's walk lists it.
     func watchWhileWalking(_ folder: [UInt8]) {
-        watches.watchFolder(folder)
+        watches.watchFolder(PathBytes(folder))
     }
 
     /// Ends the covering of `root` by a walk: records how it is covered. When the budget ran out
@@ -63,9 +63,9 @@ final class FolderCoverage: Sendable {
     /// go to the upper folders as `cover` gives them. When the walk did not finish (it failed),
     /// the tree is covered the usual way.
     func finishCovering(_ root: [UInt8], walked: Bool) {
-        let short = watches.unwatched.contains { $0 == root || $0.isPathInside(root) }
+        let short = watches.unwatched.contains { $0.isSameOrInside(PathBytes(root)) }
         if short || !walked {
-            if short { watches.unwatchTree(root) }
+            if short { watches.unwatchTree(PathBytes(root)) }
             cover(root)
             return
         }
@@ -75,7 +75,7 @@ final class FolderCoverage: Sendable {
 
     /// Stops watching `folder` and below (its root left the config).
     func uncover(_ folder: [UInt8]) {
-        watches.unwatchTree(folder)
+        watches.unwatchTree(PathBytes(folder))
         covered.withLock { _ = $0.remove(folder) }
         updateCoverage()
     }
@@ -92,7 +92,7 @@ final class FolderCoverage: Sendable {
         let unwatched = watches.unwatched
         for root in roots.all {
             let path = root.resolve() ?? Array(root.configured.utf8)
-            let polled = unwatched.filter { $0 == path || $0.isPathInside(path) }
+            let polled = unwatched.filter { $0.isSameOrInside(PathBytes(path)) }
             if polled.isEmpty {
                 state.setCoverage(root.configured, .watching, problem: nil)
                 continue

@@ -159,7 +159,7 @@ final class LiveWatcher: LiveEventSource {
         for case .watchedDirectoryGone(let folder) in actions {
             // A root moved away takes its watches along: release them, or its new place would
             // keep reporting under the old root's paths.
-            watches.unwatchTree(folder)
+            watches.unwatchTree(PathBytes(folder))
         }
         if watches.nextDeadline != nil { holding.yield() }
         return actions
@@ -189,7 +189,7 @@ final class LiveWatcher: LiveEventSource {
         }
         let unwatched = watches.unwatched
         if !unwatched.isEmpty {
-            try await indexer.reconcile(folders: unwatched)
+            try await indexer.reconcile(folders: unwatched.map(\.bytes))
         }
     }
 }

@@ -87,7 +87,7 @@ struct MountTable: Sendable, Equatable {
     /// listed (the one on top) when several are at the same place. Nil for an empty table.
     func covering(_ path: [UInt8]) -> MountEntry? {
         var best: MountEntry?
-        for entry in entries where entry.mountPoint == path || path.isPathInside(entry.mountPoint) {
+        for entry in entries where PathBytes(path).isSameOrInside(PathBytes(entry.mountPoint)) {
             if let current = best, current.mountPoint.count > entry.mountPoint.count { continue }
             best = entry
         }
@@ -96,7 +96,7 @@ struct MountTable: Sendable, Equatable {
 
     /// The mounts strictly inside `folder` (a drive mounted at a folder inside a root).
     func mounts(inside folder: [UInt8]) -> [MountEntry] {
-        entries.filter { $0.mountPoint.isPathInside(folder) }
+        entries.filter { PathBytes($0.mountPoint).isInside(PathBytes(folder)) }
     }
 
     /// Whether the mount `recorded` names is in the table now: a mount at its mount point

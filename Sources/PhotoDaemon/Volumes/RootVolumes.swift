@@ -34,20 +34,20 @@ final class RootVolumes: Sendable {
     /// Whether `path` lies in an offline folder.
     func isOffline(_ path: [UInt8]) -> Bool {
         offline.withLock { folders in
-            !folders.isEmpty && folders.values.contains { path == $0 || path.isPathInside($0) }
+            !folders.isEmpty && folders.values.contains { PathBytes(path).isSameOrInside(PathBytes($0)) }
         }
     }
 
     /// The offline folders at or inside `folder`: a reconcile of it leaves them out.
     func offlineFolders(inside folder: [UInt8]) -> [[UInt8]] {
-        offline.withLock { $0.values.filter { $0 == folder || $0.isPathInside(folder) } }
+        offline.withLock { $0.values.filter { PathBytes($0).isSameOrInside(PathBytes(folder)) } }
     }
 
     /// Whether a drive was recorded as mounted at or inside `folder` (from memory; false before
     /// the records are first read, which the start-up reconcile does).
     func recordsMount(inside folder: [UInt8]) -> Bool {
         records.withLock { records in
-            records?.keys.contains { $0 == folder || $0.isPathInside(folder) } ?? false
+            records?.keys.contains { PathBytes($0).isSameOrInside(PathBytes(folder)) } ?? false
         }
     }
 
@@ -98,7 +98,7 @@ final class RootVolumes: Sendable {
                 continue
             }
         }
-        for recorded in known.values where recorded.root == root.configured && recorded.folder.isPathInside(path)
+        for recorded in known.values where recorded.root == root.configured && PathBytes(recorded.folder).isInside(PathBytes(path))
             && !seen.contains(recorded.folder) {
             let folder = recorded.folder
             let wasAway = offline.withLock { $0[Self.mountKey(folder)] != nil }
@@ -115,7 +115,7 @@ final class RootVolumes: Sendable {
         }
         let away = Set(result.away.map(\.folder))
         offline.withLock { folders in
-            for (key, folder) in folders where key.hasPrefix(Self.mountPrefix) && folder.isPathInside(path)
+            for (key, folder) in folders where key.hasPrefix(Self.mountPrefix) && PathBytes(folder).isInside(PathBytes(path))
                 && !away.contains(folder) {
                 folders[key] = nil
                 result.cleared.append(folder)

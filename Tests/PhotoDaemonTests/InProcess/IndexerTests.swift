@@ -120,12 +120,12 @@ import Watcher
         let files = ["a/1.jpg": TestPhoto.jpeg("A"), "a/b/2.jpg": TestPhoto.jpeg("B"), "c/3.jpg": TestPhoto.jpeg("C")]
         let breadthFirst = try await IndexingRig.with(files: files, watchBudget: 3) { rig in
             rig.coverage.cover(Array(rig.library.utf8))
-            return rig.coverage.watches.unwatched.map { String(decoding: $0, as: UTF8.self).dropFirst(rig.library.count) }
+            return rig.coverage.watches.unwatched.map { $0.description.dropFirst(rig.library.count) }
         }
         try await IndexingRig.with(files: files, watchBudget: 3) { rig in
             _ = try await rig.withCommandLoop { try await rig.indexer.reconcile(reason: "start-up") }
             // Depth first, the walk would have watched a/b and left c out; breadth first, c is watched.
-            let unwatched = rig.coverage.watches.unwatched.map { String(decoding: $0, as: UTF8.self).dropFirst(rig.library.count) }
+            let unwatched = rig.coverage.watches.unwatched.map { $0.description.dropFirst(rig.library.count) }
             #expect(unwatched == breadthFirst)
             #expect(unwatched == ["/a/b"])
             #expect(rig.coverage.watches.watchCount == 3)
