@@ -33,16 +33,24 @@ public struct VarlinkInterface: Sendable {
     /// that does not parse is a programming error: debug builds stop on it, and a release
     /// build answers every call with MethodNotFound rather than guess what it declares.
     public init(name: String, description: String, handler: @escaping Handler) {
+        let idl: VarlinkIDL?
+        do {
+            idl = try VarlinkIDL(parsing: description)
+        } catch {
+            VarlinkIDLCheck.report("the IDL of \(name) does not parse: \(error)")
+            idl = nil
+        }
+        self.init(name: name, description: description, parsed: idl, handler: handler)
+    }
+
+    /// Serves `description`, which the caller has already read into `idl` (photod's route table
+    /// reads it to check its handlers at start): the text is parsed once.
+    public init(name: String, description: String, parsed idl: VarlinkIDL?, handler: @escaping Handler) {
         self.name = name
         self.description = description
         self.handler = handler
-        do {
-            self.idl = try VarlinkIDL(parsing: description)
-        } catch {
-            VarlinkIDLCheck.report("the IDL of \(name) does not parse: \(error)")
-            self.idl = nil
-        }
-        self.methods = Self.methodNames(in: self.idl)
+        self.idl = idl
+        self.methods = Self.methodNames(in: idl)
     }
 
     /// The methods `idl` declares, read by the one IDL reader.

@@ -25,6 +25,8 @@ struct RouteTable<Admission: Sendable>: Sendable {
     let interface: String
     /// The interface's IDL, which the registered methods must match exactly (`check`).
     let description: String
+    /// `description` read once, for `check` and for the server's own checks.
+    private let parsed: Result<VarlinkIDL, any Error>
     private let admit: @Sendable (Caller, any MethodDescribing) async throws -> Admission
     private var routes: [String: (method: any MethodDescribing, route: Route)] = [:]
 
@@ -33,6 +35,7 @@ struct RouteTable<Admission: Sendable>: Sendable {
          admit: @escaping @Sendable (Caller, any MethodDescribing) async throws -> Admission) {
         self.interface = interface
         self.description = description
+        parsed = Result { try VarlinkIDL(parsing: description) }
         self.admit = admit
     }
 
@@ -75,8 +78,13 @@ struct RouteTable<Admission: Sendable>: Sendable {
 
     /// The table as the varlink server serves it.
     var varlinkInterface: VarlinkInterface {
-        VarlinkInterface(name: interface, description: description) { call, context, replier in
+        let handler: VarlinkInterface.Handler = { call, context, replier in
             try await handle(call, caller: Caller.of(context), replier: replier)
+        }
+        return switch parsed {
+        case .success(let idl): VarlinkInterface(name: interface, description: description, parsed: idl, handler: handler)
+        // Reported as VarlinkInterface reports any IDL that does not parse (`check` refuses it at start).
+        case .failure: VarlinkInterface(name: interface, description: description, handler: handler)
         }
     }
 
@@ -84,9 +92,9 @@ struct RouteTable<Admission: Sendable>: Sendable {
     /// promises cannot be left unserved (nor one served that it does not describe).
     func check() throws(RouteTableError) {
         let idl: VarlinkIDL
-        do {
-            idl = try VarlinkIDL(parsing: description)
-        } catch {
+        switch parsed {
+        case .success(let read): idl = read
+        case .failure(let error):
             throw RouteTableError(interface: interface, problem: "its interface description does not parse: \(error)")
         }
         guard idl.name == interface else {
