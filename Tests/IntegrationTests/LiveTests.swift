@@ -39,8 +39,8 @@ struct Live {
 
     /// Waits for photod to settle and checks that the index lists exactly the files on disk.
     func expectIndexEqualsDisk(sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        await #expect(try eventually(within: 10) { Set(try await self.index().keys) == (try disk()) },
-                      sourceLocation: sourceLocation)
+        try await eventually(within: 10) { Set(try await self.index().keys) == (try disk()) }
+        // Checked once more outside the wait, so a failure shows both sets.
         #expect(Set(try await self.index().keys) == (try disk()), sourceLocation: sourceLocation)
     }
 
