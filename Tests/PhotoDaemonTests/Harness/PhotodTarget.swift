@@ -3,8 +3,8 @@ import Testing
 import PhotoTestSupport
 
 /// Where a test body's photod runs: in the test process (`TestDaemon`: fast, callers named by
-/// the test) or as the real binary (`DaemonHarness`: the process, its socket activation-free
-/// start-up and its own identification of callers). A test that takes both as arguments checks
+/// the test) or as the real binary (`DaemonHarness`: the real process, its start-up and its
+/// own identification of callers). A test that takes both as arguments checks
 /// that the two agree.
 enum PhotodTarget: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case inProcess
