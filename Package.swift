@@ -177,7 +177,7 @@ let package = Package(
         .testTarget(name: "CodegenTests", dependencies: ["VarlinkCodegen", "VarlinkCore"]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
         .testTarget(name: "TextFoldingTests", dependencies: ["TextFolding"]),
-        .testTarget(name: "PosixTests", dependencies: ["Posix"]),
+        .testTarget(name: "PosixTests", dependencies: ["Posix", "PhotoTestSupport"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML", "PhotoTestSupport"]),
         // photoctl's pure parts: did-you-mean, shell words for completion, paths.
         .testTarget(name: "PhotoCommandsTests", dependencies: ["PhotoCommands", "PhotoAPI", "PhotoClient", "SafeText",

@@ -7,7 +7,8 @@ import Testing
 @Suite(.serialized)
 struct OpenOriginalAppTests {
     /// A raw-socket app: `id` prints its Authorization.Status; an asset id opens that original,
-    /// reads it to the end, then tries every way to write through what it was given.
+    /// reads it to the end, then tries every way to write through what it was given; `hoard ID N`
+    /// opens it N times keeping every sealed copy, closes them all and opens it once more.
     static let app = """
         import hashlib, json, os, socket, sys
         def call(sock, method, parameters):
@@ -24,6 +25,21 @@ struct OpenOriginalAppTests {
         sock.connect(sys.argv[1])
         if sys.argv[2] == "id":
             print(json.dumps(call(sock, "io.photod.Authorization.Status", {})[0]))
+            sys.exit()
+        if sys.argv[2] == "hoard":
+            kinds, kept = [], []
+            for _ in range(int(sys.argv[4])):
+                reply, fds = call(sock, "io.photod.Library.OpenOriginal", {"id": sys.argv[3], "acceptFileDescriptors": True})
+                kinds.append(reply.get("parameters", {}).get("descriptor") or reply.get("error"))
+                kept += fds
+                if reply.get("parameters", {}).get("descriptor") == "pipe":
+                    for fd in fds:
+                        while os.read(fd, 1 << 16):
+                            pass
+            for fd in kept:
+                os.close(fd)
+            again, fds = call(sock, "io.photod.Library.OpenOriginal", {"id": sys.argv[3], "acceptFileDescriptors": True})
+            print(json.dumps({"kinds": kinds, "afterClosing": again.get("parameters", {}).get("descriptor")}))
             sys.exit()
         reply, fds = call(sock, "io.photod.Library.OpenOriginal", {"id": sys.argv[2], "acceptFileDescriptors": True})
         out = {"reply": reply, "fds": len(fds)}
@@ -109,5 +125,27 @@ struct OpenOriginalAppTests {
         // Whatever the app could do to its copy or its pipe, the original is as it was.
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: path))) == original, "\(attempts)")
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == before)
+    }
+
+    @Test func anAppThatHoardsSealedCopiesGetsPipesUntilItLetsThemGo() async throws {
+        let daemon = try DaemonHarness(trusted: [])
+        let original = JPEGFixture.make(exif: ExifFixture(description: "Beach"), width: 64, height: 48)
+            + [UInt8](repeating: 7, count: 100_000)
+        try daemon.add("small.jpg", original)
+        try await daemon.start()
+        let status = try await Self.run(daemon, ["id"])
+        let appID = try #require(((status["parameters"] as? [String: Any])?["app"] as? [String: Any])?["id"] as? String,
+                                 "\(status)")
+        _ = try await daemon.photoctlJSON(["permissions", "allow", appID])
+        let id = try #require(try await daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)["small.jpg"])
+
+        // Each copy stays in memory charged to photod for as long as the app keeps it: past its
+        // 64, the app gets the original through a pipe, which holds no more than the pipe's buffer.
+        let output = try await Self.run(daemon, ["hoard", id, "66"])
+        let kinds = output["kinds"] as? [String] ?? []
+        #expect(kinds.count == 66, "\(output)")
+        #expect(kinds.prefix(64).allSatisfy { $0 == "sealedCopy" }, "\(kinds)")
+        #expect(kinds.suffix(2) == ["pipe", "pipe"], "\(kinds)")
+        #expect(output["afterClosing"] as? String == "sealedCopy", "the closed copies no longer count: \(output)")
     }
 }

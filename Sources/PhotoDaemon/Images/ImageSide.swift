@@ -18,6 +18,8 @@ struct ImageSide: Sendable {
     let janitor: ThumbnailJanitor
     /// The pipes being filled with originals for apps.
     let feeds = OriginalFeeds()
+    /// The sealed copies of originals apps hold.
+    let copies = OriginalCopies()
     /// RequestImage calls under way per caller, shared by every delivery.
     let replySlots = ImageReplySlots()
     let prefill: PrefillProgress
@@ -64,7 +66,7 @@ struct ImageSide: Sendable {
 
     /// `OpenOriginal` over this side.
     func opener(store: Store, logger: Logger) -> OriginalOpener {
-        OriginalOpener(assets: VisibleAsset(store: store), feeds: feeds, logger: logger)
+        OriginalOpener(assets: VisibleAsset(store: store), feeds: feeds, copies: copies, logger: logger)
     }
 
     /// What Status says about the workers and the cache.

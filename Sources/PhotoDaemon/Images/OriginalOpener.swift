@@ -14,10 +14,12 @@ import Varlink
 ///
 /// Only the owner gets the file's own descriptor. Every app runs as the owner's user, so a
 /// descriptor of the file would let it reopen /proc/self/fd/N for writing: an app gets a sealed
-/// memfd copy up to `sealedCopyLimit`, and a pipe photod fills above it.
+/// memfd copy up to `sealedCopyLimit`, and a pipe photod fills above it, or once the app holds
+/// as many copies as `OriginalCopies` allows it.
 struct OriginalOpener: Sendable {
     let assets: VisibleAsset
     let feeds: OriginalFeeds
+    let copies: OriginalCopies
     let logger: Logger
 
     /// The largest file an app gets as a sealed in-memory copy: a camera's or phone's JPEG, HEIC
@@ -55,7 +57,7 @@ struct OriginalOpener: Sendable {
             try await replier.reply(reply, fileDescriptors: [file.fileDescriptor])
             return
         }
-        if size <= Self.sealedCopyLimit {
+        if size <= Self.sealedCopyLimit, let place = copies.reserve(caller.appID, bytes: size) {
             let source = file.fileDescriptor
             let copy = await DetachedThread.result(name: "photod-copy") {
                 SealedCopy.make(copying: source, count: size, name: "photod-original")
@@ -64,13 +66,17 @@ struct OriginalOpener: Sendable {
             switch copy {
             case .success(let made): sealed = made
             case .failure(let error):
+                place.release()
                 throw unavailable(parameters.id, "photod could not make a sealed copy of the file (\(error))")
             }
             defer { close(sealed.descriptor) }
-            reply.size = sealed.size
-            reply.descriptor = .sealedCopy
-            try await replier.reply(reply, fileDescriptors: [sealed.descriptor])
-            return
+            // A copy the ledger cannot count back goes the way a large file goes: through a pipe.
+            if place.hold(sealed.descriptor) {
+                reply.size = sealed.size
+                reply.descriptor = .sealedCopy
+                try await replier.reply(reply, fileDescriptors: [sealed.descriptor])
+                return
+            }
         }
         reply.descriptor = .pipe
         try await stream(file.fileDescriptor, size: size, reply: reply, id: parameters.id, caller: caller,
@@ -81,8 +87,12 @@ struct OriginalOpener: Sendable {
     private func stream(_ source: Int32, size: Int, reply: OpenOriginalReply, id: String, caller: Caller,
                         replier: VarlinkReplier) async throws {
         guard let ticket = feeds.admit(caller.appID) else {
-            throw unavailable(id, "this app already has \(OriginalFeeds.perCaller) originals being streamed to it "
-                              + "(a file over \(Self.sealedCopyLimit >> 20) MiB comes as a pipe); read or close them first")
+            let held = copies.holding(caller.appID)
+            let limit = copies.limitPerCaller
+            throw unavailable(id, "this app holds \(held.copies) sealed copies of originals (\(held.bytes >> 20) MiB; "
+                              + "at most \(limit.copies) or \(limit.bytes >> 20) MiB) and has \(OriginalFeeds.perCaller) "
+                              + "originals being streamed to it through pipes (a file over \(Self.sealedCopyLimit >> 20) MiB always comes as a pipe); "
+                              + "close or read some first")
         }
         // The feed keeps its own descriptor of the file; the reply's goes when this returns.
         let own = fcntl(source, F_DUPFD_CLOEXEC, 0)
