@@ -67,6 +67,11 @@ actor ThumbnailerPool: ImageMaking {
     nonisolated func make(_ job: ImageJob, fileDescriptor: Int32, for caller: ImageCaller)
         async throws(ImageMakingError) -> MadeImage {
         let request = try await takeSlot(job, for: caller)
+        if Task.isCancelled {
+            // Its client hung up while it waited: the slot goes to the next request, undecoded.
+            await giveBack(nil, after: .failure(Self.hungUp), heldBy: caller)
+            throw Self.hungUp
+        }
         var used: ThumbnailerProcess?
         let outcome: Result<ThumbnailResponse, ImageMakingError>
         do {
@@ -84,6 +89,9 @@ actor ThumbnailerPool: ImageMaking {
         await giveBack(used, after: outcome, heldBy: caller)
         return try Self.image(from: outcome.get(), job: job)
     }
+
+    /// What a request whose client hung up while it waited ends with.
+    static let hungUp = ImageMakingError.unavailable("the client hung up before a worker was free")
 
     /// Stops every worker; later requests fail at once.
     func shutdown() async {

@@ -69,6 +69,29 @@ struct ImageFairnessTests {
         #expect(before <= 2, "\(before) of the app's images were made before the owner's")
     }
 
+    @Test func requestsWhoseClientHungUpWhileWaitingAreNotDecoded() async throws {
+        let bench = try Bench(width: 1200, height: 900, maxWorkers: 1)
+        let pool = bench.pool
+        let job = ImageJob(mode: .full, width: 1024, height: 1024, fill: false, format: .jpeg, cacheCopy: false)
+        let first = Task { try await bench.make(job, for: .app("gone")) }
+        while await pool.slotsHeld.all < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        let queued = (0..<4).map { _ in Task { try await bench.make(job, for: .app("gone")) } }
+        while await pool.waitingCount < queued.count { try await Task.sleep(for: .milliseconds(1)) }
+        // The connection closing cancels its calls, as the varlink server does.
+        for task in queued { task.cancel() }
+        _ = try await first.value
+        for task in queued {
+            await #expect(throws: ImageMakingError.self, "a waiting request of a client that left is not made") {
+                _ = try await task.value
+            }
+        }
+        let held = await pool.slotsHeld.all
+        let waiting = await pool.waitingCount
+        #expect(held == 0 && waiting == 0, "every slot is given back")
+        _ = try await bench.make(job, for: .owner)
+        await bench.finish()
+    }
+
     @Test func appsLeaveOneOfTwoWorkersToTheOwner() async throws {
         let bench = try Bench(width: 1200, height: 900, maxWorkers: 2)
         let pool = bench.pool
