@@ -74,6 +74,23 @@ public final class SQLiteConnection {
         }
     }
 
+    /// Runs `body` asking `stop` every `instructions` virtual-machine steps; once it says true,
+    /// the statement under way ends with `SQLITE_INTERRUPT`, even in the middle of one long step
+    /// (a sort, a full-text merge) that no check between rows would reach.
+    public func interruptible<T>(when stop: @escaping () -> Bool, every instructions: Int32 = 10_000,
+                                 _ body: () throws -> T) throws -> T {
+        let check = Unmanaged.passRetained(StopCheck(stop))
+        sqlite3_progress_handler(handle, instructions, { context in
+            guard let context else { return 0 }
+            return Unmanaged<StopCheck>.fromOpaque(context).takeUnretainedValue().stop() ? 1 : 0
+        }, check.toOpaque())
+        defer {
+            sqlite3_progress_handler(handle, 0, nil, nil)
+            check.release()
+        }
+        return try body()
+    }
+
     /// The integer in the first column of the first row of `sql` (a pragma such as
     /// `PRAGMA page_count`), nil when it returns no row or NULL.
     public func integer(_ sql: String) throws(SQLiteError) -> Int64? {
@@ -90,4 +107,13 @@ public final class SQLiteConnection {
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+}
+
+/// The closure a progress handler asks, kept alive while the handler is installed.
+private final class StopCheck {
+    let stop: () -> Bool
+
+    init(_ stop: @escaping () -> Bool) {
+        self.stop = stop
+    }
 }

@@ -22,5 +22,8 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// True when the file is not a database or its structure is damaged (SQLITE_NOTADB, SQLITE_CORRUPT).
     public var isDamagedDatabase: Bool { code & 0xFF == 26 || code & 0xFF == 11 }
 
+    /// True when a progress handler stopped the statement (SQLITE_INTERRUPT).
+    public var isInterrupted: Bool { code & 0xFF == 9 }
+
     public var description: String { "SQLite error \(code): \(message)" }
 }

@@ -11,53 +11,69 @@ extension StoreDatabase {
     ) throws -> SearchPage {
         try control.checkCancelled()
         return try read { db in
-            // One snapshot for the whole search, so the bulk-load mark and the indexes agree.
-            try db.transaction(immediate: false) {
-                let plan = SearchPlan(groupKey: groupKey, position: position, limit: limit, words: query.words,
-                                      budget: budget, control: control)
-                if let selection {
-                    // A limited app: start from its own photos and test each one's text, never the
-                    // index as a whole, so neither the reply nor its timing depends on hidden photos.
-                    return try plan.rows(db, .scan(selection: selection, ordered: false))
+            // A client that hangs up stops even one long step (a full-text merge) at once.
+            do {
+                return try db.interruptible(when: { control.isCancelled }) {
+                    try search(db, query, groupKey: groupKey, after: position, limit: limit, selection: selection,
+                               budget: budget, control: control)
                 }
-                // During a bulk load the search and order indexes wait for its end (`BulkLoad`).
-                if try BulkLoad.isActive(db) { return try plan.rows(db, .scan(selection: nil, ordered: false)) }
-                guard var match = try SearchMatch(query, terms: { try Self.terms(db, beginning: $0) }) else { return SearchPage(assets: []) }
-                // Few matches: fetch and sort them. Many: walk the taken-order index keeping the rows
-                // that match, which stops after a page instead of sorting every match. The walk
-                // reads about total / matches index entries per row kept, in order; the sort reads
-                // every match's row, at random places, about six times dearer each (1,574 matches
-                // of 100,000 photos, 4 MiB cache: 2.6 ms to sort, 0.9 ms to walk). They cost the
-                // same near sqrt(total × limit / 6) matches.
-                let total = try Self.assetCount(db, groupKey: groupKey)
-                let few = Int((Double(total) * Double(limit) / 6).squareRoot())
-                // A common trigram's list ("img", "jpg": every photo) costs the most to merge and
-                // narrows nothing a rare one has not: with rare ones (as short as sqrt(total ×
-                // limit)), the rare ones are enough, as each photo found is checked against its
-                // text anyway.
-                if match.trigrams.count > 1 {
-                    let rareBound = Int((Double(total) * Double(limit)).squareRoot())
-                    var rare: [(trigram: String, rowids: [Int64])] = []
-                    for trigram in match.trigrams {
-                        let rowids = try Self.rowids(db, matching: SearchQuery.quoted(trigram), atMost: rareBound + 1)
-                        if rowids.count <= rareBound { rare.append((trigram, rowids)) }
-                    }
-                    if !rare.isEmpty { match.trigrams = rare.map(\.trigram) }
-                    if !rare.isEmpty, match.alternatives.isEmpty {
-                        // Their lists are in hand: the photos in all of them are the candidates.
-                        var candidates = Set(rare[0].rowids)
-                        for list in rare.dropFirst() { candidates.formIntersection(list.rowids) }
-                        guard !candidates.isEmpty else { return SearchPage(assets: []) }
-                        if candidates.count <= few { return try plan.rows(db, .rowids(Array(candidates))) }
-                    }
-                }
-                guard let expression = match.expression else {
-                    return try plan.rows(db, .scan(selection: nil, ordered: true))
-                }
-                let matches = try Self.rowids(db, matching: expression, atMost: few + 1)
-                guard !matches.isEmpty else { return SearchPage(assets: []) }
-                return try plan.rows(db, matches.count <= few ? .rowids(matches) : .walk(expression: expression))
+            } catch let error as SQLiteError where error.isInterrupted && control.isCancelled {
+                throw CancellationError()
             }
+        }
+    }
+
+    /// The search on `db`, in one read transaction.
+    private func search(
+        _ db: SQLiteConnection, _ query: SearchQuery, groupKey: String?, after position: StorePosition?, limit: Int,
+        selection: StoreSelection?, budget: Int, control: SearchControl
+    ) throws -> SearchPage {
+        // One snapshot for the whole search, so the bulk-load mark and the indexes agree.
+        try db.transaction(immediate: false) {
+            let plan = SearchPlan(groupKey: groupKey, position: position, limit: limit, words: query.words,
+                                  budget: budget, control: control)
+            if let selection {
+                // A limited app: start from its own photos and test each one's text, never the
+                // index as a whole, so neither the reply nor its timing depends on hidden photos.
+                return try plan.rows(db, .scan(selection: selection, ordered: false))
+            }
+            // During a bulk load the search and order indexes wait for its end (`BulkLoad`).
+            if try BulkLoad.isActive(db) { return try plan.rows(db, .scan(selection: nil, ordered: false)) }
+            guard var match = try SearchMatch(query, terms: { try Self.terms(db, beginning: $0) }) else { return SearchPage(assets: []) }
+            // Few matches: fetch and sort them. Many: walk the taken-order index keeping the rows
+            // that match, which stops after a page instead of sorting every match. The walk
+            // reads about total / matches index entries per row kept, in order; the sort reads
+            // every match's row, at random places, about six times dearer each (1,574 matches
+            // of 100,000 photos, 4 MiB cache: 2.6 ms to sort, 0.9 ms to walk). They cost the
+            // same near sqrt(total × limit / 6) matches.
+            let total = try Self.assetCount(db, groupKey: groupKey)
+            let few = Int((Double(total) * Double(limit) / 6).squareRoot())
+            // A common trigram's list ("img", "jpg": every photo) costs the most to merge and
+            // narrows nothing a rare one has not: with rare ones (as short as sqrt(total ×
+            // limit)), the rare ones are enough, as each photo found is checked against its
+            // text anyway.
+            if match.trigrams.count > 1 {
+                let rareBound = Int((Double(total) * Double(limit)).squareRoot())
+                var rare: [(trigram: String, rowids: [Int64])] = []
+                for trigram in match.trigrams {
+                    let rowids = try Self.rowids(db, matching: SearchQuery.quoted(trigram), atMost: rareBound + 1)
+                    if rowids.count <= rareBound { rare.append((trigram, rowids)) }
+                }
+                if !rare.isEmpty { match.trigrams = rare.map(\.trigram) }
+                if !rare.isEmpty, match.alternatives.isEmpty {
+                    // Their lists are in hand: the photos in all of them are the candidates.
+                    var candidates = Set(rare[0].rowids)
+                    for list in rare.dropFirst() { candidates.formIntersection(list.rowids) }
+                    guard !candidates.isEmpty else { return SearchPage(assets: []) }
+                    if candidates.count <= few { return try plan.rows(db, .rowids(Array(candidates))) }
+                }
+            }
+            guard let expression = match.expression else {
+                return try plan.rows(db, .scan(selection: nil, ordered: true))
+            }
+            let matches = try Self.rowids(db, matching: expression, atMost: few + 1)
+            guard !matches.isEmpty else { return SearchPage(assets: []) }
+            return try plan.rows(db, matches.count <= few ? .rowids(matches) : .walk(expression: expression))
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import PhotoTestSupport
 import Synchronization
 import Testing
+import SQLite
 @testable import Store
 
 /// What a search may cost: a row budget per page, cancellation between photos, and a reserved
@@ -173,4 +174,24 @@ private struct GateTimeout: Error {}
 /// A count shared with tasks.
 private final class Counter: Sendable {
     let count = Atomic(0)
+
+    @Test func aProgressHandlerStopsOneEndlessStepAndIsGoneAfterwards() throws {
+        let dir = try TemporaryDirectory()
+        let db = try SQLiteConnection(path: dir.file("steps.sqlite"), create: true)
+        // One step that never ends by itself: no check between rows would ever run.
+        let endless = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n"
+        let asked = Atomic(0)
+        #expect {
+            try db.interruptible(when: { asked.add(1, ordering: .relaxed).newValue >= 3 }, every: 1000) {
+                _ = try db.integer(endless)
+            }
+        } throws: { error in
+            (error as? SQLiteError)?.isInterrupted == true
+        }
+        #expect(asked.load(ordering: .relaxed) == 3)
+        // Outside it, statements run to their end again.
+        #expect(try db.integer("WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 100000) "
+                               + "SELECT count(*) FROM n") == 100_000)
+        #expect(asked.load(ordering: .relaxed) == 3)
+    }
 }
