@@ -138,6 +138,12 @@ enum Schema {
             mount_point BLOB NOT NULL
         ) WITHOUT ROWID;
         """,
+        // 11: what tells a drive from another at the same device number and place: its UUID
+        // and, where the file system derives it from its own, its statfs id.
+        """
+        ALTER TABLE volumes ADD COLUMN uuid TEXT NOT NULL DEFAULT '';
+        ALTER TABLE volumes ADD COLUMN fs_id INTEGER NOT NULL DEFAULT 0;
+        """,
     ]
 
     /// The compact layout's migration number (`CompactLayout`), which converts rows in Swift.

@@ -18,10 +18,14 @@ public struct StoredVolume: Sendable, Equatable {
     public var fsType: String
     public var source: String
     public var mountPoint: [UInt8]
+    /// The file system's UUID as udev names it, "" when unknown.
+    public var uuid: String
+    /// `f_fsid` where it comes from the file system's own UUID or serial, 0 when unknown.
+    public var fsID: UInt64
 
     /// Creates a volume record.
     public init(folder: [UInt8], root: String, device: UInt64, mountID: Int, major: UInt32, minor: UInt32,
-                fsType: String, source: String, mountPoint: [UInt8]) {
+                fsType: String, source: String, mountPoint: [UInt8], uuid: String = "", fsID: UInt64 = 0) {
         self.folder = folder
         self.root = root
         self.device = device
@@ -31,6 +35,8 @@ public struct StoredVolume: Sendable, Equatable {
         self.fsType = fsType
         self.source = source
         self.mountPoint = mountPoint
+        self.uuid = uuid
+        self.fsID = fsID
     }
 }
 
@@ -39,7 +45,8 @@ extension StoreDatabase {
     func volumes() throws -> [StoredVolume] {
         try read { db in
             let statement = try db.statement("""
-                SELECT folder, root, device, mount_id, major, minor, fs_type, source, mount_point FROM volumes ORDER BY folder
+                SELECT folder, root, device, mount_id, major, minor, fs_type, source, mount_point, uuid, fs_id
+                FROM volumes ORDER BY folder
                 """)
             var volumes: [StoredVolume] = []
             while try statement.step() {
@@ -47,7 +54,8 @@ extension StoreDatabase {
                     folder: statement.blob(0), root: statement.text(1) ?? "",
                     device: UInt64(bitPattern: statement.int64(2)), mountID: Int(statement.int64(3)),
                     major: UInt32(truncatingIfNeeded: statement.int64(4)), minor: UInt32(truncatingIfNeeded: statement.int64(5)),
-                    fsType: statement.text(6) ?? "", source: statement.text(7) ?? "", mountPoint: statement.blob(8)))
+                    fsType: statement.text(6) ?? "", source: statement.text(7) ?? "", mountPoint: statement.blob(8),
+                    uuid: statement.text(9) ?? "", fsID: UInt64(bitPattern: statement.int64(10))))
             }
             return volumes
         }
@@ -57,16 +65,18 @@ extension StoreDatabase {
     func saveVolume(_ volume: StoredVolume) throws {
         try write { db in
             let statement = try db.statement("""
-                INSERT INTO volumes(folder, root, device, mount_id, major, minor, fs_type, source, mount_point)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO volumes(folder, root, device, mount_id, major, minor, fs_type, source, mount_point, uuid, fs_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(folder) DO UPDATE SET root = excluded.root, device = excluded.device,
                   mount_id = excluded.mount_id, major = excluded.major, minor = excluded.minor,
-                  fs_type = excluded.fs_type, source = excluded.source, mount_point = excluded.mount_point
+                  fs_type = excluded.fs_type, source = excluded.source, mount_point = excluded.mount_point,
+                  uuid = excluded.uuid, fs_id = excluded.fs_id
                 """)
             try statement.bind([
                 .blob(volume.folder), .text(volume.root), .integer(Int64(bitPattern: volume.device)),
                 .integer(Int64(volume.mountID)), .integer(Int64(volume.major)), .integer(Int64(volume.minor)),
-                .text(volume.fsType), .text(volume.source), .blob(volume.mountPoint),
+                .text(volume.fsType), .text(volume.source), .blob(volume.mountPoint), .text(volume.uuid),
+                .integer(Int64(bitPattern: volume.fsID)),
             ]).run()
         }
     }

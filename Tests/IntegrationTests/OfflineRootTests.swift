@@ -84,6 +84,37 @@ import Testing
     }
 
     @Test(.enabled(if: LoopDrive.canMount, "mounting a drive needs root, mkfs.ext4, losetup and loop devices"))
+    func anotherDriveAtTheSameDeviceNumberAndPlaceIsNotTakenForTheRoots() async throws {
+        let photos = (0..<3).map { "DCIM/p\($0).jpg" }
+        try await Self.withDaemonOnDrive(photos: photos) { daemon, drive in
+            try await daemon.start()
+            let before = try await daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)
+            #expect(before.count == 3)
+
+            // Another stick in the same port: the same loop device, so the same device number
+            // and mount point, with a file system of its own holding a photo of its own.
+            try await drive.unmount(daemon.library)
+            #expect(await eventually(within: 30) { await Self.rootState(daemon) == "offline" }, "\(daemon.log)")
+            try await drive.reformat()
+            try await drive.mount(at: daemon.library)
+            try daemon.add("DCIM/other.jpg", Photo.jpeg("Other"))
+            // Several polls of the mount table (poll_interval = 1): the root stays offline.
+            try await Task.sleep(for: .seconds(4))
+            await #expect(Self.rootState(daemon) == "offline", "\(daemon.log)")
+            let status = try await daemon.photoctlJSON(["status"])
+            let problem = (status["problems"] as? [String])?.first ?? ""
+            #expect(problem.contains("another drive"), "\(problem)")
+            #expect(try await daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library) == before)
+
+            // And when photod starts with the other drive there.
+            await #expect(daemon.stop() == 0)
+            try await daemon.start()
+            await #expect(Self.rootState(daemon) == "offline")
+            #expect(try await daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library) == before)
+        }
+    }
+
+    @Test(.enabled(if: LoopDrive.canMount, "mounting a drive needs root, mkfs.ext4, losetup and loop devices"))
     func aDriveUnmountedWhileRunningWithItsFolderLeftIsOfflineNotEmptied() async throws {
         let photos = (0..<4).map { "p\($0).jpg" }
         try await Self.withDaemonOnDrive(photos: photos) { daemon, drive in

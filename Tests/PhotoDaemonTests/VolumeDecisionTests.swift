@@ -93,6 +93,51 @@ import Testing
         }
     }
 
+    @Test func anotherDriveAtTheSameDeviceNumberAndPlaceIsOfflineWhenItsUUIDOrIDDiffers() {
+        // Another stick in the same port: the same 8:17, the same mount point and type.
+        let table = Self.table(Self.rootLine, "130 22 8:17 / /media/card rw - ext4 /dev/sdb1 rw")
+        var recorded = Self.recorded
+        recorded.uuid = "1111-AAAA"
+        let other = FileSystemSerial(uuid: "2222-BBBB")
+        guard case .offline(let reason) = Self.decision(recorded: recorded).decide(
+            table: table, device: 8 << 8 | 17, serial: other) else {
+            Issue.record("a drive with another UUID is not the photos' drive")
+            return
+        }
+        #expect(reason.contains("another drive (UUID 2222-BBBB)") && reason.contains("UUID 1111-AAAA"), "\(reason)")
+        guard case .present = Self.decision(recorded: recorded).decide(
+            table: table, device: 8 << 8 | 17, serial: FileSystemSerial(uuid: "1111-AAAA")) else {
+            Issue.record("the same UUID is the same drive")
+            return
+        }
+
+        var byID = Self.recorded
+        byID.fsID = 0x1234
+        guard case .offline = Self.decision(recorded: byID).decide(
+            table: table, device: 8 << 8 | 17, serial: FileSystemSerial(fsID: 0x5678)) else {
+            Issue.record("without udev, an ext4's own id tells the drives apart")
+            return
+        }
+        // Nothing known on one side (an index from before, no udev): the device decides, as before.
+        guard case .present = Self.decision().decide(table: table, device: 8 << 8 | 17, serial: other) else {
+            Issue.record("nothing to compare: the device number decides")
+            return
+        }
+    }
+
+    @Test func theSameUUIDUnderAnotherTypeOrDeviceAtItsPlaceIsTheDriveBack() {
+        var recorded = Self.recorded
+        recorded.uuid = "1111-AAAA"
+        // The same card read by another reader, whose driver names the type differently.
+        let table = Self.table(Self.rootLine, "131 22 8:65 / /media/card rw - exfat /dev/sde1 rw")
+        guard case .present(let now, remounted: true) = Self.decision(recorded: recorded).decide(
+            table: table, device: 8 << 8 | 65, serial: FileSystemSerial(uuid: "1111-AAAA")) else {
+            Issue.record("the same UUID at the same place is the drive back")
+            return
+        }
+        #expect(now.uuid == "1111-AAAA" && now.fsType == "exfat")
+    }
+
     @Test func aFolderWithoutPhotosTakesTheFileSystemItIsOn() {
         let presence = Self.decision(photos: false).decide(table: Self.table(Self.rootLine), device: 8 << 8 | 2)
         guard case .new(let now) = presence else {

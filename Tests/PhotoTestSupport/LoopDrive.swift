@@ -38,6 +38,12 @@ public final class LoopDrive: @unchecked Sendable {
         mounted.update { $0.removeAll { $0 == folder } }
     }
 
+    /// Makes a new, empty ext4 file system on the (unmounted) device: another drive, with its
+    /// own UUID, at the same device number, as another stick in the same port would be.
+    public func reformat() async throws {
+        try await Self.run("/usr/sbin/mkfs.ext4", ["-q", "-F", device])
+    }
+
     /// Unmounts it wherever it is still mounted and detaches the loop device; safe to call twice.
     public func detach() async {
         for folder in mounted.withLock({ $0.reversed() }) {

@@ -4,7 +4,7 @@ import SQLite
 import Testing
 @testable import Store
 
-/// Migration 10: the file system each root's photos were indexed on.
+/// Migrations 10 and 11: the file system each root's photos were indexed on, and its UUID.
 @Suite struct StoreVolumesTests {
     static let card = StoredVolume(
         folder: Array("/media/card".utf8), root: "/media/card", device: 2065, mountID: 95, major: 8, minor: 17,
@@ -49,6 +49,28 @@ import Testing
         await #expect(try store.volumes() == [Self.card])
         let db = try SQLiteConnection(path: path, create: false)
         #expect(try db.integer("PRAGMA user_version") == Int64(Schema.version))
-        #expect(Schema.version == 10)
+        #expect(Schema.version == 11)
+    }
+
+    @Test func aVolumeKeepsItsUUIDAndFileSystemIDAndARecordFromVersionTenGetsEmptyOnes() async throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("index.sqlite")
+        var card = Self.card
+        card.uuid = "4f2c6e1a-0d5b-4c7e-9a53-2b1f0c8d7e61"
+        card.fsID = UInt64.max - 7
+        do {
+            let store = try Store(path: path)
+            try await store.saveVolume(card)
+            await #expect(try store.volumes() == [card])
+            await store.close()
+        }
+        do {
+            // As migration 10 left it: the table without the two columns.
+            let old = try SQLiteConnection(path: path, create: false)
+            try old.execute("ALTER TABLE volumes DROP COLUMN uuid; ALTER TABLE volumes DROP COLUMN fs_id")
+            try old.execute("PRAGMA user_version = 10")
+        }
+        let store = try Store(path: path)
+        await #expect(try store.volumes() == [Self.card], "kept, with nothing known of its UUID")
     }
 }

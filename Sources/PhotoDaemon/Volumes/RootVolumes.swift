@@ -132,7 +132,8 @@ final class RootVolumes: Sendable {
         let recorded = known.values.filter { $0.root == root.configured }.min { $0.folder.count < $1.folder.count }
         guard let path = root.resolve(), let device = Self.device(path) else { return nil }
         let decision = VolumeDecision(folder: path, root: root.configured, recorded: nil, photoDevices: [], hasPhotos: false)
-        if case .new(let now) = decision.decide(table: table, device: device), now != recorded {
+        let serial = FileSystemSerial.read(folder: path, mount: table.covering(path))
+        if case .new(let now) = decision.decide(table: table, device: device, serial: serial), now != recorded {
             await save(now, replacing: recorded)
         }
         offline.withLock { $0[root.configured] = nil }
@@ -178,8 +179,9 @@ final class RootVolumes: Sendable {
         if recorded == nil, hasPhotos {
             photoDevices = Set(try await store.indexedFiles(under: folder).map(\.stamp.device))
         }
+        let serial = device == nil ? FileSystemSerial() : FileSystemSerial.read(folder: folder, mount: table.covering(folder))
         return VolumeDecision(folder: folder, root: root, recorded: recorded, photoDevices: photoDevices,
-                              hasPhotos: hasPhotos).decide(table: table, device: device)
+                              hasPhotos: hasPhotos).decide(table: table, device: device, serial: serial)
     }
 
     private func loaded() async throws -> [[UInt8]: StoredVolume] {

@@ -31,8 +31,9 @@ struct VolumeDecision: Sendable {
     /// Whether the index holds photos under the folder.
     var hasPhotos: Bool
 
-    /// Decides for `table` and the folder's `device` now (nil: it is not there or not a folder).
-    func decide(table: MountTable, device: UInt64?) -> VolumePresence {
+    /// Decides for `table`, the folder's `device` now (nil: it is not there or not a folder)
+    /// and the `serial` of the file system it is on now.
+    func decide(table: MountTable, device: UInt64?, serial: FileSystemSerial = FileSystemSerial()) -> VolumePresence {
         guard let device else {
             guard let recorded, let identity = recorded.identity, !table.entries.isEmpty,
                   !table.holds(identity)
@@ -43,7 +44,7 @@ struct VolumeDecision: Sendable {
         let now = StoredVolume(
             folder: folder, root: root, device: device, mountID: mount?.mountID ?? 0, major: mount?.major ?? 0,
             minor: mount?.minor ?? 0, fsType: mount?.fsType ?? "", source: mount?.source ?? "",
-            mountPoint: mount?.mountPoint ?? [])
+            mountPoint: mount?.mountPoint ?? [], uuid: serial.uuid, fsID: serial.fsID)
         guard let recorded else {
             // Photos indexed before volumes were recorded: the device they were read on says.
             if hasPhotos, !photoDevices.isEmpty, !photoDevices.contains(device) {
@@ -54,12 +55,14 @@ struct VolumeDecision: Sendable {
             }
             return .new(now)
         }
-        if recorded.device == device {
+        let another = recorded.serial.differs(from: serial)
+        if recorded.device == device, another != true {
             let remounted = mount != nil && recorded.mountID != 0 && mount?.mountID != recorded.mountID
             return .present(now, remounted: remounted)
         }
         // The same drive back under other device numbers, at the same place.
-        if let mount, let identity = recorded.identity, mount.mountPoint == identity.mountPoint, identity.matches(mount) {
+        if let mount, let identity = recorded.identity, mount.mountPoint == identity.mountPoint,
+           another == false || (another == nil && identity.matches(mount)) {
             return .present(now, remounted: true)
         }
         // Nothing indexed there to keep: the folder's file system now is its own from now on.
@@ -67,6 +70,13 @@ struct VolumeDecision: Sendable {
         let was = recorded.identity?.display ?? Self.deviceText(recorded.device)
         if let identity = recorded.identity, !table.entries.isEmpty, !table.holds(identity) {
             return .offline(reason: "\(was) is not mounted (the folder there now is on \(now.identity?.display ?? Self.deviceText(device)))")
+        }
+        if another == true, let serialWas = recorded.serial.display, let isNow = serial.display {
+            // Another stick in the same port, another card in the same reader.
+            return .offline(reason: """
+                another drive (\(isNow)) is at \(String(decoding: folder, as: UTF8.self)), not the one its photos \
+                were indexed on (\(serialWas))
+                """)
         }
         return .offline(reason: "its folder is on \(now.identity?.display ?? Self.deviceText(device)) now, not on \(was)")
     }
@@ -80,6 +90,9 @@ struct VolumeDecision: Sendable {
 }
 
 extension StoredVolume {
+    /// The recorded UUID and file system id.
+    var serial: FileSystemSerial { FileSystemSerial(uuid: uuid, fsID: fsID) }
+
     /// The recorded mount, nil when none was known.
     var identity: MountIdentity? {
         guard !mountPoint.isEmpty else { return nil }
