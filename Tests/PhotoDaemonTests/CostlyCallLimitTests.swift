@@ -82,6 +82,23 @@ import Varlink
         for task in held { try await task.value }
     }
 
+    @Test func anAppThatSearchesAgainTheMomentItIsAnsweredIsPacedOthersAndTheOwnerAreNot() async throws {
+        // A minute per call earned back: the test sees the burst end and nothing come back.
+        let limit = CostlyCallLimit(perApp: 2, perUser: 4, burst: 3, interval: 60)
+        for _ in 0..<3 { #expect(await Self.refusal(limit, Self.app("exe:/usr/bin/flood")) == nil) }
+        let error = await Self.refusal(limit, Self.app("exe:/usr/bin/flood"))
+        #expect(error?.name == LibraryInterface.Error.busy)
+        #expect(error?.parameters(BusyError.self)?.hint.contains("3 searches in a row") == true, "\(String(describing: error))")
+        #expect(await Self.refusal(limit, Self.app("exe:/usr/bin/viewer")) == nil, "another app has its own pace")
+        for _ in 0..<5 { #expect(await Self.refusal(limit, Self.owner) == nil, "the owner is never paced") }
+
+        // One call earned back every 50 ms, the default: a burst, then about one per interval.
+        let paced = CostlyCallLimit(perApp: 2, perUser: 4, burst: 2, interval: 0.05)
+        for _ in 0..<2 { #expect(await Self.refusal(paced, Self.app("exe:/usr/bin/typist")) == nil) }
+        try await Task.sleep(for: .milliseconds(120))
+        #expect(await Self.refusal(paced, Self.app("exe:/usr/bin/typist")) == nil, "earned back while it waited")
+    }
+
     @Test func theOwnerReadsOnTheReservedLaneAndAppsOnTheSharedOne() {
         #expect(Self.owner.storeLane == .reserved)
         #expect(Self.app("exe:/usr/bin/viewer").storeLane == .shared)

@@ -935,7 +935,8 @@ public struct RootNotFoundError: Codable, Sendable, Equatable {
 
 /// Parameters of `io.photod.Library.Busy`.
 /// The caller already has as many costly calls (Search) running as it may: limit at once per app
-/// (a user's apps together may run twice that). Retry once one has answered. Never the owner.
+/// (a user's apps together may run twice that), or made them faster than it may (hint says
+/// which). Retry once one has answered, or a little later. Never the owner.
 public struct BusyError: Codable, Sendable, Equatable {
     public var limit: Int
     public var hint: String
