@@ -109,11 +109,12 @@ public struct VarlinkIDLError: Error, Sendable, Equatable, CustomStringConvertib
     public var description: String { "interface description, line \(line): \(reason)" }
 }
 
-/// A recursive-descent parser over the IDL's characters; comments run from `#` to the line's end.
+/// A recursive-descent parser over the IDL's UTF-8 bytes (varlink's names and punctuation are
+/// ASCII; only comments hold anything else); comments run from `#` to the line's end.
 /// Comments that stand on lines of their own, with no blank line before what follows, are kept
 /// as that member's or field's documentation.
 struct VarlinkIDLParser {
-    private let characters: [Character]
+    private let characters: [UInt8]
     private var index = 0
     private var line = 1
     /// Whether the current line has had anything but spaces before `index`.
@@ -122,7 +123,7 @@ struct VarlinkIDLParser {
     private var pendingDoc: [String] = []
 
     init(text: String) {
-        characters = Array(text)
+        characters = Array(text.utf8)
     }
 
     mutating func parseInterface() throws(VarlinkIDLError) -> VarlinkIDL {
@@ -223,14 +224,14 @@ struct VarlinkIDLParser {
     private mutating func skipSpace() {
         while index < characters.count {
             let character = characters[index]
-            if character == "#" {
+            if character == UInt8(ascii: "#") {
                 let start = index + 1
-                while index < characters.count, characters[index] != "\n" { index += 1 }
+                while index < characters.count, characters[index] != UInt8(ascii: "\n") { index += 1 }
                 if !lineHasCode { pendingDoc.append(Self.docLine(characters[start..<index])) }
-            } else if character.isWhitespace {
-                if character == "\n" {
+            } else if Self.isSpace(character) {
+                if character == UInt8(ascii: "\n") {
                     // A blank line parts a comment from what follows; a code line ends its doc.
-                    if !lineHasCode, characters[lineStart(before: index)..<index].allSatisfy(\.isWhitespace) {
+                    if !lineHasCode, characters[lineStart(before: index)..<index].allSatisfy(Self.isSpace) {
                         pendingDoc = []
                     }
                     line += 1
@@ -252,25 +253,45 @@ struct VarlinkIDLParser {
     /// The index where the line holding `position` starts.
     private func lineStart(before position: Int) -> Int {
         var start = position
-        while start > 0, characters[start - 1] != "\n" { start -= 1 }
+        while start > 0, characters[start - 1] != UInt8(ascii: "\n") { start -= 1 }
         return start
     }
 
-    /// A comment's text without the one space that usually follows `#`.
-    private static func docLine(_ text: ArraySlice<Character>) -> String {
-        String(text.first == " " ? text.dropFirst() : text)
+    /// A comment's text without the one space that usually follows `#`, nor a CR before its line's end.
+    private static func docLine(_ text: ArraySlice<UInt8>) -> String {
+        var text = text.first == UInt8(ascii: " ") ? text.dropFirst() : text
+        if text.last == UInt8(ascii: "\r") { text = text.dropLast() }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Space, tab, newline, carriage return, vertical tab and form feed.
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (0x09...0x0D).contains(byte)
+    }
+
+    /// An ASCII letter or digit: what names are made of.
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+    }
+
+    /// What a word (a keyword, a name, an interface name) is made of.
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"): true
+        default: isLetter(byte)
+        }
     }
 
     private func peek(_ text: String) -> Bool {
-        let wanted = Array(text)
-        return index + wanted.count <= characters.count && Array(characters[index..<index + wanted.count]) == wanted
+        let wanted = text.utf8
+        return index + wanted.count <= characters.count && characters[index..<index + wanted.count].elementsEqual(wanted)
     }
 
     private mutating func consume(_ text: String) -> Bool {
         skipSpace()
         guard peek(text) else { return false }
         markCode()
-        index += text.count
+        index += text.utf8.count
         return true
     }
 
@@ -282,11 +303,8 @@ struct VarlinkIDLParser {
         skipSpace()
         markCode()
         let start = index
-        while index < characters.count, characters[index].isLetter || characters[index].isNumber
-            || characters[index] == "_" || characters[index] == "." || characters[index] == "-" {
-            index += 1
-        }
-        return String(characters[start..<index])
+        while index < characters.count, Self.isWordByte(characters[index]) { index += 1 }
+        return String(decoding: characters[start..<index], as: UTF8.self)
     }
 
     private mutating func expectWord(_ wanted: String) throws(VarlinkIDLError) {

@@ -54,8 +54,17 @@ import Testing
         ("interface org.example.A\nfunction M() -> ()", 2, "expected type, method or error, found \"function\""),
         ("interface example\nmethod M() -> ()", 1, "expected an interface name like org.example.Name, found \"example\""),
         ("interface org.example.A\ntype T (a: int", 2, "expected \")\""),
+        // Lines that end in CR LF are counted as lines (a Character parser saw one "\r\n" grapheme).
+        ("interface org.example.A\r\n\r\nmethod M(a: integer) -> ()", 3, "unknown type integer"),
+        // Names are ASCII, as varlink's grammar says: a letter outside it is not a name.
+        ("interface org.example.A\nmethod Kauf(größe: int) -> ()", 2, "expected \":\""),
     ])
     func badDescriptionsAreRefusedNamingTheLine(text: String, line: Int, reason: String) {
         #expect(throws: VarlinkIDLError(line: line, reason: reason)) { try VarlinkIDL(parsing: text) }
+    }
+
+    @Test func aCommentAfterCRLFLinesDocumentsWhatFollowsAndKeepsItsUTF8() throws {
+        let idl = try VarlinkIDL(parsing: "interface org.example.A\r\n\r\n# Größe × Breite…\r\nmethod M() -> ()\r\n")
+        #expect(idl.members.first?.doc == ["Größe × Breite…"])
     }
 }
