@@ -1,3 +1,5 @@
+import FileSystem
+
 /// Collects the actions of one batch, dropping the ones that add nothing.
 ///
 /// An action identical to the last action about the same path(s) is dropped (the order of first
@@ -7,7 +9,7 @@
 struct ActionCoalescer {
     private var slots: [WatchAction?] = []
     /// For each path, the slots of the kept actions about it, oldest first.
-    private var history: [[UInt8]: [Int]] = [:]
+    private var history: [PathBytes: [Int]] = [:]
     private var overflowed = false
 
     /// The kept actions, in order.
@@ -32,7 +34,7 @@ struct ActionCoalescer {
         for path in paths { history[path, default: []].append(slot) }
     }
 
-    private mutating func dropPendingWrites(of path: [UInt8]) {
+    private mutating func dropPendingWrites(of path: PathBytes) {
         while var kept = history[path], let last = kept.last, slots[last] == .fileWritten(path) {
             slots[last] = nil
             kept.removeLast()

@@ -43,7 +43,7 @@ struct SettlingFiles: Sendable {
             }
             let moved = path.rebased(from: from, to: to)
             var action = file.action
-            if case .fileArrived = action { action = .fileArrived(moved.bytes) } else { action = .fileWritten(moved.bytes) }
+            if case .fileArrived = action { action = .fileArrived(moved) } else { action = .fileWritten(moved) }
             rebased[moved] = Held(action: action, deadline: file.deadline)
         }
         held = rebased

@@ -31,8 +31,8 @@ struct WatchCoverage: Sendable {
         guard !exhausted, decoder.watchCount < budget || known else { return leave(folder) }
         do {
             let wd = try inotify.addWatch(folder, mask: WatchMask.directory)
-            if let existing = decoder.path(of: wd), existing != folder.bytes { return .skipped }
-            decoder.watched(wd, path: folder.bytes)
+            if let existing = decoder.path(of: wd), existing != folder { return .skipped }
+            decoder.watched(wd, path: folder)
             removeRetired(inotify: inotify)
             return .watched
         } catch .noWatchesLeft {
@@ -72,9 +72,8 @@ struct WatchCoverage: Sendable {
         for action in actions {
             switch action {
             case .directoryRemoved(let path):
-                unwatched.removeAll { $0.isSameOrInside(PathBytes(path)) }
+                unwatched.removeAll { $0.isSameOrInside(path) }
             case .directoryMoved(let from, let to):
-                let (from, to) = (PathBytes(from), PathBytes(to))
                 unwatched = unwatched.map { $0.isSameOrInside(from) ? $0.rebased(from: from, to: to) : $0 }
             default:
                 break

@@ -42,11 +42,7 @@ public struct WatchEventDecoder: Sendable {
     public init() {}
 
     /// Records that `wd` watches the folder at `path` (replacing what either was bound to).
-    public mutating func watched(_ wd: Int32, path: [UInt8]) {
-        watched(wd, path: PathBytes(path))
-    }
-
-    private mutating func watched(_ wd: Int32, path: PathBytes) {
+    public mutating func watched(_ wd: Int32, path: PathBytes) {
         if let old = folders[wd], old != path, watches[old] == wd { watches[old] = nil }
         if let other = watches[path], other != wd {
             folders[other] = nil
@@ -63,7 +59,7 @@ public struct WatchEventDecoder: Sendable {
     }
 
     /// The folder `wd` watches, if known.
-    public func path(of wd: Int32) -> [UInt8]? { folders[wd]?.bytes }
+    public func path(of wd: Int32) -> PathBytes? { folders[wd] }
 
     /// How many watches the decoder knows.
     public var watchCount: Int { folders.count }
@@ -146,11 +142,11 @@ public struct WatchEventDecoder: Sendable {
         } else if hidden {
             return
         } else if event.mask & WatchMask.create != 0 {
-            out.add(isDirectory ? .directoryCreated(path.bytes) : .fileLinked(path.bytes))
+            out.add(isDirectory ? .directoryCreated(path) : .fileLinked(path))
         } else if event.mask & WatchMask.closeWrite != 0, !isDirectory {
-            announce(.fileWritten(path.bytes), at: path, named: event.name, now: now, into: &out)
+            announce(.fileWritten(path), at: path, named: event.name, now: now, into: &out)
         } else if event.mask & WatchMask.delete != 0 {
-            if isDirectory { removeDirectory(path, into: &out) } else { out.add(.fileRemoved(path.bytes)) }
+            if isDirectory { removeDirectory(path, into: &out) } else { out.add(.fileRemoved(path)) }
         }
     }
 
@@ -166,7 +162,7 @@ public struct WatchEventDecoder: Sendable {
             return
         }
         releaseBackups(where: { $0.from.isSameOrInside(folder) }, into: &out)
-        out.add(.watchedDirectoryGone(folder.bytes))
+        out.add(.watchedDirectoryGone(folder))
     }
 
     private mutating func arrive(
@@ -195,7 +191,7 @@ public struct WatchEventDecoder: Sendable {
                 // a new photo. So the rename waits for the file at NAME, or its grace.
                 backups.append(HeldBackup(from: source.path, to: path, deadline: now + SettlingFiles.grace))
             } else {
-                out.add(.fileMoved(from: source.path.bytes, to: path.bytes))
+                out.add(.fileMoved(from: source.path, to: path))
             }
         }
     }
@@ -206,9 +202,9 @@ public struct WatchEventDecoder: Sendable {
         into out: inout ActionCoalescer
     ) {
         if isDirectory {
-            out.add(.directoryCreated(path.bytes))
+            out.add(.directoryCreated(path))
         } else {
-            announce(.fileArrived(path.bytes), at: path, named: name, now: now, into: &out)
+            announce(.fileArrived(path), at: path, named: name, now: now, into: &out)
         }
     }
 
@@ -228,7 +224,7 @@ public struct WatchEventDecoder: Sendable {
     /// A MOVED_FROM that got no visible MOVED_TO: its source left the library.
     private mutating func depart(_ move: HeldMove, into out: inout ActionCoalescer) {
         guard !move.isHidden else { return }
-        if move.isDirectory { removeDirectory(move.path, into: &out) } else { out.add(.fileRemoved(move.path.bytes)) }
+        if move.isDirectory { removeDirectory(move.path, into: &out) } else { out.add(.fileRemoved(move.path)) }
     }
 
     private mutating func flushHeld(at path: PathBytes, into out: inout ActionCoalescer) {
@@ -241,13 +237,13 @@ public struct WatchEventDecoder: Sendable {
     /// Emits the held backups that `predicate` picks, in the order they were renamed.
     private mutating func releaseBackups(where predicate: (HeldBackup) -> Bool, into out: inout ActionCoalescer) {
         guard backups.contains(where: predicate) else { return }
-        for backup in backups where predicate(backup) { out.add(.fileMoved(from: backup.from.bytes, to: backup.to.bytes)) }
+        for backup in backups where predicate(backup) { out.add(.fileMoved(from: backup.from, to: backup.to)) }
         backups.removeAll(where: predicate)
     }
 
     private mutating func removeDirectory(_ path: PathBytes, into out: inout ActionCoalescer) {
         releaseBackups(where: { $0.from.isSameOrInside(path) }, into: &out)
-        out.add(.directoryRemoved(path.bytes))
+        out.add(.directoryRemoved(path))
         settling.drop(under: path)
         for wd in watches(under: path) {
             forget(wd)
@@ -271,6 +267,6 @@ public struct WatchEventDecoder: Sendable {
             held[index].path = held[index].path.rebased(from: from, to: to)
         }
         settling.rebase(from: from, to: to)
-        out.add(.directoryMoved(from: from.bytes, to: to.bytes))
+        out.add(.directoryMoved(from: from, to: to))
     }
 }

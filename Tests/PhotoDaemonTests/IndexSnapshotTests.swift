@@ -32,7 +32,7 @@ import Watcher
             (kept, FileStamp(device: 1, inode: 1, size: 1, mtimeNs: 1)), (gone, FileStamp(info)),
         ])
         let snapshot = try await IndexSnapshot.read(
-            for: [.fileWritten(kept), .fileArrived(arrived)], from: store, sidecars: false, files: pool)
+            for: [.fileWritten(PathBytes(kept)), .fileArrived(PathBytes(arrived))], from: store, sidecars: false, files: pool)
         #expect(snapshot.file(at: kept)?.path == kept)
         #expect(snapshot.file(at: arrived) == nil)
         // The indexed file on the new file's inode is gone from its own path: the same asset, moved.
@@ -51,12 +51,12 @@ import Watcher
             (other, FileStamp(device: 1, inode: 3, size: 1, mtimeNs: 1)),
         ])
         let sidecar = Array(dir.file("lib/IMG_1.xmp").utf8)
-        let snapshot = try await IndexSnapshot.read(for: [.fileWritten(sidecar)], from: store, sidecars: true, files: pool)
+        let snapshot = try await IndexSnapshot.read(for: [.fileWritten(PathBytes(sidecar))], from: store, sidecars: true, files: pool)
         let stem = Array(dir.file("lib/IMG_1.").utf8)
         #expect(Set(snapshot.files(withPrefix: stem).map(\.path)) == [jpeg, raw])
         #expect(snapshot.file(at: raw)?.path == raw)
         #expect(snapshot.file(at: other) == nil)
-        let ignored = try await IndexSnapshot.read(for: [.fileWritten(sidecar)], from: store, sidecars: false, files: pool)
+        let ignored = try await IndexSnapshot.read(for: [.fileWritten(PathBytes(sidecar))], from: store, sidecars: false, files: pool)
         #expect(ignored.files(withPrefix: stem).isEmpty)
         try await pool.shutdownGracefully()
     }

@@ -1,3 +1,4 @@
+import FileSystem
 @testable import Watcher
 
 /// Synthetic events for decoder tests: folders /lib (wd 1), /lib/sub (wd 2), /lib/sub/deep (wd 3),
@@ -24,8 +25,11 @@ struct DecoderFixture {
     }
 }
 
-/// A path or name as bytes.
+/// A name as bytes.
 func p(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+/// A path.
+func p(_ text: String) -> PathBytes { PathBytes(text) }
 
 /// One synthetic event.
 func event(_ wd: Int32, _ mask: UInt32, _ name: String = "", cookie: UInt32 = 0) -> WatchEvent {

@@ -20,11 +20,11 @@ struct InotifyTests {
         #expect(mkdir(tree.path("album"), 0o755) == 0)
         #expect(rmdir(tree.path("album")) == 0)
         let seen = await collector.collect(inOrder: [
-            .fileLinked(tree.bytes("a.jpg")),
-            .fileWritten(tree.bytes("a.jpg")),
-            .fileMoved(from: tree.bytes("a.jpg"), to: tree.bytes("b.jpg")),
-            .directoryCreated(tree.bytes("album")),
-            .directoryRemoved(tree.bytes("album")),
+            .fileLinked(tree.pathBytes("a.jpg")),
+            .fileWritten(tree.pathBytes("a.jpg")),
+            .fileMoved(from: tree.pathBytes("a.jpg"), to: tree.pathBytes("b.jpg")),
+            .directoryCreated(tree.pathBytes("album")),
+            .directoryRemoved(tree.pathBytes("album")),
         ])
         #expect(seen, "actions: \(collector.actions)")
     }
@@ -43,9 +43,9 @@ struct InotifyTests {
         try tree.write(".photo.jpg.tmp", "new")
         #expect(rename(tree.path(".photo.jpg.tmp"), tree.path("photo.jpg")) == 0)
         #expect(link(tree.path("photo.jpg"), tree.path("copy.jpg")) == 0)
-        let seen = await collector.collect(inOrder: [.fileArrived(tree.bytes("photo.jpg")), .fileLinked(tree.bytes("copy.jpg"))])
+        let seen = await collector.collect(inOrder: [.fileArrived(tree.pathBytes("photo.jpg")), .fileLinked(tree.pathBytes("copy.jpg"))])
         #expect(seen, "actions: \(collector.actions)")
-        #expect(collector.actions == [.fileArrived(tree.bytes("photo.jpg")), .fileLinked(tree.bytes("copy.jpg"))])
+        #expect(collector.actions == [.fileArrived(tree.pathBytes("photo.jpg")), .fileLinked(tree.pathBytes("copy.jpg"))])
     }
 
     @Test func eventsInARenamedSubfolderReportTheNewPath() async throws {
@@ -60,9 +60,9 @@ struct InotifyTests {
         defer { collector.finish() }
 
         #expect(rename(tree.path("old"), tree.path("new")) == 0)
-        #expect(await collector.collect(inOrder: [.directoryMoved(from: tree.bytes("old"), to: tree.bytes("new"))]))
+        #expect(await collector.collect(inOrder: [.directoryMoved(from: tree.pathBytes("old"), to: tree.pathBytes("new"))]))
         try tree.write("new/deep/x.jpg")
-        let seen = await collector.collect(inOrder: [.fileWritten(tree.bytes("new/deep/x.jpg"))])
+        let seen = await collector.collect(inOrder: [.fileWritten(tree.pathBytes("new/deep/x.jpg"))])
         #expect(seen, "actions: \(collector.actions)")
         #expect(set.watchCount == 3)
     }
@@ -87,7 +87,7 @@ struct InotifyTests {
         #expect(collector.actions.isEmpty)  // held for its MOVED_TO
         let deadline = try #require(set.nextDeadline)
         try await Task.sleep(until: deadline)
-        #expect(set.expire(now: .now) == [.directoryRemoved(tree.bytes("album"))])
+        #expect(set.expire(now: .now) == [.directoryRemoved(tree.pathBytes("album"))])
         #expect(set.watchCount == 1)
         // The watch on the moved-out folder is removed from the kernel: it reports IN_IGNORED.
         let released = await collector.collectEvents { events in
@@ -118,9 +118,9 @@ struct InotifyTests {
             }
             #expect(!inotify.hasUnreadEvents, "the reader thread did not read \(name)'s events")
         }
-        let seen = await collector.collect(inOrder: [.fileLinked(tree.bytes("a.jpg")), .overflow])
+        let seen = await collector.collect(inOrder: [.fileLinked(tree.pathBytes("a.jpg")), .overflow])
         #expect(seen, "actions: \(collector.actions)")
-        #expect(!collector.actions.contains(.fileWritten(tree.bytes("c.jpg"))))
+        #expect(!collector.actions.contains(.fileWritten(tree.pathBytes("c.jpg"))))
     }
 
     @Test func closeEndsTheStreamPromptly() async throws {
@@ -174,10 +174,10 @@ struct InotifyTests {
         #expect(mkfifo(tree.path("after.fifo"), 0o644) == 0)
         try tree.write("marker.jpg")
         let seen = await collector.collect(inOrder: [
-            .fileLinked(tree.bytes("after.fifo")), .fileWritten(tree.bytes("marker.jpg")),
+            .fileLinked(tree.pathBytes("after.fifo")), .fileWritten(tree.pathBytes("marker.jpg")),
         ])
         #expect(seen, "actions: \(collector.actions)")
-        #expect(!collector.actions.contains(.fileWritten(tree.bytes("after.fifo"))))
+        #expect(!collector.actions.contains(.fileWritten(tree.pathBytes("after.fifo"))))
         for fifo in ["after.fifo", "sub/before.fifo"] {
             // Opening a FIFO's write end without blocking fails with ENXIO while no reader has it open.
             let fd = open(tree.path(fifo), O_WRONLY | O_NONBLOCK)

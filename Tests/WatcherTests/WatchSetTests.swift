@@ -43,8 +43,8 @@ struct WatchSetTests {
         defer { collector.finish() }
         try tree.write("a/x/hidden-from-us.jpg")
         try tree.write("b/seen.jpg")
-        #expect(await collector.collect(inOrder: [.fileWritten(tree.bytes("b/seen.jpg"))]))
-        #expect(collector.actions.allSatisfy { !$0.paths.contains { $0.starts(with: tree.bytes("a")) } })
+        #expect(await collector.collect(inOrder: [.fileWritten(tree.pathBytes("b/seen.jpg"))]))
+        #expect(collector.actions.allSatisfy { !$0.paths.contains { $0.isSameOrInside(tree.pathBytes("a")) } })
         // The kernel confirms each removal with IN_IGNORED.
         let released = await collector.collectEvents { events in
             Set(events.filter { $0.mask & WatchMask.ignored != 0 }.map(\.wd)) == Set(removed)
@@ -104,10 +104,10 @@ struct WatchSetTests {
             WatchEvent(wd: root, mask: WatchMask.movedFrom | WatchMask.isDirectory, cookie: 5, name: Array("a".utf8)),
             WatchEvent(wd: root, mask: WatchMask.movedTo | WatchMask.isDirectory, cookie: 5, name: Array("z".utf8)),
         ]
-        #expect(set.decode(events, now: .now) == [.directoryMoved(from: tree.bytes("a"), to: tree.bytes("z"))])
+        #expect(set.decode(events, now: .now) == [.directoryMoved(from: tree.pathBytes("a"), to: tree.pathBytes("z"))])
         #expect(set.unwatched == [tree.pathBytes("z/b"), tree.pathBytes("z/b/c")])
         let removal = [WatchEvent(wd: root, mask: WatchMask.delete | WatchMask.isDirectory, cookie: 0, name: Array("z".utf8))]
-        #expect(set.decode(removal, now: .now) == [.directoryRemoved(tree.bytes("z"))])
+        #expect(set.decode(removal, now: .now) == [.directoryRemoved(tree.pathBytes("z"))])
         #expect(set.unwatched.isEmpty)
         #expect(set.watchCount == 1)
     }

@@ -34,7 +34,7 @@ extension Indexer {
         guard state.indexProblem == nil else {
             // Nothing can be written: the catch-up reconcile finds these changes on disk. New
             // folders are watched now, so what happens in them later is seen too.
-            for case .directoryCreated(let folder) in actions { coverage.cover(folder) }
+            for case .directoryCreated(let folder) in actions { coverage.cover(folder.bytes) }
             try await applyRootChanges(actions)
             return
         }
@@ -90,20 +90,21 @@ extension Indexer {
 
     private func applyFolder(_ action: WatchAction) async throws {
         switch action {
-        case .directoryCreated(let folder):
+        case .directoryCreated(let path):
             // Watch first, then scan: files written before the watch existed are found too.
-            coverage.cover(folder)
-            _ = try await scanner.reconcile(root: folder, progress: ScanProgressTracker())
-        case .directoryRemoved(let folder):
+            coverage.cover(path.bytes)
+            _ = try await scanner.reconcile(root: path.bytes, progress: ScanProgressTracker())
+        case .directoryRemoved(let path):
+            let folder = path.bytes
             // A mount point removed as its drive was unmounted (udisks does): the drive is
             // offline, not its photos deleted, though the mount table may not have been read since.
             if volumes.recordsMount(inside: folder) { try await recheckRootsNow() }
             _ = try await scanner.reconcile(root: folder, progress: ScanProgressTracker(),
                                             excluding: volumes.offlineFolders(inside: folder))
         case .directoryMoved(let from, let to):
-            try await moveSubtree(from: from, to: to)
+            try await moveSubtree(from: from.bytes, to: to.bytes)
         case .watchedDirectoryGone(let folder):
-            guard let root = roots.root(at: folder) else { return }
+            guard let root = roots.root(at: folder.bytes) else { return }
             // Unmounted with its mount point left behind, the folder is there but empty: the
             // mount table and the recorded file system tell it from a folder that was removed.
             let (path, presence) = try await volumes.check(root, table: MountTable.read().table)

@@ -58,8 +58,8 @@ struct IndexSnapshot: Sendable {
 
     private static func paths(named action: WatchAction) -> [[UInt8]] {
         switch action {
-        case .fileWritten(let path), .fileArrived(let path), .fileRemoved(let path), .fileLinked(let path): [path]
-        case .fileMoved(let from, let to): [from, to]
+        case .fileWritten(let path), .fileArrived(let path), .fileRemoved(let path), .fileLinked(let path): [path.bytes]
+        case .fileMoved(let from, let to): [from.bytes, to.bytes]
         default: []
         }
     }

@@ -77,25 +77,27 @@ struct LiveUpdater {
     private mutating func note(_ action: WatchAction) {
         switch action {
         case .fileWritten(let path), .fileArrived(let path), .fileRemoved(let path):
-            touch(path)
-        case .fileLinked(let path):
+            touch(path.bytes)
+        case .fileLinked(let linked):
+            let path = linked.bytes
             // Only a hard link appears without a write; anything else is still being written
             // and will be read on its close, never half-written.
             if case .success(let info) = opener.linkStatus(path), info.kind == .regular, info.linkCount > 1 {
                 touch(path)
             }
-        case .fileMoved(let from, let to) where Sidecar.isSidecar(from) || Sidecar.isSidecar(to):
+        case .fileMoved(let from, let to) where Sidecar.isSidecar(from.bytes) || Sidecar.isSidecar(to.bytes):
             // A sidecar renamed (or an image renamed to or from a sidecar's name): judge both ends.
-            touch(from)
-            touch(to)
-        case .fileMoved(let from, let to) where TemporaryName.isBackup(to, of: from) && isRegularFile(from):
+            touch(from.bytes)
+            touch(to.bytes)
+        case .fileMoved(let from, let to) where TemporaryName.isBackup(to.bytes, of: from.bytes) && isRegularFile(from.bytes):
             // ExifTool's save without -overwrite_original: the photo is renamed NAME_original as a
             // backup and the edited file takes its place. The photo keeps its id at its path, with
             // the new bytes (judged first); the backup, though on the photo's old inode, is then a
             // new file, as that id is taken.
-            touch(from)
-            touch(to)
-        case .fileMoved(let from, let to):
+            touch(from.bytes)
+            touch(to.bytes)
+        case .fileMoved(let movedFrom, let movedTo):
+            let (from, to) = (movedFrom.bytes, movedTo.bytes)
             let source = indexed(at: from)
             overlay[from] = .some(nil)
             touch(to)

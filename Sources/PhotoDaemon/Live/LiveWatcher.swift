@@ -159,7 +159,7 @@ final class LiveWatcher: LiveEventSource {
         for case .watchedDirectoryGone(let folder) in actions {
             // A root moved away takes its watches along: release them, or its new place would
             // keep reporting under the old root's paths.
-            watches.unwatchTree(PathBytes(folder))
+            watches.unwatchTree(folder)
         }
         if watches.nextDeadline != nil { holding.yield() }
         return actions

@@ -45,6 +45,9 @@ final class IndexingRig: Sendable {
     /// The library path of `relative`, as bytes.
     func path(_ relative: String) -> [UInt8] { Array((library + "/" + relative).utf8) }
 
+    /// The same path as a `PathBytes`, as the watcher's actions carry it.
+    func path(_ relative: String) -> PathBytes { PathBytes(library + "/" + relative) }
+
     /// Writes `bytes` at `relative` in the library.
     func write(_ relative: String, _ bytes: [UInt8]) throws {
         try dir.write("library/" + relative, bytes)
