@@ -38,6 +38,6 @@ extension Store {
     /// the first. For a reconcile, page by page.
     nonisolated(nonsending) public func indexedFiles(under root: [UInt8], from: [UInt8]? = nil, after: [UInt8]?,
                                                      limit: Int) async throws -> [IndexedFile] {
-        try await onReader { try $0.indexedFiles(under: root, from: from, after: after, limit: limit) }
+        try await read { try $0.indexedFiles(under: root, from: from, after: after, limit: limit) }
     }
 }

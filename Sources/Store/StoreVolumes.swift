@@ -92,16 +92,16 @@ extension StoreDatabase {
 extension Store {
     /// Every volume record (`StoredVolume`).
     nonisolated(nonsending) public func volumes() async throws -> [StoredVolume] {
-        try await onReader { try $0.volumes() }
+        try await read { try $0.volumes() }
     }
 
     /// Stores a volume record, replacing the one for the same folder.
     nonisolated(nonsending) public func saveVolume(_ volume: StoredVolume) async throws {
-        try await onWriter { try $0.saveVolume(volume) }
+        try await write { try $0.saveVolume(volume) }
     }
 
     /// Deletes the volume record of `folder`, if any.
     nonisolated(nonsending) public func deleteVolume(folder: [UInt8]) async throws {
-        try await onWriter { try $0.deleteVolume(folder: folder) }
+        try await write { try $0.deleteVolume(folder: folder) }
     }
 }

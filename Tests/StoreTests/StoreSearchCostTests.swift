@@ -126,7 +126,7 @@ private final class ReaderGate: Sendable {
     func occupySharedReaders(of store: Store) -> [Task<Void, any Error>] {
         (0..<Store.readerCount).map { _ in
             Task {
-                try await store.onReader { [self] database in
+                try await store.read { [self] database in
                     try database.read { _ in
                         entered.add(1, ordering: .relaxed)
                         open.wait()
