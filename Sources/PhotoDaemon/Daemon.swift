@@ -71,7 +71,7 @@ public struct Daemon: Sendable {
             images.janitor.forget($0)
         })
         IndexOpeningLog.report(store.opening, index: store.path, logger: logger)
-        try await store.limitSize(toBytes: config.indexSizeLimit)
+        try await store.write { try $0.limitSize(toBytes: config.indexSizeLimit) }
         let regrouper = Regrouper(store: store, rules: config.grouping, sources: config.descriptionSources, logger: logger)
         do {
             try await regrouper.rereadIfSourcesChanged()

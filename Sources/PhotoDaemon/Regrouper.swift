@@ -23,29 +23,29 @@ struct Regrouper {
     /// description became boilerplate can choose differently, and only they are read again.
     func rereadIfSourcesChanged() async throws {
         let fingerprint = descriptionChoiceFingerprint
-        let previous = try await store.setting(Self.sourcesKey)
+        let previous = try await store.read { try $0.setting(Self.sourcesKey) }
         guard previous != fingerprint else { return }
         // A new index has nothing to read again; an existing one built before this setting
         // was already marked by its schema migration.
         if let previous {
             if let added = Self.boilerplateAdded(from: previous, to: fingerprint) {
-                let ids = try await store.allAssets().filter { asset in
+                let ids = try await store.read { try $0.allAssets() }.filter { asset in
                     asset.content.description.map { added.contains(Self.boilerplateKey($0)) } ?? false
                 }.map(\.id)
-                try await store.forgetReadStamps(ids: ids)
+                try await store.write { try $0.forgetReadStamps(ids: ids) }
                 logger.notice("""
                     camera boilerplate added: \(ids.count) files whose description is now boilerplate will be read \
                     again for their next usable description
                     """)
             } else {
-                try await store.forgetReadStamps()
+                try await store.write { try $0.forgetReadStamps() }
                 logger.notice("""
                     description sources or boilerplate changed (sources \(sources.map(\.rawValue).joined(separator: ", "))): \
                     every file will be read again
                     """)
             }
         }
-        try await store.setSetting(Self.sourcesKey, to: fingerprint)
+        try await store.write { try $0.setSetting(Self.sourcesKey, to: fingerprint) }
     }
 
     /// The sources in order and, when it is not the first built-in one, the boilerplate list;
@@ -86,14 +86,14 @@ struct Regrouper {
     }
 
     func regroupIfRulesChanged() async throws {
-        let previous = try await store.setting(Self.settingKey)
+        let previous = try await store.read { try $0.setting(Self.settingKey) }
         guard previous != rules.fingerprint else { return }
         if let previous, GroupingRules.fallbackSharedItsName(fingerprint: previous) {
             // Before the regroup: should it be cut short, the next start does both again.
             try await FallbackSelectionUpgrade(store: store, rules: rules, logger: logger).run()
         }
         var batch = WriteBatch()
-        for asset in try await store.allAssets() {
+        for asset in try await store.read({ try $0.allAssets() }) {
             let group = rules.assign(text: asset.content.description)
             guard group.key != asset.content.groupKey || group.spelling != asset.content.groupSpelling else { continue }
             var content = asset.content
@@ -101,8 +101,8 @@ struct Regrouper {
             content.groupSpelling = group.spelling
             batch.updates.append(WriteBatch.Update(id: asset.id, path: asset.path, stamp: asset.stamp, content: content))
         }
-        _ = try await store.apply(batch)
-        try await store.setSetting(Self.settingKey, to: rules.fingerprint)
+        _ = try await store.write { [batch] in try $0.apply(batch) }
+        try await store.write { try $0.setSetting(Self.settingKey, to: rules.fingerprint) }
         if previous != nil {
             logger.notice("grouping rules changed since the index was built: re-filed \(batch.count) assets")
         }

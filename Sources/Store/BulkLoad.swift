@@ -215,3 +215,36 @@ extension SQLiteError {
     /// (SQLITE_FULL, or an I/O error).
     var isTemporaryFileFailure: Bool { isOutOfSpace || code & 0xFF == 14 }
 }
+
+// The indexer begins a bulk load before writing many new files (`store.write { try
+// $0.beginBulkLoad(adding: count) }`) and calls `endBulkLoad()` after, before it reports the
+// library ready.
+extension StoreDatabase {
+    /// Begins a bulk load when `count` new files are about to be written and that is worth it
+    /// (an empty index, or one they at least double): the indexes only queries use are dropped
+    /// until `Store.endBulkLoad()`. True when a bulk load is under way; every query stays right meanwhile.
+    public func beginBulkLoad(adding count: Int) throws -> Bool {
+        try write { try BulkLoad.begin($0, adding: count) }
+    }
+
+    /// Begins a bulk load when the index holds no photo at all (a first index), before anything
+    /// is written, whatever the number of files to come. True when a bulk load is under way.
+    public func beginFirstIndex() throws -> Bool {
+        try write { try BulkLoad.beginFirst($0) }
+    }
+}
+
+extension Store {
+    /// Ends a bulk load: builds its indexes and search text once, with the reader threads'
+    /// help, then hands back the page caches' memory. A load a crash interrupted is ended when
+    /// the index is next opened.
+    nonisolated(nonsending) public func endBulkLoad() async throws {
+        let helpers = BulkLoad.Helpers(readAhead: { [self] in searchTextFeed(above: $0) },
+                                       buildSearch: { [self] in searchIndexBuild(above: $0) },
+                                       connect: { [self] in try database.copyConnection() })
+        try await write { database in
+            try database.write { _ = try BulkLoad.finish($0, helpers: helpers) }
+            database.releaseMemory()
+        }
+    }
+}

@@ -140,6 +140,6 @@ extension Store {
     nonisolated(nonsending) public func read<T: Sendable>(
         as access: LibraryAccess, _ body: @escaping @Sendable (LibraryView) throws -> T
     ) async throws -> T {
-        try await onReader { database in try body(LibraryView(database: database, access: access)) }
+        try await read { database in try body(LibraryView(database: database, access: access)) }
     }
 }

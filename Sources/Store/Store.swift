@@ -4,10 +4,13 @@ import SQLite
 /// The library index: SQLite in WAL mode, with threads of its own — one writer and a few
 /// readers — the way sqlite-nio owns its thread pool.
 ///
-/// Every method is `async` and runs on those threads, so no caller can block one of Swift's
-/// concurrency threads on SQLite by mistake. Writes run one at a time, in the order they were
-/// called: each method submits its work before its first suspension (`nonisolated(nonsending)`),
-/// so two writes from one actor or task reach the index in program order.
+/// The one way in is GRDB's shape: `try await store.read { try $0.groups() }` runs the queries
+/// of the closure on a reader thread, `try await store.write { try $0.apply(batch) }` on the
+/// writer; the closure is handed the index (`StoreDatabase`), whose methods are the queries. So
+/// no caller can block one of Swift's concurrency threads on SQLite by mistake, and a call's
+/// queries take one trip to a thread. Writes run one at a time, in the order they were called:
+/// `write` submits its work before its first suspension (`nonisolated(nonsending)`), so two
+/// writes from one actor or task reach the index in program order.
 public final class Store: Sendable {
     /// Where the database lives.
     public let path: String
@@ -67,8 +70,8 @@ public final class Store: Sendable {
         await threads.close()
     }
 
-    /// Runs `body` on a reader thread.
-    nonisolated(nonsending) func onReader<T: Sendable>(
+    /// Runs `body` on a reader thread of this view's lane, with the index to query.
+    nonisolated(nonsending) public func read<T: Sendable>(
         _ body: @escaping @Sendable (StoreDatabase) throws -> T
     ) async throws -> T {
         switch lane {
@@ -87,8 +90,10 @@ public final class Store: Sendable {
         }
     }
 
-    /// Runs `body` on the writer thread, after every write submitted before it.
-    nonisolated(nonsending) func onWriter<T: Sendable>(
+    /// Runs `body` on the writer thread, after every write submitted before it; a write's result
+    /// (the committed change, whether a record was there) is often of no use to the caller.
+    @discardableResult
+    nonisolated(nonsending) public func write<T: Sendable>(
         _ body: @escaping @Sendable (StoreDatabase) throws -> T
     ) async throws -> T {
         try await Self.run(body, database: database, on: threads.writer)
@@ -151,7 +156,7 @@ public final class Store: Sendable {
 
     /// Returns once every write queued or called before this call has finished.
     nonisolated(nonsending) public func settled() async throws {
-        try await onWriter { _ in }
+        try await write { _ in }
     }
 }
 

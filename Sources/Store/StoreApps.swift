@@ -24,7 +24,7 @@ public struct StoredApp: Sendable, Equatable {
 
 extension StoreDatabase {
     /// Every stored app record, by uid and id.
-    func apps() throws -> [StoredApp] {
+    public func apps() throws -> [StoredApp] {
         try read { db in
             let statement = try db.statement("SELECT uid, id, record FROM apps ORDER BY uid, id")
             let (uidColumn, idColumn, recordColumn) = (try statement.column(named: "uid"), try statement.column(named: "id"),
@@ -41,7 +41,7 @@ extension StoreDatabase {
     /// Stores an app record, replacing the one with the same uid and id; durable when this
     /// returns. `backUp`: the change is one the backup must hold (a decision), so it is
     /// rewritten; a request coming and going is not, and costs the backup nothing.
-    func saveApp(_ app: StoredApp, backUp: Bool = true) throws {
+    public func saveApp(_ app: StoredApp, backUp: Bool = true) throws {
         try write { db in
             let statement = try db.statement("""
                 INSERT INTO apps(uid, id, record) VALUES (?, ?, ?)
@@ -54,7 +54,7 @@ extension StoreDatabase {
 
     /// Deletes an app record; true when there was one.
     @discardableResult
-    func deleteApp(uid: UInt32, id: String) throws -> Bool {
+    public func deleteApp(uid: UInt32, id: String) throws -> Bool {
         try write { db in
             let statement = try db.statement("DELETE FROM apps WHERE uid = ? AND id = ?")
             try statement.bind([.integer(Int64(uid)), .text(id)]).run()
@@ -66,11 +66,18 @@ extension StoreDatabase {
 }
 
 extension Store {
-    /// Queues an app record's save (see `enqueueSaveApp`); `backUp` false leaves the apps
-    /// backup as it is, for changes that are no decision (a request pending or withdrawn): an
-    /// app asking in a loop would otherwise have the whole backup rewritten and fsync-ed each time.
-    public func enqueueSaveApp(_ app: StoredApp, backUp: Bool,
+    /// Queues an app record's save and returns at once (see `enqueueWrite`); `completion` hears
+    /// whether it is durable. `backUp` false leaves the apps backup as it is, for changes that
+    /// are no decision (a request pending or withdrawn): an app asking in a loop would otherwise
+    /// have the whole backup rewritten and fsync-ed each time.
+    public func enqueueSaveApp(_ app: StoredApp, backUp: Bool = true,
                                completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         enqueueWrite({ try $0.saveApp(app, backUp: backUp) }, completion: completion)
+    }
+
+    /// Queues an app record's deletion and returns at once; `completion` hears the outcome.
+    public func enqueueDeleteApp(uid: UInt32, id: String,
+                                 completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        enqueueWrite({ _ = try $0.deleteApp(uid: uid, id: id) }, completion: completion)
     }
 }

@@ -12,13 +12,14 @@ import Synchronization
 import SystemPackage
 
 /// The index's connections and the blocking operations on them: one writer connection and a
-/// few read-only ones, each behind its own lock. Only `Store` calls it, and only from its own
-/// threads, so no Swift concurrency thread ever waits on SQLite.
+/// few read-only ones, each behind its own lock. Its public methods are the index's queries;
+/// callers get it only inside `Store.read` and `Store.write`, whose closures run on the store's
+/// own threads, so no Swift concurrency thread ever waits on SQLite.
 ///
 /// Every write goes through `apply(_:)`, which commits the asset rows, the group counts and
 /// the change-log row in one transaction, so a crash never leaves a change without its token
 /// or a token without its change.
-final class StoreDatabase: Sendable {
+public final class StoreDatabase: Sendable {
     /// Where the database lives.
     let path: String
     let writer: Mutex<SQLiteConnection>
@@ -111,7 +112,7 @@ final class StoreDatabase: Sendable {
     /// Caps the index file at `bytes` (nil: no cap beyond the disk's). A write that would grow
     /// it past the cap fails as on a full disk, and the index stays as it was. A cap below the
     /// current size holds the index at its current size.
-    func limitSize(toBytes bytes: Int?) throws {
+    public func limitSize(toBytes bytes: Int?) throws {
         try write { db in
             let pages: Int64
             if let bytes {
@@ -172,7 +173,7 @@ final class StoreDatabase: Sendable {
     }
 
     /// A setting remembered in the index (for example, the grouping rules it was built with).
-    func setting(_ key: String) throws -> String? {
+    public func setting(_ key: String) throws -> String? {
         try read { db in
             let statement = try db.statement("SELECT value FROM settings WHERE key = ?")
             try statement.bind([.text(key)])
@@ -181,7 +182,7 @@ final class StoreDatabase: Sendable {
     }
 
     /// Remembers a setting.
-    func setSetting(_ key: String, to value: String) throws {
+    public func setSetting(_ key: String, to value: String) throws {
         try write { db in
             let statement = try db.statement(
                 "INSERT INTO settings(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
@@ -189,9 +190,10 @@ final class StoreDatabase: Sendable {
         }
     }
 
-    /// Hands the memory of every connection's page cache back (`PRAGMA shrink_memory`): after a
-    /// large reconcile, whose pages the next queries do not need.
-    func releaseMemory() {
+    /// Hands the memory of every connection's page cache back (`PRAGMA shrink_memory`; the caches
+    /// fill again as queries need): after a large reconcile, whose pages the next queries do not
+    /// need. A bulk load's end does it by itself.
+    public func releaseMemory() {
         try? write { db in try db.execute("PRAGMA shrink_memory") }
         for reader in readers + [reserved] {
             reader.lock.withLock { db in try? db.execute("PRAGMA shrink_memory") }
@@ -200,14 +202,16 @@ final class StoreDatabase: Sendable {
 
     /// Marks every asset's stamp unknown, so the next reconcile reads every file again (ids kept):
     /// for when what reading a file yields has changed, such as the description sources.
-    func forgetReadStamps() throws {
+    public func forgetReadStamps() throws {
         try write { db in
             try db.statement("UPDATE assets SET sidecar = -1").run()
         }
     }
 
-    /// The same for the assets with these ids only, in one transaction.
-    func forgetReadStamps(ids: [String]) throws {
+    /// Marks these assets' stamps unknown, so the next reconcile reads their files again (ids
+    /// kept), in one transaction; an empty list does not touch the writer connection.
+    public func forgetReadStamps(ids: [String]) throws {
+        guard !ids.isEmpty else { return }
         try write { db in
             let statement = try db.statement("UPDATE assets SET sidecar = -1 WHERE id = ?")
             for id in ids {

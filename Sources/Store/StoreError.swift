@@ -37,7 +37,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
 
 extension Store {
     /// SQLite's reason when `error` is a write that failed for want of room — a full disk, a
-    /// quota, or the size limit set with `limitSize(toBytes:)` — and nil for any other failure.
+    /// quota, or the size limit set with `StoreDatabase.limitSize(toBytes:)` — and nil for any other failure.
     /// Such a write changed nothing, and the same write succeeds once there is room.
     public static func outOfSpaceReason(_ error: any Error) -> String? {
         guard let error = error as? SQLiteError, error.isOutOfSpace else { return nil }

@@ -97,7 +97,7 @@ public struct StoreListing: Sendable, Equatable {
 
 extension StoreDatabase {
     /// Up to `limit` assets of `listing` after `position`.
-    func assets(_ listing: StoreListing, after position: StorePosition?, limit: Int) throws -> [StoredAsset] {
+    public func assets(_ listing: StoreListing, after position: StorePosition?, limit: Int) throws -> [StoredAsset] {
         try read { db in
             var rows: [StoredAsset] = []
             for (sql, values) in try listing.statements(db, after: position, limit: limit) where rows.count < limit {
@@ -109,7 +109,7 @@ extension StoreDatabase {
 
     /// Up to `limit` assets of one group (or all) in `sort` order, after `position`; with a
     /// selection, only the assets it holds.
-    func assets(
+    public func assets(
         groupKey: String?, sort: StoreSort, after position: StorePosition?, limit: Int,
         selection: StoreSelection? = nil
     ) throws -> [StoredAsset] {

@@ -2,7 +2,7 @@ import SQLite
 
 extension StoreDatabase {
     /// The assets at exactly these paths (in no particular order); paths not indexed are absent.
-    func assets(paths: [[UInt8]]) throws -> [StoredAsset] {
+    public func assets(paths: [[UInt8]]) throws -> [StoredAsset] {
         try read { db in
             let statement = try db.statement(
                 "SELECT \(AssetRowDecoder.assetColumns) FROM assets a \(AssetRowDecoder.joins) WHERE a.folder = ? AND a.name = ?")

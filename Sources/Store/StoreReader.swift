@@ -26,12 +26,12 @@ public struct StorePosition: Sendable, Equatable {
 
 extension StoreDatabase {
     /// Every indexed file under `root` (a folder path without trailing slash), for reconciling.
-    func indexedFiles(under root: [UInt8]) throws -> [IndexedFile] {
+    public func indexedFiles(under root: [UInt8]) throws -> [IndexedFile] {
         try indexedFiles(withPrefix: Self.folderPrefix(root))
     }
 
     /// Indexed files whose path starts with `prefix` byte for byte (an image's siblings: "dir/name.").
-    func indexedFiles(withPrefix prefix: [UInt8]) throws -> [IndexedFile] {
+    public func indexedFiles(withPrefix prefix: [UInt8]) throws -> [IndexedFile] {
         try read { db in
             let condition = try PathStems.range(db, prefix: prefix).condition
             return try Self.indexedFiles(db, where: condition.sql, condition.values)
@@ -76,11 +76,24 @@ extension StoreDatabase {
     }
 
     /// The indexed file at exactly `path`, if any.
-    func indexedFile(at path: [UInt8]) throws -> IndexedFile? {
+    public func indexedFile(at path: [UInt8]) throws -> IndexedFile? {
         try read { db in
             guard let (folder, _, name) = try PathStems.find(db, path) else { return nil }
             return try Self.indexedFiles(db, where: "f.id = ? AND a.name = ?", [.integer(folder), .blob(name)]).first
         }
+    }
+
+    /// The indexed files at these paths (paths with none left out), in one read.
+    public func indexedFiles(at paths: [[UInt8]]) throws -> [IndexedFile] {
+        try paths.compactMap { try indexedFile(at: $0) }
+    }
+
+    /// Indexed files on the same (device, inode) as any of `stamps`: where a file seen at a new
+    /// path may already be indexed under another. Each identity is looked up once.
+    public func indexedFiles(sharingInodeWith stamps: [FileStamp]) throws -> [IndexedFile] {
+        var seen: Set<[UInt64]> = []
+        return try stamps.filter { seen.insert([$0.device, $0.inode]).inserted }
+            .flatMap { try indexedFiles(device: $0.device, inode: $0.inode) }
     }
 
     /// Indexed files with this (device, inode): the same file under one or more paths.
@@ -93,7 +106,7 @@ extension StoreDatabase {
     }
 
     /// Number of assets under `root`.
-    func assetCount(under root: [UInt8]) throws -> Int {
+    public func assetCount(under root: [UInt8]) throws -> Int {
         try read { db in
             let condition = try PathStems.range(db, prefix: Self.folderPrefix(root)).condition
             let statement = try db.statement(
@@ -109,7 +122,7 @@ extension StoreDatabase {
     }
 
     /// Total assets and groups.
-    func totals() throws -> (assets: Int, groups: Int) {
+    public func totals() throws -> (assets: Int, groups: Int) {
         try read { db in
             let statement = try db.statement("SELECT coalesce(sum(count), 0), count(*) FROM groups")
             guard try statement.step() else { return (0, 0) }
@@ -118,7 +131,7 @@ extension StoreDatabase {
     }
 
     /// Every group, by name.
-    func groups() throws -> [StoredGroup] {
+    public func groups() throws -> [StoredGroup] {
         try read { db in
             let statement = try db.statement(
                 "SELECT key, name, count, latest_taken, latest_mtime_ns FROM groups ORDER BY name, key")
@@ -131,7 +144,7 @@ extension StoreDatabase {
 
     /// Whether a group with this key exists. Groups are found by key only: a display name can
     /// be shared (the fallback group "Other" and a photo described "Other"), a key cannot.
-    func hasGroup(key: String) throws -> Bool {
+    public func hasGroup(key: String) throws -> Bool {
         try read { db in
             let statement = try db.statement("SELECT 1 FROM groups WHERE key = ?")
             try statement.bind([.text(key)])
@@ -155,7 +168,7 @@ extension StoreDatabase {
     }
 
     /// The assets with these ids (in no particular order); ids not found are absent.
-    func assets(ids: [String]) throws -> [StoredAsset] {
+    public func assets(ids: [String]) throws -> [StoredAsset] {
         try read { db in
             let statement = try db.statement(
                 "SELECT \(AssetRowDecoder.assetColumns) FROM assets a \(AssetRowDecoder.joins) WHERE a.id = ?")
@@ -171,7 +184,7 @@ extension StoreDatabase {
     }
 
     /// Every asset, for regrouping after the grouping rules changed.
-    func allAssets() throws -> [StoredAsset] {
+    public func allAssets() throws -> [StoredAsset] {
         try read { db in
             let statement = try db.statement(
                 "SELECT \(AssetRowDecoder.assetColumns) FROM assets a \(AssetRowDecoder.joins) ORDER BY a.id")
@@ -183,7 +196,7 @@ extension StoreDatabase {
     }
 
     /// The newest token in the change log (0 before the first change).
-    func currentToken() throws -> Int64 {
+    public func currentToken() throws -> Int64 {
         try read { db in
             let statement = try db.statement("SELECT seq FROM sqlite_sequence WHERE name = 'changes'")
             return try statement.step() ? statement.int64(0) : 0
@@ -191,7 +204,7 @@ extension StoreDatabase {
     }
 
     /// The oldest token still in the change log, nil when the log is empty.
-    func oldestLoggedToken() throws -> Int64? {
+    public func oldestLoggedToken() throws -> Int64? {
         try read { db in
             let statement = try db.statement("SELECT min(token) FROM changes")
             return try statement.step() && !statement.isNull(0) ? statement.int64(0) : nil
@@ -199,7 +212,7 @@ extension StoreDatabase {
     }
 
     /// The logged changes after `token`, oldest first.
-    func changes(after token: Int64, limit: Int = 1000) throws -> [CommittedChange] {
+    public func changes(after token: Int64, limit: Int = 1000) throws -> [CommittedChange] {
         try read { db in
             let statement = try db.statement("SELECT token, payload FROM changes WHERE token > ? ORDER BY token LIMIT ?")
             try statement.bind([.integer(token), .integer(Int64(limit))])

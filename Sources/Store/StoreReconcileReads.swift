@@ -6,7 +6,7 @@ import SQLite
 extension StoreDatabase {
     /// Up to `limit` indexed files under `root`, in path (byte) order: after the path `after`,
     /// else from the path `from` (a range of a walk split in parts), else from the first.
-    func indexedFiles(under root: [UInt8], from: [UInt8]? = nil, after: [UInt8]?, limit: Int) throws -> [IndexedFile] {
+    public func indexedFiles(under root: [UInt8], from: [UInt8]? = nil, after: [UInt8]?, limit: Int) throws -> [IndexedFile] {
         try read { db in
             let range = try PathStems.range(db, prefix: Self.folderPrefix(root)).condition
             // Stem then name is path order (`PathStems`): the rest of the cursor's stem, then
@@ -29,15 +29,5 @@ extension StoreDatabase {
         guard let held = try PathStems.find(db, path) else { return [(["f.path >= ?"], [.blob(path)])] }
         return [(["f.id = ?", "a.name >= ?"], [.integer(held.folder), .blob(held.name)]),
                 (["f.path > ?"], [.blob(held.stem)])]
-    }
-}
-
-extension Store {
-    /// Up to `limit` indexed files under `root` (a folder path without trailing slash) in path
-    /// (byte) order: after the path `after`, else from the path `from` (included), else from
-    /// the first. For a reconcile, page by page.
-    nonisolated(nonsending) public func indexedFiles(under root: [UInt8], from: [UInt8]? = nil, after: [UInt8]?,
-                                                     limit: Int) async throws -> [IndexedFile] {
-        try await onReader { try $0.indexedFiles(under: root, from: from, after: after, limit: limit) }
     }
 }

@@ -1,5 +1,27 @@
 import SQLite
 
+extension Store {
+    /// One page of the assets whose description, file name, make or model holds every word of
+    /// `query` (ignoring case and accents), newest first (taken, else modified), after
+    /// `position`; of one group when `groupKey` is given; with a selection, only its assets.
+    /// The page examines at most `searchRowBudget` photos (then says where it stopped) and stops
+    /// between photos when the calling task is cancelled (the client hung up) or `control` is,
+    /// throwing `CancellationError`; `control` counts the photos examined.
+    nonisolated(nonsending) public func searchPage(
+        _ query: SearchQuery, groupKey: String?, after position: StorePosition?, limit: Int,
+        selection: StoreSelection? = nil, control: SearchControl = SearchControl()
+    ) async throws -> SearchPage {
+        try await withTaskCancellationHandler {
+            try await read { [searchRowBudget] database in
+                try database.search(query, groupKey: groupKey, after: position, limit: limit, selection: selection,
+                                    budget: searchRowBudget, control: control)
+            }
+        } onCancel: {
+            control.cancel()
+        }
+    }
+}
+
 extension StoreDatabase {
     /// Up to `limit` assets whose text holds every word of `query`, newest first (taken, else
     /// modified; then id), after `position`; of one group when `groupKey` is given; with a

@@ -126,7 +126,7 @@ extension StoreDatabase {
     }
 
     /// Every asset of `selection` with its group.
-    func memberships(in selection: StoreSelection) throws -> [AssetMembership] {
+    public func memberships(in selection: StoreSelection) throws -> [AssetMembership] {
         try read { db in
             let statement = try db.statement("""
                 SELECT a.id, g.key AS group_key, g.name FROM assets a JOIN groups g ON g.id = a.group_id
@@ -145,7 +145,7 @@ extension StoreDatabase {
     }
 
     /// The groups of the assets with these ids; ids not found are absent.
-    func memberships(ids: [String]) throws -> [AssetMembership] {
+    public func memberships(ids: [String]) throws -> [AssetMembership] {
         try read { db in
             let statement = try db.statement(
                 "SELECT g.key AS group_key, g.name FROM assets a JOIN groups g ON g.id = a.group_id WHERE a.id = ?")

@@ -19,7 +19,7 @@ public struct VisibleSet: Sendable, Equatable {
         self.groups = groups
     }
 
-    /// Whether the group with this key is visible (by key, as `Store.hasGroup(key:)` finds groups).
+    /// Whether the group with this key is visible (by key, as `StoreDatabase.hasGroup(key:)` finds groups).
     public func contains(groupKey key: String) -> Bool {
         groups.contains { $0.key == key }
     }

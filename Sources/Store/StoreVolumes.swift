@@ -42,7 +42,7 @@ public struct StoredVolume: Sendable, Equatable {
 
 extension StoreDatabase {
     /// Every volume record.
-    func volumes() throws -> [StoredVolume] {
+    public func volumes() throws -> [StoredVolume] {
         try read { db in
             let statement = try db.statement("""
                 SELECT folder, root, device, mount_id, major, minor, fs_type, source, mount_point, uuid, fs_id
@@ -62,7 +62,7 @@ extension StoreDatabase {
     }
 
     /// Stores a volume record, replacing the one for the same folder.
-    func saveVolume(_ volume: StoredVolume) throws {
+    public func saveVolume(_ volume: StoredVolume) throws {
         try write { db in
             let statement = try db.statement("""
                 INSERT INTO volumes(folder, root, device, mount_id, major, minor, fs_type, source, mount_point, uuid, fs_id)
@@ -82,26 +82,9 @@ extension StoreDatabase {
     }
 
     /// Deletes the volume record of `folder`, if any.
-    func deleteVolume(folder: [UInt8]) throws {
+    public func deleteVolume(folder: [UInt8]) throws {
         try write { db in
             try db.statement("DELETE FROM volumes WHERE folder = ?").bind([.blob(folder)]).run()
         }
-    }
-}
-
-extension Store {
-    /// Every volume record (`StoredVolume`).
-    nonisolated(nonsending) public func volumes() async throws -> [StoredVolume] {
-        try await onReader { try $0.volumes() }
-    }
-
-    /// Stores a volume record, replacing the one for the same folder.
-    nonisolated(nonsending) public func saveVolume(_ volume: StoredVolume) async throws {
-        try await onWriter { try $0.saveVolume(volume) }
-    }
-
-    /// Deletes the volume record of `folder`, if any.
-    nonisolated(nonsending) public func deleteVolume(folder: [UInt8]) async throws {
-        try await onWriter { try $0.deleteVolume(folder: folder) }
     }
 }

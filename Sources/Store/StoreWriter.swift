@@ -19,7 +19,7 @@ extension StoreDatabase {
     }
 
     /// Commits `batch` in one transaction and records it in the change log; nil when nothing changed.
-    func apply(_ batch: WriteBatch) throws -> CommittedChange? {
+    public func apply(_ batch: WriteBatch) throws -> CommittedChange? {
         guard !batch.isEmpty else { return nil }
         try takeBackReserve()
         return try write { db in

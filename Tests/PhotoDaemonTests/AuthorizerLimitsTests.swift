@@ -61,7 +61,7 @@ import Varlink
         let fixture = try await Fixture()
         #expect(await fixture.authorizer.record(for: Self.app("eog")).status == .notDetermined)
         #expect(await fixture.authorizer.allRecords().isEmpty)
-        await #expect(try fixture.store.apps().isEmpty)
+        await #expect(try fixture.store.read { try $0.apps() }.isEmpty)
     }
 
     @Test func aNewAppBeyondTheCapIsRefusedAndTheOwnerToldOnce() async throws {
@@ -85,7 +85,7 @@ import Varlink
         let removed = try await fixture.authorizer.remove("one")
         #expect(removed.app == "exe:/usr/bin/one")
         _ = try await fixture.authorizer.request(Self.app("three"), reason: "r", label: nil)
-        await #expect(try fixture.store.apps().map(\.id) == ["exe:/usr/bin/three", "exe:/usr/bin/two"])
+        await #expect(try fixture.store.read { try $0.apps() }.map(\.id) == ["exe:/usr/bin/three", "exe:/usr/bin/two"])
     }
 
     @Test func removingAnAppEndsItsRequestAndWhatItSaw() async throws {
@@ -103,7 +103,7 @@ import Varlink
 
         _ = try await fixture.authorizer.remove("viewer")
         #expect(await fixture.authorizer.allRecords().isEmpty)
-        await #expect(try fixture.store.apps().isEmpty)
+        await #expect(try fixture.store.read { try $0.apps() }.isEmpty)
         #expect(fixture.visibility.all.last?.0 == AppKey(viewer).text)
         #expect(fixture.visibility.all.last?.1 == Visibility.none)
         var kinds: [AuthorizationEventKind] = []
@@ -150,7 +150,7 @@ import Varlink
         #expect(await fixture.authorizer.record(for: theirs).status == .authorized)
         #expect(await fixture.authorizer.record(for: mine).status == .notDetermined)
         #expect(fixture.visibility.all.map(\.0) == [AppKey(theirs).text])
-        await #expect(try fixture.store.apps().map(\.uid) == [1000, 1001])
+        await #expect(try fixture.store.read { try $0.apps() }.map(\.uid) == [1000, 1001])
     }
 
     /// Issue 11, item 3: records stored by 0.1.0 with reasons of 600 KB made ListApps fail
@@ -160,13 +160,13 @@ import Varlink
         let store = try Store(path: dir.file("index.sqlite"))
         let old = AppAuthorization(app: "exe:/usr/bin/eog", uid: 1000, label: "Eog", status: .denied,
                                    reason: "a" + String(repeating: "\u{301}", count: 300_000))
-        try await store.saveApp(StoredApp(uid: 1000, id: old.app, record: try JSONEncoder().encode(old)))
+        try await store.write { try $0.saveApp(StoredApp(uid: 1000, id: old.app, record: try JSONEncoder().encode(old))) }
         let authorizer = try await Authorizer(store: store, policy: AuthorizationPolicy(), logger: Logger(label: "test")) { _, _ in }
         let loaded = try #require(await authorizer.allRecords().first)
         #expect(loaded.status == .denied)
         #expect(loaded.reason == nil && loaded.label == nil)
         #expect(AuthorizationLimits.fits(loaded))
-        await #expect(try store.apps().first.map { $0.record.count } ?? .max < AuthorizationLimits.maximumRecordBytes)
+        await #expect(try store.read { try $0.apps() }.first.map { $0.record.count } ?? .max < AuthorizationLimits.maximumRecordBytes)
     }
 
     @Test func undecidedRecordsBeyondTheCapAreForgottenOnLoadAndDecisionsKept() async throws {
@@ -176,13 +176,13 @@ import Varlink
             .enumerated() {
             let record = AppAuthorization(app: "exe:/usr/bin/app\(index)", uid: 1000, status: status,
                                           requestedAt: Date(timeIntervalSince1970: Double(index)))
-            try await store.saveApp(StoredApp(uid: 1000, id: record.app, record: try JSONEncoder().encode(record)))
+            try await store.write { try $0.saveApp(StoredApp(uid: 1000, id: record.app, record: try JSONEncoder().encode(record))) }
         }
         let authorizer = try await Authorizer(store: store, policy: AuthorizationPolicy(), logger: Logger(label: "test"),
                                         maximumApps: 3) { _, _ in }
         let kept = await authorizer.allRecords().map(\.app)
         #expect(kept == ["exe:/usr/bin/app1", "exe:/usr/bin/app3", "exe:/usr/bin/app4"], "the newest undecided stays")
-        await #expect(try store.apps().map(\.id) == kept)
+        await #expect(try store.read { try $0.apps() }.map(\.id) == kept)
     }
 
     @Test func aRequestIsLoggedByItsSizeNotItsText() async throws {

@@ -16,7 +16,7 @@ import Watcher
         let store = try Store(path: dir.file("state/index.sqlite"))
         var batch = WriteBatch()
         batch.inserts = files.map { WriteBatch.Insert(path: $0.0, stamp: $0.1, content: Self.content) }
-        _ = try await store.apply(batch)
+        _ = try await store.write { [batch] in try $0.apply(batch) }
         let pool = NIOThreadPool(numberOfThreads: 1)
         pool.start()
         return (store, pool)

@@ -42,10 +42,10 @@ import Testing
 
     /// Begins a bulk load of 5,000 photos into `store` and writes the first 60 of them.
     private func beginLoadingTheFirst60(into store: Store) async throws {
-        #expect(try await store.beginBulkLoad(adding: 5000))
+        #expect(try await store.write { try $0.beginBulkLoad(adding: 5000) })
         var batch = WriteBatch()
         batch.inserts = photos(from: 0)
-        _ = try await store.apply(batch)
+        _ = try await store.write { [batch] in try $0.apply(batch) }
     }
 
     /// What the queries answer, in a form two stores can be compared by.
@@ -56,13 +56,13 @@ import Testing
         }
         for sort in StoreSort.allCases {
             for group in [nil, "Sea"] {
-                let page = try await store.assets(StoreListing(groupKey: group, sort: sort, descending: sort == .taken),
-                                                  after: nil, limit: 25)
+                let page = try await store.read { try $0.assets(StoreListing(groupKey: group, sort: sort, descending: sort == .taken),
+                                                  after: nil, limit: 25) }
                 answers.append("\(sort) \(group ?? "all"): " + page.map { String(decoding: $0.path, as: UTF8.self) }
                     .joined(separator: ","))
             }
         }
-        answers.append("groups: " + (try await store.groups()).map { "\($0.name) \($0.count) \($0.latestTaken ?? "-")" }
+        answers.append("groups: " + (try await store.read { try $0.groups() }).map { "\($0.name) \($0.count) \($0.latestTaken ?? "-")" }
             .joined(separator: ","))
         return answers
     }
@@ -74,7 +74,7 @@ import Testing
         for first in [0, 60] {
             var batch = WriteBatch()
             batch.inserts = photos(from: first)
-            _ = try await store.apply(batch)
+            _ = try await store.write { [batch] in try $0.apply(batch) }
         }
         return try await answers(store)
     }
@@ -82,19 +82,19 @@ import Testing
     @Test func aBulkLoadAnswersLikeRowByRowAndBuildsItsIndexesAtTheEnd() async throws {
         let dir = try TemporaryDirectory()
         let store = try await openStore(dir)
-        #expect(try await store.beginBulkLoad(adding: 5000))
+        #expect(try await store.write { try $0.beginBulkLoad(adding: 5000) })
         #expect(try indexes(store).isDisjoint(with: Self.queryIndexes))
         #expect(try !indexes(store).contains(CompactLayout.idIndexName), "a first index goes without the id index")
         for first in [0, 60] {
             var batch = WriteBatch()
             batch.inserts = photos(from: first)
-            _ = try await store.apply(batch)
+            _ = try await store.write { [batch] in try $0.apply(batch) }
         }
         let expected = try await reference()
         await #expect(try answers(store) == expected, "right answers without the indexes")
         try await store.endBulkLoad()
         #expect(try indexes(store).isSuperset(of: Self.queryIndexes.union([CompactLayout.idIndexName])))
-        await #expect(try store.setting(BulkLoad.setting) == nil)
+        await #expect(try store.read { try $0.setting(BulkLoad.setting) } == nil)
         await #expect(try answers(store) == expected)
         let unique = try store.database.read { db in
             try db.integer("SELECT \"unique\" FROM pragma_index_list('assets') WHERE name = '\(CompactLayout.idIndexName)'")
@@ -120,10 +120,10 @@ import Testing
     private func expectFinishedAtReopening(_ dir: TemporaryDirectory) async throws {
         let reopened = try await openStore(dir)
         #expect(try indexes(reopened).isSuperset(of: Self.queryIndexes.union([CompactLayout.idIndexName])))
-        await #expect(try reopened.setting(BulkLoad.setting) == nil)
+        await #expect(try reopened.read { try $0.setting(BulkLoad.setting) } == nil)
         var batch = WriteBatch()
         batch.inserts = photos(from: 60)
-        _ = try await reopened.apply(batch)
+        _ = try await reopened.write { [batch] in try $0.apply(batch) }
         await #expect(try answers(reopened) == reference())
     }
 
@@ -133,10 +133,10 @@ import Testing
         let dir = try TemporaryDirectory()
         do {
             let store = try await openStore(dir)
-            #expect(try await store.beginFirstIndex())
+            #expect(try await store.write { try $0.beginFirstIndex() })
             var batch = WriteBatch()
             batch.inserts = photos(from: 0)
-            _ = try await store.apply(batch)
+            _ = try await store.write { [batch] in try $0.apply(batch) }
             let helpers = BulkLoad.Helpers(
                 readAhead: { store.searchTextFeed(above: $0) }, buildSearch: { store.searchIndexBuild(above: $0) },
                 connect: { throw SQLiteError(code: 1, message: "no second connection") })
@@ -144,7 +144,7 @@ import Testing
                 #expect(throws: SQLiteError.self) { try BulkLoad.finish(db, helpers: helpers) }
             }
             #expect(try indexes(store).isSuperset(of: Self.queryIndexes.union([CompactLayout.idIndexName])))
-            await #expect(try store.setting(BulkLoad.setting) != nil, "the load is not over")
+            await #expect(try store.read { try $0.setting(BulkLoad.setting) } != nil, "the load is not over")
             await store.close()
         }
         try await expectFinishedAtReopening(dir)
@@ -153,18 +153,19 @@ import Testing
     @Test func onlyANewIndexOrOneAtLeastDoubledLoadsInBulk() async throws {
         let dir = try TemporaryDirectory()
         let store = try await openStore(dir)
-        #expect(try await !store.beginBulkLoad(adding: BulkLoad.minimumFiles - 1), "too few to be worth it")
+        #expect(try await !store.write { try $0.beginBulkLoad(adding: BulkLoad.minimumFiles - 1) }, "too few to be worth it")
         var batch = WriteBatch()
         batch.inserts = (0..<1500).map { photo("/lib/\($0).jpg", Int64($0), "Lake") }
-        _ = try await store.apply(batch)
-        #expect(try await !store.beginBulkLoad(adding: 1499), "fewer than are indexed")
+        _ = try await store.write { [batch] in try $0.apply(batch) }
+        #expect(try await !store.write { try $0.beginBulkLoad(adding: 1499) }, "fewer than are indexed")
         #expect(try indexes(store).isSuperset(of: Self.queryIndexes))
-        #expect(try await store.beginBulkLoad(adding: 1500))
+        #expect(try await store.write { try $0.beginBulkLoad(adding: 1500) })
         #expect(try indexes(store).contains(CompactLayout.idIndexName), "rows are found by id while others exist")
         #expect(try indexes(store).contains(CompactLayout.identityIndexName), "new files are looked up by inode")
-        let moved = try await store.indexedFiles(sharingInodeWith: [stamp(7)]).map { String(decoding: $0.path, as: UTF8.self) }
+        let moved = try await store.read { try $0.indexedFiles(sharingInodeWith: [stamp(7)]) }
+            .map { String(decoding: $0.path, as: UTF8.self) }
         #expect(moved == ["/lib/7.jpg"])
-        #expect(try await store.beginBulkLoad(adding: 1), "one is under way")
+        #expect(try await store.write { try $0.beginBulkLoad(adding: 1) }, "one is under way")
         try await store.endBulkLoad()
         try await store.endBulkLoad()
         #expect(try indexes(store).isSuperset(of: Self.queryIndexes))
@@ -175,16 +176,16 @@ import Testing
     @Test func aFirstIndexLoadsInBulkFromItsFirstFile() async throws {
         let dir = try TemporaryDirectory()
         let store = try await openStore(dir)
-        #expect(try await store.beginFirstIndex())
+        #expect(try await store.write { try $0.beginFirstIndex() })
         #expect(try !indexes(store).contains(CompactLayout.idIndexName))
         var batch = WriteBatch()
         batch.inserts = Array(photos(from: 0).prefix(3))
-        _ = try await store.apply(batch)
-        #expect(try await store.beginFirstIndex(), "one is under way")
+        _ = try await store.write { [batch] in try $0.apply(batch) }
+        #expect(try await store.write { try $0.beginFirstIndex() }, "one is under way")
         try await store.endBulkLoad()
         #expect(try indexes(store).isSuperset(of: Self.queryIndexes.union([CompactLayout.idIndexName])))
         await #expect(try store.searchPaths("p1") == ["/lib/odd/p1.jpg"])
-        #expect(try await !store.beginFirstIndex(), "the index holds photos now")
+        #expect(try await !store.write { try $0.beginFirstIndex() }, "the index holds photos now")
         #expect(try indexes(store).isSuperset(of: Self.queryIndexes.union([CompactLayout.idIndexName])))
     }
 
@@ -192,10 +193,10 @@ import Testing
         let dir = try TemporaryDirectory()
         let store = try await openStore(dir)
         let count = SearchTextFeed.chunkSize * 5 / 2
-        #expect(try await store.beginBulkLoad(adding: count))
+        #expect(try await store.write { try $0.beginBulkLoad(adding: count) })
         var batch = WriteBatch()
         batch.inserts = (0..<count).map { photo("/lib/f\($0 % 7)/p\($0).jpg", Int64($0), $0 == count - 1 ? "Last one" : "Lake") }
-        _ = try await store.apply(batch)
+        _ = try await store.write { [batch] in try $0.apply(batch) }
         try await store.endBulkLoad()
         let (indexed, temporaryStore) = try store.database.write { db in
             (try db.integer("SELECT doc FROM search_terms WHERE term = 'jpg'"), try db.integer("PRAGMA temp_store"))

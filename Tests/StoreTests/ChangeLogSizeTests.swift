@@ -22,7 +22,8 @@ import Testing
         batch.inserts = (start..<start + count).map { n in
             insert("\(folder)/IMG_20261123_\(100_000 + n).jpg", Int64(n), "Beach")
         }
-        return try #require(try await store.apply(batch)).inserted
+        let batchChange = try await store.write { [batch] in try $0.apply(batch) }
+        return try #require(batchChange).inserted
     }
 
     @Test func theLogIsPrunedByBytesLongBeforeItsCount() async throws {
@@ -34,12 +35,12 @@ import Testing
         }
         // Each change lists 30 ids (about 600 bytes): 4 KiB holds only the newest few.
         await #expect(try loggedBytes(store) <= 4096)
-        let oldest = try #require(try await store.oldestLoggedToken())
+        let oldest = try #require(try await store.read { try $0.oldestLoggedToken() })
         #expect(oldest > 10)
-        await #expect(try store.currentToken() == 20)
+        await #expect(try store.read { try $0.currentToken() } == 20)
         // What is kept replays without a gap up to the newest: resuming from before `oldest`
         // is what a subscriber is told to resync for.
-        await #expect(try store.changes(after: 0).map(\.token) == Array(oldest...20))
+        await #expect(try store.read { try $0.changes(after: 0) }.map(\.token) == Array(oldest...20))
     }
 
     @Test func theNewestChangeIsKeptEvenWhenItAloneIsOverTheBudget() async throws {
@@ -48,8 +49,8 @@ import Testing
         defer { withExtendedLifetime(dir) {} }
         _ = try await insertMany(store, 50, from: 0, folder: "/lib")
         _ = try await insertMany(store, 50, from: 50, folder: "/lib")
-        await #expect(try store.oldestLoggedToken() == 2)
-        await #expect(try store.changes(after: 1).first?.inserted.count == 50)
+        await #expect(try store.read { try $0.oldestLoggedToken() } == 2)
+        await #expect(try store.read { try $0.changes(after: 1) }.first?.inserted.count == 50)
     }
 
     @Test func theSizeKeptAcrossWritesMatchesTheLogAfterAReopen() async throws {
@@ -83,7 +84,7 @@ import Testing
                     WriteBatch.Update(id: id, path: Array("\(folder)-\(round)/IMG_20261123_\(100_000 + n).jpg".utf8),
                                       stamp: stamp(Int64(n)), content: nil)
                 }
-                _ = try await store.apply(rename)
+                _ = try await store.write { [rename] in try $0.apply(rename) }
             }
             await #expect(try loggedBytes(store) <= 2 << 20)
         }
@@ -115,7 +116,7 @@ import Testing
         #expect(store.opening.convertedToIncrementalVacuum)
         #expect(try store.database.read { db in try db.integer("PRAGMA auto_vacuum") } == 2)
         #expect(try store.database.write { db in try ChangeLog.totalBytes(db) } == Int64(payload.utf8.count))
-        await #expect(try store.changes(after: 0).first?.inserted == ["a"])
+        await #expect(try store.read { try $0.changes(after: 0) }.first?.inserted == ["a"])
         let again = try Store(path: path)
         #expect(!again.opening.convertedToIncrementalVacuum)
     }

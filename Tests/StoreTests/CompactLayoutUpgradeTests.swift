@@ -116,30 +116,30 @@ import Testing
             asset.groupName = names[row.group] ?? ""
             return asset
         }
-        let all = try await store.allAssets()
+        let all = try await store.read { try $0.allAssets() }
         #expect(all.count == expected.count)
         for asset in expected {
             #expect(all.first { $0.id == asset.id } == asset, "\(asset.id)")
         }
-        await #expect(try store.assets(ids: expected.map(\.id)).count == expected.count)
-        await #expect(try store.assets(paths: expected.map(\.path)).map(\.id).sorted() == expected.map(\.id).sorted())
-        let groups = try await store.groups()
+        await #expect(try store.read { try $0.assets(ids: expected.map(\.id)) }.count == expected.count)
+        await #expect(try store.read { try $0.assets(paths: expected.map(\.path)) }.map(\.id).sorted() == expected.map(\.id).sorted())
+        let groups = try await store.read { try $0.groups() }
         #expect(groups.map(\.name) == ["Beach", "Hike", "Other"])
         #expect(groups.map(\.count) == [2, 2, 2])
         #expect(groups.map(\.latestTaken) == ["2021-06-05T10:00:00", nil, nil])
         #expect(groups.map(\.latestMtimeNs) == [1_600_000_000_000_000_001, 1_600_000_000_000_000_004, 1_600_000_000_000_000_006])
-        await #expect(try store.currentToken() == 3)
-        await #expect(try store.changes(after: 0).map(\.token) == [1, 2, 3])
-        await #expect(try store.changes(after: 0).last?.removed == ["ffffffffffffffff"])
-        await #expect(try store.apps().map(\.id) == ["app:org.example.Viewer"])
+        await #expect(try store.read { try $0.currentToken() } == 3)
+        await #expect(try store.read { try $0.changes(after: 0) }.map(\.token) == [1, 2, 3])
+        await #expect(try store.read { try $0.changes(after: 0) }.last?.removed == ["ffffffffffffffff"])
+        await #expect(try store.read { try $0.apps() }.map(\.id) == ["app:org.example.Viewer"])
         // Path order is byte order, a folder's files among its subfolders as their names fall.
-        let byPath = try await store.assets(groupKey: nil, sort: .path, after: nil, limit: 100).map(\.path)
+        let byPath = try await store.read { try $0.assets(groupKey: nil, sort: .path, after: nil, limit: 100) }.map(\.path)
         #expect(byPath == expected.map(\.path).sorted { $0.lexicographicallyPrecedes($1) })
         await #expect(try store.searchPaths("beach") == ["/lib/a.jpg", "/lib/sub/b.jpg"])
         await #expect(try store.searchPaths("x-t3 é") == ["/lib/zz/é.jpg"])
         await #expect(try store.searchPaths("hasselblad").count == 1)
         await #expect(try store.searchPaths("olympus digital c.jpg") == ["/lib/sub/deeper/c.jpg"])
-        await #expect(try store.indexedFiles(under: Array("/lib".utf8)).count == 5)
+        await #expect(try store.read { try $0.indexedFiles(under: Array("/lib".utf8)) }.count == 5)
         // The file gave the freed pages back.
         #expect(try #require(DurableFile.size(of: path)) <= before)
         // And the writer carries on: a new photo, a move, a removal.
@@ -148,7 +148,8 @@ import Testing
         batch.updates = [WriteBatch.Update(id: "legacy-id-0001", path: Array("/lib/moved.jpg".utf8),
                                            stamp: expected[4].stamp, content: nil)]
         batch.removals = ["aaaaaaaaaaaaaaaa"]
-        let change = try #require(try await store.apply(batch))
+        let batchChange = try await store.write { [batch] in try $0.apply(batch) }
+        let change = try #require(batchChange)
         #expect(change.token == 4)
         await #expect(try store.searchPaths("hasselblad") == ["/lib/moved.jpg"])
         await #expect(try store.searchPaths("beach") == ["/lib/sub/new.jpg", "/lib/sub/b.jpg"])

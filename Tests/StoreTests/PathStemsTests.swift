@@ -23,11 +23,11 @@ import Testing
         for part in inOneBatch ? [inserts] : inserts.map({ [$0] }) {
             var batch = WriteBatch()
             batch.inserts = part
-            _ = try await store.apply(batch)
+            _ = try await store.write { [batch] in try $0.apply(batch) }
         }
         var odd = WriteBatch()
         odd.inserts = [WriteBatch.Insert(path: Array("/lib/b/".utf8) + [0xFF, 0x2E, 0x6A], stamp: stamp(99), content: content("G"))]
-        _ = try await store.apply(odd)
+        _ = try await store.write { [odd] in try $0.apply(odd) }
         return (store, dir)
     }
 
@@ -58,7 +58,9 @@ import Testing
             var seen: [[UInt8]] = []
             var position: StorePosition?
             while true {
-                let page = try await store.assets(StoreListing(sort: .path, descending: descending), after: position, limit: 3)
+                let page = try await store.read { [position] in
+                    try $0.assets(StoreListing(sort: .path, descending: descending), after: position, limit: 3)
+                }
                 guard let last = page.last else { break }
                 seen += page.map(\.path)
                 position = StorePosition(value: .bytes(last.path), id: last.id)
@@ -68,16 +70,16 @@ import Testing
         var paged: [[UInt8]] = []
         var after: [UInt8]?
         while true {
-            let page = try await store.indexedFiles(under: Array("/lib".utf8), after: after, limit: 2)
+            let page = try await store.read { [after] in try $0.indexedFiles(under: Array("/lib".utf8), after: after, limit: 2) }
             guard let last = page.last else { break }
             paged += page.map(\.path)
             after = last.path
         }
         #expect(paged == sorted.filter { $0.starts(with: Array("/lib/".utf8)) })
-        let siblings = try await store.indexedFiles(withPrefix: Array("/lib/b".utf8)).map(\.path)
+        let siblings = try await store.read { try $0.indexedFiles(withPrefix: Array("/lib/b".utf8)) }.map(\.path)
         #expect(Set(siblings) == Set(sorted.filter { $0.starts(with: Array("/lib/b".utf8)) }))
-        await #expect(try store.assetCount(under: Array("/lib/b".utf8)) == 4, "not b0.jpg nor b-c.jpg")
-        await #expect(try store.assets(paths: sorted).count == sorted.count)
+        await #expect(try store.read { try $0.assetCount(under: Array("/lib/b".utf8)) } == 4, "not b0.jpg nor b-c.jpg")
+        await #expect(try store.read { try $0.assets(paths: sorted) }.count == sorted.count)
     }
 
     @Test func aPagedReadFromAPathStartsAtItIncluded() async throws {
@@ -90,7 +92,9 @@ import Testing
             var paged: [[UInt8]] = []
             var after: [UInt8]?
             while true {
-                let page = try await store.indexedFiles(under: Array("/lib".utf8), from: from, after: after, limit: 2)
+                let page = try await store.read { [after] in
+                    try $0.indexedFiles(under: Array("/lib".utf8), from: from, after: after, limit: 2)
+                }
                 guard let last = page.last else { break }
                 paged += page.map(\.path)
                 after = last.path
@@ -102,17 +106,17 @@ import Testing
     @Test func stemsFollowMovesAndRemovals() async throws {
         let (store, dir) = try await library()
         defer { withExtendedLifetime(dir) {} }
-        let files = try await store.indexedFiles(under: Array("/".utf8))
+        let files = try await store.read { try $0.indexedFiles(under: Array("/".utf8)) }
         let li = try #require(files.first { $0.path == Array("/li.jpg".utf8) })
         let deep = try #require(files.first { $0.path == Array("/lib/b/x/y/z/w.jpg".utf8) })
         var batch = WriteBatch()
         batch.removals = [li.id]
         batch.updates = [WriteBatch.Update(id: deep.id, path: Array("/elsewhere/w.jpg".utf8), stamp: deep.stamp, content: nil)]
-        _ = try await store.apply(batch)
+        _ = try await store.write { [batch] in try $0.apply(batch) }
         try checkStems(store)
-        await #expect(try store.indexedFile(at: Array("/elsewhere/w.jpg".utf8))?.id == deep.id)
-        await #expect(try store.indexedFile(at: Array("/lib/b/x/y/z/w.jpg".utf8)) == nil)
-        let all = try await store.assets(groupKey: nil, sort: .path, after: nil, limit: 100).map(\.path)
+        await #expect(try store.read { try $0.indexedFile(at: Array("/elsewhere/w.jpg".utf8)) }?.id == deep.id)
+        await #expect(try store.read { try $0.indexedFile(at: Array("/lib/b/x/y/z/w.jpg".utf8)) } == nil)
+        let all = try await store.read { try $0.assets(groupKey: nil, sort: .path, after: nil, limit: 100) }.map(\.path)
         #expect(all == all.sorted { $0.lexicographicallyPrecedes($1) })
         #expect(all.count == sorted.count - 1)
     }

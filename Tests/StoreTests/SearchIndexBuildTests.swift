@@ -126,15 +126,15 @@ import Testing
     @Test func aFirstIndexCopiesItsBuildAndSearchesAfterLiveWrites() async throws {
         let dir = try TemporaryDirectory()
         let store = try await openStore(dir)
-        #expect(try await store.beginFirstIndex())
+        #expect(try await store.write { try $0.beginFirstIndex() })
         var batch = WriteBatch()
         batch.inserts = (0..<1500).map { photo("/lib/f\($0 % 5)/p\($0).jpg", Int64($0), $0 % 2 == 0 ? "Lake" : "Hill") }
-        _ = try await store.apply(batch)
+        _ = try await store.write { [batch] in try $0.apply(batch) }
         try await store.endBulkLoad()
         await #expect(try store.searchPaths("p1499") == ["/lib/f4/p1499.jpg"])
         var live = WriteBatch()
         live.inserts = [photo("/lib/new/harbour.jpg", 5000, "Harbour")]
-        _ = try await store.apply(live)
+        _ = try await store.write { [live] in try $0.apply(live) }
         await #expect(try store.searchPaths("harbour") == ["/lib/new/harbour.jpg"])
         await #expect(try store.searchPaths("lake", limit: 2000).count == 750)
         try store.database.write { db in try db.execute("INSERT INTO search_text(search_text) VALUES ('integrity-check')") }

@@ -40,12 +40,12 @@ import TextFolding
             await #expect(try store.searchPaths("creme") == ["/lib/IMG_2.JPG", "/lib/IMG_1.JPG"])
             await #expect(try store.searchPaths("zurich") == ["/lib/Zürich.jpg"])
             await #expect(try store.searchPaths("t3 cafe") == ["/lib/IMG_2.JPG"])
-            await #expect(try store.setting(SearchIndex.staleSetting) == nil, "filled once: the mark is gone")
+            await #expect(try store.read { try $0.setting(SearchIndex.staleSetting) } == nil, "filled once: the mark is gone")
             // The writer keeps what the upgrade filled in step.
             var batch = WriteBatch()
             batch.removals = ["aaaaaaaaaaaaaaaa"]
             batch.inserts = [photo("/lib/new.jpg", 9, "Crème brûlée")]
-            _ = try await store.apply(batch)
+            _ = try await store.write { [batch] in try $0.apply(batch) }
             await #expect(try store.searchPaths("creme") == ["/lib/new.jpg", "/lib/IMG_2.JPG"])
             await store.close()
         }
@@ -67,7 +67,7 @@ import TextFolding
         let store = try Store(path: path)
         var batch = WriteBatch()
         batch.inserts = photos
-        _ = try await store.apply(batch)
+        _ = try await store.write { [batch] in try $0.apply(batch) }
         await store.close()
         return path
     }
@@ -95,7 +95,7 @@ import TextFolding
         }
         let store = try Store(path: path)
         await #expect(try store.searchPaths("zurich") == ["/lib/a.jpg"], "rebuilt with today's folding")
-        await #expect(try store.setting(SearchIndex.foldingSetting) == TextFolding.identity)
+        await #expect(try store.read { try $0.setting(SearchIndex.foldingSetting) } == TextFolding.identity)
         await store.close()
         // Once: a photo's text taken out behind the store's back stays out at the next open.
         let db = try SQLiteConnection(path: path, create: false)
@@ -112,7 +112,7 @@ import TextFolding
         await #expect(try store.searchPaths("lake").isEmpty)
         var batch = WriteBatch()
         batch.inserts = [photo("/lib/a.jpg", 2, "Lake")]
-        _ = try await store.apply(batch)
+        _ = try await store.write { [batch] in try $0.apply(batch) }
         await #expect(try store.searchPaths("lake") == ["/lib/a.jpg"])
     }
 }

@@ -17,16 +17,17 @@ import Testing
         var batch = WriteBatch()
         batch.inserts = [WriteBatch.Insert(path: Array("/lib/IMG_1.jpg".utf8), stamp: stamp(1), content: described),
                          insert("/lib/b.jpg", 2, "Beach")]
-        let change = try #require(try await store.apply(batch))
-        let stored = try await store.assets(ids: change.inserted)
+        let batchChange = try await store.write { [batch] in try $0.apply(batch) }
+        let change = try #require(batchChange)
+        let stored = try await store.read { try $0.assets(ids: change.inserted) }
         #expect(stored.map(\.content.sidecarCandidate) == [2, nil])
 
         // Moved with its sidecar (the same signature): the content, candidate included, stays.
         var move = WriteBatch()
         move.updates = [WriteBatch.Update(id: change.inserted[0], path: Array("/lib/trip/IMG_1.jpg".utf8), stamp: stamp(1),
                                           content: nil)]
-        _ = try await store.apply(move)
-        #expect(try await store.assets(ids: [change.inserted[0]]).first?.content.sidecarCandidate == 2)
+        _ = try await store.write { [move] in try $0.apply(move) }
+        #expect(try await store.read { try $0.assets(ids: [change.inserted[0]]) }.first?.content.sidecarCandidate == 2)
     }
 
     @Test func anIndexFromBeforeReadsItsSidecarDescribedAssetsAgain() async throws {
@@ -47,8 +48,8 @@ import Testing
             }
         }
         let store = try Store(path: path)
-        let files = try await store.indexedFiles(under: Array("/lib".utf8)).sorted { $0.id < $1.id }
+        let files = try await store.read { try $0.indexedFiles(under: Array("/lib".utf8)) }.sorted { $0.id < $1.id }
         #expect(files.map(\.stamp.sidecar) == [-1, 77], "only the sidecar-described asset is read again")
-        #expect(try await store.assets(ids: ["a"]).first?.content.sidecarCandidate == nil)
+        #expect(try await store.read { try $0.assets(ids: ["a"]) }.first?.content.sidecarCandidate == nil)
     }
 }

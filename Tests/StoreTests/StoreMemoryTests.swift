@@ -21,10 +21,10 @@ import Testing
         let store = try await openStore(dir)
         var batch = WriteBatch()
         batch.inserts = (0..<200).map { photo("/lib/\($0).jpg", Int64($0), $0 % 2 == 0 ? "Lake" : "Sea") }
-        _ = try await store.apply(batch)
+        _ = try await store.write { [batch] in try $0.apply(batch) }
         let before = try await store.searchPaths("lake")
-        try await store.releaseMemory()
+        try await store.write { $0.releaseMemory() }
         await #expect(try store.searchPaths("lake") == before)
-        await #expect(try store.totals() == (assets: 200, groups: 2))
+        await #expect(try store.read { try $0.totals() } == (assets: 200, groups: 2))
     }
 }

@@ -27,7 +27,7 @@ import Testing
         let store = try await openStore(dir)
         var batch = WriteBatch()
         batch.inserts = (0..<50).map { insert("/lib/\($0 % 5)/\($0).jpg", Int64($0), $0 % 2 == 0 ? "A" : "B", taken: Int64($0)) }
-        _ = try await store.apply(batch)
+        _ = try await store.write { [batch] in try $0.apply(batch) }
         return store
     }
 
@@ -65,7 +65,7 @@ import Testing
                                 [.integer(1), .integer(1)])
         #expect(identity.split(separator: "\n").first == "SEARCH a USING INDEX assets_by_identity (inode=?)", "\(identity)")
         #expect(identity.contains("SEARCH f USING INTEGER PRIMARY KEY (rowid=?)"), "\(identity)")
-        let sharing = try await store.indexedFiles(sharingInodeWith: [stamp(33)])
+        let sharing = try await store.read { try $0.indexedFiles(sharingInodeWith: [stamp(33)]) }
         #expect(sharing.map { String(decoding: $0.path, as: UTF8.self) } == ["/lib/3/33.jpg"])
         let selection = StoreSelection(groupKeys: ["A"], ids: [AssetID.generate()])
         let visible = try plan(store, """
@@ -79,7 +79,8 @@ import Testing
                               [.integer(1)])
         #expect(newest.contains("SEARCH a USING INDEX assets_by_group_taken (group_id=?)"), "\(newest)")
         await #expect(try store.read(as: .selection(selection)) { try $0.visibleSet()?.ids.count } == 25)
-        let stems = try await store.indexedFiles(withPrefix: Array("/lib/3/3".utf8)).map { String(decoding: $0.path, as: UTF8.self) }
+        let stems = try await store.read { try $0.indexedFiles(withPrefix: Array("/lib/3/3".utf8)) }
+            .map { String(decoding: $0.path, as: UTF8.self) }
         #expect(stems.sorted() == ["/lib/3/33.jpg", "/lib/3/38.jpg", "/lib/3/3.jpg"].sorted())
     }
 }

@@ -11,11 +11,11 @@ import Testing
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "A"), insert("/lib2/b.jpg", 2, "A"), insert("/li/c.jpg", 3, "A"),
                          insert("/lib/deep/d.jpg", 4, "A")]
-        _ = try await store.apply(batch)
-        let paths = try await store.indexedFiles(under: Array("/lib".utf8)).map { String(decoding: $0.path, as: UTF8.self) }
+        _ = try await store.write { [batch] in try $0.apply(batch) }
+        let paths = try await store.read { try $0.indexedFiles(under: Array("/lib".utf8)) }.map { String(decoding: $0.path, as: UTF8.self) }
         #expect(Set(paths) == ["/lib/a.jpg", "/lib/deep/d.jpg"])
-        await #expect(try store.assetCount(under: Array("/lib".utf8)) == 2)
-        await #expect(try store.assetCount(under: Array("/".utf8)) == 4)
+        await #expect(try store.read { try $0.assetCount(under: Array("/lib".utf8)) } == 2)
+        await #expect(try store.read { try $0.assetCount(under: Array("/".utf8)) } == 4)
     }
 
     @Test(arguments: StoreSort.allCases, [nil, "B"])
@@ -29,11 +29,11 @@ import Testing
             batch.inserts.append(insert("/lib/\(String(format: "%03d", (n * 37) % 57)).jpg", Int64(n),
                                         n % 3 == 0 ? "A" : "B", taken: Int64(n % 5)))
         }
-        _ = try await store.apply(batch)
+        _ = try await store.write { [batch] in try $0.apply(batch) }
         var seen: [StoredAsset] = []
         var position: StorePosition?
         while true {
-            let page = try await store.assets(groupKey: group, sort: sort, after: position, limit: 10)
+            let page = try await store.read { [position] in try $0.assets(groupKey: group, sort: sort, after: position, limit: 10) }
             if page.isEmpty { break }
             seen += page
             let last = try #require(page.last)
@@ -63,9 +63,9 @@ import Testing
         for n in 0..<3 {
             var batch = WriteBatch()
             batch.inserts = [insert("/lib/\(n).jpg", Int64(n), "A")]
-            _ = try await store.apply(batch)
+            _ = try await store.write { [batch] in try $0.apply(batch) }
         }
-        let changes = try await store.changes(after: 1)
+        let changes = try await store.read { try $0.changes(after: 1) }
         #expect(changes.map(\.token) == [2, 3])
         #expect(changes.allSatisfy { $0.inserted.count == 1 })
     }
@@ -78,13 +78,16 @@ import Testing
         defer { withExtendedLifetime(dir) {} }
             var batch = WriteBatch()
             batch.inserts = [insert("/lib/a.jpg", 1, "A")]
-            id = try #require(try await store.apply(batch)?.inserted.first)
+            let batchChange = try await store.write { [batch] in try $0.apply(batch) }
+            id = try #require(batchChange?.inserted.first)
         }
         let reopened = try await openStore(dir)
-        await #expect(try reopened.assets(ids: [id]).count == 1)
+        let found = try await reopened.read { [id] in try $0.assets(ids: [id]) }
+        #expect(found.count == 1)
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/b.jpg", 2, "A")]
-        await #expect(try reopened.apply(batch)?.token == 2)
+        let batchChange = try await reopened.write { [batch] in try $0.apply(batch) }
+        #expect(batchChange?.token == 2)
     }
 
     @Test func theDatabaseIsPrivateToItsOwner() async throws {
@@ -100,10 +103,10 @@ import Testing
         let dir = try TemporaryDirectory()
         let store = try await openStore(dir)
         defer { withExtendedLifetime(dir) {} }
-        await #expect(try store.setting("grouping") == nil)
-        try await store.setSetting("grouping", to: "v1")
-        try await store.setSetting("grouping", to: "v2")
-        await #expect(try store.setting("grouping") == "v2")
+        await #expect(try store.read { try $0.setting("grouping") } == nil)
+        try await store.write { try $0.setSetting("grouping", to: "v1") }
+        try await store.write { try $0.setSetting("grouping", to: "v2") }
+        await #expect(try store.read { try $0.setting("grouping") } == "v2")
     }
 
     @Test func assetIdsAreDistinctAndUseTheDocumentedAlphabet() {
@@ -125,12 +128,12 @@ import Testing
         for n in 0..<6 {
             var batch = WriteBatch()
             batch.inserts = [insert("/lib/\(n).jpg", Int64(n), "A")]
-            _ = try await store.apply(batch)
+            _ = try await store.write { [batch] in try $0.apply(batch) }
         }
         #expect(heard.get() == [1, 2, 3, 4, 5, 6])
-        await #expect(try store.oldestLoggedToken() == 4)
-        await #expect(try store.changes(after: 0).map(\.token) == [4, 5, 6])
-        await #expect(try store.currentToken() == 6)
+        await #expect(try store.read { try $0.oldestLoggedToken() } == 4)
+        await #expect(try store.read { try $0.changes(after: 0) }.map(\.token) == [4, 5, 6])
+        await #expect(try store.read { try $0.currentToken() } == 6)
     }
 
     @Test func indexedFileAtPathFindsExactlyThatPath() async throws {
@@ -139,8 +142,9 @@ import Testing
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "A")]
-        let id = try #require(try await store.apply(batch)?.inserted.first)
-        await #expect(try store.indexedFile(at: Array("/lib/a.jpg".utf8))?.id == id)
-        await #expect(try store.indexedFile(at: Array("/lib/a.jp".utf8)) == nil)
+        let batchChange = try await store.write { [batch] in try $0.apply(batch) }
+        let id = try #require(batchChange?.inserted.first)
+        await #expect(try store.read { try $0.indexedFile(at: Array("/lib/a.jpg".utf8)) }?.id == id)
+        await #expect(try store.read { try $0.indexedFile(at: Array("/lib/a.jp".utf8)) } == nil)
     }
 }

@@ -16,7 +16,7 @@ import SQLite
         batch.inserts = (1...count).map { n in
             photo("/lib/\(n).jpg", Int64(n), n % every == 0 ? "quiz \(n)" : "photo \(n)")
         }
-        _ = try await store.apply(batch)
+        _ = try await store.write { [batch] in try $0.apply(batch) }
         return (store, dir)
     }
 
@@ -97,13 +97,13 @@ import SQLite
             }
         }
         let sharedTotals = Task {
-            let totals = try await store.totals()
+            let totals = try await store.read { try $0.totals() }
             finished.count.add(1, ordering: .relaxed)
             return totals
         }
         // The owner's totals, on the reserved lane, completes while every flood query still waits
         // (a bounded wait, so that a lane the flood holds fails the test instead of hanging it).
-        let totals = try await gate.within(seconds: 20) { try await store.lane(.reserved).totals() }
+        let totals = try await gate.within(seconds: 20) { try await store.lane(.reserved).read { try $0.totals() } }
         #expect(totals.assets == 300)
         #expect(finished.count.load(ordering: .relaxed) == 0, "nothing on the shared lane got through meanwhile")
         let owner = try await store.lane(.reserved).searchPage(query, groupKey: nil, after: nil, limit: 1000)
@@ -126,7 +126,7 @@ private final class ReaderGate: Sendable {
     func occupySharedReaders(of store: Store) -> [Task<Void, any Error>] {
         (0..<Store.readerCount).map { _ in
             Task {
-                try await store.onReader { [self] database in
+                try await store.read { [self] database in
                     try database.read { _ in
                         entered.add(1, ordering: .relaxed)
                         open.wait()

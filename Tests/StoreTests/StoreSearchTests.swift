@@ -16,7 +16,7 @@ extension Store {
     /// The paths the search for `text` finds, newest first, one page.
     func searchPaths(_ text: String, limit: Int = 100, selection: StoreSelection? = nil) async throws -> [String] {
         let query = try #require(SearchQuery(text))
-        return try await search(query, groupKey: nil, after: nil, limit: limit, selection: selection)
+        return try await searchPage(query, groupKey: nil, after: nil, limit: limit, selection: selection).assets
             .map { String(decoding: $0.path, as: UTF8.self) }
     }
 }
@@ -29,7 +29,7 @@ extension Store {
         let store = try await openStore(dir)
         var batch = WriteBatch()
         batch.inserts = photos
-        _ = try await store.apply(batch)
+        _ = try await store.write { [batch] in try $0.apply(batch) }
         return (store, dir)
     }
 
@@ -116,18 +116,18 @@ extension Store {
         let (store, dir) = try await library([photo("/lib/old_name.jpg", 1, "Beach"), photo("/lib/keep.jpg", 2, "Hike")])
         defer { withExtendedLifetime(dir) {} }
         let beachQuery = try #require(SearchQuery("beach"))
-        let beach = try #require(try await store.search(beachQuery, groupKey: nil, after: nil, limit: 9).first)
+        let beach = try #require(try await store.searchPage(beachQuery, groupKey: nil, after: nil, limit: 9).assets.first)
         var update = WriteBatch()
         update.updates = [WriteBatch.Update(id: beach.id, path: Array("/lib/new_name.jpg".utf8), stamp: stamp(3),
                                             content: photo("/x", 3, "Mountains", make: "Canon").content)]
-        _ = try await store.apply(update)
+        _ = try await store.write { [update] in try $0.apply(update) }
         await #expect(try store.searchPaths("beach").isEmpty)
         await #expect(try store.searchPaths("old_name").isEmpty)
         await #expect(try store.searchPaths("mountains canon new_name") == ["/lib/new_name.jpg"])
         // A move alone (same content) renames what the file name matches.
         var move = WriteBatch()
         move.updates = [WriteBatch.Update(id: beach.id, path: Array("/lib/moved.jpg".utf8), stamp: stamp(3), content: nil)]
-        _ = try await store.apply(move)
+        _ = try await store.write { [move] in try $0.apply(move) }
         await #expect(try store.searchPaths("new_name").isEmpty)
         await #expect(try store.searchPaths("moved mountains") == ["/lib/moved.jpg"])
         // A move to another folder under the same name leaves the index's text as it is (the
@@ -136,18 +136,18 @@ extension Store {
         let indexBefore = try searchIndexBytes(store)
         var folderMove = WriteBatch()
         folderMove.updates = [WriteBatch.Update(id: beach.id, path: Array("/lib/2024/moved.jpg".utf8), stamp: stamp(3), content: nil)]
-        _ = try await store.apply(folderMove)
+        _ = try await store.write { [folderMove] in try $0.apply(folderMove) }
         #expect(try searchIndexBytes(store) == indexBefore)
         await #expect(try store.searchPaths("moved mountains") == ["/lib/2024/moved.jpg"])
         // A new file over an indexed path replaces the old asset and its text.
         var replace = WriteBatch()
         replace.inserts = [photo("/lib/keep.jpg", 4, "Lake")]
-        _ = try await store.apply(replace)
+        _ = try await store.write { [replace] in try $0.apply(replace) }
         await #expect(try store.searchPaths("hike").isEmpty)
         await #expect(try store.searchPaths("lake keep") == ["/lib/keep.jpg"])
         var removal = WriteBatch()
         removal.removals = [beach.id]
-        _ = try await store.apply(removal)
+        _ = try await store.write { [removal] in try $0.apply(removal) }
         await #expect(try store.searchPaths("mountains").isEmpty)
         await #expect(try store.searchPaths("jpg") == ["/lib/keep.jpg"])
         let (jpg, mountains) = try store.database.read { db in
@@ -173,7 +173,7 @@ extension Store {
             var seen: [StoredAsset] = []
             var position: StorePosition?
             while true {
-                let page = try await store.search(query, groupKey: group, after: position, limit: 7)
+                let page = try await store.searchPage(query, groupKey: group, after: position, limit: 7).assets
                 guard let last = page.last else { break }
                 seen += page
                 position = StorePosition(value: .integer(last.content.takenNs ?? last.stamp.mtimeNs), id: last.id)
@@ -224,7 +224,7 @@ extension Store {
         ])
         defer { withExtendedLifetime(dir) {} }
         let hike = try await store.searchPaths("hike")
-        let hikeID = try #require(try await store.assets(paths: [Array("/lib/3.jpg".utf8)]).first?.id)
+        let hikeID = try #require(try await store.read { try $0.assets(paths: [Array("/lib/3.jpg".utf8)]) }.first?.id)
         #expect(hike == ["/lib/3.jpg"])
         let selection = StoreSelection(groupKeys: ["beach"], ids: [hikeID])
         await #expect(try store.searchPaths("beach", selection: selection) == ["/lib/1.jpg"])

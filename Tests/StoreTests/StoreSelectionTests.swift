@@ -20,8 +20,8 @@ import Testing
                 stamp: FileStamp(device: 1, inode: UInt64(index + 1), size: 10, mtimeNs: Int64(index)),
                 content: content(key, taken: Int64(index))))
         }
-        _ = try await store.apply(batch)
-        let all = try await store.assets(groupKey: nil, sort: .path, after: nil, limit: 100)
+        _ = try await store.write { [batch] in try $0.apply(batch) }
+        let all = try await store.read { try $0.assets(groupKey: nil, sort: .path, after: nil, limit: 100) }
         let ids = Dictionary(uniqueKeysWithValues: all.map { (String(decoding: $0.path, as: UTF8.self), $0.id) })
         return (store, ids)
     }
@@ -35,12 +35,13 @@ import Testing
         await #expect(try store.read(as: limited) { try $0.groups() }.map { "\($0.key)=\($0.count)" } == ["beach=2", "hike=1"])
         await #expect(try store.read(as: limited) { try $0.totals() } == (assets: 3, groups: 2))
         await #expect(try store.read(as: limited) { try $0.assetCount(under: Array("/lib".utf8)) } == 3)
-        let listed = try await store.assets(groupKey: nil, sort: .taken, after: nil, limit: 100, selection: selection)
+        let listed = try await store.read { try $0.assets(groupKey: nil, sort: .taken, after: nil, limit: 100, selection: selection) }
         #expect(listed.map(\.id) == [ids["/lib/b1.jpg"], ids["/lib/b2.jpg"], h1].compactMap { $0 })
-        let hike = try await store.assets(groupKey: "hike", sort: .path, after: nil, limit: 100, selection: selection)
+        let hike = try await store.read { try $0.assets(groupKey: "hike", sort: .path, after: nil, limit: 100, selection: selection) }
         #expect(hike.map(\.id) == [h1])
-        await #expect(Set(try store.memberships(in: selection).map(\.id)) == Set(listed.map(\.id)))
-        await #expect(try store.memberships(ids: [h1, "nosuchid"]) == [AssetMembership(id: h1, groupKey: "hike", groupName: "Hike")])
+        await #expect(Set(try store.read { try $0.memberships(in: selection) }.map(\.id)) == Set(listed.map(\.id)))
+        await #expect(try store.read { try $0.memberships(ids: [h1, "nosuchid"]) }
+            == [AssetMembership(id: h1, groupKey: "hike", groupName: "Hike")])
         let empty = StoreSelection(groupKeys: [], ids: [])
         await #expect(try store.read(as: .selection(empty)) { try $0.totals() } == (assets: 0, groups: 0))
     }
@@ -48,12 +49,12 @@ import Testing
     @Test func appRecordsAreStoredAndReplaced() async throws {
         let dir = try TemporaryDirectory()
         let store = try Store(path: dir.file("index.sqlite"))
-        await #expect(try store.apps().isEmpty)
-        try await store.saveApp(StoredApp(uid: 1000, id: "exe:/usr/bin/eog", record: Data("one".utf8)))
-        try await store.saveApp(StoredApp(uid: 1000, id: "app:org.gnome.Photos", record: Data("two".utf8)))
-        try await store.saveApp(StoredApp(uid: 1000, id: "exe:/usr/bin/eog", record: Data("three".utf8)))
+        await #expect(try store.read { try $0.apps() }.isEmpty)
+        try await store.write { try $0.saveApp(StoredApp(uid: 1000, id: "exe:/usr/bin/eog", record: Data("one".utf8))) }
+        try await store.write { try $0.saveApp(StoredApp(uid: 1000, id: "app:org.gnome.Photos", record: Data("two".utf8))) }
+        try await store.write { try $0.saveApp(StoredApp(uid: 1000, id: "exe:/usr/bin/eog", record: Data("three".utf8))) }
         let reopened = try Store(path: dir.file("index.sqlite"))
-        await #expect(try reopened.apps() == [StoredApp(uid: 1000, id: "app:org.gnome.Photos", record: Data("two".utf8)),
+        await #expect(try reopened.read { try $0.apps() } == [StoredApp(uid: 1000, id: "app:org.gnome.Photos", record: Data("two".utf8)),
                                         StoredApp(uid: 1000, id: "exe:/usr/bin/eog", record: Data("three".utf8))])
     }
 }

@@ -13,7 +13,7 @@ import Testing
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 7, "Beach")]
-        _ = try await store.apply(batch)
+        _ = try await store.write { [batch] in try $0.apply(batch) }
         let reversed = try store.database.read { db in
             let statement = try db.statement("SELECT sidecar, mtime_ns, size, inode, device FROM assets")
             let columns = try StampColumns(statement)
@@ -45,7 +45,7 @@ import Testing
             }
         }
         try await store.settled()
-        let apps = try await store.apps()
+        let apps = try await store.read { try $0.apps() }
         #expect(apps.map { String(decoding: $0.record, as: UTF8.self) } == ["199"])
         #expect(failures.count.withLock { $0 } == 0)
     }
@@ -62,7 +62,7 @@ import Testing
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "Beach")]
         let caller = pthread_self()
-        _ = try await store.apply(batch)
+        _ = try await store.write { [batch] in try $0.apply(batch) }
         let writer = try #require(committedOn.withLock { $0 })
         #expect(pthread_equal(writer, caller) == 0)
     }
@@ -71,9 +71,9 @@ import Testing
         let dir = try TemporaryDirectory()
         let store = try await openStore(dir)
         defer { withExtendedLifetime(dir) {} }
-        #expect(try await store.totals().assets == 0)
+        #expect(try await store.read { try $0.totals() }.assets == 0)
         await store.close()
-        let error = await #expect(throws: StoreError.self) { try await store.totals() }
+        let error = await #expect(throws: StoreError.self) { try await store.read { try $0.totals() } }
         #expect(error.map { "\($0)" } == "the index is closed: photod is stopping")
     }
 }

@@ -43,7 +43,7 @@ private func bound(_ wall: String, zoneHours: Int64) throws -> StoreTimeBound {
             try photo("file-out", taken: nil, takenNs: nil, modified: "2021-06-05T22:00:00Z"),
             try photo("file-early", taken: nil, takenNs: nil, modified: "2021-06-04T22:00:00Z"),
         ]
-        _ = try await store.apply(batch)
+        _ = try await store.write { [batch] in try $0.apply(batch) }
         return (store, dir)
     }
 
@@ -56,13 +56,13 @@ private func bound(_ wall: String, zoneHours: Int64) throws -> StoreTimeBound {
         defer { withExtendedLifetime(dir) {} }
         let range = StoreTimeRange(since: try bound("2021-06-05T00:00:00", zoneHours: 2),
                                    until: try bound("2021-06-06T00:00:00", zoneHours: 2))
-        let listed = try await store.assets(StoreListing(range: range), after: nil, limit: 100)
+        let listed = try await store.read { try $0.assets(StoreListing(range: range), after: nil, limit: 100) }
         #expect(Set(names(listed)) == ["wall", "west", "file-in", "file-early"])
-        let since = try await store.assets(StoreListing(range: StoreTimeRange(since: range.since, until: nil)),
-                                           after: nil, limit: 100)
+        let since = try await store.read { try $0.assets(StoreListing(range: StoreTimeRange(since: range.since, until: nil)),
+                                           after: nil, limit: 100) }
         #expect(Set(names(since)) == ["wall", "west", "east", "file-in", "file-out", "file-early"])
-        let until = try await store.assets(StoreListing(range: StoreTimeRange(since: nil, until: range.since)),
-                                           after: nil, limit: 100)
+        let until = try await store.read { try $0.assets(StoreListing(range: StoreTimeRange(since: nil, until: range.since)),
+                                           after: nil, limit: 100) }
         #expect(Set(names(until)) == ["before"])
     }
 
@@ -78,13 +78,13 @@ private func bound(_ wall: String, zoneHours: Int64) throws -> StoreTimeBound {
             batch.inserts.append(try photo("p\(n)", taken: day + "T12:00:00", takenNs: try ns(day + "T12:00:00Z"),
                                            modified: String(format: "2022-01-01T00:00:%02dZ", n)))
         }
-        _ = try await store.apply(batch)
+        _ = try await store.write { [batch] in try $0.apply(batch) }
         let listing = StoreListing(sort: sort, descending: descending, range: StoreTimeRange(
             since: try bound("2020-03-05T00:00:00", zoneHours: 0), until: try bound("2020-03-15T00:00:00", zoneHours: 0)))
         var seen: [StoredAsset] = []
         var position: StorePosition?
         while true {
-            let page = try await store.assets(listing, after: position, limit: 3)
+            let page = try await store.read { [position] in try $0.assets(listing, after: position, limit: 3) }
             guard let last = page.last else { break }
             seen += page
             switch sort {

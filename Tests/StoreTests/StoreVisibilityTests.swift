@@ -32,7 +32,7 @@ import Testing
         // so every later step of a limited lookup is the same whether the secret exists or not.
         var batch = WriteBatch()
         batch.removals.append(secret)
-        _ = try await store.apply(batch)
+        _ = try await store.write { [batch] in try $0.apply(batch) }
         await #expect(try store.read(as: .selection(selection)) { try $0.visibleSet() } == visible)
     }
 }

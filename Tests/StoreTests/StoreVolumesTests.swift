@@ -13,16 +13,16 @@ import Testing
     @Test func aVolumeIsKeptReplacedAndDeleted() async throws {
         let dir = try TemporaryDirectory()
         let store = try Store(path: dir.file("index.sqlite"))
-        await #expect(try store.volumes().isEmpty)
-        try await store.saveVolume(Self.card)
+        await #expect(try store.read { try $0.volumes() }.isEmpty)
+        try await store.write { try $0.saveVolume(Self.card) }
         var remounted = Self.card
         remounted.mountID = 120
         remounted.device = UInt64.max - 1  // st_dev is unsigned; SQLite's integers are not
-        try await store.saveVolume(remounted)
+        try await store.write { [remounted] in try $0.saveVolume(remounted) }
         let reopened = try Store(path: dir.file("index.sqlite"))
-        await #expect(try reopened.volumes() == [remounted])
-        try await reopened.deleteVolume(folder: Self.card.folder)
-        await #expect(try reopened.volumes().isEmpty)
+        await #expect(try reopened.read { try $0.volumes() } == [remounted])
+        try await reopened.write { try $0.deleteVolume(folder: Self.card.folder) }
+        await #expect(try reopened.read { try $0.volumes() }.isEmpty)
     }
 
     @Test func anIndexFromBeforeMigrationTenGetsTheTableAndKeepsItsAssets() async throws {
@@ -34,7 +34,7 @@ import Testing
             batch.inserts.append(.init(path: Array("/media/card/a.jpg".utf8),
                                        stamp: FileStamp(device: 2065, inode: 12, size: 3, mtimeNs: 4),
                                        content: AssetContent(groupKey: "a", groupSpelling: "A", format: "jpeg")))
-            _ = try await store.apply(batch)
+            _ = try await store.write { [batch] in try $0.apply(batch) }
             await store.close()
         }
         do {
@@ -44,9 +44,9 @@ import Testing
             try old.execute("PRAGMA user_version = \(Schema.compactVersion)")
         }
         let store = try Store(path: path)
-        await #expect(try store.totals().assets == 1)
-        try await store.saveVolume(Self.card)
-        await #expect(try store.volumes() == [Self.card])
+        await #expect(try store.read { try $0.totals() }.assets == 1)
+        try await store.write { try $0.saveVolume(Self.card) }
+        await #expect(try store.read { try $0.volumes() } == [Self.card])
         let db = try SQLiteConnection(path: path, create: false)
         #expect(try db.integer("PRAGMA user_version") == Int64(Schema.version))
         #expect(Schema.version == 11)
@@ -60,8 +60,8 @@ import Testing
         card.fsID = UInt64.max - 7
         do {
             let store = try Store(path: path)
-            try await store.saveVolume(card)
-            await #expect(try store.volumes() == [card])
+            try await store.write { [card] in try $0.saveVolume(card) }
+            await #expect(try store.read { try $0.volumes() } == [card])
             await store.close()
         }
         do {
@@ -71,6 +71,6 @@ import Testing
             try old.execute("PRAGMA user_version = 10")
         }
         let store = try Store(path: path)
-        await #expect(try store.volumes() == [Self.card], "kept, with nothing known of its UUID")
+        await #expect(try store.read { try $0.volumes() } == [Self.card], "kept, with nothing known of its UUID")
     }
 }

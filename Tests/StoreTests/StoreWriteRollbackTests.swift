@@ -27,8 +27,8 @@ import Testing
             """)
         var failing = WriteBatch()
         failing.inserts = [photo("/lib/harbour/a.jpg", 1), photo("/lib/harbour/refused.jpg", 2)]
-        await #expect(throws: (any Error).self) { try await store.apply(failing) }
-        await #expect(try store.totals() == (assets: 0, groups: 0))
+        await #expect(throws: (any Error).self) { try await store.write { [failing] in try $0.apply(failing) } }
+        await #expect(try store.read { try $0.totals() } == (assets: 0, groups: 0))
         #expect(try raw.integer("SELECT count(*) FROM cameras") == 0)
         #expect(try raw.integer("SELECT count(*) FROM folders") == 0)
 
@@ -41,12 +41,13 @@ import Testing
             """)
         var batch = WriteBatch()
         batch.inserts = [photo("/lib/harbour/a.jpg", 1), photo("/lib/harbour/b.jpg", 3)]
-        let change = try #require(try await store.apply(batch))
-        let assets = try await store.assets(ids: change.inserted)
+        let batchChange = try await store.write { [batch] in try $0.apply(batch) }
+        let change = try #require(batchChange)
+        let assets = try await store.read { try $0.assets(ids: change.inserted) }
         #expect(assets.map(\.path).sorted { $0.lexicographicallyPrecedes($1) }
             == [Array("/lib/harbour/a.jpg".utf8), Array("/lib/harbour/b.jpg".utf8)])
         #expect(assets.allSatisfy { $0.content.make == "Maker" && $0.content.model == "Model 7" })
         #expect(assets.allSatisfy { $0.content.groupKey == "Harbour" })
-        await #expect(try store.totals() == (assets: 2, groups: 1))
+        await #expect(try store.read { try $0.totals() } == (assets: 2, groups: 1))
     }
 }

@@ -29,22 +29,23 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "Beach"), insert("/lib/b.jpg", 2, "Beach")]
-        let change = try #require(try await store.apply(batch))
+        let batchChange = try await store.write { [batch] in try $0.apply(batch) }
+        let change = try #require(batchChange)
         #expect(change.token == 1)
         #expect(change.inserted.count == 2)
         #expect(Set(change.inserted).count == 2)
         #expect(change.inserted.allSatisfy { $0.count == 16 })
         #expect(change.groupsChanged == ["Beach"])
-        await #expect(try store.currentToken() == 1)
-        await #expect(try store.totals() == (assets: 2, groups: 1))
+        await #expect(try store.read { try $0.currentToken() } == 1)
+        await #expect(try store.read { try $0.totals() } == (assets: 2, groups: 1))
     }
 
     @Test func anEmptyBatchCommitsNoChange() async throws {
         let dir = try TemporaryDirectory()
         let store = try await openStore(dir)
         defer { withExtendedLifetime(dir) {} }
-        await #expect(try store.apply(WriteBatch()) == nil)
-        await #expect(try store.currentToken() == 0)
+        await #expect(try store.write { try $0.apply(WriteBatch()) } == nil)
+        await #expect(try store.read { try $0.currentToken() } == 0)
     }
 
     @Test func contentChangeMovesTheAssetBetweenGroupsAndEmptiesTheOld() async throws {
@@ -53,17 +54,19 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "Beach")]
-        let id = try #require(try await store.apply(batch)?.inserted.first)
+        let batchChange = try await store.write { [batch] in try $0.apply(batch) }
+        let id = try #require(batchChange?.inserted.first)
         var update = WriteBatch()
         update.updates = [WriteBatch.Update(id: id, path: Array("/lib/a.jpg".utf8), stamp: stamp(2, inode: 1),
                                             content: content("Garden"))]
-        let change = try #require(try await store.apply(update))
+        let updateChange = try await store.write { [update] in try $0.apply(update) }
+        let change = try #require(updateChange)
         #expect(change.updated == [id])
         #expect(change.moved.isEmpty)
         #expect(change.groupsRemoved == ["Beach"])
         #expect(change.groupsChanged == ["Garden"])
-        await #expect(try store.groups().map(\.name) == ["Garden"])
-        await #expect(try store.assets(ids: [id]).first?.groupName == "Garden")
+        await #expect(try store.read { try $0.groups() }.map(\.name) == ["Garden"])
+        await #expect(try store.read { try $0.assets(ids: [id]) }.first?.groupName == "Garden")
     }
 
     @Test func aPathChangeKeepsTheIdAndIsReportedAsAMove() async throws {
@@ -72,14 +75,16 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "Beach")]
-        let id = try #require(try await store.apply(batch)?.inserted.first)
+        let batchChange = try await store.write { [batch] in try $0.apply(batch) }
+        let id = try #require(batchChange?.inserted.first)
         var move = WriteBatch()
         move.updates = [WriteBatch.Update(id: id, path: Array("/lib/sub/a.jpg".utf8), stamp: stamp(1), content: nil)]
-        let change = try #require(try await store.apply(move))
+        let moveChange = try await store.write { [move] in try $0.apply(move) }
+        let change = try #require(moveChange)
         #expect(change.moved == [MovedAsset(id: id, from: Array("/lib/a.jpg".utf8), to: Array("/lib/sub/a.jpg".utf8))])
         #expect(change.updated.isEmpty)
         #expect(change.groupsChanged.isEmpty)
-        await #expect(try store.assets(ids: [id]).first?.path == Array("/lib/sub/a.jpg".utf8))
+        await #expect(try store.read { try $0.assets(ids: [id]) }.first?.path == Array("/lib/sub/a.jpg".utf8))
     }
 
     @Test func swappingTwoNamesInOneBatchDoesNotCollide() async throws {
@@ -88,16 +93,18 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "A"), insert("/lib/b.jpg", 2, "B")]
-        let ids = try #require(try await store.apply(batch)?.inserted)
+        let batchChange = try await store.write { [batch] in try $0.apply(batch) }
+        let ids = try #require(batchChange?.inserted)
         var swap = WriteBatch()
         swap.updates = [
             WriteBatch.Update(id: ids[0], path: Array("/lib/b.jpg".utf8), stamp: stamp(1), content: nil),
             WriteBatch.Update(id: ids[1], path: Array("/lib/a.jpg".utf8), stamp: stamp(2), content: nil),
         ]
-        let change = try #require(try await store.apply(swap))
+        let swapChange = try await store.write { [swap] in try $0.apply(swap) }
+        let change = try #require(swapChange)
         #expect(change.moved.count == 2)
         #expect(change.removed.isEmpty)
-        let byID = await Dictionary(uniqueKeysWithValues: try store.assets(ids: ids).map { ($0.id, $0.path) })
+        let byID = await Dictionary(uniqueKeysWithValues: try store.read { try $0.assets(ids: ids) }.map { ($0.id, $0.path) })
         #expect(byID[ids[0]] == Array("/lib/b.jpg".utf8))
         #expect(byID[ids[1]] == Array("/lib/a.jpg".utf8))
     }
@@ -108,13 +115,15 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "A")]
-        let old = try #require(try await store.apply(batch)?.inserted.first)
+        let batchChange = try await store.write { [batch] in try $0.apply(batch) }
+        let old = try #require(batchChange?.inserted.first)
         var again = WriteBatch()
         again.inserts = [insert("/lib/a.jpg", 9, "B")]
-        let change = try #require(try await store.apply(again))
+        let againChange = try await store.write { [again] in try $0.apply(again) }
+        let change = try #require(againChange)
         #expect(change.removed == [old])
         #expect(change.inserted.count == 1)
-        await #expect(try store.totals() == (assets: 1, groups: 1))
+        await #expect(try store.read { try $0.totals() } == (assets: 1, groups: 1))
     }
 
     @Test func removalEmptiesTheGroup() async throws {
@@ -123,14 +132,16 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "Beach")]
-        let id = try #require(try await store.apply(batch)?.inserted.first)
+        let batchChange = try await store.write { [batch] in try $0.apply(batch) }
+        let id = try #require(batchChange?.inserted.first)
         var removal = WriteBatch()
         removal.removals = [id, "no-such-id"]
-        let change = try #require(try await store.apply(removal))
+        let removalChange = try await store.write { [removal] in try $0.apply(removal) }
+        let change = try #require(removalChange)
         #expect(change.removed == [id])
         #expect(change.groupsRemoved == ["Beach"])
-        await #expect(try store.groups().isEmpty)
-        await #expect(try store.assets(ids: [id]).isEmpty)
+        await #expect(try store.read { try $0.groups() }.isEmpty)
+        await #expect(try store.read { try $0.assets(ids: [id]) }.isEmpty)
     }
 
     /// A reconcile's vanished row is removed only while it is still at the path no file was
@@ -141,12 +152,13 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         defer { withExtendedLifetime(dir) {} }
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "Beach"), insert("/lib/b.jpg", 2, "Beach"), insert("/lib/c.jpg", 3, "Hike")]
-        let ids = try #require(try await store.apply(batch)?.inserted)
+        let batchChange = try await store.write { [batch] in try $0.apply(batch) }
+        let ids = try #require(batchChange?.inserted)
         let (a, b, c) = (ids[0], ids[1], ids[2])
         var moveFirst = WriteBatch()
         moveFirst.updates = [WriteBatch.Update(id: a, path: Array("/lib/moved/a.jpg".utf8),
                                                stamp: FileStamp(device: 1, inode: 1, size: 10, mtimeNs: 1), content: nil)]
-        _ = try await store.apply(moveFirst)
+        _ = try await store.write { [moveFirst] in try $0.apply(moveFirst) }
         var sweep = WriteBatch()
         // b moves in the same batch as its removal: the writer applies updates first.
         sweep.updates = [WriteBatch.Update(id: b, path: Array("/lib/moved/b.jpg".utf8),
@@ -154,9 +166,10 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         sweep.vanished = [WriteBatch.Vanished(id: a, path: Array("/lib/a.jpg".utf8)),
                           WriteBatch.Vanished(id: b, path: Array("/lib/b.jpg".utf8)),
                           WriteBatch.Vanished(id: c, path: Array("/lib/c.jpg".utf8))]
-        let change = try #require(try await store.apply(sweep))
+        let sweepChange = try await store.write { [sweep] in try $0.apply(sweep) }
+        let change = try #require(sweepChange)
         #expect(change.removed == [c])
-        #expect(Set(try await store.assets(ids: [a, b, c]).map(\.id)) == [a, b])
+        #expect(Set(try await store.read { try $0.assets(ids: [a, b, c]) }.map(\.id)) == [a, b])
     }
 
     @Test func aPathThatIsNotUTF8RoundTrips() async throws {
@@ -166,9 +179,10 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         let path: [UInt8] = Array("/lib/caf".utf8) + [0xE9, 0xFF] + Array(".jpg".utf8)
         var batch = WriteBatch()
         batch.inserts = [WriteBatch.Insert(path: path, stamp: stamp(1), content: content("A"))]
-        let id = try #require(try await store.apply(batch)?.inserted.first)
-        await #expect(try store.assets(ids: [id]).first?.path == path)
-        await #expect(try store.indexedFiles(under: Array("/lib".utf8)).map(\.path) == [path])
+        let batchChange = try await store.write { [batch] in try $0.apply(batch) }
+        let id = try #require(batchChange?.inserted.first)
+        await #expect(try store.read { try $0.assets(ids: [id]) }.first?.path == path)
+        await #expect(try store.read { try $0.indexedFiles(under: Array("/lib".utf8)) }.map(\.path) == [path])
     }
 
     @Test func theMostCommonSpellingNamesAGroup() async throws {
@@ -181,8 +195,8 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
                 path: Array("/lib/\(index).jpg".utf8), stamp: stamp(Int64(index)),
                 content: content("beach", spelling: spelling)))
         }
-        _ = try await store.apply(batch)
-        await #expect(try store.groups().map(\.name) == ["Beach"])
+        _ = try await store.write { [batch] in try $0.apply(batch) }
+        await #expect(try store.read { try $0.groups() }.map(\.name) == ["Beach"])
     }
 
     @Test func groupLatestIsTheNewestTakenAsset() async throws {
@@ -192,25 +206,26 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         var batch = WriteBatch()
         batch.inserts = [insert("/lib/a.jpg", 1, "A", taken: 50), insert("/lib/b.jpg", 2, "A", taken: 70),
                          insert("/lib/c.jpg", 3, "A", taken: 60)]
-        _ = try await store.apply(batch)
-        await #expect(try store.groups().first?.latestTaken == "t70")
-        let ids = Dictionary(uniqueKeysWithValues: try await store.allAssets().map { (String(decoding: $0.path, as: UTF8.self), $0.id) })
+        _ = try await store.write { [batch] in try $0.apply(batch) }
+        await #expect(try store.read { try $0.groups() }.first?.latestTaken == "t70")
+        let ids = Dictionary(uniqueKeysWithValues: try await store.read { try $0.allAssets() }
+            .map { (String(decoding: $0.path, as: UTF8.self), $0.id) })
         // A move keeps the newest; the newest dated earlier, or leaving the group, hands it on.
         var move = WriteBatch()
         move.updates = [WriteBatch.Update(id: try #require(ids["/lib/b.jpg"]), path: Array("/lib/2024/b.jpg".utf8),
                                           stamp: stamp(2), content: nil)]
-        _ = try await store.apply(move)
-        await #expect(try store.groups().first?.latestTaken == "t70")
+        _ = try await store.write { [move] in try $0.apply(move) }
+        await #expect(try store.read { try $0.groups() }.first?.latestTaken == "t70")
         var redate = WriteBatch()
         redate.updates = [WriteBatch.Update(id: try #require(ids["/lib/b.jpg"]), path: Array("/lib/2024/b.jpg".utf8),
                                             stamp: stamp(2), content: content("A", taken: 10))]
-        _ = try await store.apply(redate)
-        await #expect(try store.groups().first?.latestTaken == "t60")
+        _ = try await store.write { [redate] in try $0.apply(redate) }
+        await #expect(try store.read { try $0.groups() }.first?.latestTaken == "t60")
         var regroup = WriteBatch()
         regroup.updates = [WriteBatch.Update(id: try #require(ids["/lib/c.jpg"]), path: Array("/lib/c.jpg".utf8),
                                              stamp: stamp(3), content: content("B", taken: 60))]
-        _ = try await store.apply(regroup)
-        await #expect(try store.groups().first { $0.key == "A" }?.latestTaken == "t50")
-        await #expect(try store.groups().first { $0.key == "B" }?.latestTaken == "t60")
+        _ = try await store.write { [regroup] in try $0.apply(regroup) }
+        await #expect(try store.read { try $0.groups() }.first { $0.key == "A" }?.latestTaken == "t50")
+        await #expect(try store.read { try $0.groups() }.first { $0.key == "B" }?.latestTaken == "t60")
     }
 }

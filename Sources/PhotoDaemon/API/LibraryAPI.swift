@@ -124,7 +124,7 @@ struct LibraryAPI: Sendable {
         let listing = StoreListing(groupKey: groupKey, sort: sort, descending: reverse, range: range,
                                    selection: access.selection)
         // One extra row tells whether another page follows, without a count query.
-        let rows = try await store.assets(listing, after: position, limit: limit + 1)
+        let rows = try await store.read { try $0.assets(listing, after: position, limit: limit + 1) }
         let page = Array(rows.prefix(limit))
         var next: String?
         if rows.count > limit, let last = page.last {

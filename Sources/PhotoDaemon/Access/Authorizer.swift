@@ -42,7 +42,7 @@ actor Authorizer {
         self.logger = logger
         self.visibilityChanged = visibilityChanged
         let decoder = JSONDecoder()
-        for stored in try await store.apps() {
+        for stored in try await store.read({ try $0.apps() }) {
             guard let decoded = try? decoder.decode(AppAuthorization.self, from: stored.record) else {
                 // A record this version cannot read is treated as never decided, never as allowed.
                 logger.warning("ignoring an unreadable authorization record; the app starts notDetermined",
@@ -62,7 +62,7 @@ actor Authorizer {
             }
             let machine = AuthorizationMachine(record: record, policy: policy)
             machines[record.key] = machine
-            if machine.record != decoded { try await store.saveApp(try Self.stored(machine.record)) }
+            if machine.record != decoded { try await store.write { try $0.saveApp(try Self.stored(machine.record)) } }
         }
         machines = try await Self.forgetUndecided(in: machines, beyond: maximumApps, store: store, logger: logger)
     }
@@ -78,7 +78,7 @@ actor Authorizer {
         let undecided = machines.values.map(\.record).filter { $0.status == .notDetermined }
             .sorted { ($0.requestedAt ?? .distantPast, $0.key) < ($1.requestedAt ?? .distantPast, $1.key) }
         for record in undecided.prefix(excess) {
-            try await store.deleteApp(uid: record.uid, id: record.app)
+            try await store.write { try $0.deleteApp(uid: record.uid, id: record.app) }
             machines[record.key] = nil
         }
         logger.warning("forgot undecided app records beyond the cap", metadata: [
@@ -220,7 +220,7 @@ actor Authorizer {
         let key = try find(query, uid: uid, allowNew: false)
         guard machines[key] != nil else { throw .unknownApp(query) }
         do {
-            try await store.deleteApp(uid: key.uid, id: key.id)
+            try await store.write { try $0.deleteApp(uid: key.uid, id: key.id) }
         } catch {
             logger.error("cannot delete an app record", metadata: ["app": "\(key.id)", "error": "\(error)"])
             throw .refused(.invalidDecision(reason: "the index could not delete the record: \(error)"))

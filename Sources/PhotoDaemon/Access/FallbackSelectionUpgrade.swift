@@ -21,14 +21,14 @@ struct FallbackSelectionUpgrade {
     func run() async throws {
         let decoder = JSONDecoder()
         var upgraded = 0
-        for stored in try await store.apps() {
+        for stored in try await store.read({ try $0.apps() }) {
             // A record this version cannot read is left to the authorizer, which ignores it.
             guard let decoded = try? decoder.decode(AppAuthorization.self, from: stored.record),
                   var record = Self.upgraded(decoded, rules: rules) else { continue }
             // The row's key is the truth, as the authorizer reads it.
             record.uid = stored.uid
             record.app = stored.id
-            try await store.saveApp(try Authorizer.stored(record))
+            try await store.write { [record] in try $0.saveApp(try Authorizer.stored(record)) }
             upgraded += 1
         }
         if upgraded > 0 {

@@ -28,7 +28,7 @@ struct SelectionCatalog: Sendable {
         var names: [String] = []
         var withFallback = false
         if fallback {
-            guard try await store.hasGroup(key: rules.fallbackKey) else {
+            guard try await store.read({ try $0.hasGroup(key: rules.fallbackKey) }) else {
                 return .problem(.noSuchGroup(rules.fallbackName, closest: []))
             }
             withFallback = true
@@ -38,12 +38,12 @@ struct SelectionCatalog: Sendable {
                 try $0.firstGroup(among: rules.candidateKeys(forName: name, fallback: nil))
             }) else {
                 // Two groups may share a name (the fallback group and a description): offer it once.
-                let all = Set(try await store.groups().map(\.name))
+                let all = Set(try await store.read { try $0.groups() }.map(\.name))
                 return .problem(.noSuchGroup(name, closest: Self.closest(to: name, among: Array(all))))
             }
             if found == rules.fallbackKey { withFallback = true } else { names.append(name) }
         }
-        let present = Set(try await store.assets(ids: assets).map(\.id))
+        let present = Set(try await store.read { try $0.assets(ids: assets) }.map(\.id))
         for id in assets where !present.contains(id) {
             return .problem(.noSuchAsset(id, closest: try await closestIDs(to: id)))
         }

@@ -18,8 +18,8 @@ struct Subscription {
         let app: String? = if case .app(let identity) = caller { AppKey(identity).text } else { nil }
         let (id, events) = hub.subscribe(app: app)
         defer { hub.unsubscribe(id) }
-        let current = try await store.currentToken()
-        let oldest = try await store.oldestLoggedToken()
+        let current = try await store.read { try $0.currentToken() }
+        let oldest = try await store.read { try $0.oldestLoggedToken() }
         var filter = try await makeFilter(access)
         try await replier.reply(SubscribeReply(change: Change(token: Int(current))), continues: true)
         var last = current
@@ -67,7 +67,7 @@ struct Subscription {
         var after = from
         while after < current {
             let cursor = after
-            let page = try await store.changes(after: cursor, limit: Self.replayPage)
+            let page = try await store.read { try $0.changes(after: cursor, limit: Self.replayPage) }
             guard let end = page.last?.token else { break }
             for change in page where change.token <= current {
                 try await replier.reply(SubscribeReply(change: mapper.change(change)), continues: true)
@@ -80,7 +80,7 @@ struct Subscription {
     private func makeFilter(_ access: LibraryAccess) async throws -> VisibleChangeFilter? {
         guard case .selection(let selection) = access else { return nil }
         let store = self.store
-        let visible = try await store.memberships(in: selection)
+        let visible = try await store.read { try $0.memberships(in: selection) }
         return VisibleChangeFilter(selection: selection, visible: visible)
     }
 
@@ -89,7 +89,7 @@ struct Subscription {
         -> CommittedChange? {
         let store = self.store
         let ids = change.inserted + change.updated
-        let current = ids.isEmpty ? [] : try await store.memberships(ids: ids)
+        let current = ids.isEmpty ? [] : try await store.read { try $0.memberships(ids: ids) }
         return filter.filter(change, current: Dictionary(current.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }))
     }
 
@@ -111,7 +111,7 @@ struct Subscription {
         case .selection(let assets, let groups, let fallback):
             let selection = gate.selection(assets: assets, groups: groups, fallback: fallback)
             let store = self.store
-            let visible = try await store.memberships(in: selection)
+            let visible = try await store.read { try $0.memberships(in: selection) }
             guard var limited = filter else {
                 // From everything to a part: listing every hidden id as removed would be larger
                 // than the re-fetch, and would name ids the app should forget anyway.

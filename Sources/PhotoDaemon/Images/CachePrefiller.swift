@@ -36,7 +36,9 @@ struct CachePrefiller: Sendable {
         var made = 0
         side.prefill.set(.filling, done: nil)
         while true {
-            let page = try await store.assets(groupKey: nil, sort: .path, after: after, limit: 200, selection: nil)
+            let page = try await store.read { [after] in
+                try $0.assets(groupKey: nil, sort: .path, after: after, limit: 200, selection: nil)
+            }
             for asset in page {
                 try Task.checkCancellation()
                 if await delivery.fillCache(for: asset, size: .large) { made += 1 }

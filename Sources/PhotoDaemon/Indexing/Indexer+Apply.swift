@@ -85,7 +85,7 @@ extension Indexer {
         files = []
         let batch = try await LiveUpdater.batch(
             for: actions, store: scanner.store, reader: scanner.reader, files: scanner.pool)
-        _ = try await scanner.store.apply(batch)
+        _ = try await scanner.store.write { try $0.apply(batch) }
     }
 
     private func applyFolder(_ action: WatchAction) async throws {
@@ -124,11 +124,11 @@ extension Indexer {
     /// A folder renamed inside the library: every asset below keeps its id.
     private func moveSubtree(from: [UInt8], to: [UInt8]) async throws {
         var batch = WriteBatch()
-        for file in try await scanner.store.indexedFiles(under: from) {
+        for file in try await scanner.store.read({ try $0.indexedFiles(under: from) }) {
             let path = to + file.path.dropFirst(from.count)
             batch.updates.append(WriteBatch.Update(id: file.id, path: path, stamp: file.stamp, content: nil))
         }
-        _ = try await scanner.store.apply(batch)
+        _ = try await scanner.store.write { [batch] in try $0.apply(batch) }
         // The folder may have changed while it moved; a reconcile of the new place is cheap.
         _ = try await scanner.reconcile(root: to, progress: ScanProgressTracker())
     }

@@ -40,7 +40,7 @@ extension Indexer {
     /// Keeps an offline root's assets, unwatched and not reconciled, until its file system is back.
     func markOffline(_ root: LibraryRoot, folder: [UInt8], reason: String) async {
         let before = state.rootState(root.configured)
-        let count = (try? await scanner.store.assetCount(under: folder)) ?? 0
+        let count = (try? await scanner.store.read { try $0.assetCount(under: folder) }) ?? 0
         state.setRoot(root.configured, .offline, problem: """
             root \(root.configured) is offline: \(reason); its \(count) photos are kept, and it is reconciled \
             when its file system is back
@@ -110,7 +110,7 @@ extension Indexer {
     func note(_ inside: RootVolumes.InsideMounts, in root: LibraryRoot, rewatch: Bool) async {
         for (folder, reason, already) in inside.away {
             let name = String(decoding: folder, as: UTF8.self)
-            let count = (try? await scanner.store.assetCount(under: folder)) ?? 0
+            let count = (try? await scanner.store.read { try $0.assetCount(under: folder) }) ?? 0
             state.setMountProblem(name, """
                 the drive mounted at \(name) in root \(root.configured) is offline: \(reason); its \(count) photos are \
                 kept, and reconciled when it is back

@@ -74,7 +74,7 @@ final class Indexer: Sendable {
 
     /// Caps the index at `bytes` (nil: none), and tries at once to catch up if it was full.
     func limitIndexSize(toBytes bytes: Int?) async throws {
-        try await scanner.store.limitSize(toBytes: bytes)
+        try await scanner.store.write { try $0.limitSize(toBytes: bytes) }
         catchUp.retryNow()
     }
 
@@ -127,10 +127,10 @@ final class Indexer: Sendable {
             let gone: Int
             do {
                 var batch = WriteBatch()
-                batch.removals = try await store.indexedFiles(under: path).filter { file in
+                batch.removals = try await store.read { try $0.indexedFiles(under: path) }.filter { file in
                     !kept.contains { file.path.isPathInside($0) }
                 }.map(\.id)
-                _ = try await store.apply(batch)
+                _ = try await store.write { [batch] in try $0.apply(batch) }
                 gone = batch.removals.count
             } catch {
                 throw unwritable(error) ?? error
@@ -203,7 +203,7 @@ final class Indexer: Sendable {
         // their memory back, and the pages it read into the store's caches (the next queries
         // need others). A small one frees too little to be worth trimming every arena for.
         if total.scanned >= Self.bigReconcile {
-            try? await scanner.store.releaseMemory()
+            try? await scanner.store.write { $0.releaseMemory() }
             ProcessMemory.giveBack()
         }
         logger.info("""

@@ -6,7 +6,7 @@ import Store
 /// not yet watched, or between roots while photod was down — and the asset keeps its id. Other
 /// bytes under the same inode are a new file: file systems reuse a deleted file's inode.
 ///
-/// The candidates are read from the index first (`Store.indexedFiles(sharingInodeWith:)`), so
+/// The candidates are read from the index first (`StoreDatabase.indexedFiles(sharingInodeWith:)`), so
 /// the finder itself only checks the disk and runs on the file pool with no store call inside.
 struct MovedFileFinder: Sendable {
     private var candidates: [[UInt64]: [IndexedFile]] = [:]

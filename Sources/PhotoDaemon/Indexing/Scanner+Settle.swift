@@ -19,7 +19,7 @@ extension Scanner {
     /// longer holds a file: vanished, unless a move written before takes them elsewhere. Rows in
     /// `excluding` (a drive that is away) are kept.
     func sweepPage(root: [UInt8], after: [UInt8]?, excluding: [[UInt8]] = []) async throws -> SweptPage {
-        let rows = try await store.indexedFiles(under: root, after: after, limit: ReconcileFeed.pageSize)
+        let rows = try await store.read { try $0.indexedFiles(under: root, after: after, limit: ReconcileFeed.pageSize) }
         let gone = try await pool.runIfActive { () -> [WriteBatch.Vanished] in
             let opener = SafeOpener()
             return rows.filter { !ReconcileFeed.isExcluded($0.path, excluding) }.filter { row in
@@ -48,7 +48,9 @@ extension Scanner {
                                   indexedAnywhere: Int) async throws {
         guard indexedAnywhere > indexedHere else { return }
         let reads = plan.reads
-        let candidates = try await store.indexedFiles(sharingInodeWith: reads.filter(\.mayBeMovedIn).map(\.stamp))
+        let candidates = try await store.read {
+            try $0.indexedFiles(sharingInodeWith: reads.filter(\.mayBeMovedIn).map(\.stamp))
+        }
         guard !candidates.isEmpty else { return }
         let finder = MovedFileFinder(candidates: candidates)
         let adopted = try await pool.runIfActive { () -> [Int: IndexedFile] in

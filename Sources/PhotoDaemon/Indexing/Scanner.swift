@@ -20,7 +20,7 @@ struct ScanReport: Sendable, Equatable {
     var unchanged = 0
     /// Time spent in write transactions.
     var writeSeconds = 0.0
-    /// Whether the files were written in a bulk load (`Store.beginBulkLoad`).
+    /// Whether the files were written in a bulk load (`StoreDatabase.beginBulkLoad`).
     var loadedInBulk = false
 
     /// Assets inserted, updated, moved or removed.
@@ -80,7 +80,7 @@ struct Scanner: Sendable {
         }
         // With nothing indexed anywhere, no new file can be an asset moved: all are read at once,
         // and the walk need not stat them (each is fstat-ed as it is read).
-        let indexedAnywhere = try await store.totals().assets
+        let indexedAnywhere = try await store.read { try $0.totals() }.assets
         let walks = ranges.map {
             LibraryWalk(root: root, range: $0, sidecars: reader.sources.contains(.sidecar),
                         statingFiles: indexedAnywhere > 0, beforeListing: beforeListing, logger: logger)
@@ -93,7 +93,7 @@ struct Scanner: Sendable {
         var bulk = false
         do {
             // A first index loads in bulk from its first file, without waiting for the count.
-            if indexedAnywhere == 0 { bulk = try await store.beginFirstIndex() }
+            if indexedAnywhere == 0 { bulk = try await store.write { try $0.beginFirstIndex() } }
             try await withThrowingTaskGroup(of: ReconcileMachine.Step.self) { group in
                 var actions = machine.start()
                 while true {
@@ -118,7 +118,7 @@ struct Scanner: Sendable {
                         case .beginBulkLoad(let files):
                             // Nothing under this root was indexed: when these files at least double the
                             // index (a first index), the store builds its query indexes once, at the end.
-                            if try await store.beginBulkLoad(adding: files) { bulk = true }
+                            if try await store.write({ try $0.beginBulkLoad(adding: files) }) { bulk = true }
                         case .settle(var plan, let indexedHere):
                             try await adoptUnseenMoves(into: &plan, root: root, indexedHere: indexedHere,
                                                        indexedAnywhere: indexedAnywhere)
@@ -171,12 +171,13 @@ struct Scanner: Sendable {
             return { .walked(part: part, try await pool.runIfActive { walk.next(upTo: ReconcileFeed.walkStep) }) }
         case .page(let from, let after):
             return {
-                .paged(part: part, try await store.indexedFiles(under: root, from: from, after: after,
-                                                                limit: ReconcileFeed.pageSize))
+                .paged(part: part, try await store.read {
+                    try $0.indexedFiles(under: root, from: from, after: after, limit: ReconcileFeed.pageSize)
+                })
             }
         case .check(let files):
             return {
-                let candidates = try await store.indexedFiles(sharingInodeWith: files.map(\.stamp))
+                let candidates = try await store.read { try $0.indexedFiles(sharingInodeWith: files.map(\.stamp)) }
                 guard !candidates.isEmpty else { return .checked(part: part, files.map { _ in .new }) }
                 let finder = MovedFileFinder(candidates: candidates)
                 return .checked(part: part, try await pool.runIfActive {
@@ -232,7 +233,7 @@ struct Scanner: Sendable {
     /// Commits `batch` on the thread pool; the change and the seconds the transaction took.
     private func timedApply(_ batch: WriteBatch) async throws -> (CommittedChange?, Double) {
         let started = ContinuousClock.now
-        let change = try await store.apply(batch)
+        let change = try await store.write { try $0.apply(batch) }
         return (change, (ContinuousClock.now - started).seconds)
     }
 }

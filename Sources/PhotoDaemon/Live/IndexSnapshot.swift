@@ -44,11 +44,11 @@ struct IndexSnapshot: Sendable {
             }
         }
         // Independent reads, one on each reader thread: a live change waits for the slower only.
-        async let candidates = store.indexedFiles(sharingInodeWith: stamps)
+        async let candidates = store.read { try $0.indexedFiles(sharingInodeWith: stamps) }
         var snapshot = IndexSnapshot()
-        for file in try await store.indexedFiles(at: exact) { snapshot.files[file.path] = file }
+        for file in try await store.read({ [exact] in try $0.indexedFiles(at: exact) }) { snapshot.files[file.path] = file }
         for prefix in prefixes {
-            let found = try await store.indexedFiles(withPrefix: prefix)
+            let found = try await store.read { try $0.indexedFiles(withPrefix: prefix) }
             snapshot.prefixed[prefix] = found
             for file in found { snapshot.files[file.path] = file }
         }

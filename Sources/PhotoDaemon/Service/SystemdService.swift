@@ -45,7 +45,7 @@ struct SystemdService: Service {
     /// The status line for the current state.
     func statusLine() async throws -> String {
         // On the reserved lane: no app's queries on the shared readers can make the watchdog late.
-        let totals = try await store.lane(.reserved).totals()
+        let totals = try await store.lane(.reserved).read { try $0.totals() }
         let summary = state.summary
         return Self.statusLine(state: summary.state, progress: summary.progress, assets: totals.assets,
                                groups: totals.groups, problems: summary.problems)

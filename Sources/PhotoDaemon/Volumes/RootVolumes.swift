@@ -174,10 +174,10 @@ final class RootVolumes: Sendable {
 
     private func decide(folder: [UInt8], root: String, recorded: StoredVolume?, table: MountTable,
                         device: UInt64?) async throws -> VolumePresence {
-        let hasPhotos = try await store.assetCount(under: folder) > 0
+        let hasPhotos = try await store.read { try $0.assetCount(under: folder) } > 0
         var photoDevices: Set<UInt64> = []
         if recorded == nil, hasPhotos {
-            photoDevices = Set(try await store.indexedFiles(under: folder).map(\.stamp.device))
+            photoDevices = Set(try await store.read { try $0.indexedFiles(under: folder) }.map(\.stamp.device))
         }
         let serial = device == nil ? FileSystemSerial() : FileSystemSerial.read(folder: folder, mount: table.covering(folder))
         return VolumeDecision(folder: folder, root: root, recorded: recorded, photoDevices: photoDevices,
@@ -186,7 +186,7 @@ final class RootVolumes: Sendable {
 
     private func loaded() async throws -> [[UInt8]: StoredVolume] {
         if let known = records.withLock({ $0 }) { return known }
-        let stored = try await store.volumes()
+        let stored = try await store.read { try $0.volumes() }
         let byFolder = Dictionary(stored.map { ($0.folder, $0) }, uniquingKeysWith: { first, _ in first })
         return records.withLock { records in
             if records == nil { records = byFolder }
@@ -202,8 +202,8 @@ final class RootVolumes: Sendable {
             $0?[now.folder] = now
         }
         do {
-            if let old, old.folder != now.folder { try await store.deleteVolume(folder: old.folder) }
-            try await store.saveVolume(now)
+            if let old, old.folder != now.folder { try await store.write { try $0.deleteVolume(folder: old.folder) } }
+            try await store.write { try $0.saveVolume(now) }
         } catch {
             logger.debug("the file system of \(String(decoding: now.folder, as: UTF8.self)) is not recorded in the index yet: \(error)")
         }
@@ -212,7 +212,7 @@ final class RootVolumes: Sendable {
     private func delete(_ folder: [UInt8]) async {
         records.withLock { _ = $0?.removeValue(forKey: folder) }
         do {
-            try await store.deleteVolume(folder: folder)
+            try await store.write { try $0.deleteVolume(folder: folder) }
         } catch {
             logger.debug("the file system of \(String(decoding: folder, as: UTF8.self)) stays recorded: \(error)")
         }

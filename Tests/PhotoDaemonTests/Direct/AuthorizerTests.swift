@@ -37,7 +37,7 @@ import Testing
         /// The records the index holds, decoded, once every queued save has landed.
         func stored() async throws -> [AppAuthorization] {
             try await store.settled()
-            return try await store.apps().map { try JSONDecoder().decode(AppAuthorization.self, from: $0.record) }
+            return try await store.read { try $0.apps() }.map { try JSONDecoder().decode(AppAuthorization.self, from: $0.record) }
         }
 
         /// Runs `body` with a new rig and closes its index afterwards, also when `body` throws.
@@ -339,7 +339,7 @@ import Testing
     @Test func anUnreadableStoredRecordCountsAsUndecided() async throws {
         try await Rig.with { rig async throws in
             let viewer = Self.app("viewer")
-            try await rig.store.saveApp(StoredApp(uid: viewer.uid, id: viewer.id, record: Data("{not json".utf8)))
+            try await rig.store.write { try $0.saveApp(StoredApp(uid: viewer.uid, id: viewer.id, record: Data("{not json".utf8))) }
             _ = try await rig.authorizer.decide("exe:/usr/bin/editor", status: .authorized, assets: [], groups: [])
             let log = LogRecorder()
             let restarted = try await Rig.authorizer(store: rig.store, policy: AuthorizationPolicy(), log: log)

@@ -56,7 +56,7 @@ import Testing
         /// Every asset by file name: its id, group key, group name and stamp.
         func assets() async throws -> [String: StoredAsset] {
             var byName: [String: StoredAsset] = [:]
-            for asset in try await store.allAssets() {
+            for asset in try await store.read({ try $0.allAssets() }) {
                 byName[String(String(decoding: asset.path, as: UTF8.self).dropFirst(library.count + 1))] = asset
             }
             return byName
@@ -89,9 +89,9 @@ import Testing
     @Test func aNewIndexTakesTheSettingsWithoutRefilingOrRereading() async throws {
         try await Rig.with { rig async throws in
             try await rig.start()
-            await #expect(try rig.store.setting("grouping") == GroupingRules().fingerprint)
-            await #expect(try rig.store.setting("description_sources") == Self.choice(DescriptionSources.defaultOrder))
-            await #expect(try rig.store.currentToken() == 0, "nothing was written to the assets")
+            await #expect(try rig.store.read { try $0.setting("grouping") } == GroupingRules().fingerprint)
+            await #expect(try rig.store.read { try $0.setting("description_sources") } == Self.choice(DescriptionSources.defaultOrder))
+            await #expect(try rig.store.read { try $0.currentToken() } == 0, "nothing was written to the assets")
             #expect(!rig.log.contains("re-filed"))
             #expect(!rig.log.contains("read again"))
         }
@@ -122,8 +122,8 @@ import Testing
             #expect(after.mapValues(\.content.description) == before.mapValues(\.content.description))
             // b.jpg was filed under "beach" already; d.jpg and e.jpg changed their group's name: four.
             #expect(rig.log.contains("grouping rules changed since the index was built: re-filed 4 assets"))
-            await #expect(try rig.store.setting("grouping") == rules.fingerprint)
-            await #expect(try rig.store.groups().map(\.key).sorted() == ["", "beach", "garden"])
+            await #expect(try rig.store.read { try $0.setting("grouping") } == rules.fingerprint)
+            await #expect(try rig.store.read { try $0.groups() }.map(\.key).sorted() == ["", "beach", "garden"])
 
             // What the regrouper filed is what a scan with the new rules keeps: nothing to redo.
             let rescan = try await rig.scan(rules: rules)
@@ -143,14 +143,14 @@ import Testing
             content.groupSpelling = "Elsewhere"
             var batch = WriteBatch()
             batch.updates = [WriteBatch.Update(id: asset.id, path: asset.path, stamp: asset.stamp, content: content)]
-            _ = try await rig.store.apply(batch)
-            let token = try await rig.store.currentToken()
+            _ = try await rig.store.write { [batch] in try $0.apply(batch) }
+            let token = try await rig.store.read { try $0.currentToken() }
 
             try await rig.start()
             let respelled = GroupingRules(boilerplate: GroupingRules.defaultBoilerplate.reversed().map { $0.uppercased() })
             try await rig.start(rules: respelled)
             #expect(try await rig.groupKeys() == ["a.jpg": "Elsewhere"])
-            await #expect(try rig.store.currentToken() == token)
+            await #expect(try rig.store.read { try $0.currentToken() } == token)
             #expect(!rig.log.contains("re-filed"))
 
             // A real change does look again.
@@ -172,7 +172,7 @@ import Testing
             let sources: [Metadata.DescriptionSource] = [.xmp, .exif]
             try await rig.start(sources: sources)
             #expect(rig.log.contains("description sources or boilerplate changed (sources xmp, exif): every file will be read again"))
-            await #expect(try rig.store.setting("description_sources") == Self.choice(sources))
+            await #expect(try rig.store.read { try $0.setting("description_sources") } == Self.choice(sources))
             let marked = try await rig.assets()
             #expect(marked.allSatisfy { name, asset in asset.stamp != before[name]?.stamp }, "every stamp was forgotten")
             #expect(marked.mapValues(\.content) == before.mapValues(\.content), "nothing else changed yet")
@@ -240,25 +240,26 @@ import Testing
                 content.groupKey = "Other"
                 batch.updates.append(WriteBatch.Update(id: asset.id, path: asset.path, stamp: asset.stamp, content: content))
             }
-            _ = try await rig.store.apply(batch)
-            await #expect(try rig.store.groups().map(\.key).sorted() == ["Beach", "Other"])
+            _ = try await rig.store.write { [batch] in try $0.apply(batch) }
+            await #expect(try rig.store.read { try $0.groups() }.map(\.key).sorted() == ["Beach", "Other"])
             let v1 = "v1|fallback=Other|ci=false|boilerplate=" + GroupingRules().boilerplateFingerprint
-            try await rig.store.setSetting("grouping", to: v1)
+            try await rig.store.write { try $0.setSetting("grouping", to: v1) }
             let legacy = AppAuthorization(app: "exe:/usr/bin/viewer", uid: 1000, status: .limited, groups: ["Other"])
             let beachOnly = AppAuthorization(app: "exe:/usr/bin/other-viewer", uid: 1000, status: .limited, groups: ["Beach"])
-            for record in [legacy, beachOnly] { try await rig.store.saveApp(try Authorizer.stored(record)) }
-            let token = try await rig.store.currentToken()
+            for record in [legacy, beachOnly] { try await rig.store.write { try $0.saveApp(try Authorizer.stored(record)) } }
+            let token = try await rig.store.read { try $0.currentToken() }
 
             try await rig.start()
             let filed = try await rig.groupKeys()
             #expect(filed == ["described-other.jpg": "Other", "undescribed.jpg": "", "beach.jpg": "Beach"])
-            await #expect(try rig.store.groups().map { "\($0.key)=\($0.name):\($0.count)" }.sorted()
+            await #expect(try rig.store.read { try $0.groups() }.map { "\($0.key)=\($0.name):\($0.count)" }.sorted()
                 == ["=Other:1", "Beach=Beach:1", "Other=Other:1"])
-            let change = try #require(try await rig.store.changes(after: token).first)
+            let change = try #require(try await rig.store.read { try $0.changes(after: token) }.first)
             #expect(change.fallbackChanged == true, "subscribers hear that the fallback group is a new group")
             #expect(change.groupsChanged == ["Other", "Other"])
 
-            let records = try await rig.store.apps().compactMap { try? JSONDecoder().decode(AppAuthorization.self, from: $0.record) }
+            let records = try await rig.store.read { try $0.apps() }
+                .compactMap { try? JSONDecoder().decode(AppAuthorization.self, from: $0.record) }
             let viewer = try #require(records.first { $0.app == legacy.app })
             #expect(viewer.groups == ["Other"] && viewer.fallback == true, "the selection keeps both groups")
             #expect(records.first { $0.app == beachOnly.app }?.fallback == nil)
@@ -266,11 +267,12 @@ import Testing
 
             // Done once: a later start changes nothing, and a new selection of the photos
             // described Other alone stays so.
-            let after = try await rig.store.currentToken()
-            try await rig.store.saveApp(try Authorizer.stored(legacy))
+            let after = try await rig.store.read { try $0.currentToken() }
+            try await rig.store.write { try $0.saveApp(try Authorizer.stored(legacy)) }
             try await rig.start()
-            await #expect(try rig.store.currentToken() == after)
-            let kept = try await rig.store.apps().compactMap { try? JSONDecoder().decode(AppAuthorization.self, from: $0.record) }
+            await #expect(try rig.store.read { try $0.currentToken() } == after)
+            let kept = try await rig.store.read { try $0.apps() }
+                .compactMap { try? JSONDecoder().decode(AppAuthorization.self, from: $0.record) }
             #expect(kept.first { $0.app == legacy.app }?.fallback == nil)
         }
     }
@@ -288,7 +290,8 @@ import Testing
             _ = try await rig.scan(rules: first)
             #expect(try await rig.groupKeys() == [
                 "pentax.jpg": "PENTAX Image", "pentax-only.jpg": "PENTAX Image", "beach.jpg": "Beach", "olympus.jpg": "Harbour"])
-            await #expect(try rig.store.setting("description_sources") == DescriptionSources.fingerprint(DescriptionSources.defaultOrder),
+            await #expect(try rig.store.read { try $0.setting("description_sources") }
+                == DescriptionSources.fingerprint(DescriptionSources.defaultOrder),
                           "the first built-in list leaves the fingerprint as older indexes have it")
             let before = try await rig.assets()
 

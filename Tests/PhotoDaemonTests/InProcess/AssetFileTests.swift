@@ -20,7 +20,7 @@ import Testing
         try await IndexingRig.with(files: ["shown.jpg": TestPhoto.jpeg("Beach"), "hidden.jpg": TestPhoto.jpeg("Private")]) { rig in
             _ = try await rig.scanner.reconcile(root: Array(rig.library.utf8), progress: ScanProgressTracker())
             let id = try #require(try await rig.indexed()["shown.jpg"]?.id)
-            let asset = try #require(try await rig.store.assets(ids: [id]).first)
+            let asset = try #require(try await rig.store.read { try $0.assets(ids: [id]) }.first)
             #expect(opens(asset, Self.limited), "the indexed file itself")
             #expect(rename(rig.library + "/hidden.jpg", rig.library + "/shown.jpg") == 0)
             #expect(!opens(asset, Self.limited), "another file at the granted path")
@@ -32,7 +32,7 @@ import Testing
         try await IndexingRig.with(files: ["shown.jpg": TestPhoto.jpeg("Beach")]) { rig in
             _ = try await rig.scanner.reconcile(root: Array(rig.library.utf8), progress: ScanProgressTracker())
             let id = try #require(try await rig.indexed()["shown.jpg"]?.id)
-            let asset = try #require(try await rig.store.assets(ids: [id]).first)
+            let asset = try #require(try await rig.store.read { try $0.assets(ids: [id]) }.first)
             let handle = try #require(FileHandle(forWritingAtPath: rig.library + "/shown.jpg"))
             try handle.seekToEnd()
             try handle.write(contentsOf: Data([0]))

@@ -10,7 +10,7 @@ import Watcher
         try await IndexingRig.with(files: ["a.jpg": TestPhoto.jpeg("Beach")]) { rig in
             let asked = Task { try await rig.indexer.reconcile(reason: "test") }
             #expect(await eventually { rig.indexer.queue.sent == 1 })
-            #expect(try await rig.store.totals().assets == 0)
+            #expect(try await rig.store.read { try $0.totals() }.assets == 0)
             let report = try await rig.withCommandLoop { try await asked.value }
             #expect(report.inserted == 1)
             #expect(rig.log.contains("reconciled (test)"))
@@ -59,11 +59,11 @@ import Watcher
             try rig.dir.write("more/c.jpg", TestPhoto.jpeg("Snow"))
             try await rig.withCommandLoop {
                 _ = try await rig.indexer.reconcile(reason: "start-up")
-                #expect(try await rig.store.totals().assets == 2)
+                #expect(try await rig.store.read { try $0.totals() }.assets == 2)
                 let change = try await rig.indexer.replaceRoots([extra])
                 #expect(change == RootChange(added: [extra.configured], removed: [rig.library]))
                 #expect(rig.roots.all == [extra])
-                let groups = try await rig.store.groups().map(\.name)
+                let groups = try await rig.store.read { try $0.groups() }.map(\.name)
                 #expect(groups == ["Snow"])
             }
         }

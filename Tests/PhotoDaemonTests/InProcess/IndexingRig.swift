@@ -64,7 +64,7 @@ final class IndexingRig: Sendable {
     /// Every indexed asset by path relative to the library: its id and group.
     func indexed() async throws -> [String: (id: String, group: String)] {
         var result: [String: (id: String, group: String)] = [:]
-        for asset in try await store.allAssets() {
+        for asset in try await store.read({ try $0.allAssets() }) {
             let path = String(decoding: asset.path, as: UTF8.self)
             result[String(path.dropFirst(library.count + 1))] = (asset.id, asset.groupName)
         }

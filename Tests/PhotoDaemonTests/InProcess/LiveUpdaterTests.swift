@@ -50,7 +50,7 @@ import Watcher
             #expect(writes.updates.map(\.id) == [hidden])
             #expect(writes.updates.first?.path == rig.path("shown.jpg"))
             #expect(writes.inserts.isEmpty)
-            _ = try await rig.store.apply(writes)
+            _ = try await rig.store.write { try $0.apply(writes) }
             let after = try await rig.indexed()
             #expect(after["shown.jpg"]?.id == hidden)
             #expect(after.count == 1)

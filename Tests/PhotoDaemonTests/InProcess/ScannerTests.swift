@@ -123,14 +123,14 @@ import Testing
         try await IndexingRig.with(files: files) { rig in
             _ = try await rig.scanner.reconcile(root: rig.path("old"), progress: ScanProgressTracker())
             let before = try await rig.indexed()
-            let token = try await rig.store.currentToken()
+            let token = try await rig.store.read { try $0.currentToken() }
             try rig.move("old", "new")
             let report = try await rig.scanner.reconcile(root: rig.path("new"), progress: ScanProgressTracker())
             #expect(report.moved == count)
             #expect(report.read == 0)
             // Written a batch at a time: one batch of a renamed root's 1,000,000 moves, and its
             // logged change, peaked at 1.8 GB.
-            let changes = try await rig.store.changes(after: token, limit: count)
+            let changes = try await rig.store.read { try $0.changes(after: token, limit: count) }
             #expect(changes.reduce(0) { $0 + $1.moved.count } == count)
             #expect(changes.allSatisfy { $0.moved.count <= rig.scanner.batchSize }, "\(changes.map(\.moved.count).max() ?? 0)")
             let after = try await rig.indexed()
