@@ -85,6 +85,8 @@ extension Indexer {
         files = []
         let batch = try await LiveUpdater.batch(
             for: actions, store: scanner.store, reader: scanner.reader, files: scanner.pool)
+        // Nothing to write (an unchanged file's close): no wait behind the writer's queue.
+        guard !batch.isEmpty else { return }
         _ = try await scanner.store.write { try $0.apply(batch) }
     }
 

@@ -232,6 +232,7 @@ struct Scanner: Sendable {
 
     /// Commits `batch` on the thread pool; the change and the seconds the transaction took.
     private func timedApply(_ batch: WriteBatch) async throws -> (CommittedChange?, Double) {
+        guard !batch.isEmpty else { return (nil, 0) }
         let started = ContinuousClock.now
         let change = try await store.write { try $0.apply(batch) }
         return (change, (ContinuousClock.now - started).seconds)
