@@ -38,7 +38,8 @@ extension FileSystem {
         return .success(folders)
     }
 
-    private static func entryName(_ entry: UnsafeMutablePointer<dirent>) -> [UInt8] {
+    /// The name of a `readdir` entry, as bytes.
+    static func entryName(_ entry: UnsafeMutablePointer<dirent>) -> [UInt8] {
         withUnsafeBytes(of: &entry.pointee.d_name) { raw in
             let length = raw.firstIndex(of: 0) ?? raw.count
             return Array(raw[..<length])

@@ -20,9 +20,7 @@ extension FileSystem {
         defer { closedir(stream) }
         var found: [(name: [UInt8], target: [UInt8])] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-                Array(raw[..<(raw.firstIndex(of: 0) ?? raw.count)])
-            }
+            let name = entryName(entry)
             guard let first = name.first, first != UInt8(ascii: ".") else { continue }
             if let target = canonicalPath(folder + [UInt8(ascii: "/")] + name) { found.append((name, target)) }
         }
