@@ -18,8 +18,7 @@ struct Subscription {
         let app: String? = if case .app(let identity) = caller { AppKey(identity).text } else { nil }
         let (id, events) = hub.subscribe(app: app)
         defer { hub.unsubscribe(id) }
-        let current = try await store.read { try $0.currentToken() }
-        let oldest = try await store.read { try $0.oldestLoggedToken() }
+        let (current, oldest) = try await store.read { (try $0.currentToken(), try $0.oldestLoggedToken()) }
         var filter = try await makeFilter(access)
         try await replier.reply(SubscribeReply(change: Change(token: Int(current))), continues: true)
         var last = current
