@@ -11,6 +11,9 @@ final class OriginalCopies: Sendable {
     struct Limits: Sendable {
         var copies: Int
         var bytes: Int
+
+        /// Nothing held.
+        static let none = Limits(copies: 0, bytes: 0)
     }
 
     /// What one app may hold: a viewer keeps a screenful of originals, not hundreds.
@@ -21,11 +24,11 @@ final class OriginalCopies: Sendable {
     private struct Held: Sendable {
         var byWatch: [Int32: (caller: String, bytes: Int)] = [:]
         var byCaller: [String: Limits] = [:]
-        var all = Limits(copies: 0, bytes: 0)
+        var all = Limits.none
 
         mutating func add(_ caller: String, _ bytes: Int) {
-            byCaller[caller, default: Limits(copies: 0, bytes: 0)].copies += 1
-            byCaller[caller, default: Limits(copies: 0, bytes: 0)].bytes += bytes
+            byCaller[caller, default: .none].copies += 1
+            byCaller[caller, default: .none].bytes += bytes
             all.copies += 1
             all.bytes += bytes
         }
@@ -60,7 +63,7 @@ final class OriginalCopies: Sendable {
         guard let watch else { return nil }
         forgetReleased(watch)
         let admitted = held.withLock { held -> Bool in
-            let mine = held.byCaller[caller] ?? Limits(copies: 0, bytes: 0)
+            let mine = held.byCaller[caller] ?? .none
             guard mine.copies < perCaller.copies, mine.bytes + bytes <= perCaller.bytes,
                   held.all.copies < total.copies, held.all.bytes + bytes <= total.bytes else { return false }
             held.add(caller, bytes)
@@ -72,7 +75,7 @@ final class OriginalCopies: Sendable {
     /// What `caller` holds now, as far as the kernel has said.
     func holding(_ caller: String) -> Limits {
         if let watch { forgetReleased(watch) }
-        return held.withLock { $0.byCaller[caller] ?? Limits(copies: 0, bytes: 0) }
+        return held.withLock { $0.byCaller[caller] ?? .none }
     }
 
     /// The limits one app is held to.

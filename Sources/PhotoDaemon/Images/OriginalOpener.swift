@@ -91,8 +91,8 @@ struct OriginalOpener: Sendable {
             let limit = copies.limitPerCaller
             throw unavailable(id, "this app holds \(held.copies) sealed copies of originals (\(held.bytes >> 20) MiB; "
                               + "at most \(limit.copies) or \(limit.bytes >> 20) MiB) and has \(OriginalFeeds.perCaller) "
-                              + "originals being streamed to it through pipes (a file over \(Self.sealedCopyLimit >> 20) MiB always comes as a pipe); "
-                              + "close or read some first")
+                              + "originals being streamed to it through pipes (a file over "
+                              + "\(Self.sealedCopyLimit >> 20) MiB always comes as a pipe); close or read some first")
         }
         // The feed keeps its own descriptor of the file; the reply's goes when this returns.
         let own = fcntl(source, F_DUPFD_CLOEXEC, 0)
