@@ -14,7 +14,9 @@ import ThumbnailProtocol
         var other: pid_t = 0
         let argv = [strdup("sleep"), strdup("60"), nil]
         defer { argv.forEach { free($0) } }
-        #expect(posix_spawn(&other, "/bin/sleep", nil, nil, argv, environ) == 0)
+        // Required: with no child, `other` stays 0, and kill(0, SIGKILL) below would end the
+        // whole test run (every process in its group).
+        try #require(posix_spawn(&other, "/bin/sleep", nil, nil, argv, environ) == 0 && other > 0)
         defer {
             kill(other, SIGKILL)
             var status: Int32 = 0
