@@ -41,32 +41,21 @@ struct ImageConformanceTests {
         try await daemon.start(timeout: 120)
         let client = try await PhotoClient.connect(socketPath: daemon.socket)
         let assets = try await client.allAssets(group: nil)
-        #expect(assets.count == (try Corpus.manifest()).count)
-        var problems: [String] = []
-        var madeByFormat: [String: Int] = [:]
-        var refused = 0
-        for asset in assets.sorted(by: { $0.path < $1.path }) {
-            let name = (asset.path as NSString).lastPathComponent
-            let expected = try await Self.oracle(asset.path, scratch: daemon.dir.path)
-            do {
-                let reply = try await client.requestImage(RequestImageParameters(id: asset.id, width: 256, height: 256))
-                madeByFormat[asset.format, default: 0] += 1
-                let probe = try await PillowFixture.probe(Array(Data(base64Encoded: reply.data) ?? Data()), points: [])
-                if probe.width != reply.width || probe.height != reply.height {
-                    problems.append("\(name): the reply says \(reply.width)x\(reply.height), the image is \(probe.width)x\(probe.height)")
-                }
-                if let expected, (expected.width, expected.height) != (reply.width, reply.height) {
-                    problems.append("\(name): \(reply.width)x\(reply.height), vipsthumbnail \(expected.width)x\(expected.height)")
-                }
-            } catch PhotoClientError.daemon(let error) where error.name == LibraryInterface.Error.imageUnavailable {
-                refused += 1
-                if let expected {
-                    problems.append("\(name): refused (\(error.parameters(ImageUnavailableError.self)?.reason ?? "?")), "
-                                    + "vipsthumbnail made \(expected.width)x\(expected.height)")
-                }
-            }
-        }
         await client.close()
+        #expect(assets.count == (try Corpus.manifest()).count)
+        // A few lanes, each with its own connection and scratch file: one file at a time leaves a
+        // core idle while each child process starts, and this test is the longest of the run.
+        let sorted = assets.sorted(by: { $0.path < $1.path })
+        let lanes = 3
+        let (socket, scratch) = (daemon.socket, daemon.dir.path)
+        let results = try await withThrowingTaskGroup(of: Lane.self) { group in
+            for lane in 0..<lanes {
+                let share = stride(from: lane, to: sorted.count, by: lanes).map { sorted[$0] }
+                group.addTask { try await Self.thumbnail(share, socket: socket, scratch: scratch + "/lane\(lane)") }
+            }
+            return try await group.reduce(into: Lane()) { $0.merge($1) }
+        }
+        let (problems, madeByFormat, refused) = (results.problems, results.madeByFormat, results.refused)
         #expect(daemon.isRunning, "no file may take photod down")
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
         for format in ["jpeg", "png", "tiff", "webp", "gif", "heif", "avif", "jxl", "jp2"] {
@@ -75,6 +64,50 @@ struct ImageConformanceTests {
         let status = try await daemon.photoctlJSON(["status"])
         #expect(((status["thumbnails"] as? [String: Any])?["failed"] as? Int) == refused)
         print("image conformance: made \(madeByFormat), refused \(refused)")
+    }
+
+    /// What one lane of the corpus found.
+    struct Lane: Sendable {
+        var problems: [String] = []
+        var madeByFormat: [String: Int] = [:]
+        var refused = 0
+
+        mutating func merge(_ other: Lane) {
+            problems += other.problems
+            madeByFormat.merge(other.madeByFormat, uniquingKeysWith: +)
+            refused += other.refused
+        }
+    }
+
+    /// Asks photod for a thumbnail of each of `assets` over its own connection and compares it
+    /// with the oracle's, the image's own size and the refusals the oracle agrees with.
+    static func thumbnail(_ assets: [Asset], socket: String, scratch: String) async throws -> Lane {
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        let client = try await PhotoClient.connect(socketPath: socket)
+        var lane = Lane()
+        for asset in assets {
+            let name = (asset.path as NSString).lastPathComponent
+            let expected = try await oracle(asset.path, scratch: scratch)
+            do {
+                let reply = try await client.requestImage(RequestImageParameters(id: asset.id, width: 256, height: 256))
+                lane.madeByFormat[asset.format, default: 0] += 1
+                let probe = try await PillowFixture.probe(Array(Data(base64Encoded: reply.data) ?? Data()), points: [])
+                if probe.width != reply.width || probe.height != reply.height {
+                    lane.problems.append("\(name): the reply says \(reply.width)x\(reply.height), the image is \(probe.width)x\(probe.height)")
+                }
+                if let expected, (expected.width, expected.height) != (reply.width, reply.height) {
+                    lane.problems.append("\(name): \(reply.width)x\(reply.height), vipsthumbnail \(expected.width)x\(expected.height)")
+                }
+            } catch PhotoClientError.daemon(let error) where error.name == LibraryInterface.Error.imageUnavailable {
+                lane.refused += 1
+                if let expected {
+                    lane.problems.append("\(name): refused (\(error.parameters(ImageUnavailableError.self)?.reason ?? "?")), "
+                                         + "vipsthumbnail made \(expected.width)x\(expected.height)")
+                }
+            }
+        }
+        await client.close()
+        return lane
     }
 
     /// `fast` on a HEIC that carries a thumbnail item (as iPhones write them) scales that item,
