@@ -83,4 +83,20 @@ import Testing
             .map { String(decoding: $0.path, as: UTF8.self) }
         #expect(stems.sorted() == ["/lib/3/33.jpg", "/lib/3/38.jpg", "/lib/3/3.jpg"].sorted())
     }
+
+    /// A limited app's count under a root (its Status) reads the selection's rows through their
+    /// indexes, not every row under the root to test it against the selection.
+    @Test func aLimitedCountUnderARootStartsFromTheSelection() async throws {
+        let dir = try TemporaryDirectory()
+        let store = try await store(dir)
+        let selection = StoreSelection(groupKeys: ["A"], ids: [AssetID.generate()])
+        let range = try store.database.read { db in try PathStems.range(db, prefix: Array("/lib/".utf8)).condition }
+        let counted = try plan(store, StoreDatabase.selectionCountSQL(range: range.sql), range.values + selection.values)
+        #expect(counted.split(separator: "\n").first == "MULTI-INDEX OR", "\(counted)")
+        #expect(counted.contains("USING INDEX assets_by_id (id=?)"), "\(counted)")
+        #expect(counted.contains("SEARCH f USING INTEGER PRIMARY KEY (rowid=?)"), "\(counted)")
+        #expect(!scansAssets(counted), "\(counted)")
+        await #expect(try store.read(as: .selection(selection)) { try $0.assetCount(under: Array("/lib".utf8)) } == 25)
+        await #expect(try store.read(as: .selection(selection)) { try $0.assetCount(under: Array("/lib/3".utf8)) } == 5)
+    }
 }
