@@ -65,7 +65,7 @@ final class IndexingRig: Sendable {
     func indexed() async throws -> [String: (id: String, group: String)] {
         var result: [String: (id: String, group: String)] = [:]
         for asset in try await store.read({ try $0.allAssets() }) {
-            let path = String(decoding: asset.path, as: UTF8.self)
+            let path = asset.path.description
             result[String(path.dropFirst(library.count + 1))] = (asset.id, asset.groupName)
         }
         return result
