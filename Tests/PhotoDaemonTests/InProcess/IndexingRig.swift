@@ -42,10 +42,7 @@ final class IndexingRig: Sendable {
         indexer = Indexer(roots: roots, scanner: scanner, coverage: coverage, state: state, logger: logger)
     }
 
-    /// The library path of `relative`, as bytes.
-    func path(_ relative: String) -> [UInt8] { Array((library + "/" + relative).utf8) }
-
-    /// The same path as a `PathBytes`, as the watcher's actions carry it.
+    /// The library path of `relative`, as the index and the watcher's actions carry it.
     func path(_ relative: String) -> PathBytes { PathBytes(library + "/" + relative) }
 
     /// Writes `bytes` at `relative` in the library.
