@@ -8,7 +8,7 @@ import Glibc
 /// Byte order is the order a walk reports paths in and an index keyed by path keeps them in
 /// (SQLite compares blobs as `memcmp` does), so a reconcile can merge the two as they go. The
 /// operations on paths are here, each once.
-public struct PathBytes: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct PathBytes: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
     /// The path's bytes, without a terminating NUL.
     public var bytes: [UInt8]
 
@@ -19,8 +19,23 @@ public struct PathBytes: Sendable, Hashable, Comparable, CustomStringConvertible
     public init(_ text: String) { self.bytes = Array(text.utf8) }
 
     private static let slash = UInt8(ascii: "/")
+    private static let dot = UInt8(ascii: ".")
     /// The root folder, "/".
     public static let root = PathBytes([slash])
+
+    /// Whether the path has no bytes: no path at all (a record of an unknown mount point).
+    public var isEmpty: Bool { bytes.isEmpty }
+
+    /// Decodes the bytes as `[UInt8]` is: a record written when paths were bare bytes reads the same.
+    public init(from decoder: any Decoder) throws {
+        bytes = try decoder.singleValueContainer().decode([UInt8].self)
+    }
+
+    /// Encodes the bytes as `[UInt8]` is.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(bytes)
+    }
 
     /// Hashes the bytes as one buffer: `[UInt8]`'s own hashing feeds the hasher one byte at a time.
     public func hash(into hasher: inout Hasher) {
@@ -82,6 +97,32 @@ public struct PathBytes: Sendable, Hashable, Comparable, CustomStringConvertible
         if path.last != Self.slash { path.append(Self.slash) }
         path += name
         return PathBytes(path)
+    }
+
+    /// This path with `suffix` added to the end of its last component (`/a/b.jpg.xmp` for
+    /// `/a/b.jpg` and `.xmp`): a name made from another, as a sidecar's is from its image's.
+    public func appendingToName(_ suffix: [UInt8]) -> PathBytes {
+        PathBytes(bytes + suffix)
+    }
+
+    /// The bytes after the last "." of the last component (`jpg` for `/a/b.jpg`, and for
+    /// `/a/.jpg`); nil when the last component holds no ".".
+    public var nameExtension: ArraySlice<UInt8>? {
+        guard let dot = extensionDot else { return nil }
+        return bytes[(dot + 1)...]
+    }
+
+    /// The path without the last component's extension and its "." (`/a/b` for `/a/b.jpg`);
+    /// nil when the name has none, or is nothing but one (`.hidden`).
+    public var withoutExtension: PathBytes? {
+        guard let dot = extensionDot, dot > 0, bytes[dot - 1] != Self.slash else { return nil }
+        return PathBytes(Array(bytes[..<dot]))
+    }
+
+    /// Where the last "." of the last component is, if it holds one.
+    private var extensionDot: Int? {
+        guard let dot = bytes.lastIndex(of: Self.dot) else { return nil }
+        return bytes[dot...].contains(Self.slash) ? nil : dot
     }
 
     /// The path with a trailing "/", as the paths inside a folder begin.

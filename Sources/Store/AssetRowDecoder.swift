@@ -1,3 +1,4 @@
+import FileSystem
 import SQLite
 
 /// The column lists the asset queries select, and where each column sits in one query's result,
@@ -108,7 +109,7 @@ struct AssetColumns {
     /// The current row's asset.
     func decode(_ statement: SQLiteStatement) -> StoredAsset {
         StoredAsset(
-            id: AssetEncoding.idText(statement, id), path: statement.blob(stem) + statement.blob(name),
+            id: AssetEncoding.idText(statement, id), path: PathBytes(statement.blob(stem) + statement.blob(name)),
             stamp: stamp.decode(statement),
             groupName: statement.text(groupName) ?? "", content: content.decode(statement))
     }

@@ -1,3 +1,4 @@
+import FileSystem
 import SQLite
 
 /// Writes asset rows in the compact layout (`CompactLayout`, `AssetEncoding`): their stems,
@@ -42,7 +43,7 @@ struct AssetRowWriter {
 
     /// Inserts a row (with `number` as its rowid when given); false when a unique constraint
     /// (id or path) refused it. Returns the new row's number.
-    mutating func insert(number: Int64? = nil, id: SQLiteValue, path: [UInt8], stamp: FileStamp,
+    mutating func insert(number: Int64? = nil, id: SQLiteValue, path: PathBytes, stamp: FileStamp,
                          content: AssetContent) throws -> Int64? {
         let (folder, name) = try place(path)
         let statement = try insertStatement ?? db.statement("""
@@ -71,7 +72,7 @@ struct AssetRowWriter {
     }
 
     /// Rewrites row `number` (which was `old`) with a new path, stamp and content.
-    mutating func update(number: Int64, id: String, old: Existing, path: [UInt8], stamp: FileStamp,
+    mutating func update(number: Int64, id: String, old: Existing, path: PathBytes, stamp: FileStamp,
                          content: AssetContent) throws {
         var (folder, name) = (old.folder, old.name)
         if path != old.path {
@@ -134,7 +135,8 @@ struct AssetRowWriter {
 
     /// The stem for `path` and the rest (`PathStems.place`). A path under the last stem placed
     /// is under no other (no stem is a prefix of another): no query for a folder's next photo.
-    private mutating func place(_ path: [UInt8]) throws -> (folder: Int64, name: [UInt8]) {
+    private mutating func place(_ path: PathBytes) throws -> (folder: Int64, name: [UInt8]) {
+        let path = path.bytes
         if let lastStem, path.count > lastStem.path.count, path.starts(with: lastStem.path) {
             return (lastStem.folder, Array(path[lastStem.path.count...]))
         }
@@ -251,7 +253,7 @@ struct AssetRowWriter {
 /// A row as the writer found it before changing it.
 struct Existing {
     var number: Int64
-    var path: [UInt8]
+    var path: PathBytes
     var folder: Int64
     var name: [UInt8]
     var group: Int64

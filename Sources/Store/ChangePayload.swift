@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FileSystem
 import SQLite
 
 /// A logged change as stored in `changes.payload`: the change's JSON without its id lists,
@@ -39,7 +40,7 @@ enum ChangePayload {
         append(UInt32(change.moved.count), to: &bytes)
         for move in change.moved {
             append(id: move.id, to: &bytes)
-            for path in [move.from, move.to] {
+            for path in [move.from.bytes, move.to.bytes] {
                 append(UInt32(path.count), to: &bytes)
                 bytes += path
             }
@@ -90,7 +91,7 @@ enum ChangePayload {
                 guard let id = reader.id(), let fromLength = reader.count(), let from = reader.take(fromLength),
                       let toLength = reader.count(), let to = reader.take(toLength)
                 else { return nil }
-                moves.append(MovedAsset(id: id, from: Array(from), to: Array(to)))
+                moves.append(MovedAsset(id: id, from: PathBytes(Array(from)), to: PathBytes(Array(to))))
             }
             change.moved = moves
         }

@@ -1,3 +1,4 @@
+import FileSystem
 import SQLite
 
 /// Migration 9: the compact layout, about 300 bytes per photo where the first layout took 860.
@@ -127,7 +128,7 @@ enum CompactLayout {
         var writer = AssetRowWriter(db: db)
         while try rows.step() {
             // Ids and paths were unique already: a refusal would lose a photo, so it stops the migration.
-            guard try writer.insert(number: rows.int64(rowid), id: AssetEncoding.id(rows.text(id) ?? ""), path: rows.blob(path),
+            guard try writer.insert(number: rows.int64(rowid), id: AssetEncoding.id(rows.text(id) ?? ""), path: PathBytes(rows.blob(path)),
                                     stamp: stamp.decode(rows), content: content.decode(rows)) != nil
             else { throw SQLiteError(code: 19, message: "cannot convert asset \(rows.text(id) ?? "")") }
         }

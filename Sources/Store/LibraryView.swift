@@ -1,3 +1,5 @@
+import FileSystem
+
 /// What one caller may see of the library for one call.
 public enum LibraryAccess: Sendable, Equatable {
     /// The owner, or an app authorized for everything.
@@ -38,7 +40,7 @@ public struct LibraryView {
     }
 
     /// Assets under `root` the caller sees.
-    public func assetCount(under root: [UInt8]) throws -> Int {
+    public func assetCount(under root: PathBytes) throws -> Int {
         switch access {
         case .everything: try database.assetCount(under: root)
         case .selection(let selection): try database.assetCount(under: root, in: selection)
@@ -58,7 +60,7 @@ public struct LibraryView {
 
     /// The assets at exactly these paths that the caller sees; a hidden path is left out as one
     /// not indexed is.
-    public func assets(paths: [[UInt8]]) throws -> [StoredAsset] {
+    public func assets(paths: [PathBytes]) throws -> [StoredAsset] {
         switch access {
         case .everything:
             return try database.assets(paths: paths)

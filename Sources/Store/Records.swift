@@ -1,3 +1,5 @@
+import FileSystem
+
 /// What identifies a file's version on disk: unchanged stamp means unchanged file, no need to read it.
 public struct FileStamp: Sendable, Hashable {
     public var device: UInt64
@@ -21,11 +23,11 @@ public struct FileStamp: Sendable, Hashable {
 /// An indexed file as the scanner needs it for reconciling: id, path and stamp.
 public struct IndexedFile: Sendable, Equatable {
     public var id: String
-    public var path: [UInt8]
+    public var path: PathBytes
     public var stamp: FileStamp
 
     /// Creates an indexed-file value.
-    public init(id: String, path: [UInt8], stamp: FileStamp) {
+    public init(id: String, path: PathBytes, stamp: FileStamp) {
         self.id = id
         self.path = path
         self.stamp = stamp
@@ -80,7 +82,7 @@ public struct AssetContent: Sendable, Equatable {
 /// One asset as stored, with its group's display name.
 public struct StoredAsset: Sendable, Equatable {
     public var id: String
-    public var path: [UInt8]
+    public var path: PathBytes
     public var stamp: FileStamp
     /// The display name of the asset's group.
     public var groupName: String
@@ -106,11 +108,11 @@ public struct StoredGroup: Sendable, Equatable {
 /// An asset whose path changed while its id stayed.
 public struct MovedAsset: Codable, Sendable, Equatable {
     public var id: String
-    public var from: [UInt8]
-    public var to: [UInt8]
+    public var from: PathBytes
+    public var to: PathBytes
 
     /// Creates a move.
-    public init(id: String, from: [UInt8], to: [UInt8]) {
+    public init(id: String, from: PathBytes, to: PathBytes) {
         self.id = id
         self.from = from
         self.to = to
@@ -135,7 +137,7 @@ public struct CommittedChange: Codable, Sendable, Equatable {
     public var fallbackRemoved: Bool?
     /// The paths the removed assets had, for whoever keeps files about them (the thumbnail
     /// cache). Only the live change carries them: the log keeps ids, as clients see them.
-    public var removedPaths: [[UInt8]] = []
+    public var removedPaths: [PathBytes] = []
 
     private enum CodingKeys: String, CodingKey {
         case token, inserted, removed, updated, moved, groupsChanged, groupsRemoved, fallbackChanged, fallbackRemoved

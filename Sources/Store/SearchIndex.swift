@@ -1,3 +1,4 @@
+import FileSystem
 import SQLite
 import TextFolding
 
@@ -26,32 +27,32 @@ enum SearchIndex {
         """
 
     /// Indexes the text of the asset with this rowid, which has none yet.
-    static func insert(_ db: SQLiteConnection, rowid: Int64, path: [UInt8], content: AssetContent) throws {
+    static func insert(_ db: SQLiteConnection, rowid: Int64, path: PathBytes, content: AssetContent) throws {
         try db.statement("INSERT INTO search_text(rowid, description, name, make, model) VALUES (?, ?, ?, ?, ?)")
             .bind([.integer(rowid)] + fields(path: path, content: content)).run()
     }
 
     /// Removes the text of the asset with this rowid, as it was indexed (from `path` and `content`).
-    static func remove(_ db: SQLiteConnection, rowid: Int64, path: [UInt8], content: AssetContent) throws {
+    static func remove(_ db: SQLiteConnection, rowid: Int64, path: PathBytes, content: AssetContent) throws {
         try db.statement("""
             INSERT INTO search_text(search_text, rowid, description, name, make, model) VALUES ('delete', ?, ?, ?, ?, ?)
             """).bind([.integer(rowid)] + fields(path: path, content: content)).run()
     }
 
-    private static func fields(path: [UInt8], content: AssetContent) -> [SQLiteValue] {
+    private static func fields(path: PathBytes, content: AssetContent) -> [SQLiteValue] {
         SearchText.fields(description: content.description, path: path, make: content.make, model: content.model)
             .map { .text($0) }
     }
 
-    static func document(path: [UInt8], content: AssetContent) -> String {
+    static func document(path: PathBytes, content: AssetContent) -> String {
         SearchText.document(description: content.description, path: path, make: content.make, model: content.model)
     }
 
     /// Whether an asset's text changes between these two versions of it. A move to another
     /// folder under the same name leaves it as it was: the text holds the file name alone, and
     /// re-indexing every photo of a renamed folder was most of its writes.
-    static func textChanges(from old: (path: [UInt8], content: AssetContent), to new: (path: [UInt8], content: AssetContent)) -> Bool {
-        SearchText.name(of: old.path) != SearchText.name(of: new.path) || old.content.description != new.content.description
+    static func textChanges(from old: (path: PathBytes, content: AssetContent), to new: (path: PathBytes, content: AssetContent)) -> Bool {
+        old.path.lastComponent != new.path.lastComponent || old.content.description != new.content.description
             || old.content.make != new.content.make || old.content.model != new.content.model
     }
 
@@ -109,7 +110,7 @@ enum SearchIndex {
         while try rows.step() {
             let content = content.decode(rows)
             found.append(Row(rowid: rows.int64(rowid), fields: SearchText.fields(
-                description: content.description, path: rows.blob(stem) + rows.blob(name), make: content.make,
+                description: content.description, path: PathBytes(rows.blob(stem) + rows.blob(name)), make: content.make,
                 model: content.model)))
         }
         return found

@@ -14,7 +14,7 @@ public enum SearchText {
     /// The text searched for one asset: its description, file name (the path's last component),
     /// make and model, each folded, one per line (a word never spans two: none holds a newline).
     /// `fold` folds one field (`fold(_:)`, or a cache of it).
-    static func document(description: String?, path: [UInt8], make: String?, model: String?,
+    static func document(description: String?, path: PathBytes, make: String?, model: String?,
                          fold: (String) -> String = fold) -> String {
         fields(description: description, path: path, make: make, model: model, fold: fold).compactMap { $0 }.joined()
     }
@@ -22,13 +22,8 @@ public enum SearchText {
     /// The same four fields, each folded and ended by a newline (nil when absent): the columns
     /// of the search index. The newline makes every character but a field's last begin a
     /// trigram, so a word of two characters is found through the terms that begin with it.
-    static func fields(description: String?, path: [UInt8], make: String?, model: String?,
+    static func fields(description: String?, path: PathBytes, make: String?, model: String?,
                        fold: (String) -> String = fold) -> [String?] {
-        [description, String(decoding: name(of: path), as: UTF8.self), make, model].map { $0.map { fold($0) + "\n" } }
-    }
-
-    /// The part of a path the text holds: its file name.
-    static func name(of path: [UInt8]) -> [UInt8] {
-        PathBytes(path).lastComponent
+        [description, String(decoding: path.lastComponent, as: UTF8.self), make, model].map { $0.map { fold($0) + "\n" } }
     }
 }

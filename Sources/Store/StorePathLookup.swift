@@ -1,15 +1,16 @@
+import FileSystem
 import SQLite
 
 extension StoreDatabase {
     /// The assets at exactly these paths (in no particular order); paths not indexed are absent.
-    public func assets(paths: [[UInt8]]) throws -> [StoredAsset] {
+    public func assets(paths: [PathBytes]) throws -> [StoredAsset] {
         try read { db in
             let statement = try db.statement(
                 "SELECT \(AssetRowDecoder.assetColumns) FROM assets a \(AssetRowDecoder.joins) WHERE a.folder = ? AND a.name = ?")
             let columns = try AssetColumns(statement)
             var found: [StoredAsset] = []
             for path in paths {
-                guard let (folder, _, name) = try PathStems.find(db, path) else { continue }
+                guard let (folder, _, name) = try PathStems.find(db, path.bytes) else { continue }
                 statement.reset()
                 try statement.bind([.integer(folder), .blob(name)])
                 if try statement.step() { found.append(columns.decode(statement)) }
@@ -20,7 +21,7 @@ extension StoreDatabase {
 
     /// The id of every asset a selection shows, by path: a limited app's lookup by path is
     /// answered from this, so a hidden path costs the same as one that is not indexed at all.
-    func visibleIDsByPath(in selection: StoreSelection) throws -> [[UInt8]: String] {
+    func visibleIDsByPath(in selection: StoreSelection) throws -> [PathBytes: String] {
         try read { db in
             // Two indexed branches, as in `visibleIDs(in:)`.
             let statement = try db.statement("""
@@ -30,9 +31,9 @@ extension StoreDatabase {
                     WHERE a.id IN \(StoreSelection.storedIDs)
                 """)
             try statement.bind(selection.values)
-            var ids: [[UInt8]: String] = [:]
+            var ids: [PathBytes: String] = [:]
             while try statement.step() {
-                ids[statement.blob(0) + statement.blob(1)] = AssetEncoding.idText(statement, 2)
+                ids[PathBytes(statement.blob(0) + statement.blob(1))] = AssetEncoding.idText(statement, 2)
             }
             return ids
         }

@@ -26,14 +26,14 @@ public struct StorePosition: Sendable, Equatable {
 
 extension StoreDatabase {
     /// Every indexed file under `root` (a folder path without trailing slash), for reconciling.
-    public func indexedFiles(under root: [UInt8]) throws -> [IndexedFile] {
-        try indexedFiles(withPrefix: Self.folderPrefix(root))
+    public func indexedFiles(under root: PathBytes) throws -> [IndexedFile] {
+        try indexedFiles(withPrefix: root.folderPrefix)
     }
 
     /// Indexed files whose path starts with `prefix` byte for byte (an image's siblings: "dir/name.").
-    public func indexedFiles(withPrefix prefix: [UInt8]) throws -> [IndexedFile] {
+    public func indexedFiles(withPrefix prefix: PathBytes) throws -> [IndexedFile] {
         try read { db in
-            let condition = try PathStems.range(db, prefix: prefix).condition
+            let condition = try PathStems.range(db, prefix: prefix.bytes).condition
             return try Self.indexedFiles(db, where: condition.sql, condition.values)
         }
     }
@@ -69,22 +69,22 @@ extension StoreDatabase {
                                        try statement.column(named: "name"), try StampColumns(statement))
         var files: [IndexedFile] = []
         while try statement.step() {
-            files.append(IndexedFile(id: AssetEncoding.idText(statement, id), path: statement.blob(stem) + statement.blob(name),
+            files.append(IndexedFile(id: AssetEncoding.idText(statement, id), path: PathBytes(statement.blob(stem) + statement.blob(name)),
                                      stamp: stamp.decode(statement)))
         }
         return files
     }
 
     /// The indexed file at exactly `path`, if any.
-    public func indexedFile(at path: [UInt8]) throws -> IndexedFile? {
+    public func indexedFile(at path: PathBytes) throws -> IndexedFile? {
         try read { db in
-            guard let (folder, _, name) = try PathStems.find(db, path) else { return nil }
+            guard let (folder, _, name) = try PathStems.find(db, path.bytes) else { return nil }
             return try Self.indexedFiles(db, where: "f.id = ? AND a.name = ?", [.integer(folder), .blob(name)]).first
         }
     }
 
     /// The indexed files at these paths (paths with none left out), in one read.
-    public func indexedFiles(at paths: [[UInt8]]) throws -> [IndexedFile] {
+    public func indexedFiles(at paths: [PathBytes]) throws -> [IndexedFile] {
         try paths.compactMap { try indexedFile(at: $0) }
     }
 
@@ -106,19 +106,14 @@ extension StoreDatabase {
     }
 
     /// Number of assets under `root`.
-    public func assetCount(under root: [UInt8]) throws -> Int {
+    public func assetCount(under root: PathBytes) throws -> Int {
         try read { db in
-            let condition = try PathStems.range(db, prefix: Self.folderPrefix(root)).condition
+            let condition = try PathStems.range(db, prefix: root.folderPrefix.bytes).condition
             let statement = try db.statement(
                 "SELECT count(*) FROM folders f CROSS JOIN assets a ON a.folder = f.id WHERE \(condition.sql)")
             try statement.bind(condition.values)
             return try statement.step() ? Int(statement.int64(0)) : 0
         }
-    }
-
-    /// The prefix of every path below `root`: "root/".
-    static func folderPrefix(_ root: [UInt8]) -> [UInt8] {
-        PathBytes(root).folderPrefix.bytes
     }
 
     /// Total assets and groups.

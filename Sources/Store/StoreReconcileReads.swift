@@ -1,3 +1,4 @@
+import FileSystem
 import SQLite
 
 // The index's files in path order, a page at a time: a reconcile compares them with a walk of
@@ -6,12 +7,12 @@ import SQLite
 extension StoreDatabase {
     /// Up to `limit` indexed files under `root`, in path (byte) order: after the path `after`,
     /// else from the path `from` (a range of a walk split in parts), else from the first.
-    public func indexedFiles(under root: [UInt8], from: [UInt8]? = nil, after: [UInt8]?, limit: Int) throws -> [IndexedFile] {
+    public func indexedFiles(under root: PathBytes, from: PathBytes? = nil, after: PathBytes?, limit: Int) throws -> [IndexedFile] {
         try read { db in
-            let range = try PathStems.range(db, prefix: Self.folderPrefix(root)).condition
+            let range = try PathStems.range(db, prefix: root.folderPrefix.bytes).condition
             // Stem then name is path order (`PathStems`): the rest of the cursor's stem, then
             // the stems after it, each a range on the path index.
-            let parts = try after.map { try PathStems.after(db, cursor: $0) }
+            let parts = try after.map { try PathStems.after(db, cursor: $0.bytes) }
                 ?? from.map { try Self.from(db, $0) } ?? [([], [])]
             var files: [IndexedFile] = []
             for part in parts where files.count < limit {
@@ -24,9 +25,9 @@ extension StoreDatabase {
 
     /// `PathStems.after`, with `path` itself included: the rest of its stem from it, then the stems after.
     private static func from(_ db: SQLiteConnection,
-                             _ path: [UInt8]) throws -> [(conditions: [String], values: [SQLiteValue])] {
+                             _ path: PathBytes) throws -> [(conditions: [String], values: [SQLiteValue])] {
         // No stem holds the path: a stem before it holds only paths before it.
-        guard let held = try PathStems.find(db, path) else { return [(["f.path >= ?"], [.blob(path)])] }
+        guard let held = try PathStems.find(db, path.bytes) else { return [(["f.path >= ?"], [.blob(path.bytes)])] }
         return [(["f.id = ?", "a.name >= ?"], [.integer(held.folder), .blob(held.name)]),
                 (["f.path > ?"], [.blob(held.stem)])]
     }

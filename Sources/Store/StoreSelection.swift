@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FileSystem
 import SQLite
 
 /// The part of the library a limited app may see: every asset of some groups, and some assets by id.
@@ -113,9 +114,9 @@ extension StoreDatabase {
     }
 
     /// Number of assets of `selection` under `root`.
-    func assetCount(under root: [UInt8], in selection: StoreSelection) throws -> Int {
+    func assetCount(under root: PathBytes, in selection: StoreSelection) throws -> Int {
         try read { db in
-            let range = try PathStems.range(db, prefix: Self.folderPrefix(root)).condition
+            let range = try PathStems.range(db, prefix: root.folderPrefix.bytes).condition
             let statement = try db.statement(Self.selectionCountSQL(range: range.sql))
             try statement.bind(range.values + selection.values)
             return try statement.step() ? Int(statement.int64(0)) : 0

@@ -1,3 +1,4 @@
+import FileSystem
 import SQLite
 
 /// The file system a folder's photos were indexed on: a root, or a drive mounted inside one.
@@ -5,7 +6,7 @@ import SQLite
 /// told apart from a folder whose photos were deleted.
 public struct StoredVolume: Sendable, Equatable {
     /// The folder's canonical path: the root's, or the mount point's inside a root.
-    public var folder: [UInt8]
+    public var folder: PathBytes
     /// The configured root the folder belongs to.
     public var root: String
     /// `st_dev` of the folder when its photos were indexed.
@@ -17,15 +18,15 @@ public struct StoredVolume: Sendable, Equatable {
     public var minor: UInt32
     public var fsType: String
     public var source: String
-    public var mountPoint: [UInt8]
+    public var mountPoint: PathBytes
     /// The file system's UUID as udev names it, "" when unknown.
     public var uuid: String
     /// `f_fsid` where it comes from the file system's own UUID or serial, 0 when unknown.
     public var fsID: UInt64
 
     /// Creates a volume record.
-    public init(folder: [UInt8], root: String, device: UInt64, mountID: Int, major: UInt32, minor: UInt32,
-                fsType: String, source: String, mountPoint: [UInt8], uuid: String = "", fsID: UInt64 = 0) {
+    public init(folder: PathBytes, root: String, device: UInt64, mountID: Int, major: UInt32, minor: UInt32,
+                fsType: String, source: String, mountPoint: PathBytes, uuid: String = "", fsID: UInt64 = 0) {
         self.folder = folder
         self.root = root
         self.device = device
@@ -51,10 +52,10 @@ extension StoreDatabase {
             var volumes: [StoredVolume] = []
             while try statement.step() {
                 volumes.append(StoredVolume(
-                    folder: statement.blob(0), root: statement.text(1) ?? "",
+                    folder: PathBytes(statement.blob(0)), root: statement.text(1) ?? "",
                     device: UInt64(bitPattern: statement.int64(2)), mountID: Int(statement.int64(3)),
                     major: UInt32(truncatingIfNeeded: statement.int64(4)), minor: UInt32(truncatingIfNeeded: statement.int64(5)),
-                    fsType: statement.text(6) ?? "", source: statement.text(7) ?? "", mountPoint: statement.blob(8),
+                    fsType: statement.text(6) ?? "", source: statement.text(7) ?? "", mountPoint: PathBytes(statement.blob(8)),
                     uuid: statement.text(9) ?? "", fsID: UInt64(bitPattern: statement.int64(10))))
             }
             return volumes
@@ -73,18 +74,18 @@ extension StoreDatabase {
                   uuid = excluded.uuid, fs_id = excluded.fs_id
                 """)
             try statement.bind([
-                .blob(volume.folder), .text(volume.root), .integer(Int64(bitPattern: volume.device)),
+                .blob(volume.folder.bytes), .text(volume.root), .integer(Int64(bitPattern: volume.device)),
                 .integer(Int64(volume.mountID)), .integer(Int64(volume.major)), .integer(Int64(volume.minor)),
-                .text(volume.fsType), .text(volume.source), .blob(volume.mountPoint), .text(volume.uuid),
+                .text(volume.fsType), .text(volume.source), .blob(volume.mountPoint.bytes), .text(volume.uuid),
                 .integer(Int64(bitPattern: volume.fsID)),
             ]).run()
         }
     }
 
     /// Deletes the volume record of `folder`, if any.
-    public func deleteVolume(folder: [UInt8]) throws {
+    public func deleteVolume(folder: PathBytes) throws {
         try write { db in
-            try db.statement("DELETE FROM volumes WHERE folder = ?").bind([.blob(folder)]).run()
+            try db.statement("DELETE FROM volumes WHERE folder = ?").bind([.blob(folder.bytes)]).run()
         }
     }
 }

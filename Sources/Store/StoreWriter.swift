@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FileSystem
 import SQLite
 import Synchronization
 
@@ -114,8 +115,8 @@ private struct BatchWriter {
     }
 
     /// The id of the asset at `path`, if any.
-    private func holder(of path: [UInt8]) throws -> String? {
-        guard let (folder, _, name) = try PathStems.find(db, path) else { return nil }
+    private func holder(of path: PathBytes) throws -> String? {
+        guard let (folder, _, name) = try PathStems.find(db, path.bytes) else { return nil }
         let statement = try db.statement("SELECT id FROM assets WHERE folder = ? AND name = ?")
         defer { statement.reset() }
         try statement.bind([.integer(folder), .blob(name)])
@@ -123,7 +124,7 @@ private struct BatchWriter {
     }
 
     /// Removes whatever other asset holds `path`, so the caller can take the path.
-    private mutating func evictPath(_ path: [UInt8], keeping id: String?) throws {
+    private mutating func evictPath(_ path: PathBytes, keeping id: String?) throws {
         guard let holder = try holder(of: path), holder != id else { return }
         try remove(id: holder)
     }
@@ -183,7 +184,7 @@ private struct BatchWriter {
         let (stampColumns, contentColumns) = (try StampColumns(statement), try ContentColumns(statement))
         guard try statement.step() else { return nil }
         let name = statement.blob(columns.name)
-        return Existing(number: statement.int64(columns.number), path: statement.blob(columns.stem) + name,
+        return Existing(number: statement.int64(columns.number), path: PathBytes(statement.blob(columns.stem) + name),
                         folder: statement.int64(columns.folder), name: name, group: statement.int64(columns.group),
                         stamp: stampColumns.decode(statement), content: contentColumns.decode(statement))
     }

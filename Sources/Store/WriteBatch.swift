@@ -1,13 +1,15 @@
+import FileSystem
+
 /// A set of writes committed in one transaction as one change.
 public struct WriteBatch: Sendable {
     /// A file not yet in the index; the store assigns it a new id.
     public struct Insert: Sendable {
-        public var path: [UInt8]
+        public var path: PathBytes
         public var stamp: FileStamp
         public var content: AssetContent
 
         /// Creates an insert.
-        public init(path: [UInt8], stamp: FileStamp, content: AssetContent) {
+        public init(path: PathBytes, stamp: FileStamp, content: AssetContent) {
             self.path = path
             self.stamp = stamp
             self.content = content
@@ -17,12 +19,12 @@ public struct WriteBatch: Sendable {
     /// A known asset (by id) whose path, stamp or content changed; nil content keeps the stored content.
     public struct Update: Sendable {
         public var id: String
-        public var path: [UInt8]
+        public var path: PathBytes
         public var stamp: FileStamp
         public var content: AssetContent?
 
         /// Creates an update.
-        public init(id: String, path: [UInt8], stamp: FileStamp, content: AssetContent?) {
+        public init(id: String, path: PathBytes, stamp: FileStamp, content: AssetContent?) {
             self.id = id
             self.path = path
             self.stamp = stamp
@@ -34,10 +36,10 @@ public struct WriteBatch: Sendable {
     /// at, which a move written before it in the same reconcile may have taken elsewhere.
     public struct Vanished: Sendable, Equatable {
         public var id: String
-        public var path: [UInt8]
+        public var path: PathBytes
 
         /// Creates a removal of `id` at `path`.
-        public init(id: String, path: [UInt8]) {
+        public init(id: String, path: PathBytes) {
             self.id = id
             self.path = path
         }

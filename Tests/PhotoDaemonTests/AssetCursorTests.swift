@@ -1,3 +1,4 @@
+import FileSystem
 import Store
 import Testing
 @testable import PhotoDaemon
@@ -41,10 +42,10 @@ import Testing
 
 @Suite struct ImageExtensionTests {
     @Test func namesThatMarkAnImage() {
-        #expect(AssetReader.hasImageExtension(Array("/a/b/IMG_1.JPG".utf8)))
-        #expect(AssetReader.hasImageExtension(Array("/a/b/x.nef".utf8)))
-        #expect(!AssetReader.hasImageExtension(Array("/a/b/notes.txt".utf8)))
-        #expect(!AssetReader.hasImageExtension(Array("/a/b.jpg/noext".utf8)))
-        #expect(!AssetReader.hasImageExtension(Array("/a/b/jpg".utf8)))
+        #expect(AssetReader.hasImageExtension(PathBytes("/a/b/IMG_1.JPG")))
+        #expect(AssetReader.hasImageExtension(PathBytes("/a/b/x.nef")))
+        #expect(!AssetReader.hasImageExtension(PathBytes("/a/b/notes.txt")))
+        #expect(!AssetReader.hasImageExtension(PathBytes("/a/b.jpg/noext")))
+        #expect(!AssetReader.hasImageExtension(PathBytes("/a/b/jpg")))
     }
 }

@@ -1,3 +1,4 @@
+import FileSystem
 import Metadata
 import Testing
 @testable import PhotoDaemon
@@ -38,11 +39,11 @@ import Testing
     }
 
     @Test func sidecarNamesAreRecognisedAndNeverAssets() {
-        #expect(Sidecar.isSidecar(Array("/p/IMG_1.JPG.xmp".utf8)))
-        #expect(Sidecar.isSidecar(Array("/p/IMG_1.XMP".utf8)))
-        #expect(!Sidecar.isSidecar(Array("/p/IMG_1.jpg".utf8)))
-        #expect(Sidecar.candidates(for: Array("/p/IMG_1.jpg".utf8)).map { String(decoding: $0, as: UTF8.self) }
+        #expect(Sidecar.isSidecar(PathBytes("/p/IMG_1.JPG.xmp")))
+        #expect(Sidecar.isSidecar(PathBytes("/p/IMG_1.XMP")))
+        #expect(!Sidecar.isSidecar(PathBytes("/p/IMG_1.jpg")))
+        #expect(Sidecar.candidates(for: PathBytes("/p/IMG_1.jpg")).map(\.description)
             == ["/p/IMG_1.jpg.xmp", "/p/IMG_1.jpg.XMP", "/p/IMG_1.xmp", "/p/IMG_1.XMP"])
-        #expect(Sidecar.candidates(for: Array("/p/.x/noext".utf8)).count == 2)
+        #expect(Sidecar.candidates(for: PathBytes("/p/.x/noext")).count == 2)
     }
 }

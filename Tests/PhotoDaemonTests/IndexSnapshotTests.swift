@@ -12,7 +12,7 @@ import Watcher
     private static let content = AssetContent(groupKey: "beach", groupSpelling: "Beach", format: "jpeg")
 
     /// A store in `dir` holding `files` (path, stamp), and a started file pool.
-    private func fixture(_ dir: TemporaryDirectory, _ files: [([UInt8], FileStamp)]) async throws -> (Store, NIOThreadPool) {
+    private func fixture(_ dir: TemporaryDirectory, _ files: [(PathBytes, FileStamp)]) async throws -> (Store, NIOThreadPool) {
         let store = try Store(path: dir.file("state/index.sqlite"))
         var batch = WriteBatch()
         batch.inserts = files.map { WriteBatch.Insert(path: $0.0, stamp: $0.1, content: Self.content) }
@@ -24,15 +24,15 @@ import Watcher
 
     @Test func itHoldsEveryNamedPathAndWhereANewFileWasIndexedBefore() async throws {
         let dir = try TemporaryDirectory()
-        let arrived = Array(try dir.write("lib/new.jpg", Array("photo bytes".utf8)).utf8)
-        guard case .success(let info) = FileSystem.linkStatus(arrived) else { throw FileSystemProbeError() }
-        let kept = Array(dir.file("lib/kept.jpg").utf8)
-        let gone = Array(dir.file("elsewhere/gone.jpg").utf8)
+        let arrived = PathBytes(try dir.write("lib/new.jpg", Array("photo bytes".utf8)))
+        guard case .success(let info) = FileSystem.linkStatus(arrived.bytes) else { throw FileSystemProbeError() }
+        let kept = PathBytes(dir.file("lib/kept.jpg"))
+        let gone = PathBytes(dir.file("elsewhere/gone.jpg"))
         let (store, pool) = try await fixture(dir, [
             (kept, FileStamp(device: 1, inode: 1, size: 1, mtimeNs: 1)), (gone, FileStamp(info)),
         ])
         let snapshot = try await IndexSnapshot.read(
-            for: [.fileWritten(PathBytes(kept)), .fileArrived(PathBytes(arrived))], from: store, sidecars: false, files: pool)
+            for: [.fileWritten(kept), .fileArrived(arrived)], from: store, sidecars: false, files: pool)
         #expect(snapshot.file(at: kept)?.path == kept)
         #expect(snapshot.file(at: arrived) == nil)
         // The indexed file on the new file's inode is gone from its own path: the same asset, moved.
@@ -42,21 +42,21 @@ import Watcher
 
     @Test func aNamedSidecarBringsEveryImageItMayDescribe() async throws {
         let dir = try TemporaryDirectory()
-        let jpeg = Array(dir.file("lib/IMG_1.jpg").utf8)
-        let raw = Array(dir.file("lib/IMG_1.cr3").utf8)
-        let other = Array(dir.file("lib/IMG_2.jpg").utf8)
+        let jpeg = PathBytes(dir.file("lib/IMG_1.jpg"))
+        let raw = PathBytes(dir.file("lib/IMG_1.cr3"))
+        let other = PathBytes(dir.file("lib/IMG_2.jpg"))
         let (store, pool) = try await fixture(dir, [
             (jpeg, FileStamp(device: 1, inode: 1, size: 1, mtimeNs: 1)),
             (raw, FileStamp(device: 1, inode: 2, size: 1, mtimeNs: 1)),
             (other, FileStamp(device: 1, inode: 3, size: 1, mtimeNs: 1)),
         ])
-        let sidecar = Array(dir.file("lib/IMG_1.xmp").utf8)
-        let snapshot = try await IndexSnapshot.read(for: [.fileWritten(PathBytes(sidecar))], from: store, sidecars: true, files: pool)
-        let stem = Array(dir.file("lib/IMG_1.").utf8)
+        let sidecar = PathBytes(dir.file("lib/IMG_1.xmp"))
+        let snapshot = try await IndexSnapshot.read(for: [.fileWritten(sidecar)], from: store, sidecars: true, files: pool)
+        let stem = PathBytes(dir.file("lib/IMG_1."))
         #expect(Set(snapshot.files(withPrefix: stem).map(\.path)) == [jpeg, raw])
         #expect(snapshot.file(at: raw)?.path == raw)
         #expect(snapshot.file(at: other) == nil)
-        let ignored = try await IndexSnapshot.read(for: [.fileWritten(PathBytes(sidecar))], from: store, sidecars: false, files: pool)
+        let ignored = try await IndexSnapshot.read(for: [.fileWritten(sidecar)], from: store, sidecars: false, files: pool)
         #expect(ignored.files(withPrefix: stem).isEmpty)
         try await pool.shutdownGracefully()
     }

@@ -11,7 +11,7 @@ import Testing
         guard case .success(let info) = SafeOpener().linkStatus(Array(path.utf8)) else {
             throw CocoaError(.fileReadNoSuchFile)
         }
-        return ReconcilePlan.Read(path: Array(path.utf8), stamp: FileStamp(info), id: nil, linked: info.linkCount > 1)
+        return ReconcilePlan.Read(path: PathBytes(path), stamp: FileStamp(info), id: nil, linked: info.linkCount > 1)
     }
 
     @Test func aFileIsNewMovedOrHeldByWhereItsAssetIsAndWhetherItsFileLeftThere() throws {
@@ -19,9 +19,9 @@ import Testing
         let moved = try read(try folder.write("new/a.jpg", [1, 2, 3]))
         let other = try read(try folder.write("new/b.jpg", [4, 5]))
         let stayed = try read(try folder.write("old/c.jpg", [6]))
-        let root = Array(folder.file("new").utf8)
+        let root = PathBytes(folder.file("new"))
         func asset(_ id: String, _ path: String, _ stamp: FileStamp) -> IndexedFile {
-            IndexedFile(id: id, path: Array(folder.file(path).utf8), stamp: stamp)
+            IndexedFile(id: id, path: PathBytes(folder.file(path)), stamp: stamp)
         }
         var edited = other.stamp
         edited.mtimeNs += 1
@@ -34,14 +34,14 @@ import Testing
         #expect(finder.verdict(for: moved, root: root, opener: opener) == .moved(asset("a", "old/a.jpg", moved.stamp)))
         #expect(finder.verdict(for: other, root: root, opener: opener) == .new)
         var secondName = stayed
-        secondName.path = Array(folder.file("new/c.jpg").utf8)
+        secondName.path = PathBytes(folder.file("new/c.jpg"))
         #expect(finder.verdict(for: secondName, root: root, opener: opener) == .new)
         // Under the root being reconciled: adopted when its path holds no file; a path that holds
         // another file keeps its asset (the walk reads that file under the asset's id).
         let inside = MovedFileFinder(candidates: [asset("a", "new/sub/a.jpg", moved.stamp), asset("b", "new/a.jpg", other.stamp)])
         #expect(inside.verdict(for: moved, root: root, opener: opener) == .moved(asset("a", "new/sub/a.jpg", moved.stamp)))
         var replaced = other
-        replaced.path = Array(folder.file("new/elsewhere/b.jpg").utf8)
+        replaced.path = PathBytes(folder.file("new/elsewhere/b.jpg"))
         #expect(inside.verdict(for: replaced, root: root, opener: opener) == .new)
         #expect(inside.asset(for: other.stamp, opener: opener) == asset("b", "new/a.jpg", other.stamp),
                 "outside any reconcile (a live move), a replaced path does not hold the asset")

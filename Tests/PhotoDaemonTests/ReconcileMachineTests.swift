@@ -66,7 +66,7 @@ private func machine(_ ranges: [PathRange] = wholeRoot, pairing: Bool, vanishedL
         var world = SimulatedReconcile(disk: files(1, in: "/r/kept", firstInode: 100), index: files(10))
         var reconcile = machine(pairing: true, vanishedLimit: 2)
         #expect(world.run(&reconcile, ranges: wholeRoot))
-        let sweeps = world.actions.compactMap { action -> [UInt8]?? in
+        let sweeps = world.actions.compactMap { action -> PathBytes?? in
             if case .sweep(let after) = action { .some(after) } else { nil }
         }
         #expect(sweeps.count == 4)  // pages of 3, 3, 3 and 1 rows
@@ -95,7 +95,7 @@ private func machine(_ ranges: [PathRange] = wholeRoot, pairing: Bool, vanishedL
         #expect(!world.actions.contains { if case .read = $0 { true } else { false } })
         let updates = world.committed.flatMap(\.updates)
         #expect(updates.map(\.id).sorted() == files(5).values.map { "id\($0)" }.sorted())
-        #expect(updates.allSatisfy { $0.content == nil && $0.path.starts(with: Array("/r/z/".utf8)) })
+        #expect(updates.allSatisfy { $0.content == nil && $0.path.bytes.starts(with: Array("/r/z/".utf8)) })
         #expect(world.removedIDs.isEmpty)
     }
 

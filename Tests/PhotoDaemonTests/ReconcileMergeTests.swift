@@ -5,11 +5,11 @@ import Testing
 @testable import PhotoDaemon
 
 private func file(_ path: String, inode: UInt64, mtime: Int64 = 1) -> ReconcilePlan.Read {
-    ReconcilePlan.Read(path: Array(path.utf8), stamp: FileStamp(device: 7, inode: inode, size: 100, mtimeNs: mtime), id: nil)
+    ReconcilePlan.Read(path: PathBytes(path), stamp: FileStamp(device: 7, inode: inode, size: 100, mtimeNs: mtime), id: nil)
 }
 
 private func row(_ id: String, _ path: String, inode: UInt64, mtime: Int64 = 1) -> IndexedFile {
-    IndexedFile(id: id, path: Array(path.utf8), stamp: FileStamp(device: 7, inode: inode, size: 100, mtimeNs: mtime))
+    IndexedFile(id: id, path: PathBytes(path), stamp: FileStamp(device: 7, inode: inode, size: 100, mtimeNs: mtime))
 }
 
 /// The reconcile's comparison as the walk and the index go by, a piece at a time.
@@ -19,7 +19,7 @@ private func row(_ id: String, _ path: String, inode: UInt64, mtime: Int64 = 1) 
         var disk = [file("/r/a.jpg", inode: 1), file("/r/b.jpg", inode: 2)][...]
         var index: ArraySlice<IndexedFile> = []
         merge.compare(disk: &disk, index: &index, diskEnded: false, indexEnded: true)
-        #expect(merge.reads.map(\.path) == [Array("/r/a.jpg".utf8), Array("/r/b.jpg".utf8)])
+        #expect(merge.reads.map(\.path) == [PathBytes("/r/a.jpg"), PathBytes("/r/b.jpg")])
         #expect(merge.held.isEmpty)
         #expect(disk.isEmpty)
     }
@@ -31,7 +31,7 @@ private func row(_ id: String, _ path: String, inode: UInt64, mtime: Int64 = 1) 
         merge.compare(disk: &disk, index: &index, diskEnded: false, indexEnded: false)
         // a.jpg matched; c.jpg waits: the next page may hold it.
         #expect(merge.unchanged == 1)
-        #expect(disk.map(\.path) == [Array("/r/c.jpg".utf8)])
+        #expect(disk.map(\.path) == [PathBytes("/r/c.jpg")])
         index = [row("c", "/r/c.jpg", inode: 3)][...]
         merge.compare(disk: &disk, index: &index, diskEnded: true, indexEnded: true)
         #expect(merge.reads.map(\.id) == ["c"])  // changed: read under its id
@@ -46,8 +46,8 @@ private func row(_ id: String, _ path: String, inode: UInt64, mtime: Int64 = 1) 
         #expect(merge.held.count == 2)
         #expect(merge.reads.isEmpty)
         merge.settleHeld { $0.stamp.inode == 1 ? .held : .new }  // an asset under the root has inode 1's identity and bytes
-        #expect(merge.reads.map(\.path) == [Array("/r/new.jpg".utf8)])
-        #expect(merge.held.map(\.path) == [Array("/r/moved.jpg".utf8)])
+        #expect(merge.reads.map(\.path) == [PathBytes("/r/new.jpg")])
+        #expect(merge.held.map(\.path) == [PathBytes("/r/moved.jpg")])
     }
 
     @Test func heldFilesMovedInFromOutsideTheRootBecomeMovesOrReadsUnderTheirId() {
@@ -58,7 +58,7 @@ private func row(_ id: String, _ path: String, inode: UInt64, mtime: Int64 = 1) 
         var withSidecar = row("b", "/elsewhere/b.jpg", inode: 2)
         withSidecar.stamp.sidecar = 42
         merge.settleHeld { $0.stamp.inode == 1 ? .moved(row("a", "/elsewhere/a.jpg", inode: 1)) : .moved(withSidecar) }
-        #expect(merge.moves == [ReconcilePlan.Move(id: "a", path: Array("/r/a.jpg".utf8), stamp: file("/r/a.jpg", inode: 1).stamp)])
+        #expect(merge.moves == [ReconcilePlan.Move(id: "a", path: PathBytes("/r/a.jpg"), stamp: file("/r/a.jpg", inode: 1).stamp)])
         #expect(merge.reads.map(\.id) == ["b"], "its sidecar differs from the indexed one: read again")
         #expect(merge.held.isEmpty)
         let plan = merge.finish()
@@ -78,7 +78,7 @@ private func row(_ id: String, _ path: String, inode: UInt64, mtime: Int64 = 1) 
         #expect(plan.sweep)
         #expect(plan.vanished.isEmpty)
         #expect(plan.moves.isEmpty)
-        #expect(plan.reads.map(\.path) == [Array("/r/new/0.jpg".utf8)])
+        #expect(plan.reads.map(\.path) == [PathBytes("/r/new/0.jpg")])
         var under = ReconcileMerge(pairing: true, vanishedLimit: 3)
         index = (0..<3).map { row("id\($0)", "/r/old/\($0).jpg", inode: UInt64($0)) }[...]
         disk = [file("/r/new/0.jpg", inode: 0)][...]
@@ -115,9 +115,9 @@ private func row(_ id: String, _ path: String, inode: UInt64, mtime: Int64 = 1) 
                 }
             }
             let whole = ReconcilePlan.make(indexed: indexed, onDisk: onDisk)
-            var disk = onDisk.map { ReconcilePlan.Read(path: $0.path, stamp: FileStamp($0.info), id: nil) }
-                .sorted { $0.path.pathOrder($1.path) < 0 }
-            var index = indexed.sorted { $0.path.pathOrder($1.path) < 0 }
+            var disk = onDisk.map { ReconcilePlan.Read(path: PathBytes($0.path), stamp: FileStamp($0.info), id: nil) }
+                .sorted { $0.path < $1.path }
+            var index = indexed.sorted { $0.path < $1.path }
             var merge = ReconcileMerge(pairing: true)
             var diskSlice: ArraySlice<ReconcilePlan.Read> = []
             var indexSlice: ArraySlice<IndexedFile> = []
@@ -137,8 +137,8 @@ private func row(_ id: String, _ path: String, inode: UInt64, mtime: Int64 = 1) 
             #expect(pieces.unchanged == whole.unchanged)
             #expect(pieces.vanished == whole.vanished)
             #expect(Set(pieces.moves.map(\.id)) == Set(whole.moves.map(\.id)))
-            #expect(Set(pieces.reads.map { String(decoding: $0.path, as: UTF8.self) + "|" + ($0.id ?? "new") })
-                    == Set(whole.reads.map { String(decoding: $0.path, as: UTF8.self) + "|" + ($0.id ?? "new") }))
+            #expect(Set(pieces.reads.map { $0.path.description + "|" + ($0.id ?? "new") })
+                    == Set(whole.reads.map { $0.path.description + "|" + ($0.id ?? "new") }))
         }
     }
 }
@@ -215,7 +215,7 @@ private func row(_ id: String, _ path: String, inode: UInt64, mtime: Int64 = 1) 
         let taken = feed.takeMoves()
         let moves = try #require(taken)
         #expect(moves.count == count)
-        #expect(moves.first == ReconcilePlan.Move(id: "id0", path: Array("/new/0.jpg".utf8), stamp: asked[0].stamp))
+        #expect(moves.first == ReconcilePlan.Move(id: "id0", path: PathBytes("/new/0.jpg"), stamp: asked[0].stamp))
         #expect(feed.takeMoves() == nil)
         #expect(Self.asksToWalk(feed.fetches()))
     }

@@ -9,7 +9,7 @@ private func entry(_ path: String, inode: UInt64, size: Int64 = 100, mtime: Int6
 }
 
 private func indexed(_ id: String, _ path: String, inode: UInt64, size: Int64 = 100, mtime: Int64 = 1) -> IndexedFile {
-    IndexedFile(id: id, path: Array(path.utf8), stamp: FileStamp(device: 7, inode: inode, size: size, mtimeNs: mtime))
+    IndexedFile(id: id, path: PathBytes(path), stamp: FileStamp(device: 7, inode: inode, size: size, mtimeNs: mtime))
 }
 
 @Suite struct ReconcilePlanTests {
@@ -36,7 +36,7 @@ private func indexed(_ id: String, _ path: String, inode: UInt64, size: Int64 = 
     @Test func aPhotoMovedOverAnotherKeepsItsOwnIdAndReplacesTheOther() {
         let plan = ReconcilePlan.make(indexed: [indexed("shown", "/r/a.jpg", inode: 1), indexed("hidden", "/r/b.jpg", inode: 2)],
                                       onDisk: [entry("/r/a.jpg", inode: 2)])
-        #expect(plan.moves == [ReconcilePlan.Move(id: "hidden", path: Array("/r/a.jpg".utf8),
+        #expect(plan.moves == [ReconcilePlan.Move(id: "hidden", path: PathBytes("/r/a.jpg"),
                                                   stamp: FileStamp(device: 7, inode: 2, size: 100, mtimeNs: 1),
                                                   replaces: "shown")])
         #expect(plan.reads.isEmpty)
@@ -46,7 +46,7 @@ private func indexed(_ id: String, _ path: String, inode: UInt64, size: Int64 = 
 
     @Test func aNewFileIsReadWithoutAnId() {
         let plan = ReconcilePlan.make(indexed: [], onDisk: [entry("/r/new.jpg", inode: 5)])
-        #expect(plan.reads == [ReconcilePlan.Read(path: Array("/r/new.jpg".utf8),
+        #expect(plan.reads == [ReconcilePlan.Read(path: PathBytes("/r/new.jpg"),
                                                   stamp: FileStamp(device: 7, inode: 5, size: 100, mtimeNs: 1), id: nil)])
     }
 
@@ -57,7 +57,7 @@ private func indexed(_ id: String, _ path: String, inode: UInt64, size: Int64 = 
 
     @Test func aFileMovedWhileNobodyWatchedKeepsItsIdWithoutBeingRead() {
         let plan = ReconcilePlan.make(indexed: [indexed("a", "/r/a.jpg", inode: 1)], onDisk: [entry("/r/sub/b.jpg", inode: 1)])
-        #expect(plan.moves == [ReconcilePlan.Move(id: "a", path: Array("/r/sub/b.jpg".utf8),
+        #expect(plan.moves == [ReconcilePlan.Move(id: "a", path: PathBytes("/r/sub/b.jpg"),
                                                   stamp: FileStamp(device: 7, inode: 1, size: 100, mtimeNs: 1))])
         #expect(plan.reads.isEmpty)
         #expect(plan.vanished.isEmpty)
@@ -87,7 +87,7 @@ private func indexed(_ id: String, _ path: String, inode: UInt64, size: Int64 = 
 
 /// A photo's stamp includes its XMP sidecar, so a reconcile notices a sidecar the image did not have.
 @Suite struct ReconcilePlanSidecarTests {
-    private let known = IndexedFile(id: "a", path: Array("/r/a.jpg".utf8),
+    private let known = IndexedFile(id: "a", path: PathBytes("/r/a.jpg"),
                                     stamp: FileStamp(device: 7, inode: 1, size: 100, mtimeNs: 1, sidecar: 0))
 
     @Test func aSidecarThatAppearedMeansTheImageIsReadAgain() {

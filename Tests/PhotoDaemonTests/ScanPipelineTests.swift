@@ -1,3 +1,4 @@
+import FileSystem
 import Store
 import Testing
 @testable import PhotoDaemon
@@ -155,7 +156,7 @@ private struct PipelineRun {
         let big = AssetContent(groupKey: "g", groupSpelling: "g", description: String(repeating: "x", count: 4_000),
                                format: "jpeg")
         writes.inserts = (0..<3).map {
-            WriteBatch.Insert(path: Array("/p/\($0)".utf8), stamp: FileStamp(device: 1, inode: UInt64($0), size: 1, mtimeNs: 1),
+            WriteBatch.Insert(path: PathBytes("/p/\($0)"), stamp: FileStamp(device: 1, inode: UInt64($0), size: 1, mtimeNs: 1),
                               content: big)
         }
         take(pipeline.read(writes))
@@ -177,7 +178,7 @@ private struct PipelineRun {
         var writes = WriteBatch()
         writes.removals = ["r1", "r2"]
         writes.updates = (0..<5).map {
-            WriteBatch.Update(id: "u\($0)", path: Array("/p/\($0)".utf8), stamp: FileStamp(device: 1, inode: 1, size: 1, mtimeNs: 1),
+            WriteBatch.Update(id: "u\($0)", path: PathBytes("/p/\($0)"), stamp: FileStamp(device: 1, inode: 1, size: 1, mtimeNs: 1),
                               content: nil)
         }
         take(pipeline.add(writes: writes))

@@ -22,11 +22,11 @@ struct SimulatedReconcile {
     private(set) var overlappingSweeps = 0
 
     init(disk: [String: UInt64], index: [String: UInt64]) {
-        self.disk = disk.sorted { Array($0.key.utf8).pathOrder(Array($1.key.utf8)) < 0 }.map {
-            ReconcilePlan.Read(path: Array($0.key.utf8), stamp: Self.stamp($0.value), id: nil)
+        self.disk = disk.sorted { PathBytes($0.key) < PathBytes($1.key) }.map {
+            ReconcilePlan.Read(path: PathBytes($0.key), stamp: Self.stamp($0.value), id: nil)
         }
-        self.index = index.sorted { Array($0.key.utf8).pathOrder(Array($1.key.utf8)) < 0 }.map {
-            IndexedFile(id: "id\($0.value)", path: Array($0.key.utf8), stamp: Self.stamp($0.value))
+        self.index = index.sorted { PathBytes($0.key) < PathBytes($1.key) }.map {
+            IndexedFile(id: "id\($0.value)", path: PathBytes($0.key), stamp: Self.stamp($0.value))
         }
     }
 
@@ -49,14 +49,14 @@ struct SimulatedReconcile {
                 actions.append(action)
                 switch action {
                 case .fetch(let part, .walk):
-                    let files = disk.filter { ranges[part].contains($0.path) }
+                    let files = disk.filter { ranges[part].contains($0.path.bytes) }
                     let step = Array(files.dropFirst(walked[part]).prefix(walkStep))
                     walked[part] += step.count
                     queued.append(.walked(part: part, LibraryWalk.Step(files: step, found: step.count,
                                                                        ended: walked[part] == files.count)))
                 case .fetch(let part, .page(let from, let after)):
                     let rows = index.filter { row in
-                        (after.map { row.path.pathOrder($0) > 0 } ?? from.map { row.path.pathOrder($0) >= 0 } ?? true)
+                        (after.map { row.path > $0 } ?? from.map { row.path >= $0 } ?? true)
                     }
                     queued.append(.paged(part: part, Array(rows.prefix(ReconcileFeed.pageSize))))
                 case .fetch(let part, .check(let files)):
@@ -89,10 +89,10 @@ struct SimulatedReconcile {
 
     /// Ids removed, and paths inserted, by every commit.
     var removedIDs: [String] { committed.flatMap { $0.vanished.map(\.id) + $0.removals } }
-    var insertedPaths: [String] { committed.flatMap { $0.inserts.map { String(decoding: $0.path, as: UTF8.self) } } }
+    var insertedPaths: [String] { committed.flatMap { $0.inserts.map(\.path.description) } }
 
-    private func sweep(after: [UInt8]?) -> Scanner.SweptPage {
-        let rows = index.filter { row in after.map { row.path.pathOrder($0) > 0 } ?? true }.prefix(sweepPage)
+    private func sweep(after: PathBytes?) -> Scanner.SweptPage {
+        let rows = index.filter { row in after.map { row.path > $0 } ?? true }.prefix(sweepPage)
         let onDisk = Set(disk.map(\.path))
         let gone = rows.filter { !onDisk.contains($0.path) }.map { WriteBatch.Vanished(id: $0.id, path: $0.path) }
         return Scanner.SweptPage(gone: gone, after: rows.last?.path ?? after, ended: rows.count < sweepPage)

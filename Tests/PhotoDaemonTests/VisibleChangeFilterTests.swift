@@ -1,3 +1,4 @@
+import FileSystem
 import Store
 import Testing
 @testable import PhotoDaemon
@@ -18,7 +19,7 @@ import Testing
     @Test func hiddenActivityIsNotSeenAtAll() {
         var filter = Self.filter()
         let change = CommittedChange(token: 7, inserted: ["h2", "s1"], removed: ["h9"], updated: ["h3"],
-                                     moved: [MovedAsset(id: "h3", from: [1], to: [2])],
+                                     moved: [MovedAsset(id: "h3", from: PathBytes([1]), to: PathBytes([2]))],
                                      groupsChanged: ["Hike", "Secret"], groupsRemoved: ["Gone"])
         let current = ["h2": Self.at("h2", "hike"), "s1": Self.at("s1", "secret"), "h3": Self.at("h3", "hike")]
         #expect(filter.filter(change, current: current) == nil)
@@ -28,11 +29,11 @@ import Testing
     @Test func visibleInsertsRemovalsAndMovesPassWithTheirGroupsRecomputed() {
         var filter = Self.filter()
         let change = CommittedChange(token: 8, inserted: ["b3", "h2"], removed: ["h1", "x"],
-                                     moved: [MovedAsset(id: "b1", from: [1], to: [2]), MovedAsset(id: "h5", from: [3], to: [4])],
+                                     moved: [MovedAsset(id: "b1", from: PathBytes([1]), to: PathBytes([2])), MovedAsset(id: "h5", from: PathBytes([3]), to: PathBytes([4]))],
                                      groupsChanged: ["Beach", "Hike"])
         let seen = filter.filter(change, current: ["b3": Self.at("b3", "beach"), "h2": Self.at("h2", "hike")])
         #expect(seen == CommittedChange(token: 8, inserted: ["b3"], removed: ["h1"],
-                                        moved: [MovedAsset(id: "b1", from: [1], to: [2])],
+                                        moved: [MovedAsset(id: "b1", from: PathBytes([1]), to: PathBytes([2]))],
                                         groupsChanged: ["Beach"], groupsRemoved: ["Hike"]))
         #expect(filter.visibleCount == 3)
     }

@@ -1,3 +1,4 @@
+import FileSystem
 import Store
 import Testing
 @testable import PhotoDaemon
@@ -11,7 +12,7 @@ import Testing
         MountTable.parse(Array(lines.joined(separator: "\n").utf8))
     }
 
-    static let card = Array("/media/card".utf8)
+    static let card = PathBytes("/media/card")
     /// The card's photos as recorded when they were indexed: device 8:17, mount 95.
     static let recorded = StoredVolume(
         folder: card, root: "/media/card", device: 8 << 8 | 17, mountID: 95, major: 8, minor: 17, fsType: "ext4",
@@ -32,10 +33,10 @@ import Testing
             """.utf8))
         #expect(table.entries.count == 3)
         #expect(table.entries[1] == MountEntry(mountID: 96, parentID: 22, major: 0, minor: 51,
-                                               mountPoint: Array("/media/my card".utf8), fsType: "vfat", source: "/dev/sdc1"))
-        #expect(table.covering(Array("/media/my card/DCIM".utf8))?.mountID == 96)
-        #expect(table.covering(Array("/media/other".utf8))?.mountID == 22)
-        #expect(table.mounts(inside: Array("/media".utf8)).map(\.mountID) == [96])
+                                               mountPoint: PathBytes("/media/my card"), fsType: "vfat", source: "/dev/sdc1"))
+        #expect(table.covering(PathBytes("/media/my card/DCIM"))?.mountID == 96)
+        #expect(table.covering(PathBytes("/media/other"))?.mountID == 22)
+        #expect(table.mounts(inside: PathBytes("/media")).map(\.mountID) == [96])
     }
 
     @Test func theLastMountAtAPlaceIsTheOneOnTop() {
@@ -144,7 +145,7 @@ import Testing
             Issue.record("nothing to keep: expected new, got \(presence)")
             return
         }
-        #expect(now.device == 8 << 8 | 2 && now.mountPoint == Array("/".utf8) && now.source == "/dev/sda2")
+        #expect(now.device == 8 << 8 | 2 && now.mountPoint == PathBytes("/") && now.source == "/dev/sda2")
     }
 
     @Test func nothingRecordedIsNewUnlessThePhotosWereReadOnAnotherDevice() {

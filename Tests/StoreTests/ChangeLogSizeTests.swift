@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PhotoTestSupport
 import SQLite
@@ -81,7 +82,7 @@ import Testing
             for round in 1...40 {
                 var rename = WriteBatch()
                 rename.updates = ids.enumerated().map { n, id in
-                    WriteBatch.Update(id: id, path: Array("\(folder)-\(round)/IMG_20261123_\(100_000 + n).jpg".utf8),
+                    WriteBatch.Update(id: id, path: PathBytes("\(folder)-\(round)/IMG_20261123_\(100_000 + n).jpg"),
                                       stamp: stamp(Int64(n)), content: nil)
                 }
                 _ = try await store.write { [rename] in try $0.apply(rename) }

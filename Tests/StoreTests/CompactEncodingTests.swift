@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PhotoTestSupport
 import SQLite
@@ -76,7 +77,7 @@ import Testing
     @Test func aLoggedChangeReadsBackWithEveryList() throws {
         var change = CommittedChange(token: 0, inserted: [AssetID.generate(), AssetID.generate()],
                                      removed: ["legacy-id", AssetID.generate()], updated: [AssetID.generate()],
-                                     moved: [MovedAsset(id: "m", from: [1, 2], to: [3])], groupsChanged: ["Beach"],
+                                     moved: [MovedAsset(id: "m", from: PathBytes([1, 2]), to: PathBytes([3]))], groupsChanged: ["Beach"],
                                      groupsRemoved: ["Other"], fallbackChanged: nil, fallbackRemoved: true)
         let payload = try ChangePayload.encode(change)
         let db = try SQLiteConnection(path: ":memory:", create: true)
@@ -102,7 +103,7 @@ import Testing
     @Test func movesArePackedAndTheEarlierLayoutStillReads() throws {
         let paths = (0..<1000).map { Array("/home/me/Pictures/2024/07/IMG_\($0).jpg".utf8) }
         let change = CommittedChange(token: 7, updated: [AssetID.generate()],
-                                     moved: paths.map { MovedAsset(id: AssetID.generate(), from: $0, to: Array("/new".utf8) + $0) },
+                                     moved: paths.map { MovedAsset(id: AssetID.generate(), from: PathBytes($0), to: PathBytes(Array("/new".utf8) + $0)) },
                                      groupsChanged: ["Beach"])
         let payload = try ChangePayload.encode(change)
         let pathBytes = paths.reduce(0) { $0 + 2 * $1.count + 4 }

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PhotoTestSupport
 import SQLite
@@ -28,7 +29,7 @@ import Testing
 
         var asset: StoredAsset {
             StoredAsset(
-                id: id, path: path,
+                id: id, path: PathBytes(path),
                 stamp: FileStamp(device: 7, inode: UInt64(n), size: 100 + n, mtimeNs: 1_600_000_000_000_000_000 + n, sidecar: sidecar),
                 groupName: "", content: AssetContent(
                     groupKey: group, groupSpelling: spelling, description: description, descriptionSource: source,
@@ -134,18 +135,18 @@ import Testing
         await #expect(try store.read { try $0.apps() }.map(\.id) == ["app:org.example.Viewer"])
         // Path order is byte order, a folder's files among its subfolders as their names fall.
         let byPath = try await store.read { try $0.assets(groupKey: nil, sort: .path, after: nil, limit: 100) }.map(\.path)
-        #expect(byPath == expected.map(\.path).sorted { $0.lexicographicallyPrecedes($1) })
+        #expect(byPath == expected.map(\.path).sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) })
         await #expect(try store.searchPaths("beach") == ["/lib/a.jpg", "/lib/sub/b.jpg"])
         await #expect(try store.searchPaths("x-t3 é") == ["/lib/zz/é.jpg"])
         await #expect(try store.searchPaths("hasselblad").count == 1)
         await #expect(try store.searchPaths("olympus digital c.jpg") == ["/lib/sub/deeper/c.jpg"])
-        await #expect(try store.read { try $0.indexedFiles(under: Array("/lib".utf8)) }.count == 5)
+        await #expect(try store.read { try $0.indexedFiles(under: PathBytes("/lib")) }.count == 5)
         // The file gave the freed pages back.
         #expect(try #require(DurableFile.size(of: path)) <= before)
         // And the writer carries on: a new photo, a move, a removal.
         var batch = WriteBatch()
         batch.inserts = [photo("/lib/sub/new.jpg", 9, "Beach")]
-        batch.updates = [WriteBatch.Update(id: "legacy-id-0001", path: Array("/lib/moved.jpg".utf8),
+        batch.updates = [WriteBatch.Update(id: "legacy-id-0001", path: PathBytes("/lib/moved.jpg"),
                                            stamp: expected[4].stamp, content: nil)]
         batch.removals = ["aaaaaaaaaaaaaaaa"]
         let batchChange = try await store.write { [batch] in try $0.apply(batch) }

@@ -1,3 +1,4 @@
+import FileSystem
 import PhotoTestSupport
 import Store
 import Testing
@@ -15,7 +16,7 @@ import Testing
         let asked = [beach, secret, "0000000000000000"]
         await #expect(try store.read(as: Self.limited) { try $0.assets(ids: asked) }.map(\.id) == [beach])
         await #expect(try store.read(as: .everything) { try $0.assets(ids: asked) }.map(\.id).sorted() == [beach, secret].sorted())
-        let paths = ["/lib/b1.jpg", "/lib/s1.jpg", "/lib/none.jpg"].map { Array($0.utf8) }
+        let paths = ["/lib/b1.jpg", "/lib/s1.jpg", "/lib/none.jpg"].map { PathBytes($0) }
         await #expect(try store.read(as: Self.limited) { try $0.assets(paths: paths) }.map(\.id) == [beach])
         await #expect(try store.read(as: .everything) { try $0.assets(paths: paths) }.count == 2)
     }

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PhotoTestSupport
 import SQLite
@@ -26,13 +27,14 @@ import Testing
             _ = try await store.write { [batch] in try $0.apply(batch) }
         }
         var odd = WriteBatch()
-        odd.inserts = [WriteBatch.Insert(path: Array("/lib/b/".utf8) + [0xFF, 0x2E, 0x6A], stamp: stamp(99), content: content("G"))]
+        odd.inserts = [WriteBatch.Insert(path: PathBytes(Array("/lib/b/".utf8) + [0xFF, 0x2E, 0x6A]), stamp: stamp(99), content: content("G"))]
         _ = try await store.write { [odd] in try $0.apply(odd) }
         return (store, dir)
     }
 
-    private var sorted: [[UInt8]] {
-        (Self.paths.map { Array($0.utf8) } + [Array("/lib/b/".utf8) + [0xFF, 0x2E, 0x6A]]).sorted { $0.lexicographicallyPrecedes($1) }
+    private var sorted: [PathBytes] {
+        (Self.paths.map { PathBytes($0) } + [PathBytes(Array("/lib/b/".utf8) + [0xFF, 0x2E, 0x6A])])
+            .sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
     }
 
     /// No stem in use is a prefix of another, and every stem is in use.
@@ -55,7 +57,7 @@ import Testing
         defer { withExtendedLifetime(dir) {} }
         try checkStems(store)
         for descending in [false, true] {
-            var seen: [[UInt8]] = []
+            var seen: [PathBytes] = []
             var position: StorePosition?
             while true {
                 let page = try await store.read { [position] in
@@ -63,61 +65,61 @@ import Testing
                 }
                 guard let last = page.last else { break }
                 seen += page.map(\.path)
-                position = StorePosition(value: .bytes(last.path), id: last.id)
+                position = StorePosition(value: .bytes(last.path.bytes), id: last.id)
             }
             #expect(seen == (descending ? sorted.reversed() : sorted))
         }
-        var paged: [[UInt8]] = []
-        var after: [UInt8]?
+        var paged: [PathBytes] = []
+        var after: PathBytes?
         while true {
-            let page = try await store.read { [after] in try $0.indexedFiles(under: Array("/lib".utf8), after: after, limit: 2) }
+            let page = try await store.read { [after] in try $0.indexedFiles(under: PathBytes("/lib"), after: after, limit: 2) }
             guard let last = page.last else { break }
             paged += page.map(\.path)
             after = last.path
         }
-        #expect(paged == sorted.filter { $0.starts(with: Array("/lib/".utf8)) })
-        let siblings = try await store.read { try $0.indexedFiles(withPrefix: Array("/lib/b".utf8)) }.map(\.path)
-        #expect(Set(siblings) == Set(sorted.filter { $0.starts(with: Array("/lib/b".utf8)) }))
-        await #expect(try store.read { try $0.assetCount(under: Array("/lib/b".utf8)) } == 4, "not b0.jpg nor b-c.jpg")
+        #expect(paged == sorted.filter { $0.bytes.starts(with: Array("/lib/".utf8)) })
+        let siblings = try await store.read { try $0.indexedFiles(withPrefix: PathBytes("/lib/b")) }.map(\.path)
+        #expect(Set(siblings) == Set(sorted.filter { $0.bytes.starts(with: Array("/lib/b".utf8)) }))
+        await #expect(try store.read { try $0.assetCount(under: PathBytes("/lib/b")) } == 4, "not b0.jpg nor b-c.jpg")
         await #expect(try store.read { try $0.assets(paths: sorted) }.count == sorted.count)
     }
 
     @Test func aPagedReadFromAPathStartsAtItIncluded() async throws {
         let (store, dir) = try await library()
         defer { withExtendedLifetime(dir) {} }
-        let under = sorted.filter { $0.starts(with: Array("/lib/".utf8)) }
+        let under = sorted.filter { $0.bytes.starts(with: Array("/lib/".utf8)) }
         // From a file's own path (inside a stem), from a folder's key (between stems), from
         // before every path and past them all: what follows in path order, that path included.
-        for from in ["/lib/b/y.jpg", "/lib/b/", "/lib/b0.jpg", "/lib/", "/lib/c/", "/lib/zz"].map({ Array($0.utf8) }) {
-            var paged: [[UInt8]] = []
-            var after: [UInt8]?
+        for from in ["/lib/b/y.jpg", "/lib/b/", "/lib/b0.jpg", "/lib/", "/lib/c/", "/lib/zz"].map({ PathBytes($0) }) {
+            var paged: [PathBytes] = []
+            var after: PathBytes?
             while true {
                 let page = try await store.read { [after] in
-                    try $0.indexedFiles(under: Array("/lib".utf8), from: from, after: after, limit: 2)
+                    try $0.indexedFiles(under: PathBytes("/lib"), from: from, after: after, limit: 2)
                 }
                 guard let last = page.last else { break }
                 paged += page.map(\.path)
                 after = last.path
             }
-            #expect(paged == under.filter { !$0.lexicographicallyPrecedes(from) }, "\(String(decoding: from, as: UTF8.self))")
+            #expect(paged == under.filter { !$0.bytes.lexicographicallyPrecedes(from.bytes) }, "\(from)")
         }
     }
 
     @Test func stemsFollowMovesAndRemovals() async throws {
         let (store, dir) = try await library()
         defer { withExtendedLifetime(dir) {} }
-        let files = try await store.read { try $0.indexedFiles(under: Array("/".utf8)) }
-        let li = try #require(files.first { $0.path == Array("/li.jpg".utf8) })
-        let deep = try #require(files.first { $0.path == Array("/lib/b/x/y/z/w.jpg".utf8) })
+        let files = try await store.read { try $0.indexedFiles(under: PathBytes("/")) }
+        let li = try #require(files.first { $0.path == PathBytes("/li.jpg") })
+        let deep = try #require(files.first { $0.path == PathBytes("/lib/b/x/y/z/w.jpg") })
         var batch = WriteBatch()
         batch.removals = [li.id]
-        batch.updates = [WriteBatch.Update(id: deep.id, path: Array("/elsewhere/w.jpg".utf8), stamp: deep.stamp, content: nil)]
+        batch.updates = [WriteBatch.Update(id: deep.id, path: PathBytes("/elsewhere/w.jpg"), stamp: deep.stamp, content: nil)]
         _ = try await store.write { [batch] in try $0.apply(batch) }
         try checkStems(store)
-        await #expect(try store.read { try $0.indexedFile(at: Array("/elsewhere/w.jpg".utf8)) }?.id == deep.id)
-        await #expect(try store.read { try $0.indexedFile(at: Array("/lib/b/x/y/z/w.jpg".utf8)) } == nil)
+        await #expect(try store.read { try $0.indexedFile(at: PathBytes("/elsewhere/w.jpg")) }?.id == deep.id)
+        await #expect(try store.read { try $0.indexedFile(at: PathBytes("/lib/b/x/y/z/w.jpg")) } == nil)
         let all = try await store.read { try $0.assets(groupKey: nil, sort: .path, after: nil, limit: 100) }.map(\.path)
-        #expect(all == all.sorted { $0.lexicographicallyPrecedes($1) })
+        #expect(all == all.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) })
         #expect(all.count == sorted.count - 1)
     }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import FileSystem
 import Foundation
 import PhotoTestSupport
 import SQLite
@@ -12,7 +13,7 @@ import Testing
     /// Rows of search text, as `SearchIndex.rows` gives them: enough for several FTS5 leaves.
     private static let rows: [SearchIndex.Row] = (1...3000).map { n in
         SearchIndex.Row(rowid: Int64(n), fields: SearchText.fields(
-            description: ["Café Crème", "Beach Trip", "Zürich 2019"][n % 3], path: Array("/lib/IMG_\(n).jpg".utf8),
+            description: ["Café Crème", "Beach Trip", "Zürich 2019"][n % 3], path: PathBytes("/lib/IMG_\(n).jpg"),
             make: n % 2 == 0 ? "Canon" : nil, model: "Model \(n % 7)"))
     }
 
@@ -84,7 +85,7 @@ import Testing
         let gone = Self.rows[0]
         try writer.transaction {
             try writer.statement("INSERT INTO search_text(rowid, description, name, make, model) VALUES (?, ?, ?, ?, ?)")
-                .bind([.integer(9999)] + SearchText.fields(description: "Harbour", path: Array("/lib/late.jpg".utf8),
+                .bind([.integer(9999)] + SearchText.fields(description: "Harbour", path: PathBytes("/lib/late.jpg"),
                                                            make: nil, model: nil).map { .text($0) }).run()
             try writer.statement("""
                 INSERT INTO search_text(search_text, rowid, description, name, make, model) VALUES ('delete', ?, ?, ?, ?, ?)

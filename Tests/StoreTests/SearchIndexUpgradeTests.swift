@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PhotoTestSupport
 import SQLite
@@ -54,7 +55,7 @@ import TextFolding
         let db = try SQLiteConnection(path: path, create: false)
         let zurich = try #require(try db.integer("SELECT number FROM assets WHERE name = CAST('Zürich.jpg' AS BLOB)"))
         try db.statement("INSERT INTO search_text(search_text, rowid, name) VALUES ('delete', ?, ?)")
-            .bind([.integer(zurich), .text(SearchText.fields(description: nil, path: Array("/lib/Zürich.jpg".utf8),
+            .bind([.integer(zurich), .text(SearchText.fields(description: nil, path: PathBytes("/lib/Zürich.jpg"),
                                                               make: nil, model: nil)[1])]).run()
         let reopened = try Store(path: path)
         await #expect(try reopened.searchPaths("zurich").isEmpty)

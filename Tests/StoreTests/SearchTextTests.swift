@@ -1,3 +1,4 @@
+import FileSystem
 import Testing
 @testable import Store
 
@@ -15,16 +16,16 @@ import Testing
     }
 
     @Test func aDocumentHoldsDescriptionFileNameMakeAndModelNotTheFolders() {
-        let text = SearchText.document(description: "Café Crème", path: Array("/home/Ann/Holidays/IMG_7.JPG".utf8),
+        let text = SearchText.document(description: "Café Crème", path: PathBytes("/home/Ann/Holidays/IMG_7.JPG"),
                                        make: "NIKON CORPORATION", model: "NIKON D750")
         #expect(text == "cafe creme\nimg_7.jpg\nnikon corporation\nnikon d750\n")
-        let bare = SearchText.fields(description: nil, path: Array("/p/xy".utf8), make: nil, model: nil)
+        let bare = SearchText.fields(description: nil, path: PathBytes("/p/xy"), make: nil, model: nil)
         // A newline after each field: a two-character name begins a trigram.
         #expect(bare == [nil, "xy\n", nil, nil])
     }
 
     @Test func aFileNameThatIsNotUTF8IsIndexedAsShown() {
-        let text = SearchText.document(description: nil, path: [0x2F, 0x61, 0xFF, 0x62], make: nil, model: nil)
+        let text = SearchText.document(description: nil, path: PathBytes([0x2F, 0x61, 0xFF, 0x62]), make: nil, model: nil)
         #expect(text == "a\u{FFFD}b\n")
     }
 

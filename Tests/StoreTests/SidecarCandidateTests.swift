@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PhotoTestSupport
 import SQLite
@@ -15,7 +16,7 @@ import Testing
         described.descriptionSource = "sidecar"
         described.sidecarCandidate = 2
         var batch = WriteBatch()
-        batch.inserts = [WriteBatch.Insert(path: Array("/lib/IMG_1.jpg".utf8), stamp: stamp(1), content: described),
+        batch.inserts = [WriteBatch.Insert(path: PathBytes("/lib/IMG_1.jpg"), stamp: stamp(1), content: described),
                          insert("/lib/b.jpg", 2, "Beach")]
         let batchChange = try await store.write { [batch] in try $0.apply(batch) }
         let change = try #require(batchChange)
@@ -24,7 +25,7 @@ import Testing
 
         // Moved with its sidecar (the same signature): the content, candidate included, stays.
         var move = WriteBatch()
-        move.updates = [WriteBatch.Update(id: change.inserted[0], path: Array("/lib/trip/IMG_1.jpg".utf8), stamp: stamp(1),
+        move.updates = [WriteBatch.Update(id: change.inserted[0], path: PathBytes("/lib/trip/IMG_1.jpg"), stamp: stamp(1),
                                           content: nil)]
         _ = try await store.write { [move] in try $0.apply(move) }
         #expect(try await store.read { try $0.assets(ids: [change.inserted[0]]) }.first?.content.sidecarCandidate == 2)
@@ -48,7 +49,7 @@ import Testing
             }
         }
         let store = try Store(path: path)
-        let files = try await store.read { try $0.indexedFiles(under: Array("/lib".utf8)) }.sorted { $0.id < $1.id }
+        let files = try await store.read { try $0.indexedFiles(under: PathBytes("/lib")) }.sorted { $0.id < $1.id }
         #expect(files.map(\.stamp.sidecar) == [-1, 77], "only the sidecar-described asset is read again")
         #expect(try await store.read { try $0.assets(ids: ["a"]) }.first?.content.sidecarCandidate == nil)
     }

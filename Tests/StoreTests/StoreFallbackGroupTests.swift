@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PhotoTestSupport
 import Testing
@@ -9,14 +10,14 @@ import Testing
     private func twoOthers(_ store: Store) async throws -> (fallback: String, literal: String, change: CommittedChange) {
         var batch = WriteBatch()
         batch.inserts = [
-            WriteBatch.Insert(path: Array("/lib/none.jpg".utf8), stamp: stamp(1),
+            WriteBatch.Insert(path: PathBytes("/lib/none.jpg"), stamp: stamp(1),
                               content: content(StoredGroup.fallbackKey, spelling: "Other")),
             insert("/lib/other.jpg", 2, "Other"),
         ]
         let batchChange = try await store.write { [batch] in try $0.apply(batch) }
         let change = try #require(batchChange)
         let byPath = Dictionary(uniqueKeysWithValues: try await store.read { try $0.allAssets() }.map {
-            (String(decoding: $0.path, as: UTF8.self), $0.id)
+            ($0.path.description, $0.id)
         })
         return (try #require(byPath["/lib/none.jpg"]), try #require(byPath["/lib/other.jpg"]), change)
     }

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PhotoTestSupport
 import SQLite
@@ -66,7 +67,7 @@ import Testing
         #expect(identity.split(separator: "\n").first == "SEARCH a USING INDEX assets_by_identity (inode=?)", "\(identity)")
         #expect(identity.contains("SEARCH f USING INTEGER PRIMARY KEY (rowid=?)"), "\(identity)")
         let sharing = try await store.read { try $0.indexedFiles(sharingInodeWith: [stamp(33)]) }
-        #expect(sharing.map { String(decoding: $0.path, as: UTF8.self) } == ["/lib/3/33.jpg"])
+        #expect(sharing.map { $0.path.description } == ["/lib/3/33.jpg"])
         let selection = StoreSelection(groupKeys: ["A"], ids: [AssetID.generate()])
         let visible = try plan(store, """
             SELECT id FROM assets a WHERE a.group_id IN \(StoreSelection.groupIDs)
@@ -79,8 +80,8 @@ import Testing
                               [.integer(1)])
         #expect(newest.contains("SEARCH a USING INDEX assets_by_group_taken (group_id=?)"), "\(newest)")
         await #expect(try store.read(as: .selection(selection)) { try $0.visibleSet()?.ids.count } == 25)
-        let stems = try await store.read { try $0.indexedFiles(withPrefix: Array("/lib/3/3".utf8)) }
-            .map { String(decoding: $0.path, as: UTF8.self) }
+        let stems = try await store.read { try $0.indexedFiles(withPrefix: PathBytes("/lib/3/3")) }
+            .map { $0.path.description }
         #expect(stems.sorted() == ["/lib/3/33.jpg", "/lib/3/38.jpg", "/lib/3/3.jpg"].sorted())
     }
 
@@ -96,7 +97,7 @@ import Testing
         #expect(counted.contains("USING INDEX assets_by_id (id=?)"), "\(counted)")
         #expect(counted.contains("SEARCH f USING INTEGER PRIMARY KEY (rowid=?)"), "\(counted)")
         #expect(!scansAssets(counted), "\(counted)")
-        await #expect(try store.read(as: .selection(selection)) { try $0.assetCount(under: Array("/lib".utf8)) } == 25)
-        await #expect(try store.read(as: .selection(selection)) { try $0.assetCount(under: Array("/lib/3".utf8)) } == 5)
+        await #expect(try store.read(as: .selection(selection)) { try $0.assetCount(under: PathBytes("/lib")) } == 25)
+        await #expect(try store.read(as: .selection(selection)) { try $0.assetCount(under: PathBytes("/lib/3")) } == 5)
     }
 }

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PhotoTestSupport
 import Testing
@@ -12,10 +13,10 @@ import Testing
         batch.inserts = [insert("/lib/a.jpg", 1, "A"), insert("/lib2/b.jpg", 2, "A"), insert("/li/c.jpg", 3, "A"),
                          insert("/lib/deep/d.jpg", 4, "A")]
         _ = try await store.write { [batch] in try $0.apply(batch) }
-        let paths = try await store.read { try $0.indexedFiles(under: Array("/lib".utf8)) }.map { String(decoding: $0.path, as: UTF8.self) }
+        let paths = try await store.read { try $0.indexedFiles(under: PathBytes("/lib")) }.map { $0.path.description }
         #expect(Set(paths) == ["/lib/a.jpg", "/lib/deep/d.jpg"])
-        await #expect(try store.read { try $0.assetCount(under: Array("/lib".utf8)) } == 2)
-        await #expect(try store.read { try $0.assetCount(under: Array("/".utf8)) } == 4)
+        await #expect(try store.read { try $0.assetCount(under: PathBytes("/lib")) } == 2)
+        await #expect(try store.read { try $0.assetCount(under: PathBytes("/")) } == 4)
     }
 
     @Test(arguments: StoreSort.allCases, [nil, "B"])
@@ -40,7 +41,7 @@ import Testing
             switch sort {
             case .taken: position = StorePosition(value: .integer(last.content.takenNs ?? last.stamp.mtimeNs), id: last.id)
             case .modified: position = StorePosition(value: .integer(last.stamp.mtimeNs), id: last.id)
-            case .path: position = StorePosition(value: .bytes(last.path), id: last.id)
+            case .path: position = StorePosition(value: .bytes(last.path.bytes), id: last.id)
             }
         }
         let expected = group == nil ? 57 : (0..<57).filter { $0 % 3 != 0 }.count
@@ -50,7 +51,7 @@ import Testing
             switch sort {
             case .taken: return String(format: "%020lld|", asset.content.takenNs ?? 0) + asset.id
             case .modified: return String(format: "%020lld|", asset.stamp.mtimeNs) + asset.id
-            case .path: return String(decoding: asset.path, as: UTF8.self)
+            case .path: return asset.path.description
             }
         }
         #expect(keys == keys.sorted())
@@ -144,7 +145,7 @@ import Testing
         batch.inserts = [insert("/lib/a.jpg", 1, "A")]
         let batchChange = try await store.write { [batch] in try $0.apply(batch) }
         let id = try #require(batchChange?.inserted.first)
-        await #expect(try store.read { try $0.indexedFile(at: Array("/lib/a.jpg".utf8)) }?.id == id)
-        await #expect(try store.read { try $0.indexedFile(at: Array("/lib/a.jp".utf8)) } == nil)
+        await #expect(try store.read { try $0.indexedFile(at: PathBytes("/lib/a.jpg")) }?.id == id)
+        await #expect(try store.read { try $0.indexedFile(at: PathBytes("/lib/a.jp")) } == nil)
     }
 }

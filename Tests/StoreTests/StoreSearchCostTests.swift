@@ -31,7 +31,7 @@ import SQLite
             let control = SearchControl()
             let page = try await store.searchPage(query, groupKey: nil, after: position, limit: 100, control: control)
             #expect(control.rowsExamined <= 50, "a page examines at most its budget")
-            found += page.assets.map { String(decoding: $0.path, as: UTF8.self) }
+            found += page.assets.map { $0.path.description }
             let last = page.stoppedAfter ?? (page.assets.count == 100 ? page.assets.last : nil)
             position = last.map { StorePosition(value: .integer($0.content.takenNs ?? $0.stamp.mtimeNs), id: $0.id) }
             pages += 1

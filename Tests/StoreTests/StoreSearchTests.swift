@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PhotoTestSupport
 import Testing
@@ -7,7 +8,7 @@ import Testing
 func photo(_ path: String, _ n: Int64, _ description: String?, make: String? = nil, model: String? = nil,
            group: String? = nil) -> WriteBatch.Insert {
     let group = group ?? description ?? "Other"
-    return WriteBatch.Insert(path: Array(path.utf8), stamp: stamp(n), content: AssetContent(
+    return WriteBatch.Insert(path: PathBytes(path), stamp: stamp(n), content: AssetContent(
         groupKey: group, groupSpelling: group, description: description, descriptionSource: "exif", format: "jpeg",
         make: make, model: model))
 }
@@ -17,7 +18,7 @@ extension Store {
     func searchPaths(_ text: String, limit: Int = 100, selection: StoreSelection? = nil) async throws -> [String] {
         let query = try #require(SearchQuery(text))
         return try await searchPage(query, groupKey: nil, after: nil, limit: limit, selection: selection).assets
-            .map { String(decoding: $0.path, as: UTF8.self) }
+            .map { $0.path.description }
     }
 }
 
@@ -89,8 +90,8 @@ extension Store {
         defer { withExtendedLifetime(dir) {} }
         // The oracle: a photo is found when its folded text holds every folded word as it stands.
         let texts = ["/lib/1.jpg": SearchText.document(description: #"He said "hi" AND NEAR(a b) *star* folded:abc 100% a_b \ ;--"#,
-                                                       path: Array("/lib/1.jpg".utf8), make: nil, model: nil),
-                     "/lib/2.jpg": SearchText.document(description: "nothing special", path: Array("/lib/2.jpg".utf8),
+                                                       path: PathBytes("/lib/1.jpg"), make: nil, model: nil),
+                     "/lib/2.jpg": SearchText.document(description: "nothing special", path: PathBytes("/lib/2.jpg"),
                                                        make: nil, model: nil)]
         let words = try #require(SearchQuery(text)).words
         let expected = texts.filter { _, folded in words.allSatisfy(folded.contains) }.keys.sorted(by: >)
@@ -118,7 +119,7 @@ extension Store {
         let beachQuery = try #require(SearchQuery("beach"))
         let beach = try #require(try await store.searchPage(beachQuery, groupKey: nil, after: nil, limit: 9).assets.first)
         var update = WriteBatch()
-        update.updates = [WriteBatch.Update(id: beach.id, path: Array("/lib/new_name.jpg".utf8), stamp: stamp(3),
+        update.updates = [WriteBatch.Update(id: beach.id, path: PathBytes("/lib/new_name.jpg"), stamp: stamp(3),
                                             content: photo("/x", 3, "Mountains", make: "Canon").content)]
         _ = try await store.write { [update] in try $0.apply(update) }
         await #expect(try store.searchPaths("beach").isEmpty)
@@ -126,7 +127,7 @@ extension Store {
         await #expect(try store.searchPaths("mountains canon new_name") == ["/lib/new_name.jpg"])
         // A move alone (same content) renames what the file name matches.
         var move = WriteBatch()
-        move.updates = [WriteBatch.Update(id: beach.id, path: Array("/lib/moved.jpg".utf8), stamp: stamp(3), content: nil)]
+        move.updates = [WriteBatch.Update(id: beach.id, path: PathBytes("/lib/moved.jpg"), stamp: stamp(3), content: nil)]
         _ = try await store.write { [move] in try $0.apply(move) }
         await #expect(try store.searchPaths("new_name").isEmpty)
         await #expect(try store.searchPaths("moved mountains") == ["/lib/moved.jpg"])
@@ -135,7 +136,7 @@ extension Store {
         // writes deleting and inserting the same text.
         let indexBefore = try searchIndexBytes(store)
         var folderMove = WriteBatch()
-        folderMove.updates = [WriteBatch.Update(id: beach.id, path: Array("/lib/2024/moved.jpg".utf8), stamp: stamp(3), content: nil)]
+        folderMove.updates = [WriteBatch.Update(id: beach.id, path: PathBytes("/lib/2024/moved.jpg"), stamp: stamp(3), content: nil)]
         _ = try await store.write { [folderMove] in try $0.apply(folderMove) }
         #expect(try searchIndexBytes(store) == indexBefore)
         await #expect(try store.searchPaths("moved mountains") == ["/lib/2024/moved.jpg"])
@@ -224,7 +225,7 @@ extension Store {
         ])
         defer { withExtendedLifetime(dir) {} }
         let hike = try await store.searchPaths("hike")
-        let hikeID = try #require(try await store.read { try $0.assets(paths: [Array("/lib/3.jpg".utf8)]) }.first?.id)
+        let hikeID = try #require(try await store.read { try $0.assets(paths: [PathBytes("/lib/3.jpg")]) }.first?.id)
         #expect(hike == ["/lib/3.jpg"])
         let selection = StoreSelection(groupKeys: ["beach"], ids: [hikeID])
         await #expect(try store.searchPaths("beach", selection: selection) == ["/lib/1.jpg"])

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PhotoTestSupport
 import Store
@@ -16,13 +17,13 @@ import Testing
         let files = [("b1", "beach"), ("b2", "beach"), ("h1", "hike"), ("h2", "hike"), ("s1", "secret")]
         for (index, (name, key)) in files.enumerated() {
             batch.inserts.append(WriteBatch.Insert(
-                path: Array("/lib/\(name).jpg".utf8),
+                path: PathBytes("/lib/\(name).jpg"),
                 stamp: FileStamp(device: 1, inode: UInt64(index + 1), size: 10, mtimeNs: Int64(index)),
                 content: content(key, taken: Int64(index))))
         }
         _ = try await store.write { [batch] in try $0.apply(batch) }
         let all = try await store.read { try $0.assets(groupKey: nil, sort: .path, after: nil, limit: 100) }
-        let ids = Dictionary(uniqueKeysWithValues: all.map { (String(decoding: $0.path, as: UTF8.self), $0.id) })
+        let ids = Dictionary(uniqueKeysWithValues: all.map { ($0.path.description, $0.id) })
         return (store, ids)
     }
 
@@ -34,7 +35,7 @@ import Testing
         let limited = LibraryAccess.selection(selection)
         await #expect(try store.read(as: limited) { try $0.groups() }.map { "\($0.key)=\($0.count)" } == ["beach=2", "hike=1"])
         await #expect(try store.read(as: limited) { try $0.totals() } == (assets: 3, groups: 2))
-        await #expect(try store.read(as: limited) { try $0.assetCount(under: Array("/lib".utf8)) } == 3)
+        await #expect(try store.read(as: limited) { try $0.assetCount(under: PathBytes("/lib")) } == 3)
         let listed = try await store.read { try $0.assets(groupKey: nil, sort: .taken, after: nil, limit: 100, selection: selection) }
         #expect(listed.map(\.id) == [ids["/lib/b1.jpg"], ids["/lib/b2.jpg"], h1].compactMap { $0 })
         let hike = try await store.read { try $0.assets(groupKey: "hike", sort: .path, after: nil, limit: 100, selection: selection) }

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PhotoTestSupport
 import Testing
@@ -21,7 +22,7 @@ private func bound(_ wall: String, zoneHours: Int64) throws -> StoreTimeBound {
     /// A photo taken at `taken` (nil: none), modified at `modified`.
     private func photo(_ name: String, taken: String?, takenNs: Int64?, modified: String) throws -> WriteBatch.Insert {
         WriteBatch.Insert(
-            path: Array("/lib/\(name).jpg".utf8),
+            path: PathBytes("/lib/\(name).jpg"),
             stamp: FileStamp(device: 1, inode: UInt64(abs(name.hashValue) % 1_000_000), size: 1, mtimeNs: try ns(modified)),
             content: AssetContent(groupKey: "g", groupSpelling: "g", format: "jpeg", taken: taken, takenNs: takenNs))
     }
@@ -48,7 +49,7 @@ private func bound(_ wall: String, zoneHours: Int64) throws -> StoreTimeBound {
     }
 
     private func names(_ assets: [StoredAsset]) -> [String] {
-        assets.map { String(decoding: $0.path, as: UTF8.self).dropFirst(5).dropLast(4) }.map(String.init)
+        assets.map { $0.path.description.dropFirst(5).dropLast(4) }.map(String.init)
     }
 
     @Test func aDayIsTheCamerasDayOrTheLocalDayOfTheFileTime() async throws {
@@ -90,7 +91,7 @@ private func bound(_ wall: String, zoneHours: Int64) throws -> StoreTimeBound {
             switch sort {
             case .taken: position = StorePosition(value: .integer(last.content.takenNs ?? 0), id: last.id)
             case .modified: position = StorePosition(value: .integer(last.stamp.mtimeNs), id: last.id)
-            case .path: position = StorePosition(value: .bytes(last.path), id: last.id)
+            case .path: position = StorePosition(value: .bytes(last.path.bytes), id: last.id)
             }
         }
         #expect(seen.count == 20, "days 5 to 14, two photos each")
@@ -99,7 +100,7 @@ private func bound(_ wall: String, zoneHours: Int64) throws -> StoreTimeBound {
             switch sort {
             case .taken: String(format: "%020lld|", asset.content.takenNs ?? 0) + asset.id
             case .modified: String(format: "%020lld|", asset.stamp.mtimeNs) + asset.id
-            case .path: String(decoding: asset.path, as: UTF8.self)
+            case .path: asset.path.description
             }
         }
         #expect(keys == (descending ? keys.sorted(by: >) : keys.sorted()))

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PhotoTestSupport
 import SQLite
@@ -7,8 +8,8 @@ import Testing
 /// Migrations 10 and 11: the file system each root's photos were indexed on, and its UUID.
 @Suite struct StoreVolumesTests {
     static let card = StoredVolume(
-        folder: Array("/media/card".utf8), root: "/media/card", device: 2065, mountID: 95, major: 8, minor: 17,
-        fsType: "ext4", source: "/dev/sdb1", mountPoint: Array("/media/card".utf8))
+        folder: PathBytes("/media/card"), root: "/media/card", device: 2065, mountID: 95, major: 8, minor: 17,
+        fsType: "ext4", source: "/dev/sdb1", mountPoint: PathBytes("/media/card"))
 
     @Test func aVolumeIsKeptReplacedAndDeleted() async throws {
         let dir = try TemporaryDirectory()
@@ -31,7 +32,7 @@ import Testing
         do {
             let store = try Store(path: path)
             var batch = WriteBatch()
-            batch.inserts.append(.init(path: Array("/media/card/a.jpg".utf8),
+            batch.inserts.append(.init(path: PathBytes("/media/card/a.jpg"),
                                        stamp: FileStamp(device: 2065, inode: 12, size: 3, mtimeNs: 4),
                                        content: AssetContent(groupKey: "a", groupSpelling: "A", format: "jpeg")))
             _ = try await store.write { [batch] in try $0.apply(batch) }

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PhotoTestSupport
 import SQLite
@@ -44,8 +45,8 @@ import Testing
         let batchChange = try await store.write { [batch] in try $0.apply(batch) }
         let change = try #require(batchChange)
         let assets = try await store.read { try $0.assets(ids: change.inserted) }
-        #expect(assets.map(\.path).sorted { $0.lexicographicallyPrecedes($1) }
-            == [Array("/lib/harbour/a.jpg".utf8), Array("/lib/harbour/b.jpg".utf8)])
+        #expect(assets.map(\.path).sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+            == [PathBytes("/lib/harbour/a.jpg"), PathBytes("/lib/harbour/b.jpg")])
         #expect(assets.allSatisfy { $0.content.make == "Maker" && $0.content.model == "Model 7" })
         #expect(assets.allSatisfy { $0.content.groupKey == "Harbour" })
         await #expect(try store.read { try $0.totals() } == (assets: 2, groups: 1))

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PhotoTestSupport
 import Testing
@@ -14,7 +15,7 @@ func content(_ group: String, spelling: String? = nil, taken: Int64? = nil) -> A
 }
 
 func insert(_ path: String, _ n: Int64, _ group: String, taken: Int64? = nil) -> WriteBatch.Insert {
-    WriteBatch.Insert(path: Array(path.utf8), stamp: stamp(n), content: content(group, taken: taken))
+    WriteBatch.Insert(path: PathBytes(path), stamp: stamp(n), content: content(group, taken: taken))
 }
 
 /// Opens a store in `dir`; the caller keeps `dir` alive for as long as it uses the store.
@@ -57,7 +58,7 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         let batchChange = try await store.write { [batch] in try $0.apply(batch) }
         let id = try #require(batchChange?.inserted.first)
         var update = WriteBatch()
-        update.updates = [WriteBatch.Update(id: id, path: Array("/lib/a.jpg".utf8), stamp: stamp(2, inode: 1),
+        update.updates = [WriteBatch.Update(id: id, path: PathBytes("/lib/a.jpg"), stamp: stamp(2, inode: 1),
                                             content: content("Garden"))]
         let updateChange = try await store.write { [update] in try $0.apply(update) }
         let change = try #require(updateChange)
@@ -78,13 +79,13 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         let batchChange = try await store.write { [batch] in try $0.apply(batch) }
         let id = try #require(batchChange?.inserted.first)
         var move = WriteBatch()
-        move.updates = [WriteBatch.Update(id: id, path: Array("/lib/sub/a.jpg".utf8), stamp: stamp(1), content: nil)]
+        move.updates = [WriteBatch.Update(id: id, path: PathBytes("/lib/sub/a.jpg"), stamp: stamp(1), content: nil)]
         let moveChange = try await store.write { [move] in try $0.apply(move) }
         let change = try #require(moveChange)
-        #expect(change.moved == [MovedAsset(id: id, from: Array("/lib/a.jpg".utf8), to: Array("/lib/sub/a.jpg".utf8))])
+        #expect(change.moved == [MovedAsset(id: id, from: PathBytes("/lib/a.jpg"), to: PathBytes("/lib/sub/a.jpg"))])
         #expect(change.updated.isEmpty)
         #expect(change.groupsChanged.isEmpty)
-        await #expect(try store.read { try $0.assets(ids: [id]) }.first?.path == Array("/lib/sub/a.jpg".utf8))
+        await #expect(try store.read { try $0.assets(ids: [id]) }.first?.path == PathBytes("/lib/sub/a.jpg"))
     }
 
     @Test func swappingTwoNamesInOneBatchDoesNotCollide() async throws {
@@ -97,16 +98,16 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         let ids = try #require(batchChange?.inserted)
         var swap = WriteBatch()
         swap.updates = [
-            WriteBatch.Update(id: ids[0], path: Array("/lib/b.jpg".utf8), stamp: stamp(1), content: nil),
-            WriteBatch.Update(id: ids[1], path: Array("/lib/a.jpg".utf8), stamp: stamp(2), content: nil),
+            WriteBatch.Update(id: ids[0], path: PathBytes("/lib/b.jpg"), stamp: stamp(1), content: nil),
+            WriteBatch.Update(id: ids[1], path: PathBytes("/lib/a.jpg"), stamp: stamp(2), content: nil),
         ]
         let swapChange = try await store.write { [swap] in try $0.apply(swap) }
         let change = try #require(swapChange)
         #expect(change.moved.count == 2)
         #expect(change.removed.isEmpty)
         let byID = await Dictionary(uniqueKeysWithValues: try store.read { try $0.assets(ids: ids) }.map { ($0.id, $0.path) })
-        #expect(byID[ids[0]] == Array("/lib/b.jpg".utf8))
-        #expect(byID[ids[1]] == Array("/lib/a.jpg".utf8))
+        #expect(byID[ids[0]] == PathBytes("/lib/b.jpg"))
+        #expect(byID[ids[1]] == PathBytes("/lib/a.jpg"))
     }
 
     @Test func insertingOverAnIndexedPathReplacesTheOldAsset() async throws {
@@ -156,16 +157,16 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         let ids = try #require(batchChange?.inserted)
         let (a, b, c) = (ids[0], ids[1], ids[2])
         var moveFirst = WriteBatch()
-        moveFirst.updates = [WriteBatch.Update(id: a, path: Array("/lib/moved/a.jpg".utf8),
+        moveFirst.updates = [WriteBatch.Update(id: a, path: PathBytes("/lib/moved/a.jpg"),
                                                stamp: FileStamp(device: 1, inode: 1, size: 10, mtimeNs: 1), content: nil)]
         _ = try await store.write { [moveFirst] in try $0.apply(moveFirst) }
         var sweep = WriteBatch()
         // b moves in the same batch as its removal: the writer applies updates first.
-        sweep.updates = [WriteBatch.Update(id: b, path: Array("/lib/moved/b.jpg".utf8),
+        sweep.updates = [WriteBatch.Update(id: b, path: PathBytes("/lib/moved/b.jpg"),
                                            stamp: FileStamp(device: 1, inode: 2, size: 10, mtimeNs: 1), content: nil)]
-        sweep.vanished = [WriteBatch.Vanished(id: a, path: Array("/lib/a.jpg".utf8)),
-                          WriteBatch.Vanished(id: b, path: Array("/lib/b.jpg".utf8)),
-                          WriteBatch.Vanished(id: c, path: Array("/lib/c.jpg".utf8))]
+        sweep.vanished = [WriteBatch.Vanished(id: a, path: PathBytes("/lib/a.jpg")),
+                          WriteBatch.Vanished(id: b, path: PathBytes("/lib/b.jpg")),
+                          WriteBatch.Vanished(id: c, path: PathBytes("/lib/c.jpg"))]
         let sweepChange = try await store.write { [sweep] in try $0.apply(sweep) }
         let change = try #require(sweepChange)
         #expect(change.removed == [c])
@@ -176,13 +177,13 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         let dir = try TemporaryDirectory()
         let store = try await openStore(dir)
         defer { withExtendedLifetime(dir) {} }
-        let path: [UInt8] = Array("/lib/caf".utf8) + [0xE9, 0xFF] + Array(".jpg".utf8)
+        let path = PathBytes(Array("/lib/caf".utf8) + [0xE9, 0xFF] + Array(".jpg".utf8))
         var batch = WriteBatch()
         batch.inserts = [WriteBatch.Insert(path: path, stamp: stamp(1), content: content("A"))]
         let batchChange = try await store.write { [batch] in try $0.apply(batch) }
         let id = try #require(batchChange?.inserted.first)
         await #expect(try store.read { try $0.assets(ids: [id]) }.first?.path == path)
-        await #expect(try store.read { try $0.indexedFiles(under: Array("/lib".utf8)) }.map(\.path) == [path])
+        await #expect(try store.read { try $0.indexedFiles(under: PathBytes("/lib")) }.map(\.path) == [path])
     }
 
     @Test func theMostCommonSpellingNamesAGroup() async throws {
@@ -192,7 +193,7 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         var batch = WriteBatch()
         for (index, spelling) in ["beach", "Beach", "Beach"].enumerated() {
             batch.inserts.append(WriteBatch.Insert(
-                path: Array("/lib/\(index).jpg".utf8), stamp: stamp(Int64(index)),
+                path: PathBytes("/lib/\(index).jpg"), stamp: stamp(Int64(index)),
                 content: content("beach", spelling: spelling)))
         }
         _ = try await store.write { [batch] in try $0.apply(batch) }
@@ -209,20 +210,20 @@ func openStore(_ dir: TemporaryDirectory) async throws -> Store {
         _ = try await store.write { [batch] in try $0.apply(batch) }
         await #expect(try store.read { try $0.groups() }.first?.latestTaken == "t70")
         let ids = Dictionary(uniqueKeysWithValues: try await store.read { try $0.allAssets() }
-            .map { (String(decoding: $0.path, as: UTF8.self), $0.id) })
+            .map { ($0.path.description, $0.id) })
         // A move keeps the newest; the newest dated earlier, or leaving the group, hands it on.
         var move = WriteBatch()
-        move.updates = [WriteBatch.Update(id: try #require(ids["/lib/b.jpg"]), path: Array("/lib/2024/b.jpg".utf8),
+        move.updates = [WriteBatch.Update(id: try #require(ids["/lib/b.jpg"]), path: PathBytes("/lib/2024/b.jpg"),
                                           stamp: stamp(2), content: nil)]
         _ = try await store.write { [move] in try $0.apply(move) }
         await #expect(try store.read { try $0.groups() }.first?.latestTaken == "t70")
         var redate = WriteBatch()
-        redate.updates = [WriteBatch.Update(id: try #require(ids["/lib/b.jpg"]), path: Array("/lib/2024/b.jpg".utf8),
+        redate.updates = [WriteBatch.Update(id: try #require(ids["/lib/b.jpg"]), path: PathBytes("/lib/2024/b.jpg"),
                                             stamp: stamp(2), content: content("A", taken: 10))]
         _ = try await store.write { [redate] in try $0.apply(redate) }
         await #expect(try store.read { try $0.groups() }.first?.latestTaken == "t60")
         var regroup = WriteBatch()
-        regroup.updates = [WriteBatch.Update(id: try #require(ids["/lib/c.jpg"]), path: Array("/lib/c.jpg".utf8),
+        regroup.updates = [WriteBatch.Update(id: try #require(ids["/lib/c.jpg"]), path: PathBytes("/lib/c.jpg"),
                                              stamp: stamp(3), content: content("B", taken: 60))]
         _ = try await store.write { [regroup] in try $0.apply(regroup) }
         await #expect(try store.read { try $0.groups() }.first { $0.key == "A" }?.latestTaken == "t50")

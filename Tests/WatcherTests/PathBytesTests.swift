@@ -1,8 +1,9 @@
 import FileSystem
+import Foundation
 import Testing
 
 /// The operations on byte paths: "is this inside that folder" component by component, in its two
-/// meanings, and parent, last component, appending, rebasing and order.
+/// meanings, and parent, last component, extension, appending, rebasing, order and coding.
 @Suite struct PathBytesTests {
     @Test(arguments: [
         ("/a/b/c", "/a/b", true),
@@ -46,6 +47,28 @@ import Testing
         #expect(PathBytes("/a").folderPrefix == PathBytes("/a/"))
         #expect(PathBytes("/a/").folderPrefix == PathBytes("/a/"))
         #expect(PathBytes("/a/b").appending(Array("c".utf8)) == PathBytes("/a/b/c"))
+    }
+
+    @Test func extensionsAreThoseOfTheLastComponent() {
+        #expect(PathBytes("/a/b.jpg").nameExtension.map { Array($0) } == Array("jpg".utf8))
+        #expect(PathBytes("/a/b.tar.gz").nameExtension.map { Array($0) } == Array("gz".utf8))
+        #expect(PathBytes("/a/.jpg").nameExtension.map { Array($0) } == Array("jpg".utf8))
+        #expect(PathBytes("/a.d/b").nameExtension == nil)
+        #expect(PathBytes("/a/b").nameExtension == nil)
+        #expect(PathBytes("/a/b.jpg").withoutExtension == PathBytes("/a/b"))
+        #expect(PathBytes("/a/b.tar.gz").withoutExtension == PathBytes("/a/b.tar"))
+        #expect(PathBytes("/a/.hidden").withoutExtension == nil)
+        #expect(PathBytes(".hidden").withoutExtension == nil)
+        #expect(PathBytes("/a.d/b").withoutExtension == nil)
+        #expect(PathBytes("/a/b.jpg").appendingToName(Array(".xmp".utf8)) == PathBytes("/a/b.jpg.xmp"))
+        #expect(PathBytes([]).isEmpty && !PathBytes("/").isEmpty)
+    }
+
+    @Test func aPathIsCodedAsItsBytesWere() throws {
+        let bytes: [UInt8] = [0x2F, 0x61, 0xFF]
+        let encoded = try JSONEncoder().encode(PathBytes(bytes))
+        #expect(encoded == (try JSONEncoder().encode(bytes)))
+        #expect(try JSONDecoder().decode(PathBytes.self, from: encoded) == PathBytes(bytes))
     }
 
     @Test func byteOrderPutsAPrefixFirst() {

@@ -37,7 +37,7 @@ struct AssetCursor: Codable, Equatable {
         switch sort {
         case .taken: return StorePosition(value: .integer(asset.content.takenNs ?? asset.stamp.mtimeNs), id: asset.id)
         case .modified: return StorePosition(value: .integer(asset.stamp.mtimeNs), id: asset.id)
-        case .path: return StorePosition(value: .bytes(asset.path), id: asset.id)
+        case .path: return StorePosition(value: .bytes(asset.path.bytes), id: asset.id)
         }
     }
 

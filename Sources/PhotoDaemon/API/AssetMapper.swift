@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FileSystem
 import PhotoAPI
 import Store
 
@@ -14,8 +15,8 @@ struct AssetMapper: Sendable {
 
     func asset(_ stored: StoredAsset) -> Asset {
         let content = stored.content
-        let path = Self.wirePath(stored.path)
-        let sidecar = Self.sidecarPath(of: stored).map(Self.wirePath)
+        let path = Self.wirePath(stored.path.bytes)
+        let sidecar = Self.sidecarPath(of: stored).map { Self.wirePath($0.bytes) }
         return Asset(
             id: stored.id,
             path: path.text,
@@ -40,7 +41,7 @@ struct AssetMapper: Sendable {
 
     /// The sidecar an asset's description came from: the name the reader found it under,
     /// applied to the asset's path now (no file is looked at while replying).
-    static func sidecarPath(of stored: StoredAsset) -> [UInt8]? {
+    static func sidecarPath(of stored: StoredAsset) -> PathBytes? {
         guard stored.content.descriptionSource == DescriptionSource.sidecar.rawValue,
               let candidate = stored.content.sidecarCandidate else { return nil }
         return Sidecar.path(candidate: candidate, for: stored.path)
@@ -69,7 +70,7 @@ struct AssetMapper: Sendable {
             removed: committed.removed,
             updated: committed.updated,
             moved: committed.moved.map {
-                Move(id: $0.id, from: String(decoding: $0.from, as: UTF8.self), to: String(decoding: $0.to, as: UTF8.self))
+                Move(id: $0.id, from: $0.from.description, to: $0.to.description)
             },
             groupsChanged: committed.groupsChanged,
             groupsRemoved: committed.groupsRemoved,

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FileSystem
 import Logging
 import PhotoAPI
 import Store
@@ -77,7 +78,7 @@ struct LibraryAPI: Sendable {
     func status(_ access: LibraryAccess = .everything) async throws -> StatusReply {
         let summary = state.summary
         let roots = indexer.roots.all
-        let paths = roots.map { $0.resolve() ?? Array($0.configured.utf8) }
+        let paths = roots.map { $0.resolveOrConfigured() }
         let (counts, totals, token) = try await store.read(as: access) { view in
             (try paths.map { try view.assetCount(under: $0) }, try view.totals(), try view.currentToken())
         }
@@ -179,9 +180,9 @@ struct LibraryAPI: Sendable {
             if let asset = byID[id] { assets.append(mapper.asset(asset)) } else { missing.append(id) }
         }
         if let paths = parameters.paths, !paths.isEmpty {
-            let byPath = try await PathLookup(store: store).assets(at: paths.map { Array($0.utf8) }, access)
+            let byPath = try await PathLookup(store: store).assets(at: paths.map(PathBytes.init), access)
             for path in paths {
-                if let asset = byPath[Array(path.utf8)] { assets.append(mapper.asset(asset)) } else { missing.append(path) }
+                if let asset = byPath[PathBytes(path)] { assets.append(mapper.asset(asset)) } else { missing.append(path) }
             }
         }
         var missingPathBytes: [String]?

@@ -24,7 +24,7 @@ final class ThumbnailJanitor: Sendable {
 
     /// Takes note of a committed change (called on the store's writer thread: never blocks).
     func forget(_ change: CommittedChange) {
-        let paths = change.removedPaths + change.moved.map(\.from)
+        let paths = (change.removedPaths + change.moved.map(\.from)).map(\.bytes)
         if !paths.isEmpty { continuation.yield(paths) }
     }
 

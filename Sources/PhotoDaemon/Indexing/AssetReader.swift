@@ -20,7 +20,7 @@ struct AssetReader: Sendable {
         /// Look on disk (a live event: one file at a time).
         case onDisk
         /// Already looked up (from a walk's listing, or just before the read): this one, or nil for none.
-        case known((path: [UInt8], signature: Int64)?)
+        case known((path: PathBytes, signature: Int64)?)
     }
 
     let rules: GroupingRules
@@ -43,19 +43,19 @@ struct AssetReader: Sendable {
     /// Reads `path`, opened through real folders only; `opener` keeps the last folder open for
     /// the next file in it (a scan reads a folder's files one after another), as `head` does the
     /// buffer for files' first bytes.
-    func read(_ path: [UInt8], sidecar lookup: SidecarLookup = .onDisk, opener: SafeOpener = SafeOpener(),
+    func read(_ path: PathBytes, sidecar lookup: SidecarLookup = .onDisk, opener: SafeOpener = SafeOpener(),
               head: HeadBuffer? = nil) -> Outcome {
         // A sidecar is metadata about another file, never a photo of its own.
         guard !Sidecar.isSidecar(path) else { return .notAnImage }
         let file: OpenFile
-        switch opener.openRegularFile(path) {
+        switch opener.openRegularFile(path.bytes) {
         case .success(let opened): file = opened
         case .failure(let error): return .unreadable(error)
         }
         let info = file.info
         let metadata = MetadataReader.read(fileDescriptor: file.fileDescriptor, fileSize: Int(info.size), reusing: head)
         guard metadata.format != nil || Self.hasImageExtension(path) else { return .notAnImage }
-        let sidecar: (path: [UInt8], signature: Int64)?
+        let sidecar: (path: PathBytes, signature: Int64)?
         switch lookup {
         case .onDisk: sidecar = sources.contains(.sidecar) ? Sidecar.find(for: path, opener: opener) : nil
         case .known(let known): sidecar = sources.contains(.sidecar) ? known : nil
@@ -70,7 +70,7 @@ struct AssetReader: Sendable {
     }
 
     /// The stored content for `metadata`; the sidecar at `sidecar` is read only if the order reaches it.
-    func content(from metadata: ImageMetadata, sidecar: [UInt8]? = nil) -> AssetContent {
+    func content(from metadata: ImageMetadata, sidecar: PathBytes? = nil) -> AssetContent {
         let (description, source, group) = chooseDescription(metadata.descriptions, sidecar: sidecar)
         return AssetContent(
             groupKey: group.key,
@@ -90,7 +90,7 @@ struct AssetReader: Sendable {
     /// The first description that names a group, and the group; failing that, the first one
     /// found at all (an empty or boilerplate text is still shown) and the fallback group.
     private func chooseDescription(
-        _ candidates: DescriptionCandidates, sidecar: [UInt8]?
+        _ candidates: DescriptionCandidates, sidecar: PathBytes?
     ) -> (String?, Metadata.DescriptionSource?, GroupAssignment) {
         var firstFound: (String, Metadata.DescriptionSource)?
         let fallback = rules.fallback
@@ -106,8 +106,8 @@ struct AssetReader: Sendable {
         return (firstFound?.0, firstFound?.1, fallback)
     }
 
-    private static func sidecarDescription(_ path: [UInt8]) -> [UInt8]? {
-        guard case .success(let file) = FileSystem.openRegularFile(path) else { return nil }
+    private static func sidecarDescription(_ path: PathBytes) -> [UInt8]? {
+        guard case .success(let file) = FileSystem.openRegularFile(path.bytes) else { return nil }
         return XMPPacket.description(fileDescriptor: file.fileDescriptor, fileSize: Int(file.info.size))
     }
 
@@ -120,11 +120,8 @@ struct AssetReader: Sendable {
         return text
     }
 
-    static func hasImageExtension(_ path: [UInt8]) -> Bool {
-        guard let dot = path.lastIndex(of: UInt8(ascii: ".")),
-              !path[dot...].contains(UInt8(ascii: "/")) else { return false }
-        let suffix = path[path.index(after: dot)...]
-        guard suffix.count <= 5 else { return false }
+    static func hasImageExtension(_ path: PathBytes) -> Bool {
+        guard let suffix = path.nameExtension, suffix.count <= 5 else { return false }
         return imageExtensions.contains(String(decoding: suffix, as: UTF8.self).lowercased())
     }
 }

@@ -1,3 +1,4 @@
+import FileSystem
 import Synchronization
 import Watcher
 
@@ -8,7 +9,7 @@ enum IndexCommand: Sendable {
     /// Reconcile `only` that root, or every root.
     case reconcile(only: LibraryRoot?, reason: String, reply: IndexReply<ScanReport>)
     /// Reconcile folders inotify cannot watch, each with its subtree.
-    case reconcileFolders([[UInt8]], reply: IndexReply<Void>)
+    case reconcileFolders([PathBytes], reply: IndexReply<Void>)
     /// Make these the roots (a config reload).
     case replaceRoots([LibraryRoot], reply: IndexReply<RootChange>)
     /// Decide again whether each root's file system is there (`Indexer.recheckRoots`).

@@ -34,7 +34,7 @@ extension Indexer {
         guard state.indexProblem == nil else {
             // Nothing can be written: the catch-up reconcile finds these changes on disk. New
             // folders are watched now, so what happens in them later is seen too.
-            for case .directoryCreated(let folder) in actions { coverage.cover(folder.bytes) }
+            for case .directoryCreated(let folder) in actions { coverage.cover(folder) }
             try await applyRootChanges(actions)
             return
         }
@@ -94,19 +94,18 @@ extension Indexer {
         switch action {
         case .directoryCreated(let path):
             // Watch first, then scan: files written before the watch existed are found too.
-            coverage.cover(path.bytes)
-            _ = try await scanner.reconcile(root: path.bytes, progress: ScanProgressTracker())
-        case .directoryRemoved(let path):
-            let folder = path.bytes
+            coverage.cover(path)
+            _ = try await scanner.reconcile(root: path, progress: ScanProgressTracker())
+        case .directoryRemoved(let folder):
             // A mount point removed as its drive was unmounted (udisks does): the drive is
             // offline, not its photos deleted, though the mount table may not have been read since.
             if volumes.recordsMount(inside: folder) { try await recheckRootsNow() }
             _ = try await scanner.reconcile(root: folder, progress: ScanProgressTracker(),
                                             excluding: volumes.offlineFolders(inside: folder))
         case .directoryMoved(let from, let to):
-            try await moveSubtree(from: from.bytes, to: to.bytes)
+            try await moveSubtree(from: from, to: to)
         case .watchedDirectoryGone(let folder):
-            guard let root = roots.root(at: folder.bytes) else { return }
+            guard let root = roots.root(at: folder) else { return }
             // Unmounted with its mount point left behind, the folder is there but empty: the
             // mount table and the recorded file system tell it from a folder that was removed.
             let (path, presence) = try await volumes.check(root, table: MountTable.read().table)
@@ -124,10 +123,10 @@ extension Indexer {
     }
 
     /// A folder renamed inside the library: every asset below keeps its id.
-    private func moveSubtree(from: [UInt8], to: [UInt8]) async throws {
+    private func moveSubtree(from: PathBytes, to: PathBytes) async throws {
         var batch = WriteBatch()
         for file in try await scanner.store.read({ try $0.indexedFiles(under: from) }) {
-            let path = to + file.path.dropFirst(from.count)
+            let path = file.path.rebased(from: from, to: to)
             batch.updates.append(WriteBatch.Update(id: file.id, path: path, stamp: file.stamp, content: nil))
         }
         _ = try await scanner.store.write { [batch] in try $0.apply(batch) }

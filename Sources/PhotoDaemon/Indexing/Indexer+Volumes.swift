@@ -19,7 +19,7 @@ extension Indexer {
         }
         _ = try await volumes.checkInside(root, path: path, table: table)
         for folder in volumes.offlineFolders(inside: path) {
-            state.setMountProblem(String(decoding: folder, as: UTF8.self), nil)
+            state.setMountProblem(folder.description, nil)
         }
         await volumes.forgetAway(inside: path)
         coverage.uncover(path)
@@ -38,7 +38,7 @@ extension Indexer {
     }
 
     /// Keeps an offline root's assets, unwatched and not reconciled, until its file system is back.
-    func markOffline(_ root: LibraryRoot, folder: [UInt8], reason: String) async {
+    func markOffline(_ root: LibraryRoot, folder: PathBytes, reason: String) async {
         let before = state.rootState(root.configured)
         let count = (try? await scanner.store.read { try $0.assetCount(under: folder) }) ?? 0
         state.setRoot(root.configured, .offline, problem: """
@@ -91,12 +91,12 @@ extension Indexer {
 
     /// Follows the drives mounted inside a root that stays: one that went away goes offline,
     /// one that was mounted (again) is watched and reconciled.
-    func recheckInside(_ root: LibraryRoot, path: [UInt8], table: MountTable) async throws {
+    func recheckInside(_ root: LibraryRoot, path: PathBytes, table: MountTable) async throws {
         let inside = try await volumes.checkInside(root, path: path, table: table)
         await note(inside, in: root, rewatch: true)
         let away = inside.away.map(\.folder)
         for folder in inside.arrived where state.indexProblem == nil {
-            logger.notice("a drive is mounted at \(String(decoding: folder, as: UTF8.self)) in root \(root.configured): reconciling it")
+            logger.notice("a drive is mounted at \(folder) in root \(root.configured): reconciling it")
             do {
                 _ = try await scanner.reconcile(root: folder, progress: ScanProgressTracker(), excluding: away)
             } catch {
@@ -109,7 +109,7 @@ extension Indexer {
     /// `rewatch`, watches the ones that arrived afresh (a walk that covers the root does not).
     func note(_ inside: RootVolumes.InsideMounts, in root: LibraryRoot, rewatch: Bool) async {
         for (folder, reason, already) in inside.away {
-            let name = String(decoding: folder, as: UTF8.self)
+            let name = folder.description
             let count = (try? await scanner.store.read { try $0.assetCount(under: folder) }) ?? 0
             state.setMountProblem(name, """
                 the drive mounted at \(name) in root \(root.configured) is offline: \(reason); its \(count) photos are \
@@ -120,7 +120,7 @@ extension Indexer {
                 logger.warning("the drive mounted at \(name) in root \(root.configured) is offline: \(reason); keeping its \(count) photos")
             }
         }
-        for folder in inside.cleared { state.setMountProblem(String(decoding: folder, as: UTF8.self), nil) }
+        for folder in inside.cleared { state.setMountProblem(folder.description, nil) }
         guard rewatch else { return }
         for folder in inside.arrived {
             coverage.uncover(folder)

@@ -48,7 +48,7 @@ final class Indexer: Sendable {
     }
 
     /// Reconciles folders inotify cannot watch, each with its subtree.
-    func reconcile(folders: [[UInt8]]) async throws {
+    func reconcile(folders: [PathBytes]) async throws {
         try await queue.send { .reconcileFolders(folders, reply: $0) }
     }
 
@@ -117,18 +117,18 @@ final class Indexer: Sendable {
         let old = roots.replace(with: new)
         let removed = old.filter { root in !new.contains { $0.configured == root.configured } }
         let added = new.filter { root in !old.contains { $0.configured == root.configured } }
-        let kept = new.map { $0.resolve() ?? Array($0.configured.utf8) }
+        let kept = new.map { $0.resolveOrConfigured() }
         for root in removed {
             state.forgetRoot(root.configured)
             await volumes.forget(root.configured)
-            let path = root.resolve() ?? Array(root.configured.utf8)
+            let path = root.resolveOrConfigured()
             coverage.uncover(path)
             let store = scanner.store
             let gone: Int
             do {
                 var batch = WriteBatch()
                 batch.removals = try await store.read { try $0.indexedFiles(under: path) }.filter { file in
-                    !kept.contains { file.path.isPathInside($0) }
+                    !kept.contains { file.path.isInside($0) }
                 }.map(\.id)
                 _ = try await store.write { [batch] in try $0.apply(batch) }
                 gone = batch.removals.count
@@ -137,13 +137,13 @@ final class Indexer: Sendable {
             }
             logger.notice("root \(root.configured) left the config: \(gone) photos left the index")
         }
-        let removedPaths = removed.map { $0.resolve() ?? Array($0.configured.utf8) }
+        let removedPaths = removed.map { $0.resolveOrConfigured() }
         for root in new {
             guard let path = root.resolve() else { continue }
             // Added roots need watches; so does a kept root inside a removed one, whose watches
             // went with it. Other kept roots are still watched: walking them again is wasted.
             let isAdded = added.contains { $0.configured == root.configured }
-            let wasInsideRemoved = removedPaths.contains { path.isPathInside($0) }
+            let wasInsideRemoved = removedPaths.contains { path.isInside($0) }
             if isAdded || wasInsideRemoved { coverage.cover(path) }
         }
         if !added.isEmpty { _ = try await run(roots: added, reason: "roots added to the config") }
@@ -180,7 +180,7 @@ final class Indexer: Sendable {
             let inside = try await volumes.checkInside(root, path: path, table: table)
             await note(inside, in: root, rewatch: !covering)
             let coverage = self.coverage
-            let watch: (@Sendable ([UInt8]) -> Void)? =
+            let watch: (@Sendable (PathBytes) -> Void)? =
                 covering ? { @Sendable folder in coverage.watchWhileWalking(folder) } : nil
             do {
                 total = total + (try await scanner.reconcile(root: path, progress: state.progress, beforeListing: watch,
@@ -214,7 +214,7 @@ final class Indexer: Sendable {
         return total
     }
 
-    private func reconcileNow(folders: [[UInt8]]) async throws {
+    private func reconcileNow(folders: [PathBytes]) async throws {
         guard state.indexProblem == nil else { return }
         do {
             for folder in folders {

@@ -6,12 +6,18 @@ struct LibraryRoot: Sendable, Equatable {
     let configured: String
 
     /// The canonical path when the folder exists and is a folder, else nil (missing).
-    func resolve() -> [UInt8]? {
+    func resolve() -> PathBytes? {
         guard let path = FileSystem.canonicalPath(Array(configured.utf8)),
               case .success(let info) = FileSystem.linkStatus(path), info.kind == .directory
         else { return nil }
-        return path
+        return PathBytes(path)
     }
+
+    /// The folder as configured, as a path: where a root that does not resolve was.
+    var configuredPath: PathBytes { PathBytes(configured) }
+
+    /// The canonical path, else the folder as configured.
+    func resolveOrConfigured() -> PathBytes { resolve() ?? configuredPath }
 
     /// Drops roots that lie inside another root, so no file is indexed twice.
     static func distinct(_ paths: [String]) -> [LibraryRoot] {

@@ -23,8 +23,8 @@ final class LibraryRoots: Sendable {
     }
 
     /// The root that is `path`, by its resolved or its configured path.
-    func root(at path: [UInt8]) -> LibraryRoot? {
-        all.first { $0.resolve() == path || Array($0.configured.utf8) == path }
+    func root(at path: PathBytes) -> LibraryRoot? {
+        all.first { $0.resolve() == path || $0.configuredPath == path }
     }
 
     /// The root a person named: as configured (a trailing slash aside), or by any absolute path
@@ -35,6 +35,6 @@ final class LibraryRoots: Sendable {
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
         if let root = all.first(where: { $0.configured == trimmed }) { return root }
         guard trimmed.hasPrefix("/"), let canonical = FileSystem.canonicalPath(Array(trimmed.utf8)) else { return nil }
-        return root(at: canonical)
+        return root(at: PathBytes(canonical))
     }
 }

@@ -39,10 +39,10 @@ final class LibraryWalk: Sendable {
     /// are looked up (a description source); `beforeListing`: called with each folder just
     /// before it is listed (to watch it); `statingFiles`: whether files are stat-ed as they are
     /// listed (see above).
-    init(root: [UInt8], range: PathRange? = nil, sidecars: Bool, statingFiles: Bool = true,
-         beforeListing: (@Sendable ([UInt8]) -> Void)? = nil, logger: Logger) {
-        var walker = DirectoryWalker(root: root, range: range)
-        walker.beforeListing = beforeListing
+    init(root: PathBytes, range: PathRange? = nil, sidecars: Bool, statingFiles: Bool = true,
+         beforeListing: (@Sendable (PathBytes) -> Void)? = nil, logger: Logger) {
+        var walker = DirectoryWalker(root: root.bytes, range: range)
+        walker.beforeListing = beforeListing.map { listing in { listing(PathBytes($0)) } }
         state = Mutex(State(cursor: walker.start(statingFiles: statingFiles)))
         self.sidecars = sidecars
         self.statingFiles = statingFiles
@@ -59,11 +59,13 @@ final class LibraryWalk: Sendable {
             }
             var files: [ReconcilePlan.Read] = []
             files.reserveCapacity(step.entries.count)
-            for entry in step.entries where !Sidecar.isSidecar(entry.path) {
-                var file = ReconcilePlan.Read(path: entry.path, stamp: FileStamp(entry.info), id: nil,
+            for entry in step.entries {
+                let path = PathBytes(entry.path)
+                guard !Sidecar.isSidecar(path) else { continue }
+                var file = ReconcilePlan.Read(path: path, stamp: FileStamp(entry.info), id: nil,
                                               linked: entry.info.linkCount > 1)
                 if sidecars, let folder = entry.folder, Self.hasSidecars(folder, remembered: &state.folder),
-                   let sidecar = statingFiles ? Sidecar.find(for: entry.path, in: folder) : Sidecar.find(for: entry.path) {
+                   let sidecar = statingFiles ? Sidecar.find(for: path, in: folder) : Sidecar.find(for: path) {
                     file.stamp.sidecar = sidecar.signature
                     file.sidecar = sidecar.path
                 }
@@ -75,8 +77,8 @@ final class LibraryWalk: Sendable {
 
     /// The files under `root` a first index will read (sidecars left out), counted quickly for a
     /// progress total. Blocking.
-    static func count(_ root: [UInt8]) -> Int {
-        DirectoryWalker(root: root).countFiles { !Sidecar.isSidecar($0) }
+    static func count(_ root: PathBytes) -> Int {
+        DirectoryWalker(root: root.bytes).countFiles { !Sidecar.isSidecar(PathBytes($0)) }
     }
 
     private static func hasSidecars(

@@ -20,12 +20,12 @@ struct MovedFileFinder: Sendable {
     /// paths with `opener` (one for a batch keeps their folder open, or knows it is gone).
     /// A candidate under `root` (the folder being reconciled) whose path holds another file is
     /// not taken: the walk found that file there and reads it under the candidate's id.
-    func asset(for stamp: FileStamp, root: [UInt8]? = nil, opener: SafeOpener = SafeOpener()) -> IndexedFile? {
+    func asset(for stamp: FileStamp, root: PathBytes? = nil, opener: SafeOpener = SafeOpener()) -> IndexedFile? {
         for candidate in matching(stamp) {
-            if case .success(let info) = opener.linkStatus(candidate.path) {
+            if case .success(let info) = opener.linkStatus(candidate.path.bytes) {
                 // Still there: a hard link, a second name for the same file.
                 if info.device == stamp.device, info.inode == stamp.inode { continue }
-                if let root, candidate.path.isPathInside(root) { continue }
+                if let root, candidate.path.isInside(root) { continue }
             }
             return candidate
         }
@@ -34,7 +34,7 @@ struct MovedFileFinder: Sendable {
 
     /// What a reconcile of `root` does now with `file`, a file new at its path it holds while
     /// the walk goes on (`HeldFile`). Blocking, as `asset(for:root:opener:)`.
-    func verdict(for file: ReconcilePlan.Read, root: [UInt8], opener: SafeOpener) -> HeldFile {
+    func verdict(for file: ReconcilePlan.Read, root: PathBytes, opener: SafeOpener) -> HeldFile {
         // A file with other names may be seen twice: it is adopted once, at the walk's end.
         if file.linked { return matching(file.stamp).isEmpty ? .new : .held }
         return asset(for: file.stamp, root: root, opener: opener).map { .moved($0) } ?? .new

@@ -11,7 +11,7 @@ struct ReconcileFeed {
         /// The walk's next files.
         case walk
         /// The index's next page of files: after the path `after`, else from the path `from` (nil: from the first).
-        case page(from: [UInt8]?, after: [UInt8]?)
+        case page(from: PathBytes?, after: PathBytes?)
         /// What the index says of these held files (new at their path): `HeldFile`.
         case check([ReconcilePlan.Read])
     }
@@ -37,7 +37,7 @@ struct ReconcileFeed {
     private(set) var walkEnded = false
     private(set) var indexEnded = false
     /// The path the next page starts after.
-    private var lastIndexed: [UInt8]?
+    private var lastIndexed: PathBytes?
     /// Files the walk went past (sidecars included).
     private(set) var found = 0
     /// Rows in the first page: 0 means nothing under this root is indexed yet.
@@ -45,21 +45,25 @@ struct ReconcileFeed {
 
     /// The paths this feed compares; the walk and the pages keep to them.
     let range: PathRange
+    /// `range`'s ends, as the paths they are compared with.
+    private let low, high: PathBytes?
     /// Folders left out of the comparison on both sides: a drive mounted there is away.
-    let excluding: [[UInt8]]
+    let excluding: [PathBytes]
 
     /// A feed for a merge that pairs moves when `pairing` and keeps up to `vanishedLimit` vanished
     /// rows (see `ReconcileMerge`), of the paths in `range`.
     init(pairing: Bool, range: PathRange = PathRange(low: nil, high: nil),
-         vanishedLimit: Int = ReconcileMerge.defaultVanishedLimit, excluding: [[UInt8]] = []) {
+         vanishedLimit: Int = ReconcileMerge.defaultVanishedLimit, excluding: [PathBytes] = []) {
         merge = ReconcileMerge(pairing: pairing, vanishedLimit: vanishedLimit)
         self.range = range
+        low = range.low.map(PathBytes.init)
+        high = range.high.map(PathBytes.init)
         self.excluding = excluding
     }
 
     /// Whether `path` lies in one of the `excluding` folders.
-    static func isExcluded(_ path: [UInt8], _ excluding: [[UInt8]]) -> Bool {
-        !excluding.isEmpty && excluding.contains { path.isPathInside($0) }
+    static func isExcluded(_ path: PathBytes, _ excluding: [PathBytes]) -> Bool {
+        !excluding.isEmpty && excluding.contains { path.isInside($0) }
     }
 
     /// Both sides have ended and every file is compared: `finish()` may settle the rest.
@@ -78,7 +82,7 @@ struct ReconcileFeed {
         }
         if !paging, !indexEnded, index.count < Self.pageSize / 2 {
             paging = true
-            fetches.append(.page(from: range.low, after: lastIndexed))
+            fetches.append(.page(from: low, after: lastIndexed))
         }
         if checking == nil, merge.held.count - settled >= Self.holdLimit {
             checking = merge.held.count
@@ -101,7 +105,7 @@ struct ReconcileFeed {
         paging = false
         var rows = rows
         indexEnded = rows.count < Self.pageSize
-        if let high = range.high, let past = rows.firstIndex(where: { $0.path.pathOrder(high) >= 0 }) {
+        if let high, let past = rows.firstIndex(where: { $0.path >= high }) {
             rows.removeSubrange(past...)
             indexEnded = true
         }

@@ -1,3 +1,4 @@
+import FileSystem
 import Store
 
 /// A reconcile of one root as a value: told what a piece of work finished, it answers the work
@@ -13,7 +14,7 @@ struct ReconcileMachine {
         case settling
         /// More rows vanished than a walk keeps: the index is read a page at a time for them,
         /// from after `after`; `reading` while a page is out.
-        case sweeping(after: [UInt8]?, reading: Bool)
+        case sweeping(after: PathBytes?, reading: Bool)
         /// Nothing more comes in: the last reads and commits finish.
         case draining
     }
@@ -48,7 +49,7 @@ struct ReconcileMachine {
         /// the merge compared), then hand it to `settled(_:)`.
         case settle(ReconcilePlan, indexedHere: Int)
         /// Read the sweep's next page, after `after` (nil: from the first row).
-        case sweep(after: [UInt8]?)
+        case sweep(after: PathBytes?)
     }
 
     /// Files a reader thread takes at a time.

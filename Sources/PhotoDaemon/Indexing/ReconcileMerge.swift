@@ -46,7 +46,7 @@ struct ReconcileMerge {
                           diskEnded: Bool, indexEnded: Bool) {
         while true {
             if let file = disk.first, let row = index.first {
-                let order = file.path.pathOrder(row.path)
+                let order = file.path.order(row.path)
                 if order < 0 {
                     found(disk.removeFirst())
                 } else if order > 0 {

@@ -12,11 +12,11 @@ import Store
 struct ReconcilePlan: Equatable {
     /// A file to open and read; `id` is set when the asset already exists (changed or moved).
     struct Read: Equatable {
-        var path: [UInt8]
+        var path: PathBytes
         var stamp: FileStamp
         var id: String?
         /// The XMP sidecar the walk found beside it (its signature is in `stamp`).
-        var sidecar: [UInt8]?
+        var sidecar: PathBytes?
         /// The file has other names (hard links): it may be seen twice in one walk.
         var linked = false
         /// The asset indexed at this path from another file (another device or inode): read
@@ -39,7 +39,7 @@ struct ReconcilePlan: Equatable {
     /// A known asset found at a new path, bytes unchanged: only its path and stamp change.
     struct Move: Equatable {
         var id: String
-        var path: [UInt8]
+        var path: PathBytes
         var stamp: FileStamp
         /// The asset indexed at `path` from another file, which the move puts out of the library.
         var replaces: String? = nil
@@ -56,14 +56,15 @@ struct ReconcilePlan: Equatable {
 
     /// Compares the index's files under a root with the files the walk found there, in any order.
     static func make(
-        indexed: [IndexedFile], onDisk: [DirectoryWalker.Entry], sidecar: ([UInt8]) -> Int64 = { _ in 0 }
+        indexed: [IndexedFile], onDisk: [DirectoryWalker.Entry], sidecar: (PathBytes) -> Int64 = { _ in 0 }
     ) -> ReconcilePlan {
         var disk = onDisk.map { entry in
+            let path = PathBytes(entry.path)
             var stamp = FileStamp(entry.info)
-            stamp.sidecar = sidecar(entry.path)
-            return Read(path: entry.path, stamp: stamp, id: nil, linked: entry.info.linkCount > 1)
-        }.sorted { $0.path.pathOrder($1.path) < 0 }[...]
-        var index = indexed.sorted { $0.path.pathOrder($1.path) < 0 }[...]
+            stamp.sidecar = sidecar(path)
+            return Read(path: path, stamp: stamp, id: nil, linked: entry.info.linkCount > 1)
+        }.sorted { $0.path < $1.path }[...]
+        var index = indexed.sorted { $0.path < $1.path }[...]
         var merge = ReconcileMerge(pairing: true)
         merge.compare(disk: &disk, index: &index, diskEnded: true, indexEnded: true)
         return merge.finish()

@@ -143,10 +143,10 @@ extension WriteBatch {
 
     /// About how many bytes the batch holds: its paths, ids and texts.
     var weight: Int {
-        inserts.reduce(0) { $0 + $1.path.count + $1.content.weight }
-            + updates.reduce(0) { $0 + $1.path.count + $1.id.utf8.count + ($1.content?.weight ?? 0) }
+        inserts.reduce(0) { $0 + $1.path.bytes.count + $1.content.weight }
+            + updates.reduce(0) { $0 + $1.path.bytes.count + $1.id.utf8.count + ($1.content?.weight ?? 0) }
             + removals.reduce(0) { $0 + $1.utf8.count }
-            + vanished.reduce(0) { $0 + $1.id.utf8.count + $1.path.count }
+            + vanished.reduce(0) { $0 + $1.id.utf8.count + $1.path.bytes.count }
     }
 }
 

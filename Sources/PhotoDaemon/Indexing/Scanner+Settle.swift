@@ -11,19 +11,19 @@ extension Scanner {
     /// whether it was the last.
     struct SweptPage: Sendable {
         var gone: [WriteBatch.Vanished]
-        var after: [UInt8]?
+        var after: PathBytes?
         var ended: Bool
     }
 
     /// The rows of one page of the index under `root` after the path `after` whose path no
     /// longer holds a file: vanished, unless a move written before takes them elsewhere. Rows in
     /// `excluding` (a drive that is away) are kept.
-    func sweepPage(root: [UInt8], after: [UInt8]?, excluding: [[UInt8]] = []) async throws -> SweptPage {
+    func sweepPage(root: PathBytes, after: PathBytes?, excluding: [PathBytes] = []) async throws -> SweptPage {
         let rows = try await store.read { try $0.indexedFiles(under: root, after: after, limit: ReconcileFeed.pageSize) }
         let gone = try await pool.runIfActive { () -> [WriteBatch.Vanished] in
             let opener = SafeOpener()
             return rows.filter { !ReconcileFeed.isExcluded($0.path, excluding) }.filter { row in
-                switch opener.linkStatus(row.path) {
+                switch opener.linkStatus(row.path.bytes) {
                 case .success(let info): return info.kind != .regular
                 case .failure(let error): return error.meansNoFile
                 }
@@ -44,7 +44,7 @@ extension Scanner {
     /// New files that are assets moved in from outside this folder while nobody could see the
     /// move keep their ids. Skipped when every asset is inside this folder (a first index) and
     /// the merge paired the moves inside it (`indexedHere`: the rows it compared, else 0).
-    func adoptUnseenMoves(into plan: inout ReconcilePlan, root: [UInt8], indexedHere: Int,
+    func adoptUnseenMoves(into plan: inout ReconcilePlan, root: PathBytes, indexedHere: Int,
                                   indexedAnywhere: Int) async throws {
         guard indexedAnywhere > indexedHere else { return }
         let reads = plan.reads

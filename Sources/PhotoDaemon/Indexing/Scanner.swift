@@ -53,9 +53,9 @@ struct Scanner: Sendable {
     /// just before the walk lists it (the start-up reconcile watches the folders there).
     /// Folders in `excluding` (where a drive is away) are left as indexed: neither their
     /// indexed files nor what the walk finds there is compared.
-    func reconcile(root: [UInt8], progress: ScanProgressTracker,
-                   beforeListing: (@Sendable ([UInt8]) -> Void)? = nil,
-                   excluding: [[UInt8]] = []) async throws -> ScanReport {
+    func reconcile(root: PathBytes, progress: ScanProgressTracker,
+                   beforeListing: (@Sendable (PathBytes) -> Void)? = nil,
+                   excluding: [PathBytes] = []) async throws -> ScanReport {
         let (report, bulk) = try await reconcileFiles(root: root, progress: progress, beforeListing: beforeListing,
                                                       excluding: excluding)
         // Built once the reconcile's buffers are gone and their memory given back, so theirs and
@@ -69,14 +69,14 @@ struct Scanner: Sendable {
 
     /// The reconcile itself, run by a `ReconcileMachine`; true with the report when it left a
     /// bulk load to end.
-    private func reconcileFiles(root: [UInt8], progress: ScanProgressTracker, beforeListing: (@Sendable ([UInt8]) -> Void)?,
-                                excluding: [[UInt8]]) async throws -> (ScanReport, Bool) {
+    private func reconcileFiles(root: PathBytes, progress: ScanProgressTracker, beforeListing: (@Sendable (PathBytes) -> Void)?,
+                                excluding: [PathBytes]) async throws -> (ScanReport, Bool) {
         let clock = ContinuousClock()
         let started = clock.now
         // The tree is walked in as many ranges as files are read at once, side by side: the walk
         // is a stat call a file, and a reconcile of an unchanged library is nothing but the walk.
         let ranges = try await pool.runIfActive { [parallelism] in
-            DirectoryWalker(root: root).split(into: parallelism)
+            DirectoryWalker(root: root.bytes).split(into: parallelism)
         }
         // With nothing indexed anywhere, no new file can be an asset moved: all are read at once,
         // and the walk need not stat them (each is fstat-ed as it is read).
@@ -143,7 +143,7 @@ struct Scanner: Sendable {
             throw error
         }
         if !machine.isFinished {
-            logger.error("the reconcile of \(String(decoding: root, as: UTF8.self)) stopped in \(machine.phase) with work left")
+            logger.error("the reconcile of \(root) stopped in \(machine.phase) with work left")
         }
         var report = machine.report
         report.loadedInBulk = bulk
@@ -154,9 +154,9 @@ struct Scanner: Sendable {
         return (report, bulk)
     }
 
-    private func logWalk(_ root: [UInt8], parts: Int, seconds: Double, plan: ReconcilePlan, machine: ReconcileMachine) {
+    private func logWalk(_ root: PathBytes, parts: Int, seconds: Double, plan: ReconcilePlan, machine: ReconcileMachine) {
         logger.debug("""
-            walked \(String(decoding: root, as: UTF8.self)) in \(parts) parts in \(seconds) s: \
+            walked \(root) in \(parts) parts in \(seconds) s: \
             \(machine.report.scanned) files, \(machine.reads) to read, \(machine.moved + plan.moves.count) moved, \
             \(plan.sweep ? "too many gone to keep (the index is swept for them)" : "\(plan.vanished.count) gone"), \
             \(plan.unchanged) unchanged
@@ -165,7 +165,7 @@ struct Scanner: Sendable {
 
     /// The child task that fetches `fetch` for the range `part`.
     private func task(for fetch: ReconcileFeed.Fetch, part: Int, walk: LibraryWalk,
-                      root: [UInt8]) -> @Sendable () async throws -> ReconcileMachine.Step {
+                      root: PathBytes) -> @Sendable () async throws -> ReconcileMachine.Step {
         switch fetch {
         case .walk:
             return { .walked(part: part, try await pool.runIfActive { walk.next(upTo: ReconcileFeed.walkStep) }) }
@@ -223,7 +223,7 @@ struct Scanner: Sendable {
                 // Gone, or no longer a regular file: no longer part of the library.
                 batch.removals += [id, replaced].compactMap { $0 }
             } else {
-                let path = String(decoding: read.path, as: UTF8.self)
+                let path = read.path.description
                 logger.warning("cannot read \(path), keeping what the index knows: \(error)",
                                metadata: ["path": "\(path)", "asset": "\(read.id ?? "")"])
             }

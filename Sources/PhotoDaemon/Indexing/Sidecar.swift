@@ -10,32 +10,37 @@ enum Sidecar {
 
     /// Whether a path names a sidecar rather than a possible image. (Asked of every file a
     /// walk finds: compares in place.)
-    static func isSidecar(_ path: [UInt8]) -> Bool {
-        guard path.count > suffix.count else { return false }
-        let start = path.count - suffix.count
-        for (offset, byte) in suffix.enumerated() where lowercased(path[start + offset]) != byte { return false }
+    static func isSidecar(_ path: PathBytes) -> Bool {
+        isSidecar(name: path.bytes)
+    }
+
+    /// Whether a file name (or a path's bytes: the suffix is all that counts) is a sidecar's.
+    static func isSidecar(name: [UInt8]) -> Bool {
+        guard name.count > suffix.count else { return false }
+        let start = name.count - suffix.count
+        for (offset, byte) in suffix.enumerated() where lowercased(name[start + offset]) != byte { return false }
         return true
     }
 
     /// The sidecar paths an image may have, in the order they are preferred.
-    static func candidates(for image: [UInt8]) -> [[UInt8]] {
-        var paths = suffixes.map { image + $0 }
-        if let stem = stem(of: image) { paths += suffixes.map { stem + $0 } }
+    static func candidates(for image: PathBytes) -> [PathBytes] {
+        var paths = suffixes.map { image.appendingToName($0) }
+        if let stem = image.withoutExtension { paths += suffixes.map { stem.appendingToName($0) } }
         return paths
     }
 
     /// The sidecar path `candidate` (an index into `candidates(for:)`) names for `image`, nil
     /// for an index out of range.
-    static func path(candidate: Int, for image: [UInt8]) -> [UInt8]? {
+    static func path(candidate: Int, for image: PathBytes) -> PathBytes? {
         let paths = candidates(for: image)
         return paths.indices.contains(candidate) ? paths[candidate] : nil
     }
 
     /// The image paths a sidecar may belong to: `name.ext` exactly for `name.ext.xmp`, or any
     /// `name.*` (found by the caller) for `name.xmp`. Returns (exact image, stem + ".").
-    static func images(of sidecar: [UInt8]) -> (exact: [UInt8], stemPrefix: [UInt8]) {
-        let base = Array(sidecar.dropLast(suffix.count))
-        return (base, base + [UInt8(ascii: ".")])
+    static func images(of sidecar: PathBytes) -> (exact: PathBytes, stemPrefix: PathBytes) {
+        let base = PathBytes(Array(sidecar.bytes.dropLast(suffix.count)))
+        return (base, base.appendingToName([UInt8(ascii: ".")]))
     }
 
     /// A signature that changes when the sidecar in effect is another file or was written: 0 for none.
@@ -51,36 +56,27 @@ enum Sidecar {
     }
 
     /// The sidecar in effect for `image` in its folder's listing from a walk (no system calls).
-    static func find(for image: [UInt8], in folder: FolderListing) -> (path: [UInt8], signature: Int64)? {
+    static func find(for image: PathBytes, in folder: FolderListing) -> (path: PathBytes, signature: Int64)? {
         for (index, path) in candidates(for: image).enumerated() {
-            let name = Array(path[((path.lastIndex(of: UInt8(ascii: "/")) ?? -1) + 1)...])
-            if let info = folder.file(named: name) { return (path, signature(of: info, candidate: index)) }
+            if let info = folder.file(named: path.lastComponent) { return (path, signature(of: info, candidate: index)) }
         }
         return nil
     }
 
     /// Whether a listed folder holds any sidecar at all (most hold none: no image there needs a lookup).
     static func any(in folder: FolderListing) -> Bool {
-        folder.containsFile { name in isSidecar(name) }
+        folder.containsFile { name in isSidecar(name: name) }
     }
 
     /// The sidecar in effect for `image`, looked up on disk (live events: one file at a time)
     /// through real folders only; `opener` keeps the image's folder open for all the candidates.
-    static func find(for image: [UInt8], opener: SafeOpener = SafeOpener()) -> (path: [UInt8], signature: Int64)? {
+    static func find(for image: PathBytes, opener: SafeOpener = SafeOpener()) -> (path: PathBytes, signature: Int64)? {
         for (index, path) in candidates(for: image).enumerated() {
-            if case .success(let info) = opener.linkStatus(path), info.kind == .regular {
+            if case .success(let info) = opener.linkStatus(path.bytes), info.kind == .regular {
                 return (path, signature(of: info, candidate: index))
             }
         }
         return nil
-    }
-
-    /// The path without its last extension, nil when the file name has none.
-    private static func stem(of path: [UInt8]) -> [UInt8]? {
-        guard let dot = path.lastIndex(of: UInt8(ascii: ".")) else { return nil }
-        let slash = path.lastIndex(of: UInt8(ascii: "/")) ?? -1
-        guard dot > slash + 1 else { return nil }  // ".hidden" or no extension
-        return Array(path[..<dot])
     }
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {

@@ -20,7 +20,7 @@ final class FolderCoverage: Sendable {
     /// The budget warning is logged once per run; `Status` keeps saying it.
     private let warnedAboutBudget = Atomic(false)
     /// Roots whose tree has been covered (by `cover`, or by a reconcile's walk).
-    private let covered = Mutex<Set<[UInt8]>>([])
+    private let covered = Mutex<Set<PathBytes>>([])
 
     init(watches: WatchSet, roots: LibraryRoots, state: LibraryState, pollInterval: Int, logger: Logger) {
         self.watches = watches
@@ -41,31 +41,31 @@ final class FolderCoverage: Sendable {
     }
 
     /// Watches `folder` and below, then records how each root is covered.
-    func cover(_ folder: [UInt8]) {
-        _ = watches.watchTree(PathBytes(folder))
+    func cover(_ folder: PathBytes) {
+        _ = watches.watchTree(folder)
         covered.withLock { _ = $0.insert(folder) }
         updateCoverage()
     }
 
     /// Whether `root` still needs covering: the start-up reconcile watches each folder as its
     /// walk reaches it (`watchWhileWalking`), saving a listing of the whole tree before it.
-    func needsCovering(_ root: [UInt8]) -> Bool {
+    func needsCovering(_ root: PathBytes) -> Bool {
         !covered.withLock { $0.contains(root) }
     }
 
     /// Watches one folder just before a reconcile's walk lists it.
-    func watchWhileWalking(_ folder: [UInt8]) {
-        watches.watchFolder(PathBytes(folder))
+    func watchWhileWalking(_ folder: PathBytes) {
+        watches.watchFolder(folder)
     }
 
     /// Ends the covering of `root` by a walk: records how it is covered. When the budget ran out
     /// on the way (the walk goes depth first), it is covered again breadth first, so the watches
     /// go to the upper folders as `cover` gives them. When the walk did not finish (it failed),
     /// the tree is covered the usual way.
-    func finishCovering(_ root: [UInt8], walked: Bool) {
-        let short = watches.unwatched.contains { $0.isSameOrInside(PathBytes(root)) }
+    func finishCovering(_ root: PathBytes, walked: Bool) {
+        let short = watches.unwatched.contains { $0.isSameOrInside(root) }
         if short || !walked {
-            if short { watches.unwatchTree(PathBytes(root)) }
+            if short { watches.unwatchTree(root) }
             cover(root)
             return
         }
@@ -74,8 +74,8 @@ final class FolderCoverage: Sendable {
     }
 
     /// Stops watching `folder` and below (its root left the config).
-    func uncover(_ folder: [UInt8]) {
-        watches.unwatchTree(PathBytes(folder))
+    func uncover(_ folder: PathBytes) {
+        watches.unwatchTree(folder)
         covered.withLock { _ = $0.remove(folder) }
         updateCoverage()
     }
@@ -91,8 +91,8 @@ final class FolderCoverage: Sendable {
     private func updateCoverage() {
         let unwatched = watches.unwatched
         for root in roots.all {
-            let path = root.resolve() ?? Array(root.configured.utf8)
-            let polled = unwatched.filter { $0.isSameOrInside(PathBytes(path)) }
+            let path = root.resolveOrConfigured()
+            let polled = unwatched.filter { $0.isSameOrInside(path) }
             if polled.isEmpty {
                 state.setCoverage(root.configured, .watching, problem: nil)
                 continue

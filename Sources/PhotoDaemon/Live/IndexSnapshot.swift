@@ -6,18 +6,18 @@ import Watcher
 /// What the index holds for the files a run of watcher actions names, read before any of them is
 /// judged, so `LiveUpdater` judges them on the file pool with no store call inside.
 struct IndexSnapshot: Sendable {
-    private var files: [[UInt8]: IndexedFile] = [:]
-    private var prefixed: [[UInt8]: [IndexedFile]] = [:]
+    private var files: [PathBytes: IndexedFile] = [:]
+    private var prefixed: [PathBytes: [IndexedFile]] = [:]
     /// Where a file new to its path may already be indexed: a move whose first half nobody saw.
     private(set) var movedFiles = MovedFileFinder(candidates: [])
 
     /// The indexed file at `path`: nil when there is none, or when the actions never named it.
-    func file(at path: [UInt8]) -> IndexedFile? {
+    func file(at path: PathBytes) -> IndexedFile? {
         files[path]
     }
 
     /// The indexed files whose path starts with `prefix`, the stem of a sidecar the actions named.
-    func files(withPrefix prefix: [UInt8]) -> [IndexedFile] {
+    func files(withPrefix prefix: PathBytes) -> [IndexedFile] {
         prefixed[prefix] ?? []
     }
 
@@ -28,7 +28,7 @@ struct IndexSnapshot: Sendable {
                      files: NIOThreadPool) async throws -> IndexSnapshot {
         let paths = actions.flatMap(Self.paths(named:))
         var exact = paths
-        var prefixes: Set<[UInt8]> = []
+        var prefixes: Set<PathBytes> = []
         if sidecars {
             for path in paths where Sidecar.isSidecar(path) {
                 let images = Sidecar.images(of: path)
@@ -39,7 +39,7 @@ struct IndexSnapshot: Sendable {
         let stamps = try await files.runIfActive {
             let opener = SafeOpener()
             return paths.compactMap { path -> FileStamp? in
-                guard case .success(let info) = opener.linkStatus(path), info.kind == .regular else { return nil }
+                guard case .success(let info) = opener.linkStatus(path.bytes), info.kind == .regular else { return nil }
                 return FileStamp(info)
             }
         }
@@ -56,10 +56,10 @@ struct IndexSnapshot: Sendable {
         return snapshot
     }
 
-    private static func paths(named action: WatchAction) -> [[UInt8]] {
+    private static func paths(named action: WatchAction) -> [PathBytes] {
         switch action {
-        case .fileWritten(let path), .fileArrived(let path), .fileRemoved(let path), .fileLinked(let path): [path.bytes]
-        case .fileMoved(let from, let to): [from.bytes, to.bytes]
+        case .fileWritten(let path), .fileArrived(let path), .fileRemoved(let path), .fileLinked(let path): [path]
+        case .fileMoved(let from, let to): [from, to]
         default: []
         }
     }

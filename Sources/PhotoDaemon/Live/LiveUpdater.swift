@@ -19,11 +19,11 @@ struct LiveUpdater {
 
     /// Where indexed files are after the earlier actions of this run (nil: none there); what
     /// `index` says for any other path.
-    private var overlay: [[UInt8]: IndexedFile?] = [:]
-    private var refresh: [[UInt8]] = []
-    private var refreshing: Set<[UInt8]> = []
+    private var overlay: [PathBytes: IndexedFile?] = [:]
+    private var refresh: [PathBytes] = []
+    private var refreshing: Set<PathBytes> = []
     /// Assets renamed in this run, by id: their new path.
-    private var moved: [String: [UInt8]] = [:]
+    private var moved: [String: PathBytes] = [:]
     private var removals: [String] = []
 
     init(index: IndexSnapshot, reader: AssetReader) {
@@ -45,12 +45,12 @@ struct LiveUpdater {
         }
     }
 
-    private func indexed(at path: [UInt8]) -> IndexedFile? {
+    private func indexed(at path: PathBytes) -> IndexedFile? {
         if let known = overlay[path] { return known }
         return index.file(at: path)
     }
 
-    private mutating func touch(_ path: [UInt8]) {
+    private mutating func touch(_ path: PathBytes) {
         if Sidecar.isSidecar(path) {
             touchImages(of: path)
             return
@@ -60,13 +60,14 @@ struct LiveUpdater {
 
     /// A sidecar changed: the indexed images it may describe are judged again (`name.ext` for
     /// `name.ext.xmp`; every `name.<ext>` for `name.xmp`). Their stamps say whether anything changed.
-    private mutating func touchImages(of sidecar: [UInt8]) {
+    private mutating func touchImages(of sidecar: PathBytes) {
         guard reader.sources.contains(.sidecar) else { return }
         let images = Sidecar.images(of: sidecar)
-        var paths: [[UInt8]] = []
+        var paths: [PathBytes] = []
         if indexed(at: images.exact) != nil { paths.append(images.exact) }
         for file in index.files(withPrefix: images.stemPrefix) {
-            let rest = file.path.dropFirst(images.stemPrefix.count)
+            // `name.<ext>` exactly: one extension, in the sidecar's folder (`name.a.b`, `name.d/x` are not).
+            let rest = file.path.bytes.dropFirst(images.stemPrefix.bytes.count)
             if !rest.isEmpty, !rest.contains(UInt8(ascii: "/")), !rest.contains(UInt8(ascii: ".")) {
                 paths.append(file.path)
             }
@@ -77,27 +78,25 @@ struct LiveUpdater {
     private mutating func note(_ action: WatchAction) {
         switch action {
         case .fileWritten(let path), .fileArrived(let path), .fileRemoved(let path):
-            touch(path.bytes)
-        case .fileLinked(let linked):
-            let path = linked.bytes
+            touch(path)
+        case .fileLinked(let path):
             // Only a hard link appears without a write; anything else is still being written
             // and will be read on its close, never half-written.
-            if case .success(let info) = opener.linkStatus(path), info.kind == .regular, info.linkCount > 1 {
+            if case .success(let info) = opener.linkStatus(path.bytes), info.kind == .regular, info.linkCount > 1 {
                 touch(path)
             }
-        case .fileMoved(let from, let to) where Sidecar.isSidecar(from.bytes) || Sidecar.isSidecar(to.bytes):
+        case .fileMoved(let from, let to) where Sidecar.isSidecar(from) || Sidecar.isSidecar(to):
             // A sidecar renamed (or an image renamed to or from a sidecar's name): judge both ends.
-            touch(from.bytes)
-            touch(to.bytes)
-        case .fileMoved(let from, let to) where TemporaryName.isBackup(to.bytes, of: from.bytes) && isRegularFile(from.bytes):
+            touch(from)
+            touch(to)
+        case .fileMoved(let from, let to) where TemporaryName.isBackup(to.bytes, of: from.bytes) && isRegularFile(from):
             // ExifTool's save without -overwrite_original: the photo is renamed NAME_original as a
             // backup and the edited file takes its place. The photo keeps its id at its path, with
             // the new bytes (judged first); the backup, though on the photo's old inode, is then a
             // new file, as that id is taken.
-            touch(from.bytes)
-            touch(to.bytes)
-        case .fileMoved(let movedFrom, let movedTo):
-            let (from, to) = (movedFrom.bytes, movedTo.bytes)
+            touch(from)
+            touch(to)
+        case .fileMoved(let from, let to):
             let source = indexed(at: from)
             overlay[from] = .some(nil)
             touch(to)
@@ -119,8 +118,8 @@ struct LiveUpdater {
         }
     }
 
-    private func isRegularFile(_ path: [UInt8]) -> Bool {
-        guard case .success(let info) = opener.linkStatus(path) else { return false }
+    private func isRegularFile(_ path: PathBytes) -> Bool {
+        guard case .success(let info) = opener.linkStatus(path.bytes) else { return false }
         return info.kind == .regular
     }
 
@@ -129,7 +128,7 @@ struct LiveUpdater {
         var updated: Set<String> = []
         for path in refresh {
             let known = indexed(at: path)
-            guard case .success(let info) = opener.linkStatus(path), info.kind == .regular else {
+            guard case .success(let info) = opener.linkStatus(path.bytes), info.kind == .regular else {
                 if let known { removals.append(known.id) }
                 continue
             }

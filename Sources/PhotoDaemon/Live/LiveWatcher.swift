@@ -189,7 +189,7 @@ final class LiveWatcher: LiveEventSource {
         }
         let unwatched = watches.unwatched
         if !unwatched.isEmpty {
-            try await indexer.reconcile(folders: unwatched.map(\.bytes))
+            try await indexer.reconcile(folders: unwatched)
         }
     }
 }

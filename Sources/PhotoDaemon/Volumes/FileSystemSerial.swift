@@ -14,7 +14,7 @@ struct FileSystemSerial: Sendable, Equatable {
     static let ownFsIDTypes: Set<String> = ["ext2", "ext3", "ext4", "btrfs", "ntfs3"]
 
     /// Where udev lists file systems by UUID.
-    static let byUUID: [UInt8] = Array("/dev/disk/by-uuid".utf8)
+    static let byUUID = PathBytes("/dev/disk/by-uuid")
 
     /// True when both sides know a part and it differs: another file system, whatever its
     /// device number says; false when a known part matches; nil when nothing can be compared.
@@ -25,12 +25,12 @@ struct FileSystemSerial: Sendable, Equatable {
     }
 
     /// The serial of the file system holding `folder`, mounted as `mount` says.
-    static func read(folder: [UInt8], mount: MountEntry?) -> FileSystemSerial {
+    static func read(folder: PathBytes, mount: MountEntry?) -> FileSystemSerial {
         var serial = FileSystemSerial()
-        if let mount, ownFsIDTypes.contains(mount.fsType) { serial.fsID = FileSystem.fileSystemID(folder) ?? 0 }
+        if let mount, ownFsIDTypes.contains(mount.fsType) { serial.fsID = FileSystem.fileSystemID(folder.bytes) ?? 0 }
         if let mount, mount.source.hasPrefix("/dev/"),
            let device = FileSystem.canonicalPath(Array(mount.source.utf8)),
-           let entry = FileSystem.linkTargets(in: byUUID).first(where: { $0.target == device }) {
+           let entry = FileSystem.linkTargets(in: byUUID.bytes).first(where: { $0.target == device }) {
             serial.uuid = String(decoding: entry.name, as: UTF8.self)
         }
         return serial

@@ -12,7 +12,7 @@ struct MountEntry: Sendable, Equatable {
     var major: UInt32
     var minor: UInt32
     /// Where the mount point is, as the process sees it (octal escapes decoded).
-    var mountPoint: [UInt8]
+    var mountPoint: PathBytes
     var fsType: String
     /// The device or server mounted ("/dev/sdb1", "tmpfs", "host:/export").
     var source: String
@@ -52,7 +52,7 @@ struct MountTable: Sendable, Equatable {
                   let minor = UInt32(String(decoding: numbers[1], as: UTF8.self))
             else { continue }
             entries.append(MountEntry(
-                mountID: mountID, parentID: parentID, major: major, minor: minor, mountPoint: unescape(fields[4]),
+                mountID: mountID, parentID: parentID, major: major, minor: minor, mountPoint: PathBytes(unescape(fields[4])),
                 fsType: String(decoding: unescape(fields[separator + 1]), as: UTF8.self),
                 source: String(decoding: unescape(fields[separator + 2]), as: UTF8.self)))
         }
@@ -85,18 +85,18 @@ struct MountTable: Sendable, Equatable {
 
     /// The mount `path` is on: the one with the longest mount point at or above it, the last
     /// listed (the one on top) when several are at the same place. Nil for an empty table.
-    func covering(_ path: [UInt8]) -> MountEntry? {
+    func covering(_ path: PathBytes) -> MountEntry? {
         var best: MountEntry?
-        for entry in entries where PathBytes(path).isSameOrInside(PathBytes(entry.mountPoint)) {
-            if let current = best, current.mountPoint.count > entry.mountPoint.count { continue }
+        for entry in entries where path.isSameOrInside(entry.mountPoint) {
+            if let current = best, current.mountPoint.bytes.count > entry.mountPoint.bytes.count { continue }
             best = entry
         }
         return best
     }
 
     /// The mounts strictly inside `folder` (a drive mounted at a folder inside a root).
-    func mounts(inside folder: [UInt8]) -> [MountEntry] {
-        entries.filter { PathBytes($0.mountPoint).isInside(PathBytes(folder)) }
+    func mounts(inside folder: PathBytes) -> [MountEntry] {
+        entries.filter { $0.mountPoint.isInside(folder) }
     }
 
     /// Whether the mount `recorded` names is in the table now: a mount at its mount point
@@ -115,7 +115,7 @@ struct MountIdentity: Sendable, Equatable {
     var minor: UInt32
     var fsType: String
     var source: String
-    var mountPoint: [UInt8]
+    var mountPoint: PathBytes
 
     /// Whether `entry` (at the recorded mount point) can be this file system: the same device
     /// numbers, or the same type: a drive plugged in again may come back as another device
@@ -128,6 +128,6 @@ struct MountIdentity: Sendable, Equatable {
     /// "/dev/sdb1 (ext4) at /media/card", for logs and problems.
     var display: String {
         guard !mountPoint.isEmpty else { return "an unknown file system" }
-        return "\(source) (\(fsType)) at \(String(decoding: mountPoint, as: UTF8.self))"
+        return "\(source) (\(fsType)) at \(mountPoint)"
     }
 }

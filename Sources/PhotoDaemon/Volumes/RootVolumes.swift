@@ -10,21 +10,21 @@ final class RootVolumes: Sendable {
     /// What `checkInside` found about the drives mounted inside a root.
     struct InsideMounts: Sendable {
         /// Folders whose drive is away, why, and whether they were already offline.
-        var away: [(folder: [UInt8], reason: String, already: Bool)] = []
+        var away: [(folder: PathBytes, reason: String, already: Bool)] = []
         /// Folders where a drive is mounted that was not (or not this mount): to watch afresh
         /// and reconcile.
-        var arrived: [[UInt8]] = []
+        var arrived: [PathBytes] = []
         /// Folders that were offline and are not now.
-        var cleared: [[UInt8]] = []
+        var cleared: [PathBytes] = []
     }
 
     private let store: Store
     private let logger: Logger
     /// The records by folder; nil until first read from the index.
-    private let records = Mutex<[[UInt8]: StoredVolume]?>(nil)
+    private let records = Mutex<[PathBytes: StoredVolume]?>(nil)
     /// Offline folders: a root's, keyed by the configured root, and a mount's inside a root,
     /// keyed by `mountKey`.
-    private let offline = Mutex<[String: [UInt8]]>([:])
+    private let offline = Mutex<[String: PathBytes]>([:])
 
     init(store: Store, logger: Logger) {
         self.store = store
@@ -32,33 +32,33 @@ final class RootVolumes: Sendable {
     }
 
     /// Whether `path` lies in an offline folder.
-    func isOffline(_ path: [UInt8]) -> Bool {
+    func isOffline(_ path: PathBytes) -> Bool {
         offline.withLock { folders in
-            !folders.isEmpty && folders.values.contains { PathBytes(path).isSameOrInside(PathBytes($0)) }
+            !folders.isEmpty && folders.values.contains { path.isSameOrInside($0) }
         }
     }
 
     /// The offline folders at or inside `folder`: a reconcile of it leaves them out.
-    func offlineFolders(inside folder: [UInt8]) -> [[UInt8]] {
-        offline.withLock { $0.values.filter { PathBytes($0).isSameOrInside(PathBytes(folder)) } }
+    func offlineFolders(inside folder: PathBytes) -> [PathBytes] {
+        offline.withLock { $0.values.filter { $0.isSameOrInside(folder) } }
     }
 
     /// Whether a drive was recorded as mounted at or inside `folder` (from memory; false before
     /// the records are first read, which the start-up reconcile does).
-    func recordsMount(inside folder: [UInt8]) -> Bool {
+    func recordsMount(inside folder: PathBytes) -> Bool {
         records.withLock { records in
-            records?.keys.contains { PathBytes($0).isSameOrInside(PathBytes(folder)) } ?? false
+            records?.keys.contains { $0.isSameOrInside(folder) } ?? false
         }
     }
 
     /// Decides whether `root` can be reconciled now (`VolumeDecision`) and records the file
     /// system of one that can. Returns the folder its photos are indexed under, and the decision.
-    func check(_ root: LibraryRoot, table: MountTable) async throws -> (folder: [UInt8], presence: VolumePresence) {
+    func check(_ root: LibraryRoot, table: MountTable) async throws -> (folder: PathBytes, presence: VolumePresence) {
         let known = try await loaded()
         // A root's record is its shortest: the others are drives mounted inside it.
-        let recorded = known.values.filter { $0.root == root.configured }.min { $0.folder.count < $1.folder.count }
+        let recorded = known.values.filter { $0.root == root.configured }.min { $0.folder.bytes.count < $1.folder.bytes.count }
         let path = root.resolve()
-        let folder = path ?? recorded?.folder ?? Array(root.configured.utf8)
+        let folder = path ?? recorded?.folder ?? root.configuredPath
         let presence = try await decide(folder: folder, root: root.configured, recorded: recorded, table: table,
                                         device: path.flatMap(Self.device))
         switch presence {
@@ -76,10 +76,10 @@ final class RootVolumes: Sendable {
     /// Decides for each drive mounted, or recorded as mounted, at a folder inside `root` (present
     /// at `path`): records the ones mounted now, and says which are away, which arrived and
     /// which are back.
-    func checkInside(_ root: LibraryRoot, path: [UInt8], table: MountTable) async throws -> InsideMounts {
+    func checkInside(_ root: LibraryRoot, path: PathBytes, table: MountTable) async throws -> InsideMounts {
         let known = try await loaded()
         var result = InsideMounts()
-        var seen: Set<[UInt8]> = []
+        var seen: Set<PathBytes> = []
         for mount in table.mounts(inside: path) where seen.insert(mount.mountPoint).inserted {
             let folder = mount.mountPoint
             let recorded = known[folder]
@@ -98,7 +98,7 @@ final class RootVolumes: Sendable {
                 continue
             }
         }
-        for recorded in known.values where recorded.root == root.configured && PathBytes(recorded.folder).isInside(PathBytes(path))
+        for recorded in known.values where recorded.root == root.configured && recorded.folder.isInside(path)
             && !seen.contains(recorded.folder) {
             let folder = recorded.folder
             let wasAway = offline.withLock { $0[Self.mountKey(folder)] != nil }
@@ -115,7 +115,7 @@ final class RootVolumes: Sendable {
         }
         let away = Set(result.away.map(\.folder))
         offline.withLock { folders in
-            for (key, folder) in folders where key.hasPrefix(Self.mountPrefix) && PathBytes(folder).isInside(PathBytes(path))
+            for (key, folder) in folders where key.hasPrefix(Self.mountPrefix) && folder.isInside(path)
                 && !away.contains(folder) {
                 folders[key] = nil
                 result.cleared.append(folder)
@@ -127,9 +127,9 @@ final class RootVolumes: Sendable {
 
     /// Records the file system `root`'s folder is on now as the one its photos are on, whatever
     /// was recorded (the owner said so); the folder, nil when it is not there.
-    func accept(_ root: LibraryRoot, table: MountTable) async throws -> [UInt8]? {
+    func accept(_ root: LibraryRoot, table: MountTable) async throws -> PathBytes? {
         let known = try await loaded()
-        let recorded = known.values.filter { $0.root == root.configured }.min { $0.folder.count < $1.folder.count }
+        let recorded = known.values.filter { $0.root == root.configured }.min { $0.folder.bytes.count < $1.folder.bytes.count }
         guard let path = root.resolve(), let device = Self.device(path) else { return nil }
         let decision = VolumeDecision(folder: path, root: root.configured, recorded: nil, photoDevices: [], hasPhotos: false)
         let serial = FileSystemSerial.read(folder: path, mount: table.covering(path))
@@ -142,7 +142,7 @@ final class RootVolumes: Sendable {
 
     /// Drops the records of the drives inside `folder` that are away, so the next reconcile
     /// compares their folders too.
-    func forgetAway(inside folder: [UInt8]) async {
+    func forgetAway(inside folder: PathBytes) async {
         let away = offlineFolders(inside: folder)
         offline.withLock { folders in
             for (key, value) in folders where key.hasPrefix(Self.mountPrefix) && away.contains(value) { folders[key] = nil }
@@ -162,17 +162,17 @@ final class RootVolumes: Sendable {
 
     private static let mountPrefix = "mount:"
 
-    private static func mountKey(_ folder: [UInt8]) -> String {
-        mountPrefix + String(decoding: folder, as: UTF8.self)
+    private static func mountKey(_ folder: PathBytes) -> String {
+        mountPrefix + folder.description
     }
 
     /// `st_dev` of the folder at `path`, nil when it is not there or not a folder.
-    private static func device(_ path: [UInt8]) -> UInt64? {
-        guard case .success(let info) = FileSystem.linkStatus(path), info.kind == .directory else { return nil }
+    private static func device(_ path: PathBytes) -> UInt64? {
+        guard case .success(let info) = FileSystem.linkStatus(path.bytes), info.kind == .directory else { return nil }
         return info.device
     }
 
-    private func decide(folder: [UInt8], root: String, recorded: StoredVolume?, table: MountTable,
+    private func decide(folder: PathBytes, root: String, recorded: StoredVolume?, table: MountTable,
                         device: UInt64?) async throws -> VolumePresence {
         let hasPhotos = try await store.read { try $0.assetCount(under: folder) } > 0
         var photoDevices: Set<UInt64> = []
@@ -184,7 +184,7 @@ final class RootVolumes: Sendable {
                               hasPhotos: hasPhotos).decide(table: table, device: device, serial: serial)
     }
 
-    private func loaded() async throws -> [[UInt8]: StoredVolume] {
+    private func loaded() async throws -> [PathBytes: StoredVolume] {
         if let known = records.withLock({ $0 }) { return known }
         let stored = try await store.read { try $0.volumes() }
         let byFolder = Dictionary(stored.map { ($0.folder, $0) }, uniquingKeysWith: { first, _ in first })
@@ -205,16 +205,16 @@ final class RootVolumes: Sendable {
             if let old, old.folder != now.folder { try await store.write { try $0.deleteVolume(folder: old.folder) } }
             try await store.write { try $0.saveVolume(now) }
         } catch {
-            logger.debug("the file system of \(String(decoding: now.folder, as: UTF8.self)) is not recorded in the index yet: \(error)")
+            logger.debug("the file system of \(now.folder) is not recorded in the index yet: \(error)")
         }
     }
 
-    private func delete(_ folder: [UInt8]) async {
+    private func delete(_ folder: PathBytes) async {
         records.withLock { _ = $0?.removeValue(forKey: folder) }
         do {
             try await store.write { try $0.deleteVolume(folder: folder) }
         } catch {
-            logger.debug("the file system of \(String(decoding: folder, as: UTF8.self)) stays recorded: \(error)")
+            logger.debug("the file system of \(folder) stays recorded: \(error)")
         }
     }
 }

@@ -20,7 +20,7 @@ enum VolumePresence: Sendable, Equatable {
 /// no I/O, so it is tested with made-up tables.
 struct VolumeDecision: Sendable {
     /// The folder's canonical path (as recorded, when it cannot be resolved now).
-    var folder: [UInt8]
+    var folder: PathBytes
     /// The configured root it belongs to.
     var root: String
     /// What the index recorded for the folder, nil when nothing.
@@ -44,7 +44,7 @@ struct VolumeDecision: Sendable {
         let now = StoredVolume(
             folder: folder, root: root, device: device, mountID: mount?.mountID ?? 0, major: mount?.major ?? 0,
             minor: mount?.minor ?? 0, fsType: mount?.fsType ?? "", source: mount?.source ?? "",
-            mountPoint: mount?.mountPoint ?? [], uuid: serial.uuid, fsID: serial.fsID)
+            mountPoint: mount?.mountPoint ?? PathBytes([]), uuid: serial.uuid, fsID: serial.fsID)
         guard let recorded else {
             // Photos indexed before volumes were recorded: the device they were read on says.
             if hasPhotos, !photoDevices.isEmpty, !photoDevices.contains(device) {
@@ -74,7 +74,7 @@ struct VolumeDecision: Sendable {
         if another == true, let serialWas = recorded.serial.display, let isNow = serial.display {
             // Another stick in the same port, another card in the same reader.
             return .offline(reason: """
-                another drive (\(isNow)) is at \(String(decoding: folder, as: UTF8.self)), not the one its photos \
+                another drive (\(isNow)) is at \(folder), not the one its photos \
                 were indexed on (\(serialWas))
                 """)
         }

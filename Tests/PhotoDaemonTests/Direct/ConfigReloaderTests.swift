@@ -274,7 +274,7 @@ import Testing
             try await rig.indexing.withCommandLoop {
                 _ = try await rig.indexer.reconcile(reason: "start")
                 let names = { (assets: [StoredAsset]) in
-                    assets.map { String(decoding: $0.path, as: UTF8.self) }.sorted()
+                    assets.map { $0.path.description }.sorted()
                 }
                 #expect(try await names(rig.store.read { try $0.allAssets() }) == [rig.library + "/kept.jpg"])
 

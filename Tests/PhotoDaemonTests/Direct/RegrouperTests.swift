@@ -42,7 +42,7 @@ import Testing
                   sources: [Metadata.DescriptionSource] = DescriptionSources.defaultOrder) async throws -> ScanReport {
             let scanner = PhotoDaemon.Scanner(store: store, reader: AssetReader(rules: rules, sources: sources), pool: pool,
                                               parallelism: 2, batchSize: 100, logger: log.logger())
-            return try await scanner.reconcile(root: Array(library.utf8), progress: ScanProgressTracker())
+            return try await scanner.reconcile(root: PathBytes(library), progress: ScanProgressTracker())
         }
 
         /// What photod's start runs: the regrouper for `rules` and `sources`, sources first.
@@ -57,7 +57,7 @@ import Testing
         func assets() async throws -> [String: StoredAsset] {
             var byName: [String: StoredAsset] = [:]
             for asset in try await store.read({ try $0.allAssets() }) {
-                byName[String(String(decoding: asset.path, as: UTF8.self).dropFirst(library.count + 1))] = asset
+                byName[String(asset.path.description.dropFirst(library.count + 1))] = asset
             }
             return byName
         }
@@ -211,7 +211,7 @@ import Testing
 
             // "Beach" is now a camera default: the XMP caption is the photo's first usable description.
             let rules = GroupingRules(boilerplate: GroupingRules.defaultBoilerplate + ["Beach"])
-            guard case .asset(_, let fresh) = AssetReader(rules: rules).read(Array((rig.library + "/a.jpg").utf8)) else {
+            guard case .asset(_, let fresh) = AssetReader(rules: rules).read(PathBytes((rig.library + "/a.jpg"))) else {
                 Issue.record("the photo cannot be read")
                 return
             }

@@ -18,7 +18,7 @@ import Testing
 
     @Test func aFilePutAtTheAssetsPathIsRefusedToALimitedCallerUntilTheIndexCatchesUp() async throws {
         try await IndexingRig.with(files: ["shown.jpg": TestPhoto.jpeg("Beach"), "hidden.jpg": TestPhoto.jpeg("Private")]) { rig in
-            _ = try await rig.scanner.reconcile(root: Array(rig.library.utf8), progress: ScanProgressTracker())
+            _ = try await rig.scanner.reconcile(root: PathBytes(rig.library), progress: ScanProgressTracker())
             let id = try #require(try await rig.indexed()["shown.jpg"]?.id)
             let asset = try #require(try await rig.store.read { try $0.assets(ids: [id]) }.first)
             #expect(opens(asset, Self.limited), "the indexed file itself")
@@ -30,7 +30,7 @@ import Testing
 
     @Test func aFileRewrittenInPlaceIsStillTheAsset() async throws {
         try await IndexingRig.with(files: ["shown.jpg": TestPhoto.jpeg("Beach")]) { rig in
-            _ = try await rig.scanner.reconcile(root: Array(rig.library.utf8), progress: ScanProgressTracker())
+            _ = try await rig.scanner.reconcile(root: PathBytes(rig.library), progress: ScanProgressTracker())
             let id = try #require(try await rig.indexed()["shown.jpg"]?.id)
             let asset = try #require(try await rig.store.read { try $0.assets(ids: [id]) }.first)
             let handle = try #require(FileHandle(forWritingAtPath: rig.library + "/shown.jpg"))

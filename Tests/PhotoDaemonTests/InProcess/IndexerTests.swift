@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PhotoTestSupport
 import Testing
@@ -110,7 +111,7 @@ import Watcher
             #expect(rig.coverage.watches.watchCount == 4)
             #expect(rig.coverage.watches.unwatched.isEmpty)
             #expect(rig.state.coverage(of: rig.library) == .watching)
-            #expect(!rig.coverage.needsCovering(Array(rig.library.utf8)))
+            #expect(!rig.coverage.needsCovering(PathBytes(rig.library)))
             // Covered once: the next reconcile leaves the watches as they are.
             #expect(watchesAfterAnother == 4)
         }
@@ -119,7 +120,7 @@ import Watcher
     @Test func aBudgetTheWalkRunsOutOfGoesToTheUpperFoldersAsACoverWouldGiveIt() async throws {
         let files = ["a/1.jpg": TestPhoto.jpeg("A"), "a/b/2.jpg": TestPhoto.jpeg("B"), "c/3.jpg": TestPhoto.jpeg("C")]
         let breadthFirst = try await IndexingRig.with(files: files, watchBudget: 3) { rig in
-            rig.coverage.cover(Array(rig.library.utf8))
+            rig.coverage.cover(PathBytes(rig.library))
             return rig.coverage.watches.unwatched.map { $0.description.dropFirst(rig.library.count) }
         }
         try await IndexingRig.with(files: files, watchBudget: 3) { rig in

@@ -42,10 +42,7 @@ final class IndexingRig: Sendable {
         indexer = Indexer(roots: roots, scanner: scanner, coverage: coverage, state: state, logger: logger)
     }
 
-    /// The library path of `relative`, as bytes.
-    func path(_ relative: String) -> [UInt8] { Array((library + "/" + relative).utf8) }
-
-    /// The same path as a `PathBytes`, as the watcher's actions carry it.
+    /// The library path of `relative`, as the index and the watcher's actions carry it.
     func path(_ relative: String) -> PathBytes { PathBytes(library + "/" + relative) }
 
     /// Writes `bytes` at `relative` in the library.
@@ -65,7 +62,7 @@ final class IndexingRig: Sendable {
     func indexed() async throws -> [String: (id: String, group: String)] {
         var result: [String: (id: String, group: String)] = [:]
         for asset in try await store.read({ try $0.allAssets() }) {
-            let path = String(decoding: asset.path, as: UTF8.self)
+            let path = asset.path.description
             result[String(path.dropFirst(library.count + 1))] = (asset.id, asset.groupName)
         }
         return result

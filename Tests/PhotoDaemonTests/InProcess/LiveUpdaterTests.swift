@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import Store
 import Testing
@@ -21,7 +22,7 @@ import Watcher
 
     @Test func aKnownPhotoRemovedOrMovedIsARemovalOrAnUpdateOfItsId() async throws {
         try await IndexingRig.with(files: ["a.jpg": TestPhoto.jpeg("Beach"), "b.jpg": TestPhoto.jpeg("Hike")]) { rig in
-            _ = try await rig.scanner.reconcile(root: Array(rig.library.utf8), progress: ScanProgressTracker())
+            _ = try await rig.scanner.reconcile(root: PathBytes(rig.library), progress: ScanProgressTracker())
             let ids = try await rig.indexed()
             try FileManager.default.removeItem(atPath: rig.library + "/a.jpg")
             try rig.move("b.jpg", "c.jpg")
@@ -40,7 +41,7 @@ import Watcher
     /// of the library moved over it stays itself, and the replaced photo leaves.
     @Test func aPhotoMovedOverAnotherKeepsItsOwnIdAndTheReplacedOneIsRemoved() async throws {
         try await IndexingRig.with(files: ["shown.jpg": TestPhoto.jpeg("Beach"), "hidden.jpg": TestPhoto.jpeg("Private")]) { rig in
-            _ = try await rig.scanner.reconcile(root: Array(rig.library.utf8), progress: ScanProgressTracker())
+            _ = try await rig.scanner.reconcile(root: PathBytes(rig.library), progress: ScanProgressTracker())
             let ids = try await rig.indexed()
             let shown = try #require(ids["shown.jpg"]?.id)
             let hidden = try #require(ids["hidden.jpg"]?.id)
@@ -61,7 +62,7 @@ import Watcher
     /// new bytes under its id.
     @Test func aNewFileRenamedOverAPhotoUpdatesThatPhoto() async throws {
         try await IndexingRig.with(files: ["a.jpg": TestPhoto.jpeg("Beach")]) { rig in
-            _ = try await rig.scanner.reconcile(root: Array(rig.library.utf8), progress: ScanProgressTracker())
+            _ = try await rig.scanner.reconcile(root: PathBytes(rig.library), progress: ScanProgressTracker())
             let id = try #require(try await rig.indexed()["a.jpg"]?.id)
             try rig.write("a.jpg.new", TestPhoto.jpeg("Beach at night"))
             #expect(rename(rig.library + "/a.jpg.new", rig.library + "/a.jpg") == 0)
@@ -75,7 +76,7 @@ import Watcher
 
     @Test func aRewrittenPhotoIsReadAgainUnderItsId() async throws {
         try await IndexingRig.with(files: ["a.jpg": TestPhoto.jpeg("Beach")]) { rig in
-            _ = try await rig.scanner.reconcile(root: Array(rig.library.utf8), progress: ScanProgressTracker())
+            _ = try await rig.scanner.reconcile(root: PathBytes(rig.library), progress: ScanProgressTracker())
             let id = try await rig.indexed()["a.jpg"]?.id
             try rig.write("a.jpg", TestPhoto.jpeg("Beach at night"))
             let writes = try await batch(rig, [.fileWritten(rig.path("a.jpg"))])

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import Store
 import PhotoAPI
@@ -10,7 +11,7 @@ import Testing
         var files: [String: [UInt8]] = ["notes.txt": Array("not a photo".utf8), "a.jpg.xmp": Array("<x/>".utf8)]
         for index in 0..<7 { files["trip/\(index).jpg"] = TestPhoto.jpeg(index < 4 ? "Beach" : nil) }
         try await IndexingRig.with(files: files) { rig in
-            let report = try await rig.scanner.reconcile(root: Array(rig.library.utf8), progress: ScanProgressTracker())
+            let report = try await rig.scanner.reconcile(root: PathBytes(rig.library), progress: ScanProgressTracker())
             #expect(report.inserted == 7)
             #expect(report.loadedInBulk, "a first index loads in bulk however few its files")
             #expect(report.read == 8)  // the text file is read and found not to be an image; the sidecar is not read
@@ -23,7 +24,7 @@ import Testing
 
     @Test func anUnchangedLibraryIsNotReadAgain() async throws {
         try await IndexingRig.with(files: ["a.jpg": TestPhoto.jpeg("Beach"), "b.jpg": TestPhoto.jpeg("Hike")]) { rig in
-            let root = Array(rig.library.utf8)
+            let root = PathBytes(rig.library)
             _ = try await rig.scanner.reconcile(root: root, progress: ScanProgressTracker())
             let again = try await rig.scanner.reconcile(root: root, progress: ScanProgressTracker())
             #expect(again.read == 0)
@@ -41,7 +42,7 @@ import Testing
                                         "trip/b.jpg": TestPhoto.jpeg(nil), "trip/b.xmp": xmp,
                                         "trip/c.jpg": TestPhoto.jpeg("Hike")]
         try await IndexingRig.with(files: files) { rig in
-            let root = Array(rig.library.utf8)
+            let root = PathBytes(rig.library)
             let first = try await rig.scanner.reconcile(root: root, progress: ScanProgressTracker())
             #expect(first.inserted == 3)
             let indexed = try await rig.indexed()
@@ -55,7 +56,7 @@ import Testing
     @Test func changesMadeWhileNobodyWatchedKeepIdsForMovesAndDropTheRemoved() async throws {
         try await IndexingRig.with(files: ["a.jpg": TestPhoto.jpeg("Beach"), "b.jpg": TestPhoto.jpeg("Hike"),
                                            "c.jpg": TestPhoto.jpeg("Snow")]) { rig in
-            let root = Array(rig.library.utf8)
+            let root = PathBytes(rig.library)
             _ = try await rig.scanner.reconcile(root: root, progress: ScanProgressTracker())
             let before = try await rig.indexed()
             try rig.move("a.jpg", "renamed/a2.jpg")
@@ -79,7 +80,7 @@ import Testing
     @Test func aPhotoMovedOverAnotherUnseenKeepsItsOwnIdAndANewFileInPlaceKeepsThePathsId() async throws {
         try await IndexingRig.with(files: ["shown.jpg": TestPhoto.jpeg("Beach"), "hidden.jpg": TestPhoto.jpeg("Private"),
                                            "edited.jpg": TestPhoto.jpeg("Snow")]) { rig in
-            let root = Array(rig.library.utf8)
+            let root = PathBytes(rig.library)
             _ = try await rig.scanner.reconcile(root: root, progress: ScanProgressTracker())
             let before = try await rig.indexed()
             #expect(rename(rig.library + "/hidden.jpg", rig.library + "/shown.jpg") == 0)
@@ -101,7 +102,7 @@ import Testing
 
     @Test func aFileMovedInFromAnotherFolderUnseenKeepsItsId() async throws {
         try await IndexingRig.with(files: ["left/a.jpg": TestPhoto.jpeg("Beach"), "right/keep.jpg": TestPhoto.jpeg(nil)]) { rig in
-            _ = try await rig.scanner.reconcile(root: Array(rig.library.utf8), progress: ScanProgressTracker())
+            _ = try await rig.scanner.reconcile(root: PathBytes(rig.library), progress: ScanProgressTracker())
             let id = try await rig.indexed()["left/a.jpg"]?.id
             try rig.move("left/a.jpg", "right/a.jpg")
             // Only the folder it arrived in is reconciled: the id is found by the file's identity.
@@ -172,7 +173,7 @@ import Testing
         try await IndexingRig.with(files: files) { rig in
             var scanner = rig.scanner
             scanner.vanishedLimit = 5
-            let root = Array(rig.library.utf8)
+            let root = PathBytes(rig.library)
             _ = try await scanner.reconcile(root: root, progress: ScanProgressTracker())
             let before = try await rig.indexed()
             try rig.move("a", "z")  // renamed to sort after: its rows vanish before its files are found
@@ -199,7 +200,7 @@ import Testing
 
     @Test func manyNewFilesAreReadWhileTheWalkGoesOnAndAMoveAmongThemKeepsItsId() async throws {
         try await IndexingRig.with(files: ["a.jpg": TestPhoto.jpeg("Beach")]) { rig in
-            let root = Array(rig.library.utf8)
+            let root = PathBytes(rig.library)
             _ = try await rig.scanner.reconcile(root: root, progress: ScanProgressTracker())
             let id = try await rig.indexed()["a.jpg"]?.id
             // More new files than are held before the index is asked about them: they are read
@@ -224,7 +225,7 @@ import Testing
         for index in 0..<20 { files["\(index % 3)/\(index).jpg"] = TestPhoto.jpeg("Beach") }
         try await IndexingRig.with(files: files) { rig in
             let progress = ScanProgressTracker()
-            let report = try await rig.scanner.reconcile(root: Array(rig.library.utf8), progress: progress)
+            let report = try await rig.scanner.reconcile(root: PathBytes(rig.library), progress: progress)
             #expect(report.inserted == 20)
             // The sidecar is found, but it is not a file to read.
             #expect(progress.snapshot == ScanProgress(found: 21, indexed: 20, total: 20))
