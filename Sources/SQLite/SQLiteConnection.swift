@@ -4,8 +4,10 @@ import CSQLite
 ///
 /// Not thread-safe: the owner serializes access (the Store keeps each connection behind a mutex).
 public final class SQLiteConnection {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
+    /// What `observeWriteAheadLog` reports to; held here because SQLite holds only its address.
+    var walSize: WriteAheadLogSize?
 
     /// Opens (creating when `create` is true) the database at `path`.
     public init(path: String, create: Bool, readOnly: Bool = false) throws(SQLiteError) {

@@ -96,7 +96,10 @@ public final class Store: Sendable {
     nonisolated(nonsending) public func write<T: Sendable>(
         _ body: @escaping @Sendable (StoreDatabase) throws -> T
     ) async throws -> T {
-        try await Self.run(body, database: database, on: threads.writer)
+        try await Self.run({ [readers = threads.readers] database in
+            defer { database.checkpoints.afterWrite(on: readers) }
+            return try body(database)
+        }, database: database, on: threads.writer)
     }
 
     /// Submits `body` before suspending, so submission order is call order.
@@ -145,11 +148,12 @@ public final class Store: Sendable {
     /// there. For an actor that must keep its writes in program order without suspending.
     func enqueueWrite(_ body: @escaping @Sendable (StoreDatabase) throws -> Void,
                       completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        threads.writer.submit { [database] state in
+        threads.writer.submit { [database, readers = threads.readers] state in
             guard case .active = state else {
                 completion(.failure(StoreError.closed))
                 return
             }
+            defer { database.checkpoints.afterWrite(on: readers) }
             completion(Result { try body(database) })
         }
     }

@@ -25,6 +25,8 @@ public final class StoreDatabase: Sendable {
     let writer: Mutex<SQLiteConnection>
     /// One connection per reader thread; a read takes the first free one.
     let readers: [ReaderConnection]
+    /// The write-ahead log's checkpoints, which the writer's commits leave to a reader thread.
+    let checkpoints: LogCheckpoints
     /// The reserved lane's own connection (`StoreLane.reserved`): only its thread reads through
     /// it, so no query on the shared readers can make the owner or the watchdog wait.
     let reserved: ReaderConnection
@@ -75,6 +77,8 @@ public final class StoreDatabase: Sendable {
             readers.append(try Self.readerConnection(path: path))
         }
         reserved = try Self.readerConnection(path: path)
+        checkpoints = try LogCheckpoints(path: path)
+        opened.writer.observeWriteAheadLog(checkpoints.size)
         writer = Mutex(opened.writer)
         self.readers = readers
     }
