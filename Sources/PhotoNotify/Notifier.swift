@@ -28,10 +28,16 @@ public struct Notifier: Sendable {
     }
 
     /// One input to the loop.
+    /// How long a stop waits for the answers of `Notify` calls already sent, to close what they
+    /// show: a server answers in milliseconds, and systemd's stop waits much longer than this.
+    static let stopWait: Duration = .seconds(2)
+
     private enum Input: Sendable {
         case event(NotifierEvent)
         case busGone(String)
         case stop
+        /// The wait after `stop` for unanswered `Notify` calls is over.
+        case stopWaitOver
 
         /// What a session bus event means to the machine (or to the loop: the bus is gone).
         init(_ event: BusEvent) {
@@ -80,6 +86,10 @@ public struct Notifier: Sendable {
                 })
             } onGracefulShutdown: {
                 input.yield(.stop)
+                Task {
+                    try? await Task.sleep(for: Self.stopWait)
+                    input.yield(.stopWaitOver)
+                }
             }
             input.finish()
             group.cancelAll()
@@ -99,12 +109,16 @@ public struct Notifier: Sendable {
         for await item in inputs {
             switch item {
             case .event(let event):
+                let stopping = machine.awaitsAnswersAtStop
                 await runner.perform(machine.handle(event), on: &machine)
+                if stopping && !machine.awaitsAnswersAtStop { return }
             case .busGone(let reason):
                 logger.notice("the session bus went away (\(reason)); photod-notify ends with the session")
                 return
             case .stop:
                 await runner.perform(machine.stop(), on: &machine)
+                if !machine.awaitsAnswersAtStop { return }
+            case .stopWaitOver:
                 return
             }
         }

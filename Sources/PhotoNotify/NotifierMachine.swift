@@ -34,6 +34,10 @@ public struct NotifierMachine: Sendable {
     var overflowDismissedAt: Int?
     /// `Notify` calls of one-off notices (no terminal for Choose…), which nothing else follows.
     var noticeTags: Set<UInt64> = []
+    /// The `Notify` calls still unanswered when photod-notify was told to stop (`stop()`): what
+    /// they show is closed when their answers come.
+    private var answersAtStop: Set<UInt64> = []
+    private var stopped = false
     private var nextTag: UInt64 = 1
 
     /// A machine showing at most `limit` requests at once, for the owner `ownerUID`, each once
@@ -52,6 +56,7 @@ public struct NotifierMachine: Sendable {
 
     /// Takes one event and returns what to do, in order.
     public mutating func handle(_ event: NotifierEvent) -> [NotifierAction] {
+        if stopped { return afterStop(event) }
         var actions: [NotifierAction]
         switch event {
         case .serverFound(let capabilities):
@@ -90,12 +95,35 @@ public struct NotifierMachine: Sendable {
     }
 
     /// Closes every notification shown (photod-notify is stopping: nobody would answer its buttons).
+    /// A `Notify` still in flight is closed when its answer comes (`awaitsAnswersAtStop`), and
+    /// nothing new is shown after this.
     public mutating func stop() -> [NotifierAction] {
         let shown = requests.compactMap { $0.notification.shown ?? $0.notification.previous }
             + [overflow.shown ?? overflow.previous].compactMap { $0 }
+        answersAtStop = Set(requests.compactMap(\.notification.tag) + [overflow.tag].compactMap { $0 })
         requests = []
         overflow = .none
+        stopped = true
         return shown.map { .close(id: $0.id) }
+    }
+
+    /// Whether photod-notify has stopped and a `Notify` it sent before is still unanswered: the
+    /// loop waits for it (briefly), or its notification would stay on the desktop with no one
+    /// behind its buttons.
+    public var awaitsAnswersAtStop: Bool { stopped && !answersAtStop.isEmpty }
+
+    /// After `stop()`: only a `Notify`'s answer matters, and what it showed is closed.
+    private mutating func afterStop(_ event: NotifierEvent) -> [NotifierAction] {
+        switch event {
+        case .notified(let tag, let id, _):
+            answersAtStop.remove(tag)
+            return noticeTags.remove(tag) != nil ? [] : [.close(id: id)]
+        case .notifyFailed(let tag, _):
+            answersAtStop.remove(tag)
+            return []
+        default:
+            return []
+        }
     }
 
     /// A new tag for a `Notify`.

@@ -60,6 +60,24 @@ import Testing
         #expect(Set(MachineFixture.closed(fixture.machine.stop())) == Set(ids))
     }
 
+    /// A Notify still unanswered at the stop is closed when its answer comes, and nothing new is
+    /// shown after the stop: a stop between the Notify and its answer left the notification on
+    /// the desktop, its buttons answered by no one (NotifyTests saw it once in a full run).
+    @Test func stoppingClosesANotifyAnsweredAfterTheStop() throws {
+        var fixture = MachineFixture()
+        let produced = fixture.handle(.appsListed(NotifierFloodTests.apps(2)))
+        let tags = produced.compactMap { if case .notify(let tag, _, _) = $0 { tag } else { nil } }
+        #expect(tags.count == 2)
+        // The first is answered before the stop, the second after it.
+        let first = try #require(tags.first), second = try #require(tags.last)
+        #expect(fixture.handle(.notified(tag: first, id: 11, server: MachineFixture.server)).isEmpty)
+        #expect(MachineFixture.closed(fixture.machine.stop()) == [11])
+        #expect(fixture.machine.awaitsAnswersAtStop)
+        #expect(fixture.machine.handle(.authorization(.init(kind: .requested, app: viewer))).isEmpty)
+        #expect(fixture.machine.handle(.notified(tag: second, id: 12, server: MachineFixture.server)) == [.close(id: 12)])
+        #expect(!fixture.machine.awaitsAnswersAtStop)
+    }
+
     @Test func aServerWithoutActionsGetsTheCommandsInTheText() {
         var fixture = MachineFixture(capabilities: ServerCapabilities(actions: false, bodyMarkup: false))
         let content = MachineFixture.notified(fixture.watch(.requested, viewer)).first
