@@ -27,11 +27,11 @@ public struct Notifier: Sendable {
         self.limit = limit
     }
 
-    /// One input to the loop.
     /// How long a stop waits for the answers of `Notify` calls already sent, to close what they
     /// show: a server answers in milliseconds, and systemd's stop waits much longer than this.
     static let stopWait: Duration = .seconds(2)
 
+    /// One input to the loop.
     private enum Input: Sendable {
         case event(NotifierEvent)
         case busGone(String)
