@@ -10,15 +10,20 @@ import Synchronization
 /// the size checkpoints on a connection of its own instead.
 public final class WriteAheadLogSize: Sendable {
     private let pages = Atomic<Int>(0)
+    private let onCommit: @Sendable (Int) -> Void
 
-    /// Creates a size of zero pages.
-    public init() {}
+    /// Creates a size of zero pages; `onCommit` hears the log's size after each commit, on the
+    /// committing thread once the commit's lock is released, so it must not wait.
+    public init(onCommit: @escaping @Sendable (Int) -> Void = { _ in }) {
+        self.onCommit = onCommit
+    }
 
     /// Pages in the log after the last commit of the observed connection.
     public var current: Int { pages.load(ordering: .relaxed) }
 
     fileprivate func record(_ count: Int32) {
         pages.store(Int(count), ordering: .relaxed)
+        onCommit(Int(count))
     }
 }
 

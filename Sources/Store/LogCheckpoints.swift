@@ -8,32 +8,38 @@ import Synchronization
 /// copies the log back into the database and syncs both, and a live change waiting behind that
 /// commit reached its subscribers tens of milliseconds late, every fifty photos or so
 /// (bench/run live, p99). The writer's connection reports the log's size instead
-/// (`WriteAheadLogSize`), and once it reaches `threshold` one checkpoint at a time runs on a
-/// reader thread, on a connection of its own, while the writer goes on committing.
+/// (`WriteAheadLogSize`) after every commit, whoever made it, and once it reaches `threshold`
+/// one checkpoint at a time runs on a reader thread, on a connection of its own, while the
+/// writer goes on committing.
 final class LogCheckpoints: Sendable {
     /// Pages in the log that start a checkpoint: SQLite's own `wal_autocheckpoint`, so the log
     /// grows no larger than before.
     static let threshold = 1000
 
-    /// The log's size after the writer's last commit.
-    let size = WriteAheadLogSize()
     /// Checkpoints that have run, for tests.
     let finished = Atomic(0)
     private let connection: Mutex<SQLiteConnection>
+    private let threads: NIOThreadPool
     private let running = Atomic(false)
 
-    /// Checkpoints of the index at `path`, through a connection opened now.
-    init(path: String) throws {
+    /// Checkpoints of the index at `path`, through a connection opened now, run on `threads`.
+    init(path: String, threads: NIOThreadPool) throws {
         let connection = try SQLiteConnection(path: path, create: false)
         try connection.execute("PRAGMA cache_size = -256")
         self.connection = Mutex(connection)
+        self.threads = threads
     }
 
-    /// Called on the writer thread after each write: starts a checkpoint on `threads` when the log
-    /// has reached `threshold` pages and none is running. A passive checkpoint copies what no
-    /// reader still needs and never waits for a reader or the writer.
-    func afterWrite(on threads: NIOThreadPool) {
-        guard size.current >= Self.threshold,
+    /// Has the writer's connection report its log to these checkpoints after each commit.
+    func observe(_ writer: SQLiteConnection) {
+        writer.observeWriteAheadLog(WriteAheadLogSize { [weak self] pages in self?.committed(pages: pages) })
+    }
+
+    /// Called on the writer thread after each commit: starts a checkpoint when the log has
+    /// reached `threshold` pages and none is running. A passive checkpoint copies what no reader
+    /// still needs and never waits for a reader or the writer.
+    private func committed(pages: Int) {
+        guard pages >= Self.threshold,
               running.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return }
         threads.submit { [self] state in
             defer { running.store(false, ordering: .releasing) }

@@ -40,14 +40,14 @@ public final class Store: Sendable {
                 changeRetentionBytes: Int = ChangeLogLimits.standard.bytes,
                 searchRowBudget: Int = SearchPage.standardRowBudget,
                 onCommit: @escaping @Sendable (CommittedChange) -> Void = { _ in }) throws {
+        threads = StoreThreads(readerCount: Self.readerCount)
         database = try StoreDatabase(
             path: path, changeRetention: changeRetention, changeRetentionBytes: changeRetentionBytes,
-            readerCount: Self.readerCount, onCommit: onCommit)
+            readerCount: Self.readerCount, checkpointThreads: threads.readers, onCommit: onCommit)
         self.path = path
         opening = database.opening
         lane = .shared
         self.searchRowBudget = max(1, searchRowBudget)
-        threads = StoreThreads(readerCount: Self.readerCount)
     }
 
     private init(_ store: Store, lane: StoreLane) {
@@ -96,10 +96,7 @@ public final class Store: Sendable {
     nonisolated(nonsending) public func write<T: Sendable>(
         _ body: @escaping @Sendable (StoreDatabase) throws -> T
     ) async throws -> T {
-        try await Self.run({ [readers = threads.readers] database in
-            defer { database.checkpoints.afterWrite(on: readers) }
-            return try body(database)
-        }, database: database, on: threads.writer)
+        try await Self.run(body, database: database, on: threads.writer)
     }
 
     /// Submits `body` before suspending, so submission order is call order.
@@ -148,12 +145,11 @@ public final class Store: Sendable {
     /// there. For an actor that must keep its writes in program order without suspending.
     func enqueueWrite(_ body: @escaping @Sendable (StoreDatabase) throws -> Void,
                       completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        threads.writer.submit { [database, readers = threads.readers] state in
+        threads.writer.submit { [database] state in
             guard case .active = state else {
                 completion(.failure(StoreError.closed))
                 return
             }
-            defer { database.checkpoints.afterWrite(on: readers) }
             completion(Result { try body(database) })
         }
     }

@@ -64,7 +64,7 @@ public final class StoreDatabase: Sendable {
     /// aside (`index.sqlite.broken-<time>`), a fresh one takes its place, and the app records
     /// (the owner's permission decisions) come back from the backup beside it; `opening` says so.
     init(path: String, changeRetention: Int, changeRetentionBytes: Int, readerCount: Int,
-         onCommit: @escaping @Sendable (CommittedChange) -> Void) throws {
+         checkpointThreads: NIOThreadPool, onCommit: @escaping @Sendable (CommittedChange) -> Void) throws {
         self.path = path
         changeLogLimits = ChangeLogLimits(changes: changeRetention, bytes: changeRetentionBytes)
         self.onCommit = onCommit
@@ -77,8 +77,8 @@ public final class StoreDatabase: Sendable {
             readers.append(try Self.readerConnection(path: path))
         }
         reserved = try Self.readerConnection(path: path)
-        checkpoints = try LogCheckpoints(path: path)
-        opened.writer.observeWriteAheadLog(checkpoints.size)
+        checkpoints = try LogCheckpoints(path: path, threads: checkpointThreads)
+        checkpoints.observe(opened.writer)
         writer = Mutex(opened.writer)
         self.readers = readers
     }

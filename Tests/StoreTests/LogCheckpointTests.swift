@@ -55,4 +55,14 @@ import Testing
         }, "the log was \(Self.size(path + "-wal")) bytes")
         await store.close()
     }
+
+    /// The writer's commit itself starts the checkpoint, whichever way in made it: a commit on
+    /// the writer's connection outside `Store.write` (a migration, a repair) is covered too.
+    @Test func aCommitOutsideTheStoresWritesStartsACheckpoint() async throws {
+        let dir = try TemporaryDirectory()
+        let store = try await openStore(dir)
+        try store.database.writer.withLock { db in try Self.fill(db, commits: 80) }
+        #expect(await eventually { store.database.checkpoints.finished.load(ordering: .relaxed) > 0 })
+        await store.close()
+    }
 }
