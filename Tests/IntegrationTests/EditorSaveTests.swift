@@ -12,16 +12,16 @@ import Testing
         return await (live, try #require(try live.index()["photo.jpg"]))
     }
 
-    /// Waits for the update of `id`, then for anything that would follow it, and checks that it
-    /// was the only change and that the photo is now in `group`.
+    /// Waits for the update of `id`, then past anything that would follow it (`Live.barrier`), and
+    /// checks that it was the only change and that the photo is now in `group`.
     private func expectOneUpdate(of id: String, in live: Live, group: String = "After",
                                  sourceLocation: SourceLocation = #_sourceLocation) async throws {
         #expect(try await live.recorder.wait { $0.updated.contains(id) }, sourceLocation: sourceLocation)
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(live.recorder.inserted.isEmpty, "no phantom photo", sourceLocation: sourceLocation)
+        let barrier = try await live.barrier()
+        #expect(live.recorder.inserted == [barrier], "no phantom photo", sourceLocation: sourceLocation)
         #expect(live.recorder.removed.isEmpty, sourceLocation: sourceLocation)
         #expect(live.recorder.updated == [id], sourceLocation: sourceLocation)
-        await #expect(try live.index() == ["photo.jpg": id], sourceLocation: sourceLocation)
+        await #expect(try live.index() == ["photo.jpg": id, Live.barrierName: barrier], sourceLocation: sourceLocation)
         let shown = try await live.daemon.photoctlJSON(["show", id]).assets.first
         #expect(shown?["group"] as? String == group, sourceLocation: sourceLocation)
     }
@@ -55,12 +55,12 @@ import Testing
         let result = try await ProcessRunner.run("/usr/bin/exiftool", ["-q", "-ImageDescription=After", live.library + "/photo.jpg"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try await live.recorder.wait { $0.updated.contains(id) && $0.inserted.count == 1 })
-        try await Task.sleep(for: .milliseconds(300))
+        let barrier = try await live.barrier()
         let index = try await live.index()
         #expect(index["photo.jpg"] == id)
         #expect(live.recorder.updated == [id] && live.recorder.removed.isEmpty && live.recorder.moved.isEmpty)
-        #expect(live.recorder.inserted == [try #require(index["photo.jpg_original"])])
-        await #expect(try live.daemon.photoctlJSON(["groups"]).groupCounts == ["After": 1, "Before": 1])
+        #expect(live.recorder.inserted == [try #require(index["photo.jpg_original"]), barrier])
+        await #expect(try live.daemon.photoctlJSON(["groups"]).groupCounts == ["After": 1, "Before": 1, "Barrier": 1])
     }
 
     /// GNU sed writes `sedXXXXXX` next to the file and renames it over; the description is
@@ -92,10 +92,10 @@ import Testing
         let result = try await ProcessRunner.run("/usr/bin/python3", ["-c", script, source, live.library])
         #expect(result.status == 0, "\(result.stderr)", sourceLocation: sourceLocation)
         #expect(try await live.recorder.wait { Set($0.updated) == Set(before.values) }, sourceLocation: sourceLocation)
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(live.recorder.inserted.isEmpty && live.recorder.removed.isEmpty, sourceLocation: sourceLocation)
-        await #expect(try live.index() == before, sourceLocation: sourceLocation)
-        await #expect(try live.daemon.photoctlJSON(["groups"]).groupCounts == ["After": 3], sourceLocation: sourceLocation)
+        let barrier = try await live.barrier()
+        #expect(live.recorder.inserted == [barrier] && live.recorder.removed.isEmpty, sourceLocation: sourceLocation)
+        await #expect(try live.index() == before.merging([Live.barrierName: barrier]) { $1 }, sourceLocation: sourceLocation)
+        await #expect(try live.daemon.photoctlJSON(["groups"]).groupCounts == ["After": 3, "Barrier": 1], sourceLocation: sourceLocation)
     }
 
     /// Python's tempfile with an image suffix (`tmpXXXXXXXX.jpg`), renamed over a photo a

@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func aFullIndexLeavesPhotodServingDegradedAndItCatchesUpWhenThereIsRoom() async throws {
-        let daemon = try DaemonHarness(settings: "index_size_limit = 1\n")
+        let daemon = try DaemonHarness(settings: "index_size_limit = 1\nlog_level = \"debug\"\n")
         for n in 0..<300 {
             try daemon.add("trip-0/IMG_20261123_\(100_000 + n).jpg", Photo.jpeg("Trip day \(n % 10)"))
         }
@@ -59,7 +59,9 @@ import Testing
 
         // A live change while full is not lost, and photod keeps running.
         try daemon.add("late/after-the-disk-filled.jpg", Photo.jpeg("Late"))
-        try? await Task.sleep(for: .milliseconds(300))
+        // Probed, not slept on: the catch-up walk has found the new file (301 files, one to read),
+        // so the change waits for room instead of being lost.
+        #expect(await eventually(within: 15) { daemon.log.contains("301 files, 1 to read") }, "\(daemon.log)")
         #expect(daemon.isRunning)
         // A catch-up reconcile may be under way (`scanning`); it ends degraded again.
         await #expect(try waitForStatus(daemon, timeout: 10) { $0["state"] as? String == "degraded" })

@@ -48,6 +48,23 @@ struct Live {
         try daemon.add(path, Photo.jpeg(description))
     }
 
+    /// The name `barrier()` writes; its group is `Barrier`.
+    static let barrierName = "zz-barrier.jpg"
+
+    /// Writes one more photo (`barrierName`) and waits until subscribers have been told it was
+    /// inserted: photod handles file events in order, so every change caused before the barrier
+    /// has been announced by then. A probe of "nothing else followed", instead of a sleep.
+    /// Returns the barrier photo's id.
+    @discardableResult
+    func barrier() async throws -> String {
+        let before = recorder.inserted.count
+        try write(Self.barrierName, "Barrier")
+        try #require(try await recorder.wait { $0.inserted.count > before }, "the barrier photo was announced")
+        let id = try #require(try await index()[Self.barrierName], "the barrier photo is in the index")
+        try #require(try await recorder.wait { $0.inserted.contains(id) }, "the barrier's own insertion was announced")
+        return id
+    }
+
     func move(_ from: String, _ to: String) throws {
         let target = to.hasPrefix("/") ? to : library + "/" + to
         try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,

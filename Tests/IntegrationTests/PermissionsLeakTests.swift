@@ -81,10 +81,17 @@ import Testing
         try FileManager.default.removeItem(atPath: daemon.library + "/hike/4.jpg")
         try daemon.add("beach/8.jpg", Photo.jpeg("Beach"))
         await #expect(subscription.wait { $0.objects.count >= 2 }, "\(subscription.stderr)")
-        try? await Task.sleep(for: .milliseconds(500))
-        let changes = subscription.objects.dropFirst()
+        // A barrier: one more visible photo. photod handles file events in order, so once its
+        // insertion is delivered, whatever the changes above would have leaked has arrived too.
+        try daemon.add("beach/9.jpg", Photo.jpeg("Beach"))
+        var beach9: String?
+        await #expect(eventually(within: 10) {
+            beach9 = try? await daemon.photoctlJSON(["list", "--sort", "path"]).ids(relativeTo: daemon.library)["beach/9.jpg"]
+            return beach9.map { id in subscription.objects.contains { ($0["inserted"] as? [String] ?? []).contains(id) } } ?? false
+        }, "\(subscription.lines)")
         let beach8 = try #require(try await daemon.photoctlJSON(["list", "--sort", "path"]).ids(relativeTo: daemon.library)["beach/8.jpg"])
-        #expect(changes.flatMap { $0["inserted"] as? [String] ?? [] } == [beach8])
+        let changes = subscription.objects.dropFirst()
+        #expect(changes.flatMap { $0["inserted"] as? [String] ?? [] } == [beach8, try #require(beach9)])
         #expect(changes.allSatisfy { ($0["removed"] as? [String] ?? []).isEmpty })
         #expect(Set(changes.flatMap { $0["groupsChanged"] as? [String] ?? [] }) == ["Beach"])
         await subscription.kill()
