@@ -146,9 +146,10 @@ public struct Daemon: Sendable {
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [
-                    .init(service: VarlinkService(server: server)),
-                    .init(service: AuthorizationService(authorizer: authorizer)),
-                    .init(service: WatcherService(watcher: watcher)),
+                    .init(service: RunsUntilShutdown(base: VarlinkService(server: server), name: "the varlink server")),
+                    .init(service: RunsUntilShutdown(base: AuthorizationService(authorizer: authorizer),
+                                                     name: "the request deadlines")),
+                    .init(service: RunsUntilShutdown(base: WatcherService(watcher: watcher), name: "the file watcher")),
                     .init(service: IndexerService(
                         indexer: indexer, interval: config.rescanInterval, logger: logger,
                         onReady: {
@@ -157,15 +158,16 @@ public struct Daemon: Sendable {
                             await onReady()
                         }),
                           successTerminationBehavior: .ignore),
-                    .init(service: ReloadService(reloader: reloader, trapsSignal: handlesSignals)),
-                    .init(service: ImageService(
+                    .init(service: RunsUntilShutdown(base: ReloadService(reloader: reloader, trapsSignal: handlesSignals),
+                                                     name: "the reload handler")),
+                    .init(service: RunsUntilShutdown(base: ImageService(
                         side: images,
                         prefiller: config.thumbnails.prefill ? CachePrefiller(
                             store: store, side: images, delivery: images.delivery(store: store, logger: logger, background: true),
                             state: state, logger: logger) : nil,
-                        logger: logger)),
+                        logger: logger), name: "the image side")),
                     // Last, so that shutdown reaches it first and STOPPING=1 goes out at once.
-                    .init(service: systemd),
+                    .init(service: RunsUntilShutdown(base: systemd, name: "systemd's status and watchdog")),
                 ],
                 gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [],
                 logger: logger))

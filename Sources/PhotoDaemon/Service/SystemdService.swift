@@ -23,15 +23,29 @@ struct SystemdService: Service {
         if let watchdog { logger.info("systemd watchdog on: keep-alive every \(watchdog / 2)") }
         let tick = min(.seconds(1), (watchdog ?? .seconds(2)) / 2)
         var shown = ""
+        var failing = false
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            // A keep-alive only after a round trip through the index: if it hangs, the pings
-            // stop and systemd restarts the daemon.
-            guard let line = try? await statusLine() else { break }
-            if line != shown {
-                notifier.status(line)
-                shown = line
+            // A keep-alive only after a round trip through the index: if it hangs or keeps
+            // failing, the pings stop and systemd restarts the daemon. One failed read (a lock
+            // held past the busy timeout on a loaded machine) only skips a ping: ending here would
+            // stop the whole daemon with status 0, which systemd does not restart.
+            do {
+                let line = try await statusLine()
+                if failing { logger.notice("the index answers the status read again") }
+                failing = false
+                if line != shown {
+                    notifier.status(line)
+                    shown = line
+                }
+                if watchdog != nil { notifier.watchdog() }
+            } catch {
+                if failing {
+                    logger.debug("the status read still fails: \(error)")
+                } else {
+                    logger.warning("reading the index for systemd's status failed: \(error); the watchdog ping waits")
+                }
+                failing = true
             }
-            if watchdog != nil { notifier.watchdog() }
             try? await Task.sleep(for: tick)
         }
         notifier.stopping(status: "Stopping: finishing the batch in flight")
