@@ -149,7 +149,7 @@ struct ImageDelivery: Sendable {
     /// fail/ marker); true when one was made.
     func fillCache(for asset: StoredAsset, size: ThumbnailSize) async -> Bool {
         let file: OpenFile
-        switch SafeOpener().openRegularFile(asset.path.bytes) {
+        switch SafeOpener().openRegularFile(asset.path) {
         case .success(let opened): file = opened
         case .failure: return false
         }

@@ -82,7 +82,7 @@ struct LiveUpdater {
         case .fileLinked(let path):
             // Only a hard link appears without a write; anything else is still being written
             // and will be read on its close, never half-written.
-            if case .success(let info) = opener.linkStatus(path.bytes), info.kind == .regular, info.linkCount > 1 {
+            if case .success(let info) = opener.linkStatus(path), info.kind == .regular, info.linkCount > 1 {
                 touch(path)
             }
         case .fileMoved(let from, let to) where Sidecar.isSidecar(from) || Sidecar.isSidecar(to):
@@ -119,7 +119,7 @@ struct LiveUpdater {
     }
 
     private func isRegularFile(_ path: PathBytes) -> Bool {
-        guard case .success(let info) = opener.linkStatus(path.bytes) else { return false }
+        guard case .success(let info) = opener.linkStatus(path) else { return false }
         return info.kind == .regular
     }
 
@@ -128,7 +128,7 @@ struct LiveUpdater {
         var updated: Set<String> = []
         for path in refresh {
             let known = indexed(at: path)
-            guard case .success(let info) = opener.linkStatus(path.bytes), info.kind == .regular else {
+            guard case .success(let info) = opener.linkStatus(path), info.kind == .regular else {
                 if let known { removals.append(known.id) }
                 continue
             }
