@@ -89,7 +89,7 @@ struct LiveUpdater {
             // A sidecar renamed (or an image renamed to or from a sidecar's name): judge both ends.
             touch(from)
             touch(to)
-        case .fileMoved(let from, let to) where TemporaryName.isBackup(to.bytes, of: from.bytes) && isRegularFile(from):
+        case .fileMoved(let from, let to) where TemporaryName.isBackup(to, of: from) && isRegularFile(from):
             // ExifTool's save without -overwrite_original: the photo is renamed NAME_original as a
             // backup and the edited file takes its place. The photo keeps its id at its path, with
             // the new bytes (judged first); the backup, though on the photo's old inode, is then a
