@@ -190,7 +190,7 @@ let package = Package(
         .testTarget(name: "ThumbnailerTests", dependencies: ["photod-thumbnailer", "Thumbnailer", "ThumbnailProtocol", "PhotoTestSupport", "Posix"]),
         .testTarget(name: "WatcherTests", dependencies: ["Watcher", "PhotoTestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TextFolding", "PhotoTestSupport"]),
-        .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "PhotoTestSupport"]),
+        .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "FileSystem", "PhotoTestSupport"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")]),
         // Unit tests, plus the in-process harness (Harness/TestDaemon.swift: the whole service
         // group over a temporary library, index and socket, callers named by the test), and the

@@ -10,12 +10,12 @@ extension FileSystem {
     /// `fstatat` is used on the entries, so FIFOs and devices are never opened.
     public static func subdirectories(of path: PathBytes) -> Result<[PathBytes], FileSystemError> {
         let fd: Int32
-        switch SafeOpener().openFolder(path.bytes) {
+        switch SafeOpener().openFolder(path) {
         case .success(let opened): fd = opened
         case .failure(let error): return .failure(error)
         }
         guard let stream = fdopendir(fd) else {
-            let error = FileSystemError(path: path.bytes, errno: errno, operation: "fdopendir")
+            let error = FileSystemError(path: path, errno: errno, operation: "fdopendir")
             close(fd)
             return .failure(error)
         }

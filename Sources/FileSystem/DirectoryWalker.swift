@@ -17,31 +17,31 @@ import Posix
 public struct DirectoryWalker {
     /// A regular file found by the walk.
     public struct Entry: Sendable {
-        public var path: [UInt8]
+        public var path: PathBytes
         public var info: FileInfo
         /// The listing of the folder it is in: its siblings, found without another system call.
         public var folder: FolderListing?
 
         /// Creates an entry.
-        public init(path: [UInt8], info: FileInfo, folder: FolderListing? = nil) {
+        public init(path: PathBytes, info: FileInfo, folder: FolderListing? = nil) {
             self.path = path
             self.info = info
             self.folder = folder
         }
     }
 
-    private let root: [UInt8]
+    private let root: PathBytes
     /// The paths walked; nil: all.
     private let range: PathRange?
     /// Called with a listed folder's path just before it is opened (tests swap folders here).
-    var willOpenFolder: (([UInt8]) -> Void)?
+    var willOpenFolder: ((PathBytes) -> Void)?
     /// Called with each folder's path once it is open and just before it is listed (the daemon
     /// watches it there, so nothing made in it after the listing goes unseen).
-    public var beforeListing: (([UInt8]) -> Void)?
+    public var beforeListing: ((PathBytes) -> Void)?
 
     /// Prepares a walk of `root`, an absolute path; `range`: only the files whose paths lie in
     /// it (folders wholly outside it are not opened).
-    public init(root: [UInt8], range: PathRange? = nil) {
+    public init(root: PathBytes, range: PathRange? = nil) {
         self.root = root
         self.range = range
     }
@@ -108,16 +108,16 @@ public struct DirectoryWalker {
         private var frames: [Frame] = []
         private var seen: Set<FileIdentity> = []
         private var pendingFailures: [FileSystemError] = []
-        private let willOpenFolder: (([UInt8]) -> Void)?
-        private let beforeListing: (([UInt8]) -> Void)?
+        private let willOpenFolder: ((PathBytes) -> Void)?
+        private let beforeListing: ((PathBytes) -> Void)?
         /// Whether regular files are stat-ed, or only named.
         private let statFiles: Bool
         /// Whether listings are sorted into path order (a walk) or left as read (a count).
         private let sorted: Bool
         private let range: PathRange?
 
-        fileprivate init(root: [UInt8], range: PathRange?, willOpenFolder: (([UInt8]) -> Void)?,
-                         beforeListing: (([UInt8]) -> Void)?, statFiles: Bool, sorted: Bool) {
+        fileprivate init(root: PathBytes, range: PathRange?, willOpenFolder: ((PathBytes) -> Void)?,
+                         beforeListing: ((PathBytes) -> Void)?, statFiles: Bool, sorted: Bool) {
             self.willOpenFolder = willOpenFolder
             self.beforeListing = beforeListing
             self.statFiles = statFiles
@@ -131,7 +131,7 @@ public struct DirectoryWalker {
 
         /// The sort keys of the entries of the first folder from the root down that has more
         /// than one (a folder's key ends in "/"), as full paths; none for an empty tree.
-        fileprivate mutating func splitKeys() -> [[UInt8]] {
+        fileprivate mutating func splitKeys() -> [PathBytes] {
             while let top = frames.last {
                 var children = top.listing.children
                 children.sort(by: FolderListing.Child.precedes)
@@ -141,7 +141,10 @@ public struct DirectoryWalker {
                     descend(into: children[0].name, path: path, parent: top.folder, bounded: false)
                     continue
                 }
-                return children.map { top.listing.path(of: $0.name) + ($0.info == nil ? [UInt8(ascii: "/")] : []) }
+                return children.map { child in
+                    let path = top.listing.path(of: child.name)
+                    return child.info == nil ? path.folderPrefix : path
+                }
             }
             return []
         }
@@ -190,7 +193,7 @@ public struct DirectoryWalker {
             return nil
         }
 
-        private mutating func descend(into name: [UInt8], path: [UInt8], parent: OpenFolder, bounded: Bool) {
+        private mutating func descend(into name: [UInt8], path: PathBytes, parent: OpenFolder, bounded: Bool) {
             willOpenFolder?(path)
             let fd = FileSystem.withCString(name) {
                 openat(parent.descriptor, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
@@ -207,7 +210,7 @@ public struct DirectoryWalker {
 
         /// Lists the open folder `fd` (taking it over) and makes it the current one. `bounded`:
         /// the parent's entries were checked against the range (a folder wholly inside it is not).
-        private mutating func push(_ fd: Int32, path: [UInt8], bounded parentBounded: Bool) {
+        private mutating func push(_ fd: Int32, path: PathBytes, bounded parentBounded: Bool) {
             guard let identity = FileIdentity(descriptor: fd), seen.insert(identity).inserted else {
                 close(fd)
                 return
@@ -219,7 +222,7 @@ public struct DirectoryWalker {
             }
             let folder = OpenFolder(stream)
             beforeListing?(path)
-            let prefix = PathBytes(path).folderPrefix.bytes
+            let prefix = path.folderPrefix
             let bounded = parentBounded && !(range?.holdsEverything(under: prefix) ?? true)
             let listing = FolderListing(prefix: prefix, children: list(folder, prefix: bounded ? prefix : nil))
             frames.append(Frame(folder: folder, listing: listing, bounded: bounded))
@@ -228,14 +231,14 @@ public struct DirectoryWalker {
         /// The folder's visible files (with their status) and subfolders, in path order; only
         /// the subfolders that reach into the range when the folder's `prefix` is given (it
         /// straddles a bound).
-        private func list(_ folder: OpenFolder, prefix: [UInt8]?) -> [FolderListing.Child] {
+        private func list(_ folder: OpenFolder, prefix: PathBytes?) -> [FolderListing.Child] {
             var children: [FolderListing.Child] = []
             while let entry = readdir(folder.stream) {
                 let name = DirectoryWalker.name(of: entry)
                 guard let first = name.first, first != UInt8(ascii: ".") else { continue }
                 let type = entry.pointee.d_type
                 if type == UInt8(DT_DIR) {
-                    if let prefix, let range, !range.reaches(folder: prefix + name + [UInt8(ascii: "/")]) { continue }
+                    if let prefix, let range, !range.reaches(folder: prefix.appending(name).folderPrefix) { continue }
                     children.append(FolderListing.Child(name: name, info: nil))
                     continue
                 }
@@ -258,7 +261,7 @@ public struct DirectoryWalker {
                     // (its sidecar) are looked up. The walk leaves it out when it comes to it.
                     children.append(FolderListing.Child(name: name, info: info))
                 case .directory:
-                    if let prefix, let range, !range.reaches(folder: prefix + name + [UInt8(ascii: "/")]) { continue }
+                    if let prefix, let range, !range.reaches(folder: prefix.appending(name).folderPrefix) { continue }
                     children.append(FolderListing.Child(name: name, info: nil))
                 case .symlink, .other: break
                 }
@@ -326,10 +329,10 @@ public final class FolderListing: Sendable {
     }
 
     /// The folder's path with a trailing "/", ready for a child's name.
-    let prefix: [UInt8]
+    let prefix: PathBytes
     let children: [Child]
 
-    init(prefix: [UInt8], children: [Child]) {
+    init(prefix: PathBytes, children: [Child]) {
         self.prefix = prefix
         self.children = children
     }
@@ -352,8 +355,8 @@ public final class FolderListing: Sendable {
     }
 
     /// The path of the entry `name` in this folder.
-    func path(of name: [UInt8]) -> [UInt8] {
-        PathBytes(prefix).appending(name).bytes
+    func path(of name: [UInt8]) -> PathBytes {
+        prefix.appending(name)
     }
 }
 
@@ -364,31 +367,28 @@ extension FileInfo {
 
 /// A span of paths in path order, from `low` (included) to `high` (excluded); nil: unbounded.
 public struct PathRange: Sendable, Equatable {
-    public var low: [UInt8]?
-    public var high: [UInt8]?
+    public var low: PathBytes?
+    public var high: PathBytes?
 
     /// Creates a range.
-    public init(low: [UInt8]?, high: [UInt8]?) {
+    public init(low: PathBytes?, high: PathBytes?) {
         self.low = low
         self.high = high
     }
 
     /// Whether `path` lies in the range.
-    public func contains(_ path: [UInt8]) -> Bool {
-        let path = PathBytes(path)
-        return (low.map { path >= PathBytes($0) } ?? true) && (high.map { path < PathBytes($0) } ?? true)
+    public func contains(_ path: PathBytes) -> Bool {
+        (low.map { path >= $0 } ?? true) && (high.map { path < $0 } ?? true)
     }
 
     /// Whether some path beginning with `prefix` (a folder's, ending in "/") lies in the range:
     /// such paths run from `prefix` itself up to, not including, the first one not beginning with it.
-    func reaches(folder prefix: [UInt8]) -> Bool {
-        (high.map { PathBytes(prefix) < PathBytes($0) } ?? true)
-            && (low.map { PathBytes($0) <= PathBytes(prefix) || $0.starts(with: prefix) } ?? true)
+    func reaches(folder prefix: PathBytes) -> Bool {
+        (high.map { prefix < $0 } ?? true) && (low.map { $0 <= prefix || $0.bytes.starts(with: prefix.bytes) } ?? true)
     }
 
     /// Whether every path beginning with `prefix` lies in the range.
-    func holdsEverything(under prefix: [UInt8]) -> Bool {
-        (low.map { PathBytes($0) <= PathBytes(prefix) } ?? true)
-            && (high.map { PathBytes(prefix) < PathBytes($0) && !$0.starts(with: prefix) } ?? true)
+    func holdsEverything(under prefix: PathBytes) -> Bool {
+        (low.map { $0 <= prefix } ?? true) && (high.map { prefix < $0 && !$0.bytes.starts(with: prefix.bytes) } ?? true)
     }
 }

@@ -46,12 +46,12 @@ public struct FileInfo: Sendable, Hashable {
 
 /// A failed system call on a path, with errno.
 public struct FileSystemError: Error, Sendable, CustomStringConvertible {
-    public let path: [UInt8]
+    public let path: PathBytes
     public let errno: Int32
     public let operation: String
 
     /// Creates an error value.
-    public init(path: [UInt8], errno: Int32, operation: String) {
+    public init(path: PathBytes, errno: Int32, operation: String) {
         self.path = path
         self.errno = errno
         self.operation = operation
@@ -65,7 +65,7 @@ public struct FileSystemError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        "\(operation) \(PathBytes(path)): \(Errno(rawValue: errno))"
+        "\(operation) \(path): \(Errno(rawValue: errno))"
     }
 
     /// What failed and why, without the path: for a reply to a caller that need not see it.

@@ -9,28 +9,26 @@ import Glibc
 public enum FileSystem {
     /// `lstat` of an absolute `path` reached through real folders only (see `SafeOpener`): a
     /// symlink is reported as a symlink, and one in place of a folder above it fails the call.
-    public static func linkStatus(_ path: [UInt8]) -> Result<FileInfo, FileSystemError> {
+    public static func linkStatus(_ path: PathBytes) -> Result<FileInfo, FileSystemError> {
         SafeOpener().linkStatus(path)
     }
 
     /// The canonical absolute form of `path` (`realpath`), or nil when it does not resolve.
-    public static func canonicalPath(_ path: [UInt8]) -> [UInt8]? {
-        withCString(path) { pointer -> [UInt8]? in
-            guard let resolved = realpath(pointer, nil) else { return nil }
-            defer { free(resolved) }
-            return Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
-        }
+    public static func canonicalPath(_ path: PathBytes) -> PathBytes? {
+        guard let resolved = realpath(path.cString, nil) else { return nil }
+        defer { free(resolved) }
+        return PathBytes(Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved))))
     }
 
     /// Opens a regular file at an absolute path for reading without following a symlink in any
     /// component; see `SafeOpener`, which also keeps the folder open for the next file in it.
-    public static func openRegularFile(_ path: [UInt8]) -> Result<OpenFile, FileSystemError> {
+    public static func openRegularFile(_ path: PathBytes) -> Result<OpenFile, FileSystemError> {
         SafeOpener().openRegularFile(path)
     }
 
-    /// Calls `body` with `path` as a NUL-terminated C string.
-    static func withCString<T>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
-        body(PathBytes(path).cString)
+    /// Calls `body` with `name` (an entry's name) as a NUL-terminated C string.
+    static func withCString<T>(_ name: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
+        body(PathBytes(name).cString)
     }
 }
 

@@ -17,7 +17,7 @@ public final class SafeOpener {
     private static let pathOnly: Int32 = 0o10_000_000
     private static let folderFlags = pathOnly | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
 
-    private var cachedFolder: [UInt8] = []
+    private var cachedFolder = PathBytes([])
     private var cachedDescriptor: Int32 = -1
     /// The last folder found missing (ENOENT): paths under it fail at once, so a batch that
     /// checks the old paths of a folder renamed away (100,000 of them after a root's rename)
@@ -34,7 +34,7 @@ public final class SafeOpener {
     /// Opens a regular file for reading without following a symlink in any component and
     /// without blocking on a FIFO or device swapped in after the walk looked; anything but a
     /// regular file is refused.
-    public func openRegularFile(_ path: [UInt8]) -> Result<OpenFile, FileSystemError> {
+    public func openRegularFile(_ path: PathBytes) -> Result<OpenFile, FileSystemError> {
         let fd: Int32
         switch openAt(path, flags: O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY) {
         case .success(let opened): fd = opened
@@ -55,12 +55,12 @@ public final class SafeOpener {
     }
 
     /// A folder opened for reading its entries, through real folders only: the caller owns the descriptor.
-    public func openFolder(_ path: [UInt8]) -> Result<Int32, FileSystemError> {
+    public func openFolder(_ path: PathBytes) -> Result<Int32, FileSystemError> {
         openAt(path, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
     }
 
     /// `lstat` of `path` reached through real folders only (the last component itself may be anything).
-    public func linkStatus(_ path: [UInt8]) -> Result<FileInfo, FileSystemError> {
+    public func linkStatus(_ path: PathBytes) -> Result<FileInfo, FileSystemError> {
         lastComponent(of: path, operation: "lstat").flatMap { parent, name in
             var st = stat()
             let rc = FileSystem.withCString(name) { fstatat(parent, $0, &st, AT_SYMLINK_NOFOLLOW) }
@@ -70,7 +70,7 @@ public final class SafeOpener {
     }
 
     /// `openat` of the last component from its parent folder, reached component by component.
-    private func openAt(_ path: [UInt8], flags: Int32) -> Result<Int32, FileSystemError> {
+    private func openAt(_ path: PathBytes, flags: Int32) -> Result<Int32, FileSystemError> {
         if let fd = openInCachedFolder(path, flags: flags) {
             guard fd >= 0 else { return .failure(FileSystemError(path: path, errno: errno, operation: "open")) }
             return .success(fd)
@@ -85,11 +85,12 @@ public final class SafeOpener {
     /// `openat` of a file directly in the folder already open, without splitting the path or
     /// copying its name into an array (a scan opens a folder's files one after another); nil
     /// when `path` is not a plain name in that folder (then the general way checks it all).
-    private func openInCachedFolder(_ path: [UInt8], flags: Int32) -> Int32? {
-        let folder = cachedFolder.count
+    private func openInCachedFolder(_ path: PathBytes, flags: Int32) -> Int32? {
+        let path = path.bytes
+        let folder = cachedFolder.bytes.count
         let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
         guard cachedDescriptor >= 0, folder > 0, path.count > folder + 1, path[folder] == slash,
-              PathBytes.prefixOrder(path, cachedFolder, count: folder) == 0 else { return nil }
+              PathBytes.prefixOrder(path, cachedFolder.bytes, count: folder) == 0 else { return nil }
         let name = path[(folder + 1)...]
         // "." and ".." are not names of files in the folder, and a further "/" is a deeper path.
         guard !name.contains(slash), !(name.count <= 2 && name.allSatisfy { $0 == dot }) else { return nil }
@@ -102,7 +103,7 @@ public final class SafeOpener {
     }
 
     /// A handle on the folder holding the last component of `path`, and that component ("." for "/").
-    private func lastComponent(of path: [UInt8], operation: String) -> Result<(Int32, [UInt8]), FileSystemError> {
+    private func lastComponent(of path: PathBytes, operation: String) -> Result<(Int32, [UInt8]), FileSystemError> {
         guard let (folder, name) = Self.split(path) else {
             return .failure(FileSystemError(path: path, errno: EINVAL, operation: "\(operation) (not an absolute path without \"..\")"))
         }
@@ -110,25 +111,25 @@ public final class SafeOpener {
     }
 
     /// A handle on `folder` (the cached one when it is the same folder as last time).
-    private func descriptor(of folder: [UInt8], for path: [UInt8]) -> Result<Int32, FileSystemError> {
+    private func descriptor(of folder: PathBytes, for path: PathBytes) -> Result<Int32, FileSystemError> {
         if cachedDescriptor >= 0, folder == cachedFolder { return .success(cachedDescriptor) }
         if cachedDescriptor >= 0 {
             close(cachedDescriptor)
             cachedDescriptor = -1
         }
-        if let missingFolder, PathBytes(folder) == missingFolder || PathBytes(folder).isInside(missingFolder) {
+        if let missingFolder, folder == missingFolder || folder.isInside(missingFolder) {
             return .failure(FileSystemError(path: path, errno: ENOENT, operation: "open folder"))
         }
         var current = FileSystem.withCString([UInt8(ascii: "/")]) { open($0, Self.folderFlags) }
         guard current >= 0 else { return .failure(FileSystemError(path: path, errno: errno, operation: "open /")) }
-        for component in folder.split(separator: UInt8(ascii: "/")) where component != [UInt8(ascii: ".")] {
+        for component in folder.bytes.split(separator: UInt8(ascii: "/")) where component != [UInt8(ascii: ".")] {
             let next = FileSystem.withCString(Array(component)) { openat(current, $0, Self.folderFlags) }
             let error = errno
             close(current)
             // A symlink fails here (ELOOP or ENOTDIR): it is never followed.
             guard next >= 0 else {
                 // The folder missing is `folder` up to this component (a slice keeps its indexes).
-                if error == ENOENT { missingFolder = PathBytes(Array(folder[..<component.endIndex])) }
+                if error == ENOENT { missingFolder = PathBytes(Array(folder.bytes[..<component.endIndex])) }
                 return .failure(FileSystemError(path: path, errno: error, operation: "open folder"))
             }
             current = next
@@ -139,10 +140,9 @@ public final class SafeOpener {
     }
 
     /// The parent folder and the last component of an absolute path ("/a/b" → "/a", "b"; "/" → "/", "").
-    private static func split(_ path: [UInt8]) -> ([UInt8], [UInt8])? {
-        guard path.first == UInt8(ascii: "/"), !hasParentComponent(path) else { return nil }
-        let path = PathBytes(path)
-        return ((path.parent ?? .root).bytes, path.lastComponent)
+    private static func split(_ path: PathBytes) -> (PathBytes, [UInt8])? {
+        guard path.bytes.first == UInt8(ascii: "/"), !hasParentComponent(path.bytes) else { return nil }
+        return (path.parent ?? .root, path.lastComponent)
     }
 
     /// Whether a component is "..", which would climb out of a folder just entered; a canonical

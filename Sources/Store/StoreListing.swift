@@ -32,10 +32,10 @@ public struct StoreListing: Sendable, Equatable {
             case .integer(let number):
                 conditions.append("(\(column), a.id) \(after) (?, ?)")
                 values += [.integer(number), AssetEncoding.id(position.id)]
-            case .bytes(let bytes):
+            case .path(let path):
                 // A path cursor in another order compares as SQLite compares a number with bytes.
                 conditions.append("\(column) \(after) ?")
-                values.append(.blob(bytes))
+                values.append(.blob(path.bytes))
             }
         }
         let direction = descending ? " DESC" : ""
@@ -53,8 +53,8 @@ public struct StoreListing: Sendable, Equatable {
                     limit: Int) throws -> [(sql: String, values: [SQLiteValue])] {
         guard sort == .path else { return [statement(after: position, limit: limit)] }
         var parts: [(conditions: [String], values: [SQLiteValue])] = []
-        if let position, case .bytes(let cursor) = position.value {
-            parts = try PathStems.after(db, cursor: cursor, descending: descending)
+        if let position, case .path(let cursor) = position.value {
+            parts = try PathStems.after(db, cursor: cursor.bytes, descending: descending)
         } else if position != nil, descending {
             // A number cursor in the path order: every path sorts after a number, as SQLite compares them.
             return []

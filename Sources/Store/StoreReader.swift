@@ -8,10 +8,10 @@ public enum StoreSort: String, Sendable, CaseIterable {
 
 /// A position in an ordered listing: the last row's sort value and id.
 public struct StorePosition: Sendable, Equatable {
-    /// The sort value: an integer for taken and modified, path bytes for path.
+    /// The sort value: an integer for taken and modified, the path for path.
     public enum Value: Sendable, Equatable {
         case integer(Int64)
-        case bytes([UInt8])
+        case path(PathBytes)
     }
 
     public var value: Value

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FileSystem
 
 /// A thumbnail found in the cache: the PNG file as stored and its pixel size.
 public struct CachedThumbnail: Sendable, Equatable {
@@ -54,90 +55,90 @@ public struct ThumbnailCache: Sendable {
         return nil
     }
 
-    /// Where the thumbnail of `pathBytes` at `size` lives; nil when the path is not absolute.
-    public func thumbnailPath(pathBytes: [UInt8], size: ThumbnailSize) -> [UInt8]? {
-        guard let name = Self.fileName(pathBytes) else { return nil }
+    /// Where the thumbnail of `path` at `size` lives; nil when the path is not absolute.
+    public func thumbnailPath(path: PathBytes, size: ThumbnailSize) -> [UInt8]? {
+        guard let name = Self.fileName(path) else { return nil }
         return root + Array("/\(size.folderName)/".utf8) + name
     }
 
-    /// Where this program's failure marker for `pathBytes` lives; nil when the path is not
+    /// Where this program's failure marker for `path` lives; nil when the path is not
     /// absolute or the app name and version make no folder name.
-    public func failureMarkerPath(pathBytes: [UInt8]) -> [UInt8]? {
-        guard let name = Self.fileName(pathBytes), let folder = failureFolderName else { return nil }
+    public func failureMarkerPath(path: PathBytes) -> [UInt8]? {
+        guard let name = Self.fileName(path), let folder = failureFolderName else { return nil }
         return root + Array("/\(Self.failFolder)/".utf8) + folder + [UInt8(ascii: "/")] + name
     }
 
-    /// The cached thumbnail of `pathBytes` at `size`, when there is a valid one made from the
+    /// The cached thumbnail of `path` at `size`, when there is a valid one made from the
     /// file as it is now; nil otherwise. The cache is shared with every program of the user and
     /// so untrusted: a file is taken only when it is a regular file of this user's that no one
     /// else may read or write (0600), of bounded size, a well-formed PNG (every chunk's CRC)
     /// whose pixels fit `size`, and whose `Thumb::URI` and `Thumb::MTime` name the original and
     /// its modification time, and its `Thumb::Size`, when present, `fileSize` (when given).
-    public func lookup(pathBytes: [UInt8], mtime: Int64, size: ThumbnailSize, fileSize: Int64? = nil) -> CachedThumbnail? {
-        guard let uri = FileURI.make(pathBytes: pathBytes), let path = thumbnailPath(pathBytes: pathBytes, size: size),
-            let png = CacheFiles.readSmallFile(path, limit: Self.maxFileSize),
+    public func lookup(path: PathBytes, mtime: Int64, size: ThumbnailSize, fileSize: Int64? = nil) -> CachedThumbnail? {
+        guard let uri = FileURI.make(pathBytes: path.bytes), let file = thumbnailPath(path: path, size: size),
+            let png = CacheFiles.readSmallFile(file, limit: Self.maxFileSize),
             let info = PNGChunks.read(png), Self.describes(info, uri: uri, mtime: mtime, fileSize: fileSize),
             (1...size.pixels).contains(info.width), (1...size.pixels).contains(info.height)
         else { return nil }
         return CachedThumbnail(png: png, width: info.width, height: info.height)
     }
 
-    /// Stores `png` as the thumbnail of `pathBytes` at `size`, with the standard's text added
+    /// Stores `png` as the thumbnail of `path` at `size`, with the standard's text added
     /// (`Thumb::URI`, `Thumb::MTime`, `Thumb::Size`, `Software`). The file appears in one
     /// rename, so a reader sees the old thumbnail or the whole new one.
-    public func store(png: [UInt8], pathBytes: [UInt8], mtime: Int64, fileSize: Int64, size: ThumbnailSize) throws(ThumbnailCacheError) {
-        guard let uri = FileURI.make(pathBytes: pathBytes), let name = Self.fileName(pathBytes) else {
-            throw ThumbnailCacheError(path: pathBytes, reason: .notAbsolute)
+    public func store(png: [UInt8], path: PathBytes, mtime: Int64, fileSize: Int64, size: ThumbnailSize) throws(ThumbnailCacheError) {
+        guard let uri = FileURI.make(pathBytes: path.bytes), let name = Self.fileName(path) else {
+            throw ThumbnailCacheError(path: path.bytes, reason: .notAbsolute)
         }
         let info: PNGInfo
         do { info = try PNGChunks.parse(png) } catch {
-            throw ThumbnailCacheError(path: pathBytes, reason: .invalidPNG(error))
+            throw ThumbnailCacheError(path: path.bytes, reason: .invalidPNG(error))
         }
         guard info.width <= size.pixels, info.height <= size.pixels else {
-            throw ThumbnailCacheError(path: pathBytes, reason: .tooLarge(width: info.width, height: info.height, box: size.pixels))
+            throw ThumbnailCacheError(path: path.bytes, reason: .tooLarge(width: info.width, height: info.height, box: size.pixels))
         }
-        let bytes = try tagged(png, uri: uri, mtime: mtime, fileSize: fileSize, pathBytes: pathBytes)
+        let bytes = try tagged(png, uri: uri, mtime: mtime, fileSize: fileSize, path: path)
         try write(bytes, name: name, folders: [Array(size.folderName.utf8)])
     }
 
-    /// Whether this program version already failed to thumbnail `pathBytes` as it is now; a
+    /// Whether this program version already failed to thumbnail `path` as it is now; a
     /// marker for another modification time does not count, so a changed file is tried again.
-    public func isMarkedFailed(pathBytes: [UInt8], mtime: Int64) -> Bool {
-        guard let uri = FileURI.make(pathBytes: pathBytes), let path = failureMarkerPath(pathBytes: pathBytes),
-            let png = CacheFiles.readSmallFile(path, limit: Self.maxFileSize), let info = PNGChunks.read(png)
+    public func isMarkedFailed(path: PathBytes, mtime: Int64) -> Bool {
+        guard let uri = FileURI.make(pathBytes: path.bytes), let marker = failureMarkerPath(path: path),
+            let png = CacheFiles.readSmallFile(marker, limit: Self.maxFileSize), let info = PNGChunks.read(png)
         else { return false }
         return Self.describes(info, uri: uri, mtime: mtime)
     }
 
-    /// Records that this program version cannot thumbnail `pathBytes` at this modification
+    /// Records that this program version cannot thumbnail `path` at this modification
     /// time, so it is not tried again until the file changes: a 1×1 PNG with the same text
     /// a thumbnail carries, as the standard asks.
-    public func markFailed(pathBytes: [UInt8], mtime: Int64, fileSize: Int64) throws(ThumbnailCacheError) {
-        guard let uri = FileURI.make(pathBytes: pathBytes), let name = Self.fileName(pathBytes) else {
-            throw ThumbnailCacheError(path: pathBytes, reason: .notAbsolute)
+    public func markFailed(path: PathBytes, mtime: Int64, fileSize: Int64) throws(ThumbnailCacheError) {
+        guard let uri = FileURI.make(pathBytes: path.bytes), let name = Self.fileName(path) else {
+            throw ThumbnailCacheError(path: path.bytes, reason: .notAbsolute)
         }
         guard let folder = failureFolderName else {
             throw ThumbnailCacheError(path: Array("\(appName)-\(appVersion)".utf8), reason: .invalidName)
         }
-        let bytes = try tagged(FailureMarker.png, uri: uri, mtime: mtime, fileSize: fileSize, pathBytes: pathBytes)
+        let bytes = try tagged(FailureMarker.png, uri: uri, mtime: mtime, fileSize: fileSize, path: path)
         try write(bytes, name: name, folders: [Array(Self.failFolder.utf8), folder])
     }
 
-    /// Removes every cached thumbnail of `pathBytes` and this program's failure marker for it;
+    /// Removes every cached thumbnail of `path` and this program's failure marker for it;
     /// files already gone are fine. Folders are checked as for `store`, so a symlinked folder
     /// is refused rather than followed.
-    public func remove(pathBytes: [UInt8]) throws(ThumbnailCacheError) {
-        guard Self.fileName(pathBytes) != nil else {
-            throw ThumbnailCacheError(path: pathBytes, reason: .notAbsolute)
+    public func remove(path: PathBytes) throws(ThumbnailCacheError) {
+        guard Self.fileName(path) != nil else {
+            throw ThumbnailCacheError(path: path.bytes, reason: .notAbsolute)
         }
-        try remove(paths: [pathBytes])
+        try remove(paths: [path])
     }
 
-    /// Removes what `remove(pathBytes:)` does for each of `paths`, opening the cache's folders
+    /// Removes what `remove(path:)` does for each of `paths`, opening the cache's folders
     /// once for all of them (a renamed folder of 100,000 photos opened them 100,000 times), and
     /// naming no file when there is no cache. A path that cannot be removed does not stop the
     /// others: the first such failure is thrown at the end. A refused folder stops them all.
-    public func remove(paths: [[UInt8]]) throws(ThumbnailCacheError) {
+    public func remove(paths: [PathBytes]) throws(ThumbnailCacheError) {
         guard !paths.isEmpty, let rootFD = try CacheFiles.openRoot(root, create: false) else { return }
         defer { close(rootFD) }
         var chains = ThumbnailSize.allCases.map { [Array($0.folderName.utf8)] }
@@ -151,7 +152,7 @@ public struct ThumbnailCache: Sendable {
         var firstFailure: ThumbnailCacheError?
         for path in paths {
             guard let name = Self.fileName(path) else {
-                firstFailure = firstFailure ?? ThumbnailCacheError(path: path, reason: .notAbsolute)
+                firstFailure = firstFailure ?? ThumbnailCacheError(path: path.bytes, reason: .notAbsolute)
                 continue
             }
             for folder in folders {
@@ -173,8 +174,8 @@ public struct ThumbnailCache: Sendable {
     private static let sizeKey = "Thumb::Size"
 
     /// `<md5 of the file URI>.png`; nil when the path has no URI.
-    private static func fileName(_ pathBytes: [UInt8]) -> [UInt8]? {
-        guard let uri = FileURI.make(pathBytes: pathBytes) else { return nil }
+    private static func fileName(_ path: PathBytes) -> [UInt8]? {
+        guard let uri = FileURI.make(pathBytes: path.bytes) else { return nil }
         return Array((MD5.hex(Array(uri.utf8)) + ".png").utf8)
     }
 
@@ -198,7 +199,7 @@ public struct ThumbnailCache: Sendable {
     }
 
     /// `png` with the standard's text chunks, checked against the read cap lookups apply.
-    private func tagged(_ png: [UInt8], uri: String, mtime: Int64, fileSize: Int64, pathBytes: [UInt8]) throws(ThumbnailCacheError) -> [UInt8] {
+    private func tagged(_ png: [UInt8], uri: String, mtime: Int64, fileSize: Int64, path: PathBytes) throws(ThumbnailCacheError) -> [UInt8] {
         let text = [
             PNGText(keyword: Self.uriKey, text: uri),
             PNGText(keyword: Self.mtimeKey, text: String(mtime)),
@@ -207,10 +208,10 @@ public struct ThumbnailCache: Sendable {
         ]
         let bytes: [UInt8]
         do { bytes = try PNGChunks.insertingText(text, into: png) } catch {
-            throw ThumbnailCacheError(path: pathBytes, reason: .invalidPNG(error))
+            throw ThumbnailCacheError(path: path.bytes, reason: .invalidPNG(error))
         }
         guard bytes.count <= Self.maxFileSize else {
-            throw ThumbnailCacheError(path: pathBytes, reason: .invalidPNG(.malformed("\(bytes.count) bytes, over the \(Self.maxFileSize)-byte cap")))
+            throw ThumbnailCacheError(path: path.bytes, reason: .invalidPNG(.malformed("\(bytes.count) bytes, over the \(Self.maxFileSize)-byte cap")))
         }
         return bytes
     }

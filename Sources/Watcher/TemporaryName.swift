@@ -1,3 +1,5 @@
+import FileSystem
+
 /// The names programs give the file they write next to a photo and then rename over it, so
 /// that the photo is replaced whole: such a file is about to become the photo, not a new one.
 ///
@@ -36,9 +38,8 @@ public enum TemporaryName {
 
     /// Whether `backup` is the name ExifTool gives the original it keeps of `photo` when it
     /// saves without -overwrite_original (`NAME_original`, in the same folder).
-    public static func isBackup(_ backup: [UInt8], of photo: [UInt8]) -> Bool {
-        backup.count == photo.count + backupSuffix.count && backup.starts(with: photo)
-            && backup.suffix(backupSuffix.count).elementsEqual(backupSuffix)
+    public static func isBackup(_ backup: PathBytes, of photo: PathBytes) -> Bool {
+        backup == photo.appendingToName(backupSuffix)
     }
 
     private static let backupSuffix = Array("_original".utf8)

@@ -184,7 +184,7 @@ public struct WatchEventDecoder: Sendable {
         case (false, false):
             if source.isDirectory {
                 moveDirectory(from: source.path, to: path, into: &out)
-            } else if TemporaryName.isBackup(path.bytes, of: source.path.bytes) {
+            } else if TemporaryName.isBackup(path, of: source.path) {
                 // ExifTool without -overwrite_original renames the photo NAME_original, then its
                 // edited file over NAME. Seen in one batch the photo keeps its id at NAME; split
                 // across two (a loaded machine), the id would follow the backup and the edit be

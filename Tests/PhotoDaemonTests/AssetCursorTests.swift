@@ -7,7 +7,7 @@ import Testing
     @Test(arguments: [
         (StoreSort.taken, StorePosition(value: .integer(-5), id: "abc")),
         (StoreSort.modified, StorePosition(value: .integer(1_700_000_000_000_000_000), id: "x")),
-        (StoreSort.path, StorePosition(value: .bytes([0x2F, 0xFF, 0x00, 0x41]), id: "p")),
+        (StoreSort.path, StorePosition(value: .path(PathBytes([0x2F, 0xFF, 0x00, 0x41])), id: "p")),
     ])
     func cursorsRoundTrip(sort: StoreSort, position: StorePosition) {
         let text = AssetCursor(sort: sort, groupKey: "G", position: position).encoded

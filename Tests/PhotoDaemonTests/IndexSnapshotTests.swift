@@ -25,7 +25,7 @@ import Watcher
     @Test func itHoldsEveryNamedPathAndWhereANewFileWasIndexedBefore() async throws {
         let dir = try TemporaryDirectory()
         let arrived = PathBytes(try dir.write("lib/new.jpg", Array("photo bytes".utf8)))
-        guard case .success(let info) = FileSystem.linkStatus(arrived.bytes) else { throw FileSystemProbeError() }
+        guard case .success(let info) = FileSystem.linkStatus(arrived) else { throw FileSystemProbeError() }
         let kept = PathBytes(dir.file("lib/kept.jpg"))
         let gone = PathBytes(dir.file("elsewhere/gone.jpg"))
         let (store, pool) = try await fixture(dir, [

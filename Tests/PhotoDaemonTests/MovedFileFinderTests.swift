@@ -8,7 +8,7 @@ import Testing
 /// What a reconcile does with a file new at its path, by the assets the index has on its inode.
 @Suite struct MovedFileFinderTests {
     private func read(_ path: String) throws -> ReconcilePlan.Read {
-        guard case .success(let info) = SafeOpener().linkStatus(Array(path.utf8)) else {
+        guard case .success(let info) = SafeOpener().linkStatus(PathBytes(path)) else {
             throw CocoaError(.fileReadNoSuchFile)
         }
         return ReconcilePlan.Read(path: PathBytes(path), stamp: FileStamp(info), id: nil, linked: info.linkCount > 1)

@@ -87,7 +87,7 @@ private func machine(_ ranges: [PathRange] = wholeRoot, pairing: Bool, vanishedL
     /// A folder renamed while nobody watched, across two ranges of the walk: settled once, its
     /// assets keep their ids and only their paths are written, nothing read.
     @Test func aFolderRenamedAcrossRangesIsWrittenAsMovesWithoutReading() {
-        let ranges = [PathRange(low: nil, high: Array("/r/m".utf8)), PathRange(low: Array("/r/m".utf8), high: nil)]
+        let ranges = [PathRange(low: nil, high: PathBytes("/r/m")), PathRange(low: PathBytes("/r/m"), high: nil)]
         var world = SimulatedReconcile(disk: files(5, in: "/r/z"), index: files(5, in: "/r/a"))
         var reconcile = machine(ranges, pairing: true)
         #expect(world.run(&reconcile, ranges: ranges))

@@ -100,22 +100,22 @@ private func row(_ id: String, _ path: String, inode: UInt64, mtime: Int64 = 1) 
                 let info = FileInfo(kind: .regular, device: 7, inode: UInt64(number), size: 100, mtimeNs: 1)
                 switch random.next() % 5 {
                 case 0: indexed.append(row("id\(number)", path, inode: UInt64(number)))
-                case 1: onDisk.append(DirectoryWalker.Entry(path: Array(path.utf8), info: info))
+                case 1: onDisk.append(DirectoryWalker.Entry(path: PathBytes(path), info: info))
                 case 2:
                     indexed.append(row("id\(number)", path, inode: UInt64(number)))
-                    onDisk.append(DirectoryWalker.Entry(path: Array("/r/moved/\(number).jpg".utf8), info: info))
+                    onDisk.append(DirectoryWalker.Entry(path: PathBytes("/r/moved/\(number).jpg"), info: info))
                 case 3:
                     indexed.append(row("id\(number)", path, inode: UInt64(number)))
                     var edited = info
                     edited.mtimeNs = 2
-                    onDisk.append(DirectoryWalker.Entry(path: Array(path.utf8), info: edited))
+                    onDisk.append(DirectoryWalker.Entry(path: PathBytes(path), info: edited))
                 default:
                     indexed.append(row("id\(number)", path, inode: UInt64(number)))
-                    onDisk.append(DirectoryWalker.Entry(path: Array(path.utf8), info: info))
+                    onDisk.append(DirectoryWalker.Entry(path: PathBytes(path), info: info))
                 }
             }
             let whole = ReconcilePlan.make(indexed: indexed, onDisk: onDisk)
-            var disk = onDisk.map { ReconcilePlan.Read(path: PathBytes($0.path), stamp: FileStamp($0.info), id: nil) }
+            var disk = onDisk.map { ReconcilePlan.Read(path: $0.path, stamp: FileStamp($0.info), id: nil) }
                 .sorted { $0.path < $1.path }
             var index = indexed.sorted { $0.path < $1.path }
             var merge = ReconcileMerge(pairing: true)

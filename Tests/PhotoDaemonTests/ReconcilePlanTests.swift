@@ -4,7 +4,7 @@ import Testing
 @testable import PhotoDaemon
 
 private func entry(_ path: String, inode: UInt64, size: Int64 = 100, mtime: Int64 = 1) -> DirectoryWalker.Entry {
-    DirectoryWalker.Entry(path: Array(path.utf8),
+    DirectoryWalker.Entry(path: PathBytes(path),
                           info: FileInfo(kind: .regular, device: 7, inode: inode, size: size, mtimeNs: mtime))
 }
 

@@ -49,7 +49,7 @@ struct SimulatedReconcile {
                 actions.append(action)
                 switch action {
                 case .fetch(let part, .walk):
-                    let files = disk.filter { ranges[part].contains($0.path.bytes) }
+                    let files = disk.filter { ranges[part].contains($0.path) }
                     let step = Array(files.dropFirst(walked[part]).prefix(walkStep))
                     walked[part] += step.count
                     queued.append(.walked(part: part, LibraryWalk.Step(files: step, found: step.count,

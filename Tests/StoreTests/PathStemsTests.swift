@@ -65,7 +65,7 @@ import Testing
                 }
                 guard let last = page.last else { break }
                 seen += page.map(\.path)
-                position = StorePosition(value: .bytes(last.path.bytes), id: last.id)
+                position = StorePosition(value: .path(last.path), id: last.id)
             }
             #expect(seen == (descending ? sorted.reversed() : sorted))
         }

@@ -37,7 +37,7 @@ import Testing
         let dir = try TemporaryDirectory()
         let store = try await store(dir)
         let listing = StoreListing(groupKey: group, sort: sort, descending: true)
-        let position = sort == .path ? StorePosition(value: .bytes(Array("/lib/3/33.jpg".utf8)), id: "x")
+        let position = sort == .path ? StorePosition(value: .path(PathBytes("/lib/3/33.jpg")), id: "x")
                                      : StorePosition(value: .integer(30), id: "x")
         let statements = try store.database.read { db in try listing.statements(db, after: position, limit: 10) }
         #expect(statements.count == (sort == .path ? 2 : 1), "the rest of the cursor's stem, then the stems after it")

@@ -41,7 +41,7 @@ import Testing
             switch sort {
             case .taken: position = StorePosition(value: .integer(last.content.takenNs ?? last.stamp.mtimeNs), id: last.id)
             case .modified: position = StorePosition(value: .integer(last.stamp.mtimeNs), id: last.id)
-            case .path: position = StorePosition(value: .bytes(last.path.bytes), id: last.id)
+            case .path: position = StorePosition(value: .path(last.path), id: last.id)
             }
         }
         let expected = group == nil ? 57 : (0..<57).filter { $0 % 3 != 0 }.count

@@ -91,7 +91,7 @@ private func bound(_ wall: String, zoneHours: Int64) throws -> StoreTimeBound {
             switch sort {
             case .taken: position = StorePosition(value: .integer(last.content.takenNs ?? 0), id: last.id)
             case .modified: position = StorePosition(value: .integer(last.stamp.mtimeNs), id: last.id)
-            case .path: position = StorePosition(value: .bytes(last.path.bytes), id: last.id)
+            case .path: position = StorePosition(value: .path(last.path), id: last.id)
             }
         }
         #expect(seen.count == 20, "days 5 to 14, two photos each")

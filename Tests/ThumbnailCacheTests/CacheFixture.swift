@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PhotoTestSupport
 import ThumbnailCache
@@ -21,7 +22,7 @@ struct CacheFixture {
 
     /// The path of the thumbnail of `source` at `size`, as a String for Foundation.
     func thumbnailPath(_ source: String, _ size: ThumbnailSize = .normal) -> String {
-        String(decoding: cache.thumbnailPath(pathBytes: Array(source.utf8), size: size) ?? [], as: UTF8.self)
+        String(decoding: cache.thumbnailPath(path: PathBytes(source), size: size) ?? [], as: UTF8.self)
     }
 
     /// The names in a folder, sorted; empty when it does not exist.

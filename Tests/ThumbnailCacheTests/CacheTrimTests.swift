@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PhotoTestSupport
 import Testing
@@ -10,7 +11,7 @@ import Testing
         var files: [String] = []
         for index in 0..<count {
             let source = "/photos/\(index).jpg"
-            try fixture.cache.store(png: CacheFixture.thumbnail(width: 100, height: 80), pathBytes: Array(source.utf8),
+            try fixture.cache.store(png: CacheFixture.thumbnail(width: 100, height: 80), path: PathBytes(source),
                                     mtime: 1, fileSize: 1, size: size)
             let file = fixture.thumbnailPath(source, size)
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000 + Double(index) * 60)],

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PhotoTestSupport
 import Testing
@@ -23,7 +24,7 @@ import ThumbnailCache
     @Test func storedThumbnailPassesTheStandard() async throws {
         let fixture = try CacheFixture()
         let source = "/home/jens/photos/été 1#.png"
-        try fixture.cache.store(png: CacheFixture.thumbnail(width: 256, height: 170), pathBytes: Array(source.utf8),
+        try fixture.cache.store(png: CacheFixture.thumbnail(width: 256, height: 170), path: PathBytes(source),
                                 mtime: 1_712_345_678, fileSize: 4_567_890, size: .large)
         let seen = try await pillow(fixture.thumbnailPath(source, .large))
         #expect(seen["format"] as? String == "PNG")
@@ -37,9 +38,9 @@ import ThumbnailCache
 
     @Test func failureMarkerDecodes() async throws {
         let fixture = try CacheFixture()
-        let source = Array("/photos/broken.cr3".utf8)
-        try fixture.cache.markFailed(pathBytes: source, mtime: 42, fileSize: 9)
-        let marker = String(decoding: try #require(fixture.cache.failureMarkerPath(pathBytes: source)), as: UTF8.self)
+        let source = PathBytes("/photos/broken.cr3")
+        try fixture.cache.markFailed(path: source, mtime: 42, fileSize: 9)
+        let marker = String(decoding: try #require(fixture.cache.failureMarkerPath(path: source)), as: UTF8.self)
         let seen = try await pillow(marker)
         #expect(seen["size"] as? [Int] == [1, 1])
         let text = try #require(seen["text"] as? [String: String])

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PhotoTestSupport
 import Testing
@@ -7,7 +8,7 @@ import Testing
 /// checked against the original before it is taken for photod's.
 @Suite struct PlantedThumbnailTests {
     private let source = "/photos/holiday.jpg"
-    private var sourceBytes: [UInt8] { Array(source.utf8) }
+    private var sourceBytes: PathBytes { PathBytes(source) }
     private let mtime: Int64 = 1_700_000_000
     private let fileSize: Int64 = 4_321
 
@@ -31,10 +32,10 @@ import Testing
     @Test func aThumbnailThatNamesTheOriginalIsTakenWhoeverMadeIt() throws {
         let fixture = try CacheFixture()
         try plant(fixture, CacheFixture.thumbnail(width: 128, height: 90), text: tags(size: fileSize))
-        #expect(fixture.cache.lookup(pathBytes: sourceBytes, mtime: mtime, size: .normal, fileSize: fileSize) != nil)
+        #expect(fixture.cache.lookup(path: sourceBytes, mtime: mtime, size: .normal, fileSize: fileSize) != nil)
         // Thumb::Size is optional in the standard: a thumbnail without it is judged by URI and mtime.
         try plant(fixture, CacheFixture.thumbnail(width: 128, height: 90), text: tags())
-        #expect(fixture.cache.lookup(pathBytes: sourceBytes, mtime: mtime, size: .normal, fileSize: fileSize) != nil)
+        #expect(fixture.cache.lookup(path: sourceBytes, mtime: mtime, size: .normal, fileSize: fileSize) != nil)
     }
 
     @Test func anotherPictureUnderTheRightNameIsNotTaken() throws {
@@ -42,31 +43,31 @@ import Testing
         let picture = CacheFixture.thumbnail(width: 100, height: 100)
         // Made from another version of the file: another size, another modification time.
         try plant(fixture, picture, text: tags(size: fileSize + 1))
-        #expect(fixture.cache.lookup(pathBytes: sourceBytes, mtime: mtime, size: .normal, fileSize: fileSize) == nil)
+        #expect(fixture.cache.lookup(path: sourceBytes, mtime: mtime, size: .normal, fileSize: fileSize) == nil)
         try plant(fixture, picture, text: tags(mtime: mtime - 1, size: fileSize))
-        #expect(fixture.cache.lookup(pathBytes: sourceBytes, mtime: mtime, size: .normal, fileSize: fileSize) == nil)
+        #expect(fixture.cache.lookup(path: sourceBytes, mtime: mtime, size: .normal, fileSize: fileSize) == nil)
         // Two sizes, one of them right, are no better than one wrong one.
         try plant(fixture, picture, text: tags(size: fileSize) + [PNGText(keyword: "Thumb::Size", text: "1")])
-        #expect(fixture.cache.lookup(pathBytes: sourceBytes, mtime: mtime, size: .normal, fileSize: fileSize) == nil)
+        #expect(fixture.cache.lookup(path: sourceBytes, mtime: mtime, size: .normal, fileSize: fileSize) == nil)
     }
 
     @Test func aFileOthersCanReadOrWriteIsNotTaken() throws {
         let fixture = try CacheFixture()
         for mode: mode_t in [0o644, 0o660, 0o602, 0o640] {
             try plant(fixture, CacheFixture.thumbnail(), text: tags(size: fileSize), mode: mode)
-            #expect(fixture.cache.lookup(pathBytes: sourceBytes, mtime: mtime, size: .normal, fileSize: fileSize) == nil,
+            #expect(fixture.cache.lookup(path: sourceBytes, mtime: mtime, size: .normal, fileSize: fileSize) == nil,
                     "mode \(String(mode, radix: 8))")
         }
         try plant(fixture, CacheFixture.thumbnail(), text: tags(size: fileSize), mode: 0o600)
-        #expect(fixture.cache.lookup(pathBytes: sourceBytes, mtime: mtime, size: .normal, fileSize: fileSize) != nil)
+        #expect(fixture.cache.lookup(path: sourceBytes, mtime: mtime, size: .normal, fileSize: fileSize) != nil)
     }
 
     @Test func aPictureLargerThanItsFolderIsNotTaken() throws {
         let fixture = try CacheFixture()
         // A "normal" thumbnail is at most 128×128; a huge one could cost the app that decodes it.
         try plant(fixture, CacheFixture.thumbnail(width: 4000, height: 8), text: tags(size: fileSize))
-        #expect(fixture.cache.lookup(pathBytes: sourceBytes, mtime: mtime, size: .normal, fileSize: fileSize) == nil)
+        #expect(fixture.cache.lookup(path: sourceBytes, mtime: mtime, size: .normal, fileSize: fileSize) == nil)
         try plant(fixture, CacheFixture.thumbnail(width: 128, height: 128), text: tags(size: fileSize))
-        #expect(fixture.cache.lookup(pathBytes: sourceBytes, mtime: mtime, size: .normal, fileSize: fileSize) != nil)
+        #expect(fixture.cache.lookup(path: sourceBytes, mtime: mtime, size: .normal, fileSize: fileSize) != nil)
     }
 }

@@ -16,7 +16,6 @@ struct TempTree {
     func path(_ relative: String) -> String { relative.isEmpty ? root : root + "/" + relative }
 
     /// The absolute byte path of `relative` inside the tree.
-    func bytes(_ relative: String = "") -> [UInt8] { Array(path(relative).utf8) }
     func pathBytes(_ relative: String = "") -> PathBytes { PathBytes(path(relative)) }
 
     /// Creates the folder `relative` (and its parents).

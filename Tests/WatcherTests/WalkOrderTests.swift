@@ -19,13 +19,13 @@ struct WalkOrderTests {
             try tree.write(file)
         }
         try FileManager.default.createSymbolicLink(atPath: tree.path("b/link.jpg"), withDestinationPath: tree.path("a"))
-        var walked: [[UInt8]] = []
-        DirectoryWalker(root: tree.bytes()).walk(visit: { walked.append($0.path) })
-        let expected = ["a", "b.jpg", "b/c.jpg", "b/c/y.jpg", "b/x.jpg", "b0.jpg", "bA/z.jpg", "b_", "é/1.jpg"].map(tree.bytes)
-        #expect(walked == expected, "\(walked.map { String(decoding: $0, as: UTF8.self) })")
-        #expect(walked == walked.sorted { PathBytes($0) < PathBytes($1) })
-        #expect(DirectoryWalker(root: tree.bytes()).countFiles { _ in true } == expected.count)
-        #expect(DirectoryWalker(root: tree.bytes()).countFiles { $0.last == UInt8(ascii: "g") } == 7)
+        var walked: [PathBytes] = []
+        DirectoryWalker(root: tree.pathBytes()).walk(visit: { walked.append($0.path) })
+        let expected = ["a", "b.jpg", "b/c.jpg", "b/c/y.jpg", "b/x.jpg", "b0.jpg", "bA/z.jpg", "b_", "é/1.jpg"].map(tree.pathBytes)
+        #expect(walked == expected, "\(walked.map { String(decoding: $0.bytes, as: UTF8.self) })")
+        #expect(walked == walked.sorted { $0 < $1 })
+        #expect(DirectoryWalker(root: tree.pathBytes()).countFiles { _ in true } == expected.count)
+        #expect(DirectoryWalker(root: tree.pathBytes()).countFiles { $0.last == UInt8(ascii: "g") } == 7)
     }
 
     @Test("a walk that does not stat files names the same files in the same order, and no symlink")
@@ -39,7 +39,7 @@ struct WalkOrderTests {
         try FileManager.default.createSymbolicLink(atPath: tree.path("b/link.jpg"), withDestinationPath: tree.path("a"))
         try FileManager.default.createSymbolicLink(atPath: tree.path("bA/linked"), withDestinationPath: tree.path("b"))
         func walk(statingFiles: Bool) -> [DirectoryWalker.Entry] {
-            var cursor = DirectoryWalker(root: tree.bytes()).start(statingFiles: statingFiles)
+            var cursor = DirectoryWalker(root: tree.pathBytes()).start(statingFiles: statingFiles)
             var entries: [DirectoryWalker.Entry] = []
             while true {
                 let step = cursor.next(upTo: 3)
@@ -61,7 +61,7 @@ struct WalkOrderTests {
         defer { tree.remove() }
         try tree.makeFolder("trip")
         for file in ["trip/1.jpg", "trip/1.jpg.xmp", "trip/2.jpg"] { try tree.write(file, file) }
-        var cursor = DirectoryWalker(root: tree.bytes()).start()
+        var cursor = DirectoryWalker(root: tree.pathBytes()).start()
         let step = cursor.next(upTo: 10)
         #expect(step.isLast)
         let first = try #require(step.entries.first)
@@ -83,10 +83,10 @@ struct WalkOrderTests {
                 try tree.write("f\(folder)/inner/\(file).jpg")
             }
         }
-        var whole: [[UInt8]] = []
-        DirectoryWalker(root: tree.bytes()).walk(visit: { whole.append($0.path) })
-        var cursor = DirectoryWalker(root: tree.bytes()).start()
-        var pulled: [[UInt8]] = []
+        var whole: [PathBytes] = []
+        DirectoryWalker(root: tree.pathBytes()).walk(visit: { whole.append($0.path) })
+        var cursor = DirectoryWalker(root: tree.pathBytes()).start()
+        var pulled: [PathBytes] = []
         while true {
             let step = cursor.next(upTo: 3)
             #expect(step.entries.count <= 3)
@@ -109,24 +109,24 @@ struct WalkOrderTests {
             try tree.write("\(year).jpg")
             try tree.write("\(year).xmp")
         }
-        var whole: [[UInt8]] = []
-        DirectoryWalker(root: tree.bytes()).walk(visit: { whole.append($0.path) })
+        var whole: [PathBytes] = []
+        DirectoryWalker(root: tree.pathBytes()).walk(visit: { whole.append($0.path) })
         for parts in 1...5 {
-            let ranges = DirectoryWalker(root: tree.bytes()).split(into: parts)
+            let ranges = DirectoryWalker(root: tree.pathBytes()).split(into: parts)
             #expect(ranges.count == parts)
             #expect(ranges.first?.low == nil && ranges.last?.high == nil)
-            var joined: [[UInt8]] = []
+            var joined: [PathBytes] = []
             var counted = 0
             for range in ranges {
-                DirectoryWalker(root: tree.bytes(), range: range).walk(visit: { entry in
+                DirectoryWalker(root: tree.pathBytes(), range: range).walk(visit: { entry in
                     joined.append(entry.path)
                     #expect(range.contains(entry.path))
                     // A file's folder listing holds its siblings even past the range's ends.
-                    if entry.path.last == UInt8(ascii: "g"), entry.path.count == tree.bytes("2010.jpg").count {
-                        #expect(entry.folder?.file(named: Array(entry.path.suffix(8)).dropLast(3) + Array("xmp".utf8)) != nil)
+                    if entry.path.bytes.last == UInt8(ascii: "g"), entry.path.bytes.count == tree.pathBytes("2010.jpg").bytes.count {
+                        #expect(entry.folder?.file(named: Array(entry.path.bytes.suffix(8)).dropLast(3) + Array("xmp".utf8)) != nil)
                     }
                 })
-                counted += DirectoryWalker(root: tree.bytes(), range: range).countFiles { _ in true }
+                counted += DirectoryWalker(root: tree.pathBytes(), range: range).countFiles { _ in true }
             }
             #expect(joined == whole, "\(parts) parts")
             #expect(counted == whole.count)
@@ -141,8 +141,8 @@ struct WalkOrderTests {
             try tree.makeFolder(folder)
             try tree.write(folder + "/1.jpg")
         }
-        let ranges = DirectoryWalker(root: tree.bytes()).split(into: 2)
-        #expect(ranges == [PathRange(low: nil, high: tree.bytes("Photos/b/")), PathRange(low: tree.bytes("Photos/b/"), high: nil)])
-        #expect(DirectoryWalker(root: tree.bytes("Photos/a")).split(into: 2).count == 1)
+        let ranges = DirectoryWalker(root: tree.pathBytes()).split(into: 2)
+        #expect(ranges == [PathRange(low: nil, high: tree.pathBytes("Photos/b/")), PathRange(low: tree.pathBytes("Photos/b/"), high: nil)])
+        #expect(DirectoryWalker(root: tree.pathBytes("Photos/a")).split(into: 2).count == 1)
     }
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FileSystem
 import PhotoAPI
 import Store
 
@@ -28,7 +29,7 @@ struct AssetCursor: Codable, Equatable {
         id = position.id
         switch position.value {
         case .integer(let value): integer = value
-        case .bytes(let value): bytes = Data(value).base64EncodedString()
+        case .path(let value): bytes = Data(value.bytes).base64EncodedString()
         }
     }
 
@@ -37,7 +38,7 @@ struct AssetCursor: Codable, Equatable {
         switch sort {
         case .taken: return StorePosition(value: .integer(asset.content.takenNs ?? asset.stamp.mtimeNs), id: asset.id)
         case .modified: return StorePosition(value: .integer(asset.stamp.mtimeNs), id: asset.id)
-        case .path: return StorePosition(value: .bytes(asset.path.bytes), id: asset.id)
+        case .path: return StorePosition(value: .path(asset.path), id: asset.id)
         }
     }
 
@@ -62,7 +63,7 @@ struct AssetCursor: Codable, Equatable {
             return StorePosition(value: .integer(integer), id: cursor.id)
         case .path:
             guard let encoded = cursor.bytes, let bytes = Data(base64Encoded: encoded) else { return nil }
-            return StorePosition(value: .bytes(Array(bytes)), id: cursor.id)
+            return StorePosition(value: .path(PathBytes(Array(bytes))), id: cursor.id)
         }
     }
 }

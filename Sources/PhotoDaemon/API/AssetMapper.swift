@@ -15,8 +15,8 @@ struct AssetMapper: Sendable {
 
     func asset(_ stored: StoredAsset) -> Asset {
         let content = stored.content
-        let path = Self.wirePath(stored.path.bytes)
-        let sidecar = Self.sidecarPath(of: stored).map { Self.wirePath($0.bytes) }
+        let path = Self.wirePath(stored.path)
+        let sidecar = Self.sidecarPath(of: stored).map(Self.wirePath)
         return Asset(
             id: stored.id,
             path: path.text,
@@ -49,7 +49,12 @@ struct AssetMapper: Sendable {
 
     /// A path as the wire carries it: UTF-8 text (U+FFFD for invalid bytes), and base64 of the
     /// exact bytes only when the text cannot hold them.
-    static func wirePath(_ bytes: [UInt8]) -> (text: String, bytes: String?) {
+    static func wirePath(_ path: PathBytes) -> (text: String, bytes: String?) {
+        wireName(path.bytes)
+    }
+
+    /// A name (one path component) as the wire carries it, as `wirePath` carries a path.
+    static func wireName(_ bytes: [UInt8]) -> (text: String, bytes: String?) {
         (String(decoding: bytes, as: UTF8.self), isValidUTF8(bytes) ? nil : Data(bytes).base64EncodedString())
     }
 

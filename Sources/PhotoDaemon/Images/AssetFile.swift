@@ -12,7 +12,7 @@ enum AssetFile {
     /// Opens `asset`'s file through real folders only (`SafeOpener`); for a limited caller, checks
     /// that the file opened is the one the asset was indexed from.
     static func open(_ asset: StoredAsset, for access: LibraryAccess) -> Result<OpenFile, AssetFileError> {
-        switch SafeOpener().openRegularFile(asset.path.bytes) {
+        switch SafeOpener().openRegularFile(asset.path) {
         case .failure(let error):
             return .failure(AssetFileError(reason: error.reason))
         case .success(let file):

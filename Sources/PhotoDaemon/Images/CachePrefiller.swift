@@ -46,7 +46,7 @@ struct CachePrefiller: Sendable {
                 side.prefill.set(.filling, done: done)
             }
             guard let last = page.last else { break }
-            after = StorePosition(value: .bytes(last.path.bytes), id: last.id)
+            after = StorePosition(value: .path(last.path), id: last.id)
         }
         side.prefill.set(.done, done: done)
         if made > 0 { logger.info("prefilled \(made) thumbnails; \(done) assets have one") }

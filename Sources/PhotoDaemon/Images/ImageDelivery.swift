@@ -129,14 +129,14 @@ struct ImageDelivery: Sendable {
     func highQuality(_ request: Request) async throws -> DeliveredImage {
         let format = request.parameters.format
         if let size = request.standardSize, format != .jpeg,
-            let cached = cache.lookup(pathBytes: request.asset.path.bytes, mtime: request.mtime, size: size, fileSize: request.file.size) {
+            let cached = cache.lookup(path: request.asset.path, mtime: request.mtime, size: size, fileSize: request.file.size) {
             counters.countCacheHit()
             return reply(cached, request)
         }
         let made = try await make(request, mode: .full, format: format ?? .jpeg)
         if let size = request.standardSize, let png = made.format == .png ? made.bytes : made.cachePNG {
             do {
-                try cache.store(png: png, pathBytes: request.asset.path.bytes, mtime: request.mtime,
+                try cache.store(png: png, path: request.asset.path, mtime: request.mtime,
                                 fileSize: request.file.size, size: size)
             } catch {
                 logger.warning("could not store a thumbnail in the cache", metadata: ["error": "\(error)"])
@@ -149,13 +149,13 @@ struct ImageDelivery: Sendable {
     /// fail/ marker); true when one was made.
     func fillCache(for asset: StoredAsset, size: ThumbnailSize) async -> Bool {
         let file: OpenFile
-        switch SafeOpener().openRegularFile(asset.path.bytes) {
+        switch SafeOpener().openRegularFile(asset.path) {
         case .success(let opened): file = opened
         case .failure: return false
         }
         let mtime = file.info.mtimeNs / 1_000_000_000
-        if cache.lookup(pathBytes: asset.path.bytes, mtime: mtime, size: size, fileSize: file.info.size) != nil
-            || cache.isMarkedFailed(pathBytes: asset.path.bytes, mtime: mtime) {
+        if cache.lookup(path: asset.path, mtime: mtime, size: size, fileSize: file.info.size) != nil
+            || cache.isMarkedFailed(path: asset.path, mtime: mtime) {
             return false
         }
         let request = Request(
@@ -175,7 +175,7 @@ struct ImageDelivery: Sendable {
         let sizes = ThumbnailSize.allCases
         let covering = sizes.filter { $0.pixels >= side }
         for size in covering + sizes.filter({ $0.pixels < side }).reversed() {
-            if let cached = cache.lookup(pathBytes: request.asset.path.bytes, mtime: request.mtime, size: size, fileSize: request.file.size) {
+            if let cached = cache.lookup(path: request.asset.path, mtime: request.mtime, size: size, fileSize: request.file.size) {
                 candidates.append(reply(cached, request))
                 break
             }
@@ -199,7 +199,7 @@ struct ImageDelivery: Sendable {
     /// A worker's image for `request`, remembering a file no worker can make an image of.
     private func make(_ request: Request, mode: ImageJob.Mode, format: PhotoAPI.ImageFormat) async throws -> MadeImage {
         let id = request.parameters.id
-        if cache.isMarkedFailed(pathBytes: request.asset.path.bytes, mtime: request.mtime) {
+        if cache.isMarkedFailed(path: request.asset.path, mtime: request.mtime) {
             throw unavailable(id, "photod could not make an image of this file before (a fail/ marker in the "
                               + "thumbnail cache); it tries again once the file changes")
         }
@@ -216,7 +216,7 @@ struct ImageDelivery: Sendable {
             if error.marksFile {
                 counters.countFailed()
                 do {
-                    try cache.markFailed(pathBytes: request.asset.path.bytes, mtime: request.mtime, fileSize: request.file.size)
+                    try cache.markFailed(path: request.asset.path, mtime: request.mtime, fileSize: request.file.size)
                 } catch let markError {
                     logger.warning("could not write a fail/ marker", metadata: ["error": "\(markError)"])
                 }

@@ -47,7 +47,7 @@ struct OriginalOpener: Sendable {
         case .failure(let error): throw unavailable(parameters.id, "the file cannot be opened (\(error.reason))")
         }
         let size = Int(file.info.size)
-        let name = AssetMapper.wirePath(asset.path.lastComponent)
+        let name = AssetMapper.wireName(asset.path.lastComponent)
         var reply = OpenOriginalReply(
             fileDescriptor: 0, name: name.text, nameBytes: name.bytes, size: size,
             modified: ISOTime.utcString(nanoseconds: file.info.mtimeNs), format: asset.content.format,

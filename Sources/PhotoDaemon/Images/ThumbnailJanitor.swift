@@ -1,3 +1,4 @@
+import FileSystem
 import Logging
 import NIOPosix
 import Store
@@ -8,8 +9,8 @@ import ThumbnailCache
 /// keyed by the old path's URI), and every `trimInterval` photod's oldest thumbnails past
 /// `maxBytes`; all off the store's writer thread.
 final class ThumbnailJanitor: Sendable {
-    private let gone: AsyncStream<[[UInt8]]>
-    private let continuation: AsyncStream<[[UInt8]]>.Continuation
+    private let gone: AsyncStream<[PathBytes]>
+    private let continuation: AsyncStream<[PathBytes]>.Continuation
     private let maxBytes: Int64
     private let trimInterval: Duration
 
@@ -24,7 +25,7 @@ final class ThumbnailJanitor: Sendable {
 
     /// Takes note of a committed change (called on the store's writer thread: never blocks).
     func forget(_ change: CommittedChange) {
-        let paths = (change.removedPaths + change.moved.map(\.from)).map(\.bytes)
+        let paths = change.removedPaths + change.moved.map(\.from)
         if !paths.isEmpty { continuation.yield(paths) }
     }
 

@@ -48,7 +48,7 @@ struct AssetReader: Sendable {
         // A sidecar is metadata about another file, never a photo of its own.
         guard !Sidecar.isSidecar(path) else { return .notAnImage }
         let file: OpenFile
-        switch opener.openRegularFile(path.bytes) {
+        switch opener.openRegularFile(path) {
         case .success(let opened): file = opened
         case .failure(let error): return .unreadable(error)
         }
@@ -107,7 +107,7 @@ struct AssetReader: Sendable {
     }
 
     private static func sidecarDescription(_ path: PathBytes) -> [UInt8]? {
-        guard case .success(let file) = FileSystem.openRegularFile(path.bytes) else { return nil }
+        guard case .success(let file) = FileSystem.openRegularFile(path) else { return nil }
         return XMPPacket.description(fileDescriptor: file.fileDescriptor, fileSize: Int(file.info.size))
     }
 

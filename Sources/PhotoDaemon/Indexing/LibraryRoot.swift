@@ -7,10 +7,10 @@ struct LibraryRoot: Sendable, Equatable {
 
     /// The canonical path when the folder exists and is a folder, else nil (missing).
     func resolve() -> PathBytes? {
-        guard let path = FileSystem.canonicalPath(Array(configured.utf8)),
+        guard let path = FileSystem.canonicalPath(configuredPath),
               case .success(let info) = FileSystem.linkStatus(path), info.kind == .directory
         else { return nil }
-        return PathBytes(path)
+        return path
     }
 
     /// The folder as configured, as a path: where a root that does not resolve was.

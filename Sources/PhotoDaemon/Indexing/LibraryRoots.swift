@@ -34,7 +34,7 @@ final class LibraryRoots: Sendable {
         var trimmed = name
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
         if let root = all.first(where: { $0.configured == trimmed }) { return root }
-        guard trimmed.hasPrefix("/"), let canonical = FileSystem.canonicalPath(Array(trimmed.utf8)) else { return nil }
-        return root(at: PathBytes(canonical))
+        guard trimmed.hasPrefix("/"), let canonical = FileSystem.canonicalPath(PathBytes(trimmed)) else { return nil }
+        return root(at: canonical)
     }
 }

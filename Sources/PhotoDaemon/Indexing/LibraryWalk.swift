@@ -41,8 +41,8 @@ final class LibraryWalk: Sendable {
     /// listed (see above).
     init(root: PathBytes, range: PathRange? = nil, sidecars: Bool, statingFiles: Bool = true,
          beforeListing: (@Sendable (PathBytes) -> Void)? = nil, logger: Logger) {
-        var walker = DirectoryWalker(root: root.bytes, range: range)
-        walker.beforeListing = beforeListing.map { listing in { listing(PathBytes($0)) } }
+        var walker = DirectoryWalker(root: root, range: range)
+        walker.beforeListing = beforeListing
         state = Mutex(State(cursor: walker.start(statingFiles: statingFiles)))
         self.sidecars = sidecars
         self.statingFiles = statingFiles
@@ -60,7 +60,7 @@ final class LibraryWalk: Sendable {
             var files: [ReconcilePlan.Read] = []
             files.reserveCapacity(step.entries.count)
             for entry in step.entries {
-                let path = PathBytes(entry.path)
+                let path = entry.path
                 guard !Sidecar.isSidecar(path) else { continue }
                 var file = ReconcilePlan.Read(path: path, stamp: FileStamp(entry.info), id: nil,
                                               linked: entry.info.linkCount > 1)
@@ -78,7 +78,7 @@ final class LibraryWalk: Sendable {
     /// The files under `root` a first index will read (sidecars left out), counted quickly for a
     /// progress total. Blocking.
     static func count(_ root: PathBytes) -> Int {
-        DirectoryWalker(root: root.bytes).countFiles { !Sidecar.isSidecar(PathBytes($0)) }
+        DirectoryWalker(root: root).countFiles { !Sidecar.isSidecar(PathBytes($0)) }
     }
 
     private static func hasSidecars(

@@ -22,7 +22,7 @@ struct MovedFileFinder: Sendable {
     /// not taken: the walk found that file there and reads it under the candidate's id.
     func asset(for stamp: FileStamp, root: PathBytes? = nil, opener: SafeOpener = SafeOpener()) -> IndexedFile? {
         for candidate in matching(stamp) {
-            if case .success(let info) = opener.linkStatus(candidate.path.bytes) {
+            if case .success(let info) = opener.linkStatus(candidate.path) {
                 // Still there: a hard link, a second name for the same file.
                 if info.device == stamp.device, info.inode == stamp.inode { continue }
                 if let root, candidate.path.isInside(root) { continue }

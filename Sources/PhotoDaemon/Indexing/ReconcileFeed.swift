@@ -45,8 +45,6 @@ struct ReconcileFeed {
 
     /// The paths this feed compares; the walk and the pages keep to them.
     let range: PathRange
-    /// `range`'s ends, as the paths they are compared with.
-    private let low, high: PathBytes?
     /// Folders left out of the comparison on both sides: a drive mounted there is away.
     let excluding: [PathBytes]
 
@@ -56,8 +54,6 @@ struct ReconcileFeed {
          vanishedLimit: Int = ReconcileMerge.defaultVanishedLimit, excluding: [PathBytes] = []) {
         merge = ReconcileMerge(pairing: pairing, vanishedLimit: vanishedLimit)
         self.range = range
-        low = range.low.map(PathBytes.init)
-        high = range.high.map(PathBytes.init)
         self.excluding = excluding
     }
 
@@ -82,7 +78,7 @@ struct ReconcileFeed {
         }
         if !paging, !indexEnded, index.count < Self.pageSize / 2 {
             paging = true
-            fetches.append(.page(from: low, after: lastIndexed))
+            fetches.append(.page(from: range.low, after: lastIndexed))
         }
         if checking == nil, merge.held.count - settled >= Self.holdLimit {
             checking = merge.held.count
@@ -105,7 +101,7 @@ struct ReconcileFeed {
         paging = false
         var rows = rows
         indexEnded = rows.count < Self.pageSize
-        if let high, let past = rows.firstIndex(where: { $0.path >= high }) {
+        if let high = range.high, let past = rows.firstIndex(where: { $0.path >= high }) {
             rows.removeSubrange(past...)
             indexEnded = true
         }

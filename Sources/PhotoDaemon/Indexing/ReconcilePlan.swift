@@ -59,7 +59,7 @@ struct ReconcilePlan: Equatable {
         indexed: [IndexedFile], onDisk: [DirectoryWalker.Entry], sidecar: (PathBytes) -> Int64 = { _ in 0 }
     ) -> ReconcilePlan {
         var disk = onDisk.map { entry in
-            let path = PathBytes(entry.path)
+            let path = entry.path
             var stamp = FileStamp(entry.info)
             stamp.sidecar = sidecar(path)
             return Read(path: path, stamp: stamp, id: nil, linked: entry.info.linkCount > 1)

@@ -23,7 +23,7 @@ extension Scanner {
         let gone = try await pool.runIfActive { () -> [WriteBatch.Vanished] in
             let opener = SafeOpener()
             return rows.filter { !ReconcileFeed.isExcluded($0.path, excluding) }.filter { row in
-                switch opener.linkStatus(row.path.bytes) {
+                switch opener.linkStatus(row.path) {
                 case .success(let info): return info.kind != .regular
                 case .failure(let error): return error.meansNoFile
                 }

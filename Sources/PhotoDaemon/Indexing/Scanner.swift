@@ -76,7 +76,7 @@ struct Scanner: Sendable {
         // The tree is walked in as many ranges as files are read at once, side by side: the walk
         // is a stat call a file, and a reconcile of an unchanged library is nothing but the walk.
         let ranges = try await pool.runIfActive { [parallelism] in
-            DirectoryWalker(root: root.bytes).split(into: parallelism)
+            DirectoryWalker(root: root).split(into: parallelism)
         }
         // With nothing indexed anywhere, no new file can be an asset moved: all are read at once,
         // and the walk need not stat them (each is fstat-ed as it is read).

@@ -72,7 +72,7 @@ enum Sidecar {
     /// through real folders only; `opener` keeps the image's folder open for all the candidates.
     static func find(for image: PathBytes, opener: SafeOpener = SafeOpener()) -> (path: PathBytes, signature: Int64)? {
         for (index, path) in candidates(for: image).enumerated() {
-            if case .success(let info) = opener.linkStatus(path.bytes), info.kind == .regular {
+            if case .success(let info) = opener.linkStatus(path), info.kind == .regular {
                 return (path, signature(of: info, candidate: index))
             }
         }

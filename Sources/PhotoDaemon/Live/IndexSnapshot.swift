@@ -39,7 +39,7 @@ struct IndexSnapshot: Sendable {
         let stamps = try await files.runIfActive {
             let opener = SafeOpener()
             return paths.compactMap { path -> FileStamp? in
-                guard case .success(let info) = opener.linkStatus(path.bytes), info.kind == .regular else { return nil }
+                guard case .success(let info) = opener.linkStatus(path), info.kind == .regular else { return nil }
                 return FileStamp(info)
             }
         }

@@ -82,14 +82,14 @@ struct LiveUpdater {
         case .fileLinked(let path):
             // Only a hard link appears without a write; anything else is still being written
             // and will be read on its close, never half-written.
-            if case .success(let info) = opener.linkStatus(path.bytes), info.kind == .regular, info.linkCount > 1 {
+            if case .success(let info) = opener.linkStatus(path), info.kind == .regular, info.linkCount > 1 {
                 touch(path)
             }
         case .fileMoved(let from, let to) where Sidecar.isSidecar(from) || Sidecar.isSidecar(to):
             // A sidecar renamed (or an image renamed to or from a sidecar's name): judge both ends.
             touch(from)
             touch(to)
-        case .fileMoved(let from, let to) where TemporaryName.isBackup(to.bytes, of: from.bytes) && isRegularFile(from):
+        case .fileMoved(let from, let to) where TemporaryName.isBackup(to, of: from) && isRegularFile(from):
             // ExifTool's save without -overwrite_original: the photo is renamed NAME_original as a
             // backup and the edited file takes its place. The photo keeps its id at its path, with
             // the new bytes (judged first); the backup, though on the photo's old inode, is then a
@@ -119,7 +119,7 @@ struct LiveUpdater {
     }
 
     private func isRegularFile(_ path: PathBytes) -> Bool {
-        guard case .success(let info) = opener.linkStatus(path.bytes) else { return false }
+        guard case .success(let info) = opener.linkStatus(path) else { return false }
         return info.kind == .regular
     }
 
@@ -128,7 +128,7 @@ struct LiveUpdater {
         var updated: Set<String> = []
         for path in refresh {
             let known = indexed(at: path)
-            guard case .success(let info) = opener.linkStatus(path.bytes), info.kind == .regular else {
+            guard case .success(let info) = opener.linkStatus(path), info.kind == .regular else {
                 if let known { removals.append(known.id) }
                 continue
             }

@@ -27,10 +27,10 @@ struct FileSystemSerial: Sendable, Equatable {
     /// The serial of the file system holding `folder`, mounted as `mount` says.
     static func read(folder: PathBytes, mount: MountEntry?) -> FileSystemSerial {
         var serial = FileSystemSerial()
-        if let mount, ownFsIDTypes.contains(mount.fsType) { serial.fsID = FileSystem.fileSystemID(folder.bytes) ?? 0 }
+        if let mount, ownFsIDTypes.contains(mount.fsType) { serial.fsID = FileSystem.fileSystemID(folder) ?? 0 }
         if let mount, mount.source.hasPrefix("/dev/"),
-           let device = FileSystem.canonicalPath(Array(mount.source.utf8)),
-           let entry = FileSystem.linkTargets(in: byUUID.bytes).first(where: { $0.target == device }) {
+           let device = FileSystem.canonicalPath(PathBytes(mount.source)),
+           let entry = FileSystem.linkTargets(in: byUUID).first(where: { $0.target == device }) {
             serial.uuid = String(decoding: entry.name, as: UTF8.self)
         }
         return serial

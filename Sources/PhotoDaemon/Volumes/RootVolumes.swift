@@ -168,7 +168,7 @@ final class RootVolumes: Sendable {
 
     /// `st_dev` of the folder at `path`, nil when it is not there or not a folder.
     private static func device(_ path: PathBytes) -> UInt64? {
-        guard case .success(let info) = FileSystem.linkStatus(path.bytes), info.kind == .directory else { return nil }
+        guard case .success(let info) = FileSystem.linkStatus(path), info.kind == .directory else { return nil }
         return info.device
     }
 

@@ -270,7 +270,7 @@ import Testing
         try await Rig.with { rig async throws in
             try rig.dir.write("library/kept.jpg", JPEGFixture.make(exif: ExifFixture(description: "Beach")))
             try rig.dir.write("more/added.jpg", JPEGFixture.make(exif: ExifFixture(description: "Garden")))
-            let more = String(decoding: FileSystem.canonicalPath(Array(rig.dir.file("more").utf8)) ?? [], as: UTF8.self)
+            let more = FileSystem.canonicalPath(PathBytes(rig.dir.file("more")))?.description ?? ""
             try await rig.indexing.withCommandLoop {
                 _ = try await rig.indexer.reconcile(reason: "start")
                 let names = { (assets: [StoredAsset]) in

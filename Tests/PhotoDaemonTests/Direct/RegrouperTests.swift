@@ -24,7 +24,7 @@ import Testing
         init() throws {
             dir = try TemporaryDirectory()
             try FileManager.default.createDirectory(atPath: dir.file("library"), withIntermediateDirectories: true)
-            library = String(decoding: FileSystem.canonicalPath(Array(dir.file("library").utf8)) ?? [], as: UTF8.self)
+            library = FileSystem.canonicalPath(PathBytes(dir.file("library")))?.description ?? ""
             store = try Store(path: dir.file("state/index.sqlite"))
             pool = NIOThreadPool(numberOfThreads: 2)
             pool.start()

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PhotoAPI
 import PhotoTestSupport
@@ -13,10 +14,10 @@ struct ThumbnailJanitorTests {
         let cache = ThumbnailCache(rootPath: dir.file("thumbnails"), appVersion: PhotodVersion.current)
         var files: [String] = []
         for index in 0..<5 {
-            let source = Array("/photos/\(index).jpg".utf8)
-            try cache.store(png: PNGFixture(exifChunk: nil, width: 128, height: 100).make(), pathBytes: source,
+            let source = PathBytes("/photos/\(index).jpg")
+            try cache.store(png: PNGFixture(exifChunk: nil, width: 128, height: 100).make(), path: source,
                             mtime: 1, fileSize: 1, size: .normal)
-            let file = String(decoding: try #require(cache.thumbnailPath(pathBytes: source, size: .normal)), as: UTF8.self)
+            let file = String(decoding: try #require(cache.thumbnailPath(path: source, size: .normal)), as: UTF8.self)
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: Double(1_000 + index))],
                                                   ofItemAtPath: file)
             files.append(file)

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PhotoAPI
 import PhotoClient
@@ -62,7 +63,7 @@ struct ImageRequestTests {
 
             let path = daemon.library + "/turned.jpg"
             let cache = ThumbnailCache(rootPath: daemon.dir.file("cache/thumbnails"), appVersion: PhotodVersion.current)
-            let file = try #require(cache.thumbnailPath(pathBytes: Array(path.utf8), size: .large))
+            let file = try #require(cache.thumbnailPath(path: PathBytes(path), size: .large))
             let png = Array(try Data(contentsOf: URL(fileURLWithPath: String(decoding: file, as: UTF8.self))))
             let info = try #require(PNGChunks.read(png))
             let attributes = try FileManager.default.attributesOfItem(atPath: String(decoding: file, as: UTF8.self))
@@ -103,8 +104,8 @@ struct ImageRequestTests {
             let reason = refusal.flatMap { try? JSONDecoder().decode(ImageUnavailableError.self, from: Data($0.parameters)) }?.reason
             #expect(reason?.contains("could not be decoded") == true, "\(reason ?? "")")
             let cache = ThumbnailCache(rootPath: daemon.dir.file("cache/thumbnails"), appVersion: PhotodVersion.current)
-            let path = Array((daemon.library + "/broken.jpg").utf8)
-            let marker = try #require(cache.failureMarkerPath(pathBytes: path))
+            let path = PathBytes(daemon.library + "/broken.jpg")
+            let marker = try #require(cache.failureMarkerPath(path: path))
             #expect(FileManager.default.fileExists(atPath: String(decoding: marker, as: UTF8.self)))
 
             let again = await Self.errorName { _ = try await client.requestImage(RequestImageParameters(id: id, width: 128, height: 128)) }
@@ -137,8 +138,8 @@ struct ImageRequestTests {
             let id = try await Self.id(of: daemon, client, "gone.jpg")
             _ = try await client.requestImage(RequestImageParameters(id: id, width: 128, height: 128))
             let cache = ThumbnailCache(rootPath: daemon.dir.file("cache/thumbnails"), appVersion: PhotodVersion.current)
-            let path = Array((daemon.library + "/gone.jpg").utf8)
-            let file = String(decoding: try #require(cache.thumbnailPath(pathBytes: path, size: .normal)), as: UTF8.self)
+            let path = PathBytes(daemon.library + "/gone.jpg")
+            let file = String(decoding: try #require(cache.thumbnailPath(path: path, size: .normal)), as: UTF8.self)
             #expect(FileManager.default.fileExists(atPath: file))
             try FileManager.default.removeItem(atPath: daemon.library + "/gone.jpg")
             #expect(await eventually(within: 60) { !FileManager.default.fileExists(atPath: file) })
@@ -163,12 +164,12 @@ struct CachePrefillTests {
             let cache = ThumbnailCache(rootPath: daemon.dir.file("cache/thumbnails"), appVersion: PhotodVersion.current)
             for (name, width, height) in [("one.jpg", 256, 171), ("two.png", 171, 256)] {
                 let path = daemon.library + "/" + name
-                let found = cache.lookup(pathBytes: Array(path.utf8), mtime: try ImageWorkerFailureTests.mtime(path), size: .large)
+                let found = cache.lookup(path: PathBytes(path), mtime: try ImageWorkerFailureTests.mtime(path), size: .large)
                 #expect(found?.width == width && found?.height == height, "\(name)")
             }
             // The file no worker can decode got its fail/ marker instead, once.
             let broken = daemon.library + "/broken.jpg"
-            #expect(cache.isMarkedFailed(pathBytes: Array(broken.utf8), mtime: try ImageWorkerFailureTests.mtime(broken)))
+            #expect(cache.isMarkedFailed(path: PathBytes(broken), mtime: try ImageWorkerFailureTests.mtime(broken)))
             // Requests are then answered from the cache.
             let id = try await ImageRequestTests.id(of: daemon, client, "one.jpg")
             let reply = try await client.requestImage(RequestImageParameters(id: id, width: 256, height: 256))

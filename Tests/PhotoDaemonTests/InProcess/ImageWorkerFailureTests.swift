@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import Glibc
 import PhotoAPI
@@ -109,7 +110,7 @@ struct ImageWorkerFailureTests {
             // The hanging process is gone (killed and reaped), not left behind.
             #expect(kill(pid, 0) == -1 && errno == ESRCH)
             let cache = ThumbnailCache(rootPath: daemon.dir.file("cache/thumbnails"), appVersion: PhotodVersion.current)
-            #expect(cache.isMarkedFailed(pathBytes: Array((daemon.library + "/slow.png").utf8),
+            #expect(cache.isMarkedFailed(path: PathBytes(daemon.library + "/slow.png"),
                                          mtime: try Self.mtime(daemon.library + "/slow.png")))
             let reply = try await client.requestImage(RequestImageParameters(id: fine, width: 128, height: 128))
             #expect(reply.width == 128 && reply.height == 85)

@@ -27,7 +27,7 @@ final class IndexingRig: Sendable {
     init(files: [String: [UInt8]] = [:], watchBudget: Int = 1000) throws {
         dir = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: dir.file("library"), withIntermediateDirectories: true)
-        library = String(decoding: FileSystem.canonicalPath(Array(dir.file("library").utf8)) ?? [], as: UTF8.self)
+        library = FileSystem.canonicalPath(PathBytes(dir.file("library")))?.description ?? ""
         for (path, bytes) in files { try dir.write("library/" + path, bytes) }
         store = try Store(path: dir.file("index.sqlite"))
         pool = NIOThreadPool(numberOfThreads: 2)

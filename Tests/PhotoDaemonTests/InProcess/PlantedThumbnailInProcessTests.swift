@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import PhotoAPI
 import PhotoTestSupport
@@ -13,7 +14,7 @@ struct PlantedThumbnailInProcessTests {
     /// Plants an 8×8 picture tagged with `path`'s URI and modification time and `size` as its `large` thumbnail.
     static func plant(_ daemon: TestDaemon, path: String, size: Int64, mode: mode_t) throws -> String {
         let cache = ThumbnailCache(rootPath: daemon.dir.file("cache/thumbnails"), appVersion: PhotodVersion.current)
-        let file = String(decoding: try #require(cache.thumbnailPath(pathBytes: Array(path.utf8), size: .large)), as: UTF8.self)
+        let file = String(decoding: try #require(cache.thumbnailPath(path: PathBytes(path), size: .large)), as: UTF8.self)
         for folder in [daemon.dir.file("cache"), daemon.dir.file("cache/thumbnails"), daemon.dir.file("cache/thumbnails/large")] {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             #expect(chmod(folder, 0o700) == 0)
