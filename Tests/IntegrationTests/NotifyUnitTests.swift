@@ -45,6 +45,11 @@ import Testing
     @Test(.enabled(if: SystemdManagerTests.canRunManager,
                    "a systemd user manager needs root here (a private mount namespace on /run/systemd)"))
     func theUnitShowsRequestsAndChooseOpensTheTerminalOutsideItsSandbox() async throws {
+        // One manager at a time: two share their units' cgroups (SystemdManagerTurn).
+        try await SystemdManagerTurn.run { try await showsRequestsAndOpensTheTerminal() }
+    }
+
+    private func showsRequestsAndOpensTheTerminal() async throws {
         let dir = try TemporaryDirectory()
         try dir.write("lib/a.jpg", Photo.jpeg("Beach"))
         let bus = try await SessionBusFixture(directory: dir)
