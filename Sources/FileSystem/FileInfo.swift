@@ -45,17 +45,14 @@ public struct FileInfo: Sendable, Hashable {
 }
 
 /// A failed system call on a path, with errno.
+/// Made only inside this module, by its memberwise initializer.
 public struct FileSystemError: Error, Sendable, CustomStringConvertible {
+    /// The path the call was made on.
     public let path: PathBytes
+    /// The errno it failed with.
     public let errno: Int32
+    /// The call, in words (`open`, `lstat`).
     public let operation: String
-
-    /// Creates an error value.
-    public init(path: PathBytes, errno: Int32, operation: String) {
-        self.path = path
-        self.errno = errno
-        self.operation = operation
-    }
 
     /// The path holds no file photod reads: it is gone, a folder on the way is gone or is not
     /// a folder, or it is a symlink or other non-regular file (never followed, EINVAL from the
