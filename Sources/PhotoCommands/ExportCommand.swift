@@ -9,6 +9,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import FileSystem
 import PhotoAPI
 import PhotoClient
 import SafeText
@@ -78,7 +79,7 @@ struct ExportCommand: ParsableCommand {
                 Output.error("photoctl: \(error)")
                 failed = true
             } catch let error as NewFileError {
-                Output.escapedError("photoctl: \(shownID): \(error)")
+                Output.escapedError("photoctl: \(shownID): \(error.shown)")
                 failed = true
             }
         }
@@ -110,11 +111,11 @@ struct ExportCommand: ParsableCommand {
             // An app's copy or pipe: its own times are not the original's, and a pipe that
             // ends early (photod gave up on it) must not leave a short file behind.
             guard copied == reply.size else {
-                throw NewFileError.failed(path, "photod sent \(copied) of the original's \(reply.size) bytes", EIO)
+                throw NewFileError.failed(PathBytes(path), "photod sent \(copied) of the original's \(reply.size) bytes", EIO)
             }
             try file.copyTimes(modified: reply.modified)
         }
-        try file.commit()
+        try file.commit(replacing: replacing)
         return path
     }
 }

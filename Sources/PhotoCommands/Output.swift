@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Posix
 import SafeText
 import Synchronization
 import SystemPackage

@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import PhotoAPI
+import Posix
 import SystemPackage
 
 /// Tells photod whom this photoctl acts for, by naming the process (`/proc/self/comm`) before

@@ -9,6 +9,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import FileSystem
 import PhotoAPI
 import SafeText
 
@@ -61,7 +62,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         do {
             try await deliver()
         } catch let error as NewFileError {
-            Output.escapedError("photoctl: \(error)")
+            Output.escapedError("photoctl: \(error.shown)")
             throw ExitCode.failure
         }
     }
@@ -80,18 +81,18 @@ struct ThumbnailCommand: AsyncParsableCommand {
             Output.error("photoctl: photod's image of \(id) is not valid base64")
             throw ExitCode.failure
         }
-        let facts = ImageFacts(reply, bytes: image.count, file: file.map { String(decoding: $0.path, as: UTF8.self) })
+        let facts = ImageFacts(reply, bytes: image.count, file: file.map { $0.path.description })
         guard let file else {
             Output.bytes(image)
             Output.note(facts.summary)
             return
         }
         try file.write(image)
-        try file.commit()
+        try file.commit(replacing: force)
         if global.json {
             try Output.json(facts)
         } else {
-            Output.people(SafeText.escaped(bytes: file.path) + ": " + SafeText.escaped(facts.summary) + "\n")
+            Output.people(SafeText.escaped(bytes: file.path.bytes) + ": " + SafeText.escaped(facts.summary) + "\n")
         }
     }
 }
