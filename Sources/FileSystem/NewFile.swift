@@ -36,7 +36,7 @@ public final class NewFile {
             // A short name of fixed length, not one built from the final name: that one may
             // already be NAME_MAX (255 bytes) long. Hidden, so photod's watcher passes it over.
             let temporary = folder.appending(Array(".photod-new-".utf8) + randomSuffix())
-            let descriptor = open(temporary.cString, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+            let descriptor = open(temporary.cString, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
             if descriptor >= 0 { return NewFile(path: path, temporary: temporary, descriptor: descriptor) }
             if errno != EEXIST { throw .failed(path, "cannot create a file in its folder", errno) }
         }
@@ -49,7 +49,8 @@ public final class NewFile {
         return Array((String(repeating: "0", count: 16 - digits.count) + digits).utf8)
     }
 
-    /// The open temporary file, for calls this type does not make (`futimens`, `fchmod`).
+    /// The open temporary file, read and write, for calls this type does not make (`futimens`,
+    /// reading back what was written).
     public var fileDescriptor: Int32 { descriptor }
 
     /// Appends `bytes`.
@@ -108,13 +109,15 @@ public final class NewFile {
         Self.syncFolder(of: path)
     }
 
-    /// Syncs the file and puts it at `path` or, when that is taken, at the first free
-    /// "NAME (2).EXT", "NAME (3).EXT", … up to `attempts` names; where it went.
-    public func commitNumbered(attempts: Int = 1000) throws(NewFileError) -> PathBytes {
+    /// Syncs the file and puts it at `target` (`path` when nil) or, when that is taken, at the
+    /// first free "NAME (2).EXT", "NAME (3).EXT", … up to `attempts` names; where it went. A
+    /// `target` in another folder must be on the same file system as `path`'s.
+    public func commitNumbered(at target: PathBytes? = nil, attempts: Int = 1000) throws(NewFileError) -> PathBytes {
+        let target = target ?? path
         try finish()
         defer { _ = unlink(temporary.cString) }
         for number in 1...max(1, attempts) {
-            let candidate = number == 1 ? path : Self.numbered(path, number)
+            let candidate = number == 1 ? target : Self.numbered(target, number)
             do throws(NewFileError) {
                 try place(at: candidate)
                 Self.syncFolder(of: candidate)
@@ -123,7 +126,7 @@ public final class NewFile {
                 continue
             }
         }
-        throw .failed(path, "\(attempts) names like it are taken", EEXIST)
+        throw .failed(target, "\(attempts) names like it are taken", EEXIST)
     }
 
     /// "NAME (N).EXT" for "NAME.EXT" (and "NAME (N)" for a name without an extension).
