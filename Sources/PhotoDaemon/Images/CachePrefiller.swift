@@ -29,11 +29,14 @@ struct CachePrefiller: Sendable {
         }
     }
 
-    /// One pass over every asset in path order.
+    /// One pass over every asset in path order; the photos no worker could take during it are
+    /// tried once more at its end, so a pass that says `done` has left every photo with its
+    /// thumbnail or its marker unless the workers kept failing to start.
     private func pass() async throws {
         var after: StorePosition?
         var done = 0
         var made = 0
+        var notNow: [StoredAsset] = []
         side.prefill.set(.filling, done: nil)
         while true {
             let page = try await store.read { [after] in
@@ -41,14 +44,28 @@ struct CachePrefiller: Sendable {
             }
             for asset in page {
                 try Task.checkCancellation()
-                if await delivery.fillCache(for: asset, size: .large) { made += 1 }
+                switch await delivery.fillCache(for: asset, size: .large) {
+                case .made: made += 1
+                case .notNow: notNow.append(asset)
+                case .present, .fileFailed: break
+                }
                 done += 1
                 side.prefill.set(.filling, done: done)
             }
             guard let last = page.last else { break }
             after = StorePosition(value: .path(last.path), id: last.id)
         }
+        var left = 0
+        for asset in notNow {
+            try Task.checkCancellation()
+            switch await delivery.fillCache(for: asset, size: .large) {
+            case .made: made += 1
+            case .notNow: left += 1
+            case .present, .fileFailed: break
+            }
+        }
         side.prefill.set(.done, done: done)
-        if made > 0 { logger.info("prefilled \(made) thumbnails; \(done) assets have one") }
+        if made > 0 { logger.info("prefilled \(made) thumbnails of \(done) photos") }
+        if left > 0 { logger.notice("\(left) photos get their thumbnails in the next pass: no image worker took them in this one") }
     }
 }

@@ -145,18 +145,30 @@ struct ImageDelivery: Sendable {
         return reply(made, degraded: false)
     }
 
+    /// How filling the cache for one photo ended.
+    enum CacheFill: Sendable, Equatable {
+        /// A thumbnail was made and stored.
+        case made
+        /// The thumbnail, or the file's fail/ marker, was already there.
+        case present
+        /// The file is gone, unreadable, or no worker can make an image of it (it has its marker now).
+        case fileFailed
+        /// No worker could take it now (none started in time, or one was lost): worth another try.
+        case notNow
+    }
+
     /// Makes `asset`'s thumbnail of `size` for the cache unless it is there (or the file has a
-    /// fail/ marker); true when one was made.
-    func fillCache(for asset: StoredAsset, size: ThumbnailSize) async -> Bool {
+    /// fail/ marker); how that ended.
+    func fillCache(for asset: StoredAsset, size: ThumbnailSize) async -> CacheFill {
         let file: OpenFile
         switch SafeOpener().openRegularFile(asset.path) {
         case .success(let opened): file = opened
-        case .failure: return false
+        case .failure: return .fileFailed
         }
         let mtime = file.info.mtimeNs / 1_000_000_000
         if cache.lookup(path: asset.path, mtime: mtime, size: size, fileSize: file.info.size) != nil
             || cache.isMarkedFailed(path: asset.path, mtime: mtime) {
-            return false
+            return .present
         }
         let request = Request(
             parameters: RequestImageParameters(id: asset.id, width: size.pixels, height: size.pixels, format: .png),
@@ -164,7 +176,9 @@ struct ImageDelivery: Sendable {
             fileDescriptor: file.fileDescriptor, caller: .app("photod prefill"))
         let made = (try? await highQuality(request)) != nil
         withExtendedLifetime(file) {}
-        return made
+        if made { return .made }
+        // A failure that was the file's own left its marker; any other was the worker's.
+        return cache.isMarkedFailed(path: asset.path, mtime: mtime) ? .fileFailed : .notNow
     }
 
     /// The best image already made: a cached thumbnail or the file's embedded preview, the

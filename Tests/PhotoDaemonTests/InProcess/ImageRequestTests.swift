@@ -177,4 +177,35 @@ struct CachePrefillTests {
             await client.close()
         }
     }
+
+    /// The first worker the prefill starts ends before its hello, as one that cannot start in
+    /// time on a loaded machine does: that photo is tried again at the end of the pass, so the
+    /// pass that says done has left it its thumbnail.
+    @Test func aPhotoNoWorkerTookIsTriedAgainBeforeThePassIsDone() async throws {
+        let scripts = try TemporaryDirectory()
+        let real = Binaries.productsFolder.appendingPathComponent("photod-thumbnailer").path
+        let failOnce = scripts.file("fail-next")
+        try scripts.write("fail-next", [])
+        let worker = try scripts.write("worker", Array("""
+            #!/bin/sh
+            if [ -e "\(failOnce)" ]; then rm -f "\(failOnce)"; exit 1; fi
+            exec "\(real)" "$@"
+
+            """.utf8))
+        chmod(worker, 0o755)
+        try await TestDaemon.withDaemon({ $0.thumbnails.prefill = true; $0.thumbnails.worker = worker }, prepare: { daemon in
+            try await PillowFixture.write(daemon.dir.file("library/a.jpg"), width: 600, height: 400)
+            try await PillowFixture.write(daemon.dir.file("library/b.jpg"), width: 400, height: 600)
+        }) { daemon in
+            let client = try await daemon.client()
+            #expect(await eventually(within: 60) { (try? await client.status().thumbnails?.prefill) == .done })
+            #expect(!FileManager.default.fileExists(atPath: failOnce), "the first worker did fail")
+            let cache = ThumbnailCache(rootPath: daemon.dir.file("cache/thumbnails"), appVersion: PhotodVersion.current)
+            for name in ["a.jpg", "b.jpg"] {
+                let path = daemon.library + "/" + name
+                #expect(cache.lookup(path: PathBytes(path), mtime: try ImageWorkerFailureTests.mtime(path), size: .large) != nil, "\(name)")
+            }
+            await client.close()
+        }
+    }
 }
