@@ -1,3 +1,5 @@
+import Checksums
+
 /// Replaces or removes the IPTC Caption-Abstract (2:120) inside a Photoshop APP13 payload, leaving
 /// every other resource and dataset byte for byte.
 enum IPTCDescriptionPatch {
@@ -52,7 +54,21 @@ enum IPTCDescriptionPatch {
             }
         }
         edited += iim[position...]
-        return try replacing(block, with: edited, in: payload)
+        var result = try replacing(block, with: edited, in: payload)
+        updateDigest(in: &result, old: payload, oldIPTC: iim, newIPTC: edited)
+        return result
+    }
+
+    /// Recomputes IPTCDigest (resource 0x0425, the MD5 of the IPTC block) when it was current before
+    /// the edit, as ExifTool does; a stale digest stays as it was, since it tells readers (Photoshop)
+    /// that some other program changed the IPTC, and that is still true.
+    private static func updateDigest(in result: inout [UInt8], old: [UInt8], oldIPTC: [UInt8], newIPTC: [UInt8]) {
+        guard let digest = PhotoshopResources.find(PhotoshopResources.iptcDigestID, in: old[signature.count...]),
+            digest.count == 16, digest.elementsEqual(MD5.digest(oldIPTC)),
+            let slot = PhotoshopResources.find(PhotoshopResources.iptcDigestID, in: result[signature.count...]),
+            slot.count == 16
+        else { return }
+        result.replaceSubrange(slot.startIndex..<slot.endIndex, with: MD5.digest(newIPTC))
     }
 
     /// The IIM datasets in order, refused when one runs past the block (then it could not be rewritten).
