@@ -21,6 +21,10 @@ public enum DescriptionEditError: Error, Equatable, Sendable {
     /// After the edit, photod's reader would not see the new description in every source that has one
     /// (a caption in a place the writer does not edit): writing would leave old text visible.
     case wouldLeaveOldText(sources: [String])
+    /// The file holds offsets the edit would break and the writer does not adjust: a maker-note offset
+    /// past the Exif block (new bytes would land there), an AFCP trailer's absolute file offsets, or a
+    /// CIFF APP0 that ExifTool reads with the Exif block's addresses.
+    case danglingOffset(reason: String)
     /// After the edit, photod's reader would see other facts (date, make, model, size) changed.
     case wouldLoseMetadata
 }
@@ -73,6 +77,7 @@ public enum DescriptionEdit {
         }
 
         let result = JPEGSegments.splice(bytes, edits)
+        try JPEGOffsetChecks.refuse(bytes, segments, resultCount: result.count, changesExif: edits.contains { $0.with.starts(with: [0xFF, 0xE1]) && $0.with.dropFirst(4).starts(with: TIFFHeader.exifPrefix) })
         let before = MetadataReader.read(bytes: bytes), after = MetadataReader.read(bytes: result)
         try verify(after.descriptions, text)
         // Everything else the reader sees stays: a file whose structure the edit disturbed is refused.

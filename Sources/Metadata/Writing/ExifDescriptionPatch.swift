@@ -42,6 +42,7 @@ enum ExifDescriptionPatch {
             let old = try tiff.valueRange(ofEntryAt: existing)
             try tiff.eraseValue(ofEntryAt: existing)
             try tiff.store(value, entry: existing, reusing: old)
+            try refuseGrowth(block, tiff.bytes, header, ifd)
             return tiff.bytes
         }
         // No entry: IFD0 cannot grow where it is (data may follow it), so a copy with the new entry
@@ -56,7 +57,16 @@ enum ExifDescriptionPatch {
         tiff.setUInt16(tag, at: entry)
         try tiff.store(value, entry: entry, reusing: nil)
         tiff.setUInt32(UInt32(newIFD), at: 4)
+        try refuseGrowth(block, tiff.bytes, header, ifd)
         return tiff.bytes
+    }
+
+    /// Throws when the block grew and an existing offset points where the new bytes went.
+    private static func refuseGrowth(_ old: [UInt8], _ new: [UInt8], _ header: TIFFHeader, _ ifd: Int) throws(DescriptionEditError) {
+        guard new.count > old.count,
+            let directory = ExifGrowthCheck.danglingOffset(in: old, bigEndian: header.bigEndian, ifd0: ifd)
+        else { return }
+        throw .danglingOffset(reason: "\(directory) has an offset past the end of the Exif block, where new bytes would go")
     }
 
     /// A big-endian TIFF block holding only IFD0 with the description, for a JPEG that had no EXIF.
