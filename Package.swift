@@ -77,7 +77,9 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "Metadata", dependencies: ["CExif", "CZlib"]),
+        // MD5, one implementation for the thumbnail cache's file names and the IPTC digest Photoshop keeps.
+        .target(name: "Checksums"),
+        .target(name: "Metadata", dependencies: ["CExif", "CZlib", "Checksums"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "FileSystem", dependencies: ["Posix", systemPackage]),
         // Escaping of untrusted text before a terminal or a log line sees it; used by both sides.
@@ -86,7 +88,7 @@ let package = Package(
         .target(name: "TextFolding", dependencies: ["CUtf8proc"]),
         .target(name: "Watcher", dependencies: ["FileSystem", "Posix"]),
         // The freedesktop.org thumbnail cache (~/.cache/thumbnails); Glibc and zlib's CRC-32, no Foundation.
-        .target(name: "ThumbnailCache", dependencies: ["CZlib", "FileSystem", systemPackage]),
+        .target(name: "ThumbnailCache", dependencies: ["CZlib", "Checksums", "FileSystem", systemPackage]),
         // The TOML subset photod.toml uses, parsed strictly; stdlib only, so photod links no
         // Foundation (and no C++ library) for its config.
         .target(name: "TOML", dependencies: ["SafeText"]),
@@ -166,7 +168,7 @@ let package = Package(
 
         // Test fixtures made by code (JPEGs with EXIF), so a fresh clone needs no shared corpus.
         .target(name: "PhotoTestSupport", dependencies: ["PhotoClient", "PhotoAPI", "Posix"], path: "Tests/PhotoTestSupport"),
-        .testTarget(name: "MetadataTests", dependencies: ["Metadata", "PhotoTestSupport"]),
+        .testTarget(name: "MetadataTests", dependencies: ["Metadata", "Checksums", "PhotoTestSupport"]),
         .testTarget(name: "VarlinkTests", dependencies: [
             "Varlink", "VarlinkCore", "Posix", "LogLines", "varlink-certification", "PhotoTestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
@@ -190,7 +192,7 @@ let package = Package(
         .testTarget(name: "ThumbnailerTests", dependencies: ["photod-thumbnailer", "Thumbnailer", "ThumbnailProtocol", "PhotoTestSupport", "Posix"]),
         .testTarget(name: "WatcherTests", dependencies: ["Watcher", "PhotoTestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TextFolding", "PhotoTestSupport"]),
-        .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "FileSystem", "PhotoTestSupport"]),
+        .testTarget(name: "ThumbnailCacheTests", dependencies: ["ThumbnailCache", "Checksums", "FileSystem", "PhotoTestSupport"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", .product(name: "Logging", package: "swift-log")]),
         // Unit tests, plus the in-process harness (Harness/TestDaemon.swift: the whole service
         // group over a temporary library, index and socket, callers named by the test), and the

@@ -7,6 +7,8 @@ enum PhotoshopResources {
     static let exifID: UInt16 = 0x0422
     /// XMP metadata.
     static let xmpID: UInt16 = 0x0424
+    /// IPTCDigest: the MD5 of the IPTC-NAA block, by which Photoshop notices edits made elsewhere.
+    static let iptcDigestID: UInt16 = 0x0425
 
     private static let signatures: [[UInt8]] = [Array("8BIM".utf8), Array("PHUT".utf8), Array("AgHg".utf8), Array("DCSR".utf8)]
     /// A real resource section holds a few dozen blocks.

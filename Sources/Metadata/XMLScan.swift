@@ -8,6 +8,8 @@ enum XML {
 
     /// A start tag found in a document.
     struct StartTag {
+        /// Index of the tag's "<" (the writer removes whole elements from there).
+        var tagStart: Int
         /// Index just after the tag's ">".
         var contentStart: Int
         var selfClosing: Bool
@@ -39,7 +41,7 @@ enum XML {
             guard found.upperBound < text.count, !isNameByte(text[found.upperBound]) else { continue }
             guard let close = tagEnd(in: text, from: found.upperBound) else { return nil }
             let selfClosing = close > found.upperBound && text[close - 1] == UInt8(ascii: "/")
-            return StartTag(contentStart: close + 1, selfClosing: selfClosing,
+            return StartTag(tagStart: found.lowerBound, contentStart: close + 1, selfClosing: selfClosing,
                             attributes: text[found.upperBound..<(selfClosing ? close - 1 : close)])
         }
         return nil

@@ -44,8 +44,9 @@ public enum XMPPacket {
         return Array(packet)
     }
 
-    /// Every prefix declared for Dublin Core (`xmlns:P="http://purl.org/dc/elements/1.1/"`), "dc" when none is.
-    private static func dublinCorePrefixes(in text: [UInt8]) -> [[UInt8]] {
+    /// Every prefix declared for Dublin Core (`xmlns:P="http://purl.org/dc/elements/1.1/"`), "dc" when none is;
+    /// the writer edits the same element the reader chose.
+    static func dublinCorePrefixes(in text: [UInt8]) -> [[UInt8]] {
         var prefixes: [[UInt8]] = []
         var from = 0
         while prefixes.count < maxPrefixes, let found = text.firstRange(of: dublinCore, from: from) {

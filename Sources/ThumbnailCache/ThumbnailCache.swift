@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Checksums
 import FileSystem
 
 /// A thumbnail found in the cache: the PNG file as stored and its pixel size.

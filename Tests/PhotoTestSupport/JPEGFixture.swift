@@ -28,7 +28,7 @@ public enum JPEGFixture {
     public static let xmpSignature = "http://ns.adobe.com/xap/1.0/"
 
     /// A marker segment whose length field counts itself and the payload.
-    static func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
+    public static func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
         let length = payload.count + 2
         precondition(length <= 0xFFFF, "a JPEG segment holds at most 65,533 payload bytes")
         return [0xFF, marker, UInt8(length >> 8), UInt8(length & 0xFF)] + payload

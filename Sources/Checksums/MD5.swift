@@ -1,5 +1,6 @@
-/// MD5 (RFC 1321), only because the thumbnail standard names cache files by the MD5 of the URI;
-/// it is not used for anything that needs a secure hash.
+/// MD5 (RFC 1321), only because formats demand it: the thumbnail standard names cache files by the
+/// MD5 of the URI, and Photoshop's IPTCDigest (resource 0x0425) is the MD5 of the IPTC block.
+/// It is not used for anything that needs a secure hash.
 public enum MD5 {
     /// The 16-byte MD5 digest of `bytes`.
     public static func digest(_ bytes: [UInt8]) -> [UInt8] {
