@@ -175,7 +175,9 @@ struct FairnessTests {
         defer { close(stuck) }
         let call = Array(#"{"method":"org.example.test.Count","parameters":{"to":100000000},"more":true}"#.utf8) + [0]
         #expect(call.withUnsafeBytes { send(stuck, $0.baseAddress, $0.count, 0) } == call.count)
-        #expect(await eventually(within: 20) { server.log.all.contains { $0.message.contains("stopped reading") } })
+        // The whole minute `eventually` allows: a debug server on a machine busy with builds once
+        // took longer than 20 s to stream the half megabyte that fills the socket and the bound.
+        #expect(await eventually { server.log.all.contains { $0.message.contains("stopped reading") } })
         #expect(await eventually { server.server.connectionCount == 0 })
         // Said once, as a decision; not again as a handler failure.
         #expect(!server.log.all.contains { $0.level >= .error }, "\(server.log.all.filter { $0.level >= .error }.map(\.message))")
