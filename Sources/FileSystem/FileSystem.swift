@@ -26,6 +26,15 @@ public enum FileSystem {
         SafeOpener().openRegularFile(path)
     }
 
+    /// Makes a name placed in the folder of `path` (a rename, a link) survive a crash. Best
+    /// effort: the name is there already, and a file system without directory fsync keeps it in order.
+    public static func syncFolder(of path: PathBytes) {
+        let folder = open((path.parent ?? PathBytes(".")).cString, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { return }
+        _ = fsync(folder)
+        close(folder)
+    }
+
     /// Calls `body` with `name` (an entry's name) as a NUL-terminated C string.
     static func withCString<T>(_ name: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
         body(PathBytes(name).cString)

@@ -98,7 +98,7 @@ public final class NewFile {
         try finish()
         defer { _ = unlink(temporary.cString) }
         guard rename(temporary.cString, path.cString) == 0 else { throw .failed(path, "cannot put it in place", errno) }
-        Self.syncFolder(of: path)
+        FileSystem.syncFolder(of: path)
     }
 
     /// Syncs the file and puts it at `path` only if nothing is there (`exists` otherwise).
@@ -106,7 +106,7 @@ public final class NewFile {
         try finish()
         defer { _ = unlink(temporary.cString) }
         try place(at: path)
-        Self.syncFolder(of: path)
+        FileSystem.syncFolder(of: path)
     }
 
     /// Syncs the file and puts it at `target` (`path` when nil) or, when that is taken, at the
@@ -120,7 +120,7 @@ public final class NewFile {
             let candidate = number == 1 ? target : Self.numbered(target, number)
             do throws(NewFileError) {
                 try place(at: candidate)
-                Self.syncFolder(of: candidate)
+                FileSystem.syncFolder(of: candidate)
                 return candidate
             } catch .exists {
                 continue
@@ -166,13 +166,6 @@ public final class NewFile {
         guard rename(temporary.cString, target.cString) == 0 else { throw .failed(target, "cannot put it in place", errno) }
     }
 
-    /// Syncs the folder holding `path`, so its new name survives a crash too.
-    private static func syncFolder(of path: PathBytes) {
-        let folder = open((path.parent ?? PathBytes(".")).cString, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard folder >= 0 else { return }
-        _ = fsync(folder)
-        close(folder)
-    }
 }
 
 /// Why a `NewFile` was not made. Its path comes from users and apps: `message` escapes it.

@@ -6,6 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import FileSystem
 import SystemPackage
 
 /// Replacing a small file so that a crash or a power cut leaves either the old contents or the
@@ -36,11 +37,7 @@ enum DurableFile {
     /// Makes a rename in the folder of `path` durable. Best effort: the rename itself has
     /// happened, and a file system without directory fsync still keeps it in order.
     static func syncFolder(of path: String) {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
+        FileSystem.syncFolder(of: PathBytes(path))
     }
 
     /// The size of the file at `path` in bytes, or nil when it cannot be looked at.
