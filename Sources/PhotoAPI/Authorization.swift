@@ -13,13 +13,23 @@ extension AuthorizationStatus {
     public var grantsAccess: Bool { self == .authorized || self == .limited }
 }
 
+extension AccessLevel {
+    /// The level in words for the owner, as prompts, notifications and listings say it.
+    public var words: String {
+        switch self {
+        case .readWrite: "see photos"
+        case .addOnly: "add photos only"
+        }
+    }
+}
+
 extension AuthorizationEventReply {
     /// The IDL's `Event`, by the name clients have always used for it.
     public typealias Event = AppEvent
 }
 
-/// Parameters of `Remove`: the same as `Reset`'s (the names file makes them one type).
-public typealias RemoveParameters = ResetParameters
+/// Parameters of `Remove`: an app and its uid (the names file makes them one type with `GetApp`'s).
+public typealias RemoveParameters = AppParameters
 
-/// Parameters of `GetApp`: the same as `Reset`'s.
-public typealias GetAppParameters = ResetParameters
+/// Parameters of `GetApp`: an app and its uid.
+public typealias GetAppParameters = AppParameters

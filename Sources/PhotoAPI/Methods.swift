@@ -86,7 +86,7 @@ public enum LibraryMethods {
 public enum AuthorizationMethods {
     /// The caller's own record.
     public static let status = VarlinkMethod(
-        AuthorizationInterface.name, "Status", access: .anyApp, NoParameters.self, AppReply.self)
+        AuthorizationInterface.name, "Status", access: .anyApp, AppStatusParameters.self, AppStatusReply.self)
     /// An app asks the owner for access (may stream `pending` first).
     public static let requestAuthorization = VarlinkMethod(
         AuthorizationInterface.name, "RequestAuthorization", access: .anyApp,

@@ -4,15 +4,20 @@ import VarlinkCore
 extension PhotoClient {
     /// This client's own app record as photod identified it.
     public func authorizationStatus() async throws(PhotoClientError) -> App {
-        try await call(AuthorizationMethods.status, NoParameters()).app
+        try await call(AuthorizationMethods.status, AppStatusParameters()).app
     }
 
-    /// Asks the owner for access. Yields `pending` at once when the owner has to decide, then
-    /// the decision; an app already decided gets its status at once.
-    public func requestAuthorization(reason: String, label: String? = nil)
+    /// What this client may do at `level` now, with its record (`status` is absent from older daemons).
+    public func authorizationStatus(level: AccessLevel) async throws(PhotoClientError) -> AppStatusReply {
+        try await call(AuthorizationMethods.status, AppStatusParameters(level: level))
+    }
+
+    /// Asks the owner for access at `level` (nil: readWrite). Yields `pending` at once when the
+    /// owner has to decide, then the decision; an app already decided gets its status at once.
+    public func requestAuthorization(reason: String, label: String? = nil, level: AccessLevel? = nil)
         -> AsyncThrowingStream<RequestAuthorizationReply, Error> {
         stream(AuthorizationMethods.requestAuthorization,
-               RequestAuthorizationParameters(reason: reason, label: label)) { $0 }
+               RequestAuthorizationParameters(reason: reason, label: label, level: level)) { $0 }
     }
 
     /// Owner only: every app photod knows.
@@ -29,16 +34,16 @@ extension PhotoClient {
     /// of several users share the id; `fallback` adds the fallback group to a limited
     /// selection; `confirmed` says the owner agreed to the app's warning.
     public func decide(app: String, uid: Int? = nil, status: AuthorizationStatus, assets: [String]? = nil,
-                       groups: [String]? = nil, fallback: Bool? = nil,
-                       confirmed: Bool? = nil) async throws(PhotoClientError) -> App {
+                       groups: [String]? = nil, fallback: Bool? = nil, confirmed: Bool? = nil,
+                       level: AccessLevel? = nil) async throws(PhotoClientError) -> App {
         try await call(AuthorizationMethods.decide, DecideParameters(
             app: app, uid: uid, status: status, assets: assets, groups: groups, confirmed: confirmed,
-            fallback: fallback)).app
+            fallback: fallback, level: level)).app
     }
 
-    /// Owner only: sends an app back to notDetermined so that it may ask again.
-    public func reset(app: String, uid: Int? = nil) async throws(PhotoClientError) -> App {
-        try await call(AuthorizationMethods.reset, ResetParameters(app: app, uid: uid)).app
+    /// Owner only: sends an app back to notDetermined at `level` (nil: readWrite) so that it may ask again.
+    public func reset(app: String, uid: Int? = nil, level: AccessLevel? = nil) async throws(PhotoClientError) -> App {
+        try await call(AuthorizationMethods.reset, ResetParameters(app: app, uid: uid, level: level)).app
     }
 
     /// Owner only: forgets an app entirely (record, decision, selection); returns it as it was.

@@ -18,7 +18,8 @@ struct PermissionsAllowCommand: AsyncParsableCommand {
             is --group with its label as `groups` shows it, "Other (no description)". An app id that \
             stands for more than one program (a shell or an interpreter without a script, such as \
             exe:/usr/bin/bash or exe:/usr/bin/python3) is allowed only after you confirm the warning \
-            photoctl shows; --yes confirms it in scripts.
+            photoctl shows; --yes confirms it in scripts. --level add allows only adding photos \
+            (photoctl import, an app's Import), which shows the app none of them.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -32,8 +33,14 @@ struct PermissionsAllowCommand: AsyncParsableCommand {
     var assets: [String] = []
     @Flag(name: .long, help: "Allow without asking, even an id that covers many programs (for scripts).")
     var yes = false
+    @Option(name: .long, help: ArgumentHelp("The level allowed: read (see the library) or add (add photos only).",
+                                            valueName: "read|add"))
+    var level: LevelArgument = .read
 
     func validate() throws {
+        if level == .add && (limited || !groups.isEmpty || !assets.isEmpty) {
+            throw ValidationError("--level add has no selection: --limited, --group and --asset go with --level read")
+        }
         if limited && groups.isEmpty && assets.isEmpty {
             throw ValidationError("--limited needs at least one --group or --asset")
         }
@@ -47,7 +54,7 @@ struct PermissionsAllowCommand: AsyncParsableCommand {
             try await client.decide(
                 app: target.app, uid: target.uid, status: selective ? .limited : .authorized,
                 assets: selective ? assets : nil, groups: selective ? names : nil, fallback: fallback ? true : nil,
-                confirmed: confirmed ? true : nil)
+                confirmed: confirmed ? true : nil, level: level.wireLevel)
         }
         let decided: App
         do {
@@ -63,7 +70,9 @@ struct PermissionsAllowCommand: AsyncParsableCommand {
         }
         await client.close()
         if global.json { return try Output.json(decided) }
-        Output.line("\(AppText.id(decided)): \(AppText.access(decided))")
+        let access = level == .add ? "\(AccessLevel.addOnly.words): \(decided.addOnly?.status.rawValue ?? "authorized")"
+            : AppText.access(decided)
+        AppText.line("", decided, ": " + access)
     }
 }
 

@@ -27,6 +27,19 @@ struct PermissionsCommand: AsyncParsableCommand {
 
 /// How the permission commands show an app to a person.
 enum AppText {
+    /// The add-only level in words ("authorized", "asked", "denied"), or "" when never asked.
+    static func adding(_ app: App) -> String {
+        guard let add = app.addOnly else { return "" }
+        if add.pending { return "asked" }
+        return add.status == .notDetermined ? "" : add.status.rawValue
+    }
+
+    /// `access(app)`, then the add-only level when it was ever asked or decided.
+    static func accessWithAdding(_ app: App) -> String {
+        let adding = adding(app)
+        return adding.isEmpty ? access(app) : "\(access(app)); \(AccessLevel.addOnly.words): \(adding)"
+    }
+
     /// "limited: groups Beach, Hike; 2 assets", or the status alone.
     static func access(_ app: App) -> String {
         guard app.status == .limited else { return app.status.rawValue }
@@ -87,10 +100,11 @@ struct PermissionsListCommand: AsyncParsableCommand {
     /// or program name at its end, which is what tells apps apart.
     static func tableText(_ apps: [App], style: OutputStyle) -> String {
         let columns = [Output.Column("APP", shrinksLast: true), Output.Column("STATUS"),
-                       Output.Column("PENDING", flexible: false), Output.Column("LABEL"), Output.Column("REASON")]
+                       Output.Column("ADD ONLY", flexible: false), Output.Column("PENDING", flexible: false),
+                       Output.Column("LABEL"), Output.Column("REASON")]
         return Output.tableText(columns, apps.map { app in
-            [Output.Cell.path(AppText.id(app)), .text(AppText.access(app)), .text(app.pending ? "yes" : ""),
-             .text(app.label ?? ""), .text(app.reason ?? "")]
+            [Output.Cell.path(AppText.id(app)), .text(AppText.access(app)), .text(AppText.adding(app)),
+             .text(app.pending ? "yes" : ""), .text(app.label ?? ""), .text(app.reason ?? app.addOnly?.reason ?? "")]
         }, style: style)
     }
 }
@@ -98,17 +112,21 @@ struct PermissionsListCommand: AsyncParsableCommand {
 /// `photoctl permissions deny APP`.
 struct PermissionsDenyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "deny", abstract: "Refuse an app; it is not allowed to ask again until reset.")
+        commandName: "deny", abstract: "Refuse an app; it is not allowed to ask again until reset.",
+        discussion: "--level add refuses only adding photos; what the app may see stays as it is.")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var target: AppArgument
+    @Option(name: .long, help: ArgumentHelp("The level refused: read (see the library) or add (add photos only).",
+                                            valueName: "read|add"))
+    var level: LevelArgument = .read
 
     func run() async throws {
         let client = try await global.connect()
-        let decided = try await client.decide(app: target.app, uid: target.uid, status: .denied)
+        let decided = try await client.decide(app: target.app, uid: target.uid, status: .denied, level: level.wireLevel)
         await client.close()
         if global.json { return try Output.json(decided) }
-        Output.line("\(AppText.id(decided)): denied")
+        AppText.line("", decided, level == .add ? ": \(AccessLevel.addOnly.words): denied" : ": denied")
     }
 }
 
@@ -126,8 +144,11 @@ struct PermissionsWatchCommand: AsyncParsableCommand {
             if global.json {
                 try Output.jsonLine(event)
             } else {
-                let reason = event.kind == .requested ? ": " + (event.app.reason ?? "") : ""
-                AppText.line("\(event.kind.rawValue) ", event.app, " → \(AppText.access(event.app))\(reason)")
+                let adding = event.level == .addOnly
+                let reason = event.kind == .requested ? ": " + ((adding ? event.app.addOnly?.reason : event.app.reason) ?? "") : ""
+                let access = adding ? "\(AccessLevel.addOnly.words): \(event.app.addOnly?.status.rawValue ?? "notDetermined")"
+                    : AppText.access(event.app)
+                AppText.line("\(event.kind.rawValue) ", event.app, " → \(access)\(reason)")
             }
         }
         await client.close()

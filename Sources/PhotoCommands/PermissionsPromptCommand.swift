@@ -7,6 +7,7 @@ import Musl
 #endif
 import PhotoAPI
 import PhotoClient
+import SafeText
 
 /// `photoctl permissions prompt`: waits for requests and asks in the terminal, the way a
 /// system alert would.
@@ -42,7 +43,7 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
         var only: App?
         if let app {
             let named = try await calls.app(app, uid: uid)
-            guard named.pending else {
+            guard named.pending || named.addOnly?.pending == true else {
                 AppText.line("", named, " is not waiting for an answer (it is \(AppText.access(named))).")
                 return
             }
@@ -50,20 +51,29 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
         }
         let once = self.once || only != nil
         // Watch first, then list: a request arriving in between is in the stream, not lost.
-        let waiting = try await calls.listApps().filter { $0.pending && Self.isAbout($0, only) }
+        let waiting = try await calls.listApps().flatMap { app in
+            Self.pendingLevels(app).map { (app, $0) }
+        }.filter { Self.isAbout($0.0, only) }
         var asked = Set<String>()
         Output.line("Waiting for apps to ask for your photo library. Ctrl-D stops.")
-        for app in waiting {
-            guard try await answer(app, using: calls) else { return }
-            asked.insert(app.id)
+        for (app, level) in waiting {
+            guard try await answer(app, level: level, using: calls) else { return }
+            asked.insert("\(level.rawValue) \(app.uid) \(app.id)")
             if once { return }
         }
         for try await event in stream where event.kind == .requested && Self.isAbout(event.app, only) {
+            let level = event.level ?? .readWrite
             // A request listed above also arrives as an event when it came in meanwhile.
-            if asked.remove(event.app.id) != nil && !event.app.pending { continue }
-            guard try await answer(event.app, using: calls) else { return }
+            if asked.remove("\(level.rawValue) \(event.app.uid) \(event.app.id)") != nil
+                && !Self.pendingLevels(event.app).contains(level) { continue }
+            guard try await answer(event.app, level: level, using: calls) else { return }
             if once { return }
         }
+    }
+
+    /// The levels at which `app` waits for an answer, readWrite first.
+    private static func pendingLevels(_ app: App) -> [AccessLevel] {
+        (app.pending ? [.readWrite] : []) + (app.addOnly?.pending == true ? [.addOnly] : [])
     }
 
     /// Whether `app` is the one app asked about (any app when `only` is nil).
@@ -72,8 +82,9 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
         return app.id == only.id && app.uid == only.uid
     }
 
-    /// Asks about one app and records the answer; false when the terminal closed.
-    private func answer(_ app: App, using client: PhotoClient) async throws -> Bool {
+    /// Asks about one app's request at `level` and records the answer; false when the terminal closed.
+    private func answer(_ app: App, level: AccessLevel, using client: PhotoClient) async throws -> Bool {
+        guard level == .readWrite else { return try await answerAdding(app, using: client) }
         Output.line("")
         AppText.line("Allow ", app, " to see your photo library?")
         Output.line("Reason: \(app.reason ?? "(none given)")")
@@ -102,6 +113,33 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
                 return true
             default:
                 Output.line("Answer a, l, d or s.")
+            }
+        }
+    }
+
+    /// Asks whether the app may add photos (and see none of them).
+    private func answerAdding(_ app: App, using client: PhotoClient) async throws -> Bool {
+        Output.line("")
+        AppText.line("Allow ", app, " to add photos to your library? (\(AccessLevel.addOnly.words): it sees none of them)")
+        Output.line("Reason: \(app.addOnly?.reason ?? "(none given)")")
+        if let warning = app.warning { Output.line("Careful: \(warning).") }
+        Terminal.discardTypedAhead()
+        while true {
+            guard let reply = await Terminal.ask("[a]llow adding / [d]eny / [s]kip: ") else { return false }
+            switch reply.lowercased() {
+            case "a", "allow":
+                guard try await confirmed(app) else { continue }
+                report(try await client.decide(app: app.id, uid: app.uid, status: .authorized,
+                                               confirmed: app.warning == nil ? nil : true, level: .addOnly))
+                return true
+            case "d", "deny":
+                report(try await client.decide(app: app.id, uid: app.uid, status: .denied, level: .addOnly))
+                return true
+            case "s", "skip", "":
+                Output.line("Skipped; the app keeps waiting until its request times out.")
+                return true
+            default:
+                Output.line("Answer a, d or s.")
             }
         }
     }
@@ -150,7 +188,7 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
     }
 
     private func report(_ app: App) {
-        Output.line("\(app.id): \(AppText.access(app))")
+        AppText.line("", app, ": \(AppText.accessWithAdding(app))")
     }
 }
 

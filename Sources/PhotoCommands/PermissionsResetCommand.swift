@@ -8,8 +8,10 @@ struct PermissionsResetCommand: AsyncParsableCommand {
         commandName: "reset",
         abstract: "Forget the decision about an app (or every app with --all), so that it may ask again.",
         discussion: """
-            --all resets every app that was allowed, limited or denied; apps restricted by \
-            photod.toml stay restricted, and apps keep their records (remove forgets those).
+            Both levels are reset (seeing the library, and adding photos only) unless --level \
+            names one. --all resets every app that was allowed, limited or denied; apps \
+            restricted by photod.toml stay restricted, and apps keep their records (remove \
+            forgets those).
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -19,6 +21,9 @@ struct PermissionsResetCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Whose app, when apps of several users share the id (photod as a system service).")
     var uid: Int?
     @Flag(name: .long, help: "Reset every decided app.") var all = false
+    @Option(name: .long, help: ArgumentHelp("Reset only this level: read (see the library) or add (add photos only).",
+                                            valueName: "read|add"))
+    var level: LevelArgument?
 
     func validate() throws {
         if all && (app != nil || uid != nil) { throw ValidationError("--all resets every app; name no APP or --uid with it") }
@@ -28,23 +33,39 @@ struct PermissionsResetCommand: AsyncParsableCommand {
     func run() async throws {
         let client = try await global.connect()
         guard let app else { return try await resetAll(client) }
-        let reset = try await client.reset(app: app, uid: uid)
+        let reset = try await Self.reset(app, uid: uid, level: level, client: client)
         await client.close()
         if global.json { return try Output.json(reset) }
-        Output.line("\(AppText.id(reset)): \(reset.status.rawValue); it may ask again")
+        AppText.line("", reset, ": \(AppText.accessWithAdding(reset)); it may ask again")
+    }
+
+    /// Resets `level`, or both levels: the add-only one only when it was ever asked or decided,
+    /// so that an app that never asked to add hears of no reset it has no use for.
+    static func reset(_ app: String, uid: Int?, level: LevelArgument?, client: PhotoClient) async throws(PhotoClientError)
+        -> App {
+        if let level { return try await client.reset(app: app, uid: uid, level: level.wireLevel) }
+        let reset = try await client.reset(app: app, uid: uid)
+        guard let add = reset.addOnly, add.status != .notDetermined || add.pending else { return reset }
+        return try await client.reset(app: reset.id, uid: reset.uid, level: .addOnly)
     }
 
     /// Resets each decided app by its exact id and uid; the list printed is what was reset.
     private func resetAll(_ client: PhotoClient) async throws {
         let apps = try await client.listApps()
-        let decided = apps.filter { [.authorized, .limited, .denied].contains($0.status) }
+        let decided = apps.filter { app in
+            let levels = level.map { [$0.accessLevel] } ?? AccessLevel.allCases
+            return levels.contains { level in
+                let status = level == .readWrite ? app.status : app.addOnly?.status ?? .notDetermined
+                return [.authorized, .limited, .denied].contains(status)
+            }
+        }
         var reset: [App] = []
         for app in decided {
-            reset.append(try await client.reset(app: app.id, uid: app.uid))
+            reset.append(try await Self.reset(app.id, uid: app.uid, level: level, client: client))
         }
         await client.close()
         if global.json { return try Output.json(ListAppsReply(apps: reset)) }
-        for app in reset { Output.line("\(AppText.id(app)): notDetermined; it may ask again") }
+        for app in reset { AppText.line("", app, ": \(AppText.accessWithAdding(app)); it may ask again") }
         let restricted = apps.filter { $0.status == .restricted }.count
         Output.line("Reset \(reset.count) app\(reset.count == 1 ? "" : "s")"
                     + (restricted > 0 ? "; \(restricted) restricted by photod.toml left as they are" : "") + ".")

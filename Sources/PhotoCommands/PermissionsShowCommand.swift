@@ -35,6 +35,12 @@ struct PermissionsShowCommand: AsyncParsableCommand {
         add("reason", app.reason)
         add("asked", app.requestedAt)
         add("decided", app.decidedAt.map { at in app.decidedBy.map { "\(at) by \($0)" } ?? at })
+        if let adding = app.addOnly, adding.status != .notDetermined || adding.pending || adding.requestedAt != nil {
+            add("add only", adding.status.rawValue + (adding.pending ? " (waiting for an answer)" : ""))
+            add("add reason", adding.reason)
+            add("add asked", adding.requestedAt)
+            add("add decided", adding.decidedAt.map { at in adding.decidedBy.map { "\(at) by \($0)" } ?? at })
+        }
         // A name is the group of that description; the fallback group is the flag.
         let counts = Dictionary(groups.filter { !$0.fallback }.map { ($0.name, $0.count) },
                                 uniquingKeysWith: { first, _ in first })

@@ -7,17 +7,21 @@ import PhotoClient
 struct RequestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "request",
-        abstract: "Ask the owner to let the calling script see the library.",
+        abstract: "Ask the owner to let the calling script see the library (or only add to it).",
         discussion: """
             photod identifies the program that ran photoctl (the script), so the answer is about \
             that script; its later `photoctl --as-app …` calls see what the owner allowed. Exit \
             status 0 when allowed (authorized or limited), 1 otherwise. Without --timeout it waits \
-            as long as photod keeps the request open ([permissions] request_timeout).
+            as long as photod keeps the request open ([permissions] request_timeout). With \
+            --level add it asks only to add photos (photoctl import), which reads nothing.
             """)
 
     @OptionGroup var global: GlobalOptions
     @Option(name: .long, help: "Why the script wants to see the photos; the owner reads it.") var reason: String
     @Option(name: .long, help: "A name for the script, shown to the owner next to its id.") var label: String?
+    @Option(name: .long, help: ArgumentHelp("What to ask for: read (see the library) or add (add photos only).",
+                                            valueName: "read|add"))
+    var level: LevelArgument = .read
     @Option(name: .long, help: ArgumentHelp("Give up after this many seconds without an answer (exit status 1).",
                                             valueName: "seconds"))
     var timeout: Double?
@@ -34,7 +38,9 @@ struct RequestCommand: AsyncParsableCommand {
     func run() async throws {
         let client = try await global.connect(forCaller: true)
         let answer = try await withThrowingTaskGroup(of: Answer.self) { group in
-            group.addTask { .final(try await Self.waitForAnswer(client, reason: reason, label: label)) }
+            group.addTask {
+                .final(try await Self.waitForAnswer(client, reason: reason, label: label, level: level.accessLevel))
+            }
             if let timeout {
                 group.addTask {
                     try await Task.sleep(for: .milliseconds(Int(timeout * 1000)))
@@ -63,8 +69,9 @@ struct RequestCommand: AsyncParsableCommand {
         case .authorized, .limited:
             return
         case .denied:
+            let option = level == .add ? " --level add" : ""
             Output.error("photoctl: \(me.id) was denied; the owner lets it ask again with: "
-                         + "photoctl permissions reset '\(me.id)'")
+                         + "photoctl permissions reset '\(me.id)'\(option)")
         case .restricted:
             Output.error("photoctl: \(me.id) is restricted by photod.toml's [permissions] restricted list")
         case .notDetermined:
@@ -81,10 +88,12 @@ struct RequestCommand: AsyncParsableCommand {
     }
 
     /// Asks, and waits for the final reply.
-    private static func waitForAnswer(_ client: PhotoClient, reason: String, label: String?) async throws
-        -> RequestAuthorizationReply? {
+    private static func waitForAnswer(_ client: PhotoClient, reason: String, label: String?, level: AccessLevel)
+        async throws -> RequestAuthorizationReply? {
         var final: RequestAuthorizationReply?
-        for try await reply in client.requestAuthorization(reason: reason, label: label) {
+        // readWrite goes as an absent level, so a daemon from before levels still understands.
+        for try await reply in client.requestAuthorization(reason: reason, label: label,
+                                                           level: level == .readWrite ? nil : level) {
             if reply.pending {
                 Output.error("Waiting for the owner to answer (photoctl permissions prompt)…")
             } else {

@@ -73,8 +73,9 @@ struct ActionRunner: Sendable {
         do {
             let decided = try await photod.decide(app, status: status, confirmed: confirmed)
             logger.notice("the owner decided in a desktop notification", metadata: [
-                "app": "\(app.id)", "uid": "\(app.uid)", "status": "\(status.rawValue)", "confirmed": "\(confirmed)"])
-            return .authorization(AuthorizationEventReply.Event(kind: .decided, app: decided))
+                "app": "\(app.id)", "uid": "\(app.uid)", "level": "\(app.level.rawValue)", "status": "\(status.rawValue)",
+                "confirmed": "\(confirmed)"])
+            return .authorization(AuthorizationEventReply.Event(kind: .decided, app: decided, level: app.level))
         } catch {
             if case .daemon(let refusal) = error, refusal.name == AuthorizationInterface.Error.confirmationRequired {
                 let warning = refusal.parameters(ConfirmationRequiredError.self)?.warning

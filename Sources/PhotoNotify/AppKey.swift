@@ -1,19 +1,22 @@
 import PhotoAPI
 
-/// An app as photod keys its record: its id and the user it runs as.
+/// One app's request as photod-notify keys it: the app's id, the user it runs as, and the
+/// access level asked for (the owner answers the two levels apart).
 public struct AppKey: Hashable, Sendable, CustomStringConvertible {
     public var id: String
     public var uid: Int
+    public var level: AccessLevel
 
-    /// The key of `id` for user `uid`.
-    public init(id: String, uid: Int) {
+    /// The key of `id` for user `uid` at `level`.
+    public init(id: String, uid: Int, level: AccessLevel = .readWrite) {
         self.id = id
         self.uid = uid
+        self.level = level
     }
 
-    /// The key of an app record.
-    public init(_ app: App) {
-        self.init(id: app.id, uid: app.uid)
+    /// The key of an app record's request at `level`.
+    public init(_ app: App, level: AccessLevel = .readWrite) {
+        self.init(id: app.id, uid: app.uid, level: level)
     }
 
     /// The id and uid, for a log line.

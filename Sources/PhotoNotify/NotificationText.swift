@@ -14,12 +14,15 @@ public enum NotificationText {
     public static let appName = "photod"
     /// The summary of a request: fixed, never text from an app.
     public static let summary = "An app asks to see your photos"
+    /// The summary of an add-only request.
+    public static let addingSummary = "An app asks to add photos"
 
-    /// A request of `app`; `confirming` asks again, with its warning, before allowing an
-    /// interpreter or shell. `ownerUID` is the user photod-notify runs as (another user's app
+    /// A request of `app` at `level`; `confirming` asks again, with its warning, before allowing
+    /// an interpreter or shell. `ownerUID` is the user photod-notify runs as (another user's app
     /// says whose it is).
-    public static func request(_ app: App, confirming: Bool, ownerUID: Int,
+    public static func request(_ app: App, level: AccessLevel = .readWrite, confirming: Bool, ownerUID: Int,
                                capabilities: ServerCapabilities) -> NotificationContent {
+        let adding = level == .addOnly
         var lines: [String] = []
         let who = app.uid == ownerUID ? "" : " of user \(app.uid)"
         let name = SafeText.escaped(app.id) + who
@@ -30,8 +33,10 @@ public enum NotificationText {
             lines.append("Warning: \(warning).")
             lines.append("Allow only if you trust every program run this way.")
         } else {
-            lines.append("\(name) asks to see your photo library.")
-            lines.append("Reason: " + (app.reason.map { SafeText.escaped($0) } ?? "(none given)"))
+            lines.append(adding ? "\(name) asks to add photos to your library (\(level.words): it sees none of them)."
+                                : "\(name) asks to see your photo library.")
+            let reason = adding ? app.addOnly?.reason : app.reason
+            lines.append("Reason: " + (reason.map { SafeText.escaped($0) } ?? "(none given)"))
             if let warning { lines.append("Warning: \(warning).") }
         }
         var actions: [NotificationContent.Action] = []
@@ -41,9 +46,10 @@ public enum NotificationText {
                 : NotificationContent.Action(ActionKey.allow, "Allow")
             actions = [allow, .init(ActionKey.deny, "Deny"), .init(ActionKey.choose, "Choose…")]
         } else {
-            lines.append(commands(for: AppKey(app), ownerUID: ownerUID, warning: app.warning != nil))
+            lines.append(commands(for: AppKey(app, level: level), ownerUID: ownerUID, warning: app.warning != nil))
         }
-        return NotificationContent(summary: summary, body: body(lines, capabilities), actions: actions)
+        return NotificationContent(summary: adding ? addingSummary : summary, body: body(lines, capabilities),
+                                   actions: actions)
     }
 
     /// The summary of the requests beyond the ones shown.
@@ -68,7 +74,8 @@ public enum NotificationText {
         let prompt = "Answer in a terminal: photoctl permissions prompt"
         guard PromptCommand.isSafe(app.id), !warning else { return prompt }
         let user = app.uid == ownerUID ? "" : " --uid \(app.uid)"
-        return prompt + ", or photoctl permissions allow \(app.id)\(user) (or deny)"
+        let level = app.level == .addOnly ? " --level add" : ""
+        return prompt + ", or photoctl permissions allow \(app.id)\(user)\(level) (or deny)"
     }
 
     /// Lines joined into a body, entity-escaped when the server reads markup.

@@ -14,7 +14,7 @@ extension NotifierMachine {
         var onDesktop = requests.filter { $0.notification != .none }.count
         for index in requests.indices {
             let request = requests[index]
-            let wanted = NotificationText.request(request.app, confirming: request.confirming, ownerUID: ownerUID,
+            let wanted = NotificationText.request(request.app, level: request.level, confirming: request.confirming, ownerUID: ownerUID,
                                                   capabilities: capabilities)
             switch request.notification {
             case .shown(let shown) where shown.content != wanted:

@@ -136,27 +136,38 @@ public struct NotifierMachine: Sendable {
 
     /// The apps listed after (re)connecting: pending ones are the requests, the rest are answered.
     private mutating func listed(_ apps: [App]) -> [NotifierAction] {
-        let pending = apps.filter(\.pending)
-        let keys = Set(pending.map(AppKey.init))
+        let pending = apps.flatMap { app in AccessLevel.allCases.filter { Self.isPending(app, $0) }.map { (app, $0) } }
+        let keys = Set(pending.map { AppKey($0.0, level: $0.1) })
         var actions = requests.map(\.key).filter { !keys.contains($0) }.flatMap { remove($0) }
-        for app in pending { actions += upsert(app, asked: false) }
+        for (app, level) in pending { actions += upsert(app, level: level, asked: false) }
         return actions
+    }
+
+    /// Whether `app` waits for an answer at `level`.
+    private static func isPending(_ app: App, _ level: AccessLevel) -> Bool {
+        switch level {
+        case .readWrite: app.pending
+        case .addOnly: app.addOnly?.pending ?? false
+        }
     }
 
     /// One Watch event: a request still pending is kept (up to date), any other ends.
     private mutating func apply(_ event: AuthorizationEventReply.Event) -> [NotifierAction] {
+        let level = event.level ?? .readWrite
         switch event.kind {
-        case .decided, .reset, .cancelled, .removed:
-            return remove(AppKey(event.app))
+        case .removed:
+            return AccessLevel.allCases.flatMap { remove(AppKey(event.app, level: $0)) }
+        case .decided, .reset, .cancelled:
+            return remove(AppKey(event.app, level: level))
         case .requested, .selectionChanged:
-            guard event.app.pending else { return remove(AppKey(event.app)) }
-            return upsert(event.app, asked: event.kind == .requested)
+            guard Self.isPending(event.app, level) else { return remove(AppKey(event.app, level: level)) }
+            return upsert(event.app, level: level, asked: event.kind == .requested)
         }
     }
 
     /// Records a pending request; `asked`: the app asked (again), so a closed notification comes back.
-    private mutating func upsert(_ app: App, asked: Bool) -> [NotifierAction] {
-        let key = AppKey(app)
+    private mutating func upsert(_ app: App, level: AccessLevel, asked: Bool) -> [NotifierAction] {
+        let key = AppKey(app, level: level)
         if let index = requests.firstIndex(where: { $0.key == key }) {
             // A warning learnt from photod's refusal stays until photod's record carries one.
             let warning = app.warning ?? requests[index].app.warning
@@ -164,7 +175,7 @@ public struct NotifierMachine: Sendable {
             requests[index].app.warning = warning
             if asked { requests[index].dismissed = false }
         } else {
-            var request = PendingRequest(app: app)
+            var request = PendingRequest(app: app, level: level)
             // A request photod announces now waits `showDelay` first; one listed at (re)connect
             // has waited already.
             var hold: [NotifierAction] = []

@@ -39,6 +39,8 @@ enum NotificationState: Equatable, Sendable {
 /// One app waiting for the owner's answer, and its notification.
 struct PendingRequest: Sendable {
     var app: App
+    /// The level the app asked for.
+    var level: AccessLevel = .readWrite
     /// Allow was pressed for an app with a warning: the notification now asks again.
     var confirming = false
     var notification: NotificationState = .none
@@ -51,7 +53,7 @@ struct PendingRequest: Sendable {
     /// (a server may close a notification before it says which button closed it).
     var lastClosed: ShownNotification?
 
-    var key: AppKey { AppKey(app) }
+    var key: AppKey { AppKey(app, level: level) }
 
     /// The notification of this request that `id` names: shown, being replaced, or just closed.
     func notification(withID id: UInt32) -> ShownNotification? {

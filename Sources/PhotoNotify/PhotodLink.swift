@@ -37,7 +37,8 @@ actor PhotodLink {
     /// Owner only: decides about `app` through the calls connection.
     func decide(_ app: AppKey, status: AuthorizationStatus, confirmed: Bool) async throws(PhotoClientError) -> App {
         guard let calls else { throw .unreachable(socket: socketPath, reason: "photod-notify is not connected to photod") }
-        return try await calls.decide(app: app.id, uid: app.uid, status: status, confirmed: confirmed ? true : nil)
+        return try await calls.decide(app: app.id, uid: app.uid, status: status, confirmed: confirmed ? true : nil,
+                                      level: app.level == .readWrite ? nil : app.level)
     }
 
     /// One connection's life; whether it got as far as listing the apps.

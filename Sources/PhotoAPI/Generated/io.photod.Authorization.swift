@@ -36,6 +36,42 @@ public enum AuthorizationStatus: String, Codable, Sendable, CaseIterable {
     case notDetermined, restricted, denied, authorized, limited
 }
 
+/// PhotoKit's access levels, decided apart: readWrite sees the library as status says (and
+/// authorized or limited includes adding photos); addOnly may only add photos
+/// (io.photod.Library.Import) and reads nothing. A method's level absent means readWrite.
+public enum AccessLevel: String, Codable, Sendable, CaseIterable {
+    case readWrite, addOnly
+}
+
+/// An app's add-only access, decided apart from its readWrite status.
+public struct AddOnlyAccess: Codable, Sendable, Equatable {
+    /// notDetermined, restricted, denied or authorized; never limited.
+    public var status: AuthorizationStatus
+    public var pending: Bool
+    /// The reason the app gave with its last add-only request.
+    public var reason: String?
+    public var requestedAt: String?
+    public var decidedAt: String?
+    public var decidedBy: String?
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(
+        status: AuthorizationStatus,
+        pending: Bool = false,
+        reason: String? = nil,
+        requestedAt: String? = nil,
+        decidedAt: String? = nil,
+        decidedBy: String? = nil
+    ) {
+        self.status = status
+        self.pending = pending
+        self.reason = reason
+        self.requestedAt = requestedAt
+        self.decidedAt = decidedAt
+        self.decidedBy = decidedBy
+    }
+}
+
 /// An app as the daemon identified it from the kernel (uid, systemd app unit or executable).
 /// The same id run by two users is two apps, each with its own decision.
 public struct App: Codable, Sendable, Equatable, ByteLimited {
@@ -68,6 +104,8 @@ public struct App: Codable, Sendable, Equatable, ByteLimited {
     /// shell without a script, another user's unidentified processes): plain words the owner
     /// reads before allowing. Allowing such an app needs Decide's confirmed.
     public var warning: String?
+    /// The add-only level (AccessLevel addOnly); absent from daemons without levels.
+    public var addOnly: AddOnlyAccess?
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
     public init(
@@ -83,7 +121,8 @@ public struct App: Codable, Sendable, Equatable, ByteLimited {
         fallback: Bool? = nil,
         pending: Bool = false,
         decidedBy: String? = nil,
-        warning: String? = nil
+        warning: String? = nil,
+        addOnly: AddOnlyAccess? = nil
     ) {
         self.id = id
         self.uid = uid
@@ -98,6 +137,7 @@ public struct App: Codable, Sendable, Equatable, ByteLimited {
         self.pending = pending
         self.decidedBy = decidedBy
         self.warning = warning
+        self.addOnly = addOnly
     }
 
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
@@ -122,27 +162,36 @@ public struct AppEvent: Codable, Sendable, Equatable {
     /// removed: the owner deleted the app's record with Remove; it starts over as notDetermined.
     public var kind: AuthorizationEventKind
     public var app: App
+    /// The level the event is about (removed: both); absent means readWrite.
+    public var level: AccessLevel?
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
-    public init(kind: AuthorizationEventKind, app: App) {
+    public init(kind: AuthorizationEventKind, app: App, level: AccessLevel? = nil) {
         self.kind = kind
         self.app = app
+        self.level = level
     }
 }
 
-/// Parameters of a method that takes none.
-public struct NoParameters: Codable, Sendable, Equatable {
+/// Parameters of `io.photod.Authorization.Status`.
+public struct AppStatusParameters: Codable, Sendable, Equatable {
+    public var level: AccessLevel?
+
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
-    public init() {}
+    public init(level: AccessLevel? = nil) {
+        self.level = level
+    }
 }
 
-/// Reply of `io.photod.Authorization.Status`, `GetApp`, `Decide`, `Reset` and `Remove`.
-public struct AppReply: Codable, Sendable, Equatable {
+/// Reply of `io.photod.Authorization.Status`.
+public struct AppStatusReply: Codable, Sendable, Equatable {
     public var app: App
+    public var status: AuthorizationStatus?
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
-    public init(app: App) {
+    public init(app: App, status: AuthorizationStatus? = nil) {
         self.app = app
+        self.status = status
     }
 }
 
@@ -150,11 +199,13 @@ public struct AppReply: Codable, Sendable, Equatable {
 public struct RequestAuthorizationParameters: Codable, Sendable, Equatable, ByteLimited {
     public var reason: String
     public var label: String?
+    public var level: AccessLevel?
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
-    public init(reason: String, label: String? = nil) {
+    public init(reason: String, label: String? = nil, level: AccessLevel? = nil) {
         self.reason = reason
         self.label = label
+        self.level = level
     }
 
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
@@ -184,6 +235,12 @@ public struct RequestAuthorizationReply: Codable, Sendable, Equatable {
     }
 }
 
+/// Parameters of a method that takes none.
+public struct NoParameters: Codable, Sendable, Equatable {
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init() {}
+}
+
 /// Reply of `io.photod.Authorization.ListApps`.
 public struct ListAppsReply: Codable, Sendable, Equatable {
     public var apps: [App]
@@ -194,8 +251,8 @@ public struct ListAppsReply: Codable, Sendable, Equatable {
     }
 }
 
-/// Parameters of `io.photod.Authorization.GetApp`, `Reset` and `Remove`.
-public struct ResetParameters: Codable, Sendable, Equatable, ByteLimited {
+/// Parameters of `io.photod.Authorization.GetApp` and `Remove`.
+public struct AppParameters: Codable, Sendable, Equatable, ByteLimited {
     public var app: String
     public var uid: Int?
 
@@ -217,6 +274,16 @@ public struct ResetParameters: Codable, Sendable, Equatable, ByteLimited {
     ]
 }
 
+/// Reply of `io.photod.Authorization.GetApp`, `Decide`, `Reset` and `Remove`.
+public struct AppReply: Codable, Sendable, Equatable {
+    public var app: App
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(app: App) {
+        self.app = app
+    }
+}
+
 /// Parameters of `io.photod.Authorization.Decide`.
 public struct DecideParameters: Codable, Sendable, Equatable, ByteLimited {
     public var app: String
@@ -226,6 +293,7 @@ public struct DecideParameters: Codable, Sendable, Equatable, ByteLimited {
     public var groups: [String]?
     public var confirmed: Bool?
     public var fallback: Bool?
+    public var level: AccessLevel?
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
     public init(
@@ -235,7 +303,8 @@ public struct DecideParameters: Codable, Sendable, Equatable, ByteLimited {
         assets: [String]? = nil,
         groups: [String]? = nil,
         confirmed: Bool? = nil,
-        fallback: Bool? = nil
+        fallback: Bool? = nil,
+        level: AccessLevel? = nil
     ) {
         self.app = app
         self.uid = uid
@@ -244,6 +313,7 @@ public struct DecideParameters: Codable, Sendable, Equatable, ByteLimited {
         self.groups = groups
         self.confirmed = confirmed
         self.fallback = fallback
+        self.level = level
     }
 
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
@@ -261,6 +331,31 @@ public struct DecideParameters: Codable, Sendable, Equatable, ByteLimited {
         ByteLimit("app", atMost: MaximumBytes.app) { [$0.app] },
         ByteLimit("assets", atMost: MaximumBytes.assets) { $0.assets ?? [] },
         ByteLimit("groups", atMost: MaximumBytes.groups) { $0.groups ?? [] },
+    ]
+}
+
+/// Parameters of `io.photod.Authorization.Reset`.
+public struct ResetParameters: Codable, Sendable, Equatable, ByteLimited {
+    public var app: String
+    public var uid: Int?
+    public var level: AccessLevel?
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(app: String, uid: Int? = nil, level: AccessLevel? = nil) {
+        self.app = app
+        self.uid = uid
+        self.level = level
+    }
+
+    /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
+    public enum MaximumBytes {
+        /// `app`.
+        public static let app = 1024
+    }
+
+    /// What `fieldOverByteLimit()` checks, in field order.
+    public static let byteLimits: [ByteLimit<Self>] = [
+        ByteLimit("app", atMost: MaximumBytes.app) { [$0.app] },
     ]
 }
 

@@ -20,7 +20,10 @@ struct AuthorizationAPI: Sendable {
     var routes: RouteTable<Void> {
         var table = RouteTable<Void>(interface: AuthorizationInterface.name,
                                      description: InterfaceText.authorization) { _, _ in }
-        table.on(AuthorizationMethods.status) { AppReply(app: try await ownApp($0.caller)) }
+        table.on(AuthorizationMethods.status) { request in
+            let app = try await ownApp(request.caller)
+            return AppStatusReply(app: app.wire, status: app.effectiveStatus(at: request.parameters.level ?? .readWrite))
+        }
         table.stream(AuthorizationMethods.requestAuthorization) {
             try await request($0.parameters, call: $0.call, caller: $0.caller, replier: $0.replier)
         }
@@ -34,7 +37,9 @@ struct AuthorizationAPI: Sendable {
         table.on(AuthorizationMethods.reset) { request in
             let uid = try Self.checkApp(request.parameters.app, uid: request.parameters.uid)
             return try await Self.answering {
-                AppReply(app: try await authorizer.reset(request.parameters.app, uid: uid, by: request.caller.appID).wire)
+                AppReply(app: try await authorizer.reset(request.parameters.app, uid: uid,
+                                                         level: request.parameters.level ?? .readWrite,
+                                                         by: request.caller.appID).wire)
             }
         }
         table.on(AuthorizationMethods.remove) { request in
@@ -45,12 +50,12 @@ struct AuthorizationAPI: Sendable {
     }
 
     /// The caller's own record; the owner is always authorized.
-    private func ownApp(_ caller: Caller) async throws -> App {
+    private func ownApp(_ caller: Caller) async throws -> AppAuthorization {
         switch caller {
         case .owner(let identity):
-            return App(id: identity.id, uid: Int(identity.uid), status: .authorized)
+            return AppAuthorization(app: identity.id, uid: identity.uid, status: .authorized)
         case .app(let identity):
-            return await authorizer.record(for: identity).wire
+            return await authorizer.record(for: identity)
         case .unidentified(let reason):
             throw AccessGate.unidentified(reason: reason)
         }
@@ -72,7 +77,8 @@ struct AuthorizationAPI: Sendable {
         let waiter: UInt64
         let answers: AsyncStream<RequestAuthorizationReply>
         do {
-            (waiter, answers) = try await authorizer.request(identity, reason: parameters.reason, label: parameters.label)
+            (waiter, answers) = try await authorizer.request(identity, reason: parameters.reason, label: parameters.label,
+                                                             level: parameters.level ?? .readWrite)
         } catch {
             throw Self.varlinkError(error)
         }
@@ -99,7 +105,7 @@ struct AuthorizationAPI: Sendable {
         }
         let (id, events) = await authorizer.watch(app: app)
         for await event in events {
-            let reply = AuthorizationEventReply(event: .init(kind: event.kind, app: event.app.wire))
+            let reply = AuthorizationEventReply(event: .init(kind: event.kind, app: event.app.wire, level: event.level))
             do {
                 try await replier.reply(reply, continues: true)
             } catch {
@@ -112,12 +118,13 @@ struct AuthorizationAPI: Sendable {
 
     private func decide(_ p: DecideParameters, by owner: String?) async throws -> AppReply {
         let uid = try Self.checkApp(p.app, uid: p.uid)
-        let (groups, fallback) = p.status == .limited
+        let level = p.level ?? .readWrite
+        let (groups, fallback) = p.status == .limited && level == .readWrite
             ? try await checkedSelection(p) : (p.groups ?? [], p.fallback ?? false)
         return try await Self.answering {
             AppReply(app: try await authorizer.decide(
                 p.app, uid: uid, status: p.status, assets: p.assets ?? [], groups: groups, fallback: fallback,
-                confirmed: p.confirmed ?? false, by: owner).wire)
+                confirmed: p.confirmed ?? false, level: level, by: owner).wire)
         }
     }
 

@@ -5,4 +5,6 @@ import PhotoAPI
 struct AuthorizationEvent: Sendable, Equatable, Codable {
     var kind: AuthorizationEventKind
     var app: AppAuthorization
+    /// The level the event is about; `removed` is about both.
+    var level: AccessLevel = .readWrite
 }

@@ -6,14 +6,17 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import PhotoAPI
 
 extension AuthorizationMachine {
     /// The hint a denied answer carries: the command with which the owner lets the app ask again.
     /// Another user's app is named with its uid too, since grants are kept per (uid, app) and the
     /// same id of two users would otherwise be ambiguous.
-    static func resetHint(for app: String, uid: UInt32 = getuid()) -> String {
+    static func resetHint(for app: String, uid: UInt32 = getuid(), level: AccessLevel = .readWrite) -> String {
         let who = uid == getuid() ? shellQuoted(app) : "\(shellQuoted(app)) --uid \(uid)"
-        return "the owner denied access; to let the app ask again, run: photoctl permissions reset \(who)"
+        let option = level == .addOnly ? " --level add" : ""
+        let what = level == .addOnly ? "adding photos" : "access"
+        return "the owner denied \(what); to let the app ask again, run: photoctl permissions reset \(who)\(option)"
     }
 
     /// The app id as one shell word, so the hint can be pasted as it is even when the id is

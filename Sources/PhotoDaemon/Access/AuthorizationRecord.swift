@@ -35,6 +35,8 @@ struct AppAuthorization: Sendable, Equatable, Codable {
     var statusBeforeRestriction: AuthorizationStatus?
     /// The app id of the owner's client that made the last decision or reset.
     var decidedBy: String?
+    /// The add-only level, when the app ever asked for it or the owner decided it (see `add`).
+    var addOnly: AddOnlyGrant?
 
     /// Creates a record; a new app starts notDetermined with nothing asked and nothing chosen.
     init(
@@ -50,7 +52,8 @@ struct AppAuthorization: Sendable, Equatable, Codable {
         fallback: Bool? = nil,
         pending: Bool = false,
         statusBeforeRestriction: AuthorizationStatus? = nil,
-        decidedBy: String? = nil
+        decidedBy: String? = nil,
+        addOnly: AddOnlyGrant? = nil
     ) {
         self.app = app
         self.uid = uid
@@ -65,6 +68,7 @@ struct AppAuthorization: Sendable, Equatable, Codable {
         self.pending = pending
         self.statusBeforeRestriction = statusBeforeRestriction
         self.decidedBy = decidedBy
+        self.addOnly = addOnly
     }
 
     /// What the app may see now, derived from its status and selection.
@@ -83,7 +87,7 @@ extension AppAuthorization {
         App(id: app, uid: Int(uid), label: label, status: status, reason: reason,
             requestedAt: requestedAt.map(Self.isoTime), decidedAt: decidedAt.map(Self.isoTime),
             assets: assets, groups: groups, fallback: status == .limited ? fallback ?? false : nil, pending: pending,
-            decidedBy: decidedBy, warning: AppWarning.text(for: app))
+            decidedBy: decidedBy, warning: AppWarning.text(for: app), addOnly: add.wire(isoTime: Self.isoTime))
     }
 
     /// The key the record is kept under.
@@ -94,7 +98,9 @@ extension AppAuthorization {
     func sameDecision(as other: AppAuthorization) -> Bool {
         status == other.status && assets == other.assets && groups == other.groups && fallback == other.fallback
             && statusBeforeRestriction == other.statusBeforeRestriction && decidedAt == other.decidedAt
-            && decidedBy == other.decidedBy
+            && decidedBy == other.decidedBy && add.status == other.add.status
+            && add.statusBeforeRestriction == other.add.statusBeforeRestriction && add.decidedAt == other.add.decidedAt
+            && add.decidedBy == other.add.decidedBy
     }
 
     private static func isoTime(_ date: Date) -> String {

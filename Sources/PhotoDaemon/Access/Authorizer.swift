@@ -107,11 +107,14 @@ actor Authorizer {
     /// caller goes away. Refused when a new app finds no record slot free, when the record
     /// with this reason and label would not fit its budget, or when the app has started more
     /// requests than its `RequestBucket` allows.
-    func request(_ identity: AppIdentity, reason: String, label: String?) async throws(AuthorizationCallError)
-        -> (waiter: UInt64, answers: AsyncStream<RequestAuthorizationReply>) {
+    func request(_ identity: AppIdentity, reason: String, label: String?, level: AccessLevel = .readWrite)
+        async throws(AuthorizationCallError) -> (waiter: UInt64, answers: AsyncStream<RequestAuthorizationReply>) {
         let key = AppKey(identity)
         var trial = machines[key]?.record ?? AppAuthorization(app: identity.id, uid: identity.uid)
-        trial.reason = reason
+        switch level {
+        case .readWrite: trial.reason = reason
+        case .addOnly: trial.add.reason = reason
+        }
         if let label { trial.label = label }
         guard AuthorizationLimits.fits(trial) else { throw .tooLarge(parameter: "reason") }
         if machines[key] == nil {
@@ -126,7 +129,9 @@ actor Authorizer {
         let (stream, continuation) = AsyncStream.makeStream(of: RequestAuthorizationReply.self)
         waiters[id] = continuation
         do {
-            try perform(key, failing: true) { $0.request(reason: reason, label: label, waiter: id, now: Date()) }
+            try perform(key, failing: true) {
+                $0.request(reason: reason, label: label, level: level, waiter: id, now: Date())
+            }
         } catch {
             waiters.removeValue(forKey: id)?.finish()
             if case .refused(.tooManyRequests) = error {
@@ -138,7 +143,8 @@ actor Authorizer {
         // The reason itself is the owner's to read in the prompt; the log says only how long it
         // was, so no app can fill the journal through it.
         logBudgets.budget(.requested, for: key).log(logger, .notice, "authorization requested", metadata: [
-            "app": "\(identity.id)", "uid": "\(identity.uid)", "reason_bytes": "\(reason.utf8.count)"])
+            "app": "\(identity.id)", "uid": "\(identity.uid)", "level": "\(level.rawValue)",
+            "reason_bytes": "\(reason.utf8.count)"])
         await settle()
         return (id, stream)
     }
@@ -162,9 +168,12 @@ actor Authorizer {
     /// made through the owner's client `by`; `fallback` adds the fallback group to a limited
     /// selection. Allowing an app with a warning (`AppWarning`) needs `confirmed`.
     func decide(_ query: String, uid: UInt32? = nil, status: AuthorizationStatus, assets: [String], groups: [String],
-                fallback: Bool = false, confirmed: Bool = false, by: String? = nil) async throws(AuthorizationCallError)
-        -> AppAuthorization {
+                fallback: Bool = false, confirmed: Bool = false, level: AccessLevel = .readWrite, by: String? = nil)
+        async throws(AuthorizationCallError) -> AppAuthorization {
         let key = try find(query, uid: uid, allowNew: true)
+        if level == .addOnly, !assets.isEmpty || !groups.isEmpty || fallback {
+            throw .refused(.invalidDecision(reason: "adding photos has no selection: assets and groups go with limited only"))
+        }
         if status.grantsAccess && !confirmed, let warning = AppWarning.text(for: key.id) {
             throw .confirmationRequired(app: key.id, warning: warning)
         }
@@ -186,15 +195,20 @@ actor Authorizer {
             machines[key] = newMachine(for: key)
         }
         do {
-            try perform(key, failing: true) {
-                $0.decide(status, assets: assets, groups: groups, fallback: fallback, by: by, now: Date())
+            try perform(key, failing: true) { machine in
+                switch level {
+                case .readWrite:
+                    machine.decide(status, assets: assets, groups: groups, fallback: fallback, by: by, now: Date())
+                case .addOnly:
+                    machine.decideAdding(status, by: by, now: Date())
+                }
             }
         } catch {
             if isNew { machines[key] = nil }
             throw error
         }
         logger.notice("owner decided", metadata: [
-            "app": "\(key.id)", "uid": "\(key.uid)", "status": "\(status.rawValue)",
+            "app": "\(key.id)", "uid": "\(key.uid)", "status": "\(status.rawValue)", "level": "\(level.rawValue)",
             "assets": "\(assets.count)", "groups": "\(groups.count)", "fallback": "\(fallback)", "by": "\(by ?? "-")",
             "confirmed": "\(confirmed)"])
         let record = machines[key]?.record ?? AppAuthorization(app: key.id, uid: key.uid)
@@ -203,15 +217,27 @@ actor Authorizer {
     }
 
     /// Sends the app named by `query` back to notDetermined, through the owner's client `by`.
-    func reset(_ query: String, uid: UInt32? = nil, by: String? = nil) async throws(AuthorizationCallError)
-        -> AppAuthorization {
+    func reset(_ query: String, uid: UInt32? = nil, level: AccessLevel = .readWrite, by: String? = nil)
+        async throws(AuthorizationCallError) -> AppAuthorization {
         let key = try find(query, uid: uid, allowNew: false)
-        try perform(key, failing: true) { $0.reset(by: by, now: Date()) }
+        try perform(key, failing: true) { machine in
+            switch level {
+            case .readWrite: machine.reset(by: by, now: Date())
+            case .addOnly: machine.resetAdding(by: by, now: Date())
+            }
+        }
         logger.notice("owner reset the app; it may ask again", metadata: [
-            "app": "\(key.id)", "uid": "\(key.uid)", "by": "\(by ?? "-")"])
+            "app": "\(key.id)", "uid": "\(key.uid)", "level": "\(level.rawValue)", "by": "\(by ?? "-")"])
         let record = machines[key]?.record ?? AppAuthorization(app: key.id, uid: key.uid)
         await settle()
         return record
+    }
+
+    /// Photos the app added (`Import`): a limited app's selection takes them in, and its
+    /// subscriptions and watchers hear of it, before its import is answered.
+    func added(_ assets: [String], by identity: AppIdentity) async {
+        run(AppKey(identity)) { $0.added(assets, fits: AuthorizationLimits.fits) }
+        await settle()
     }
 
     /// Forgets the app named by `query` entirely: a waiting request ends notDetermined, its
@@ -242,6 +268,7 @@ actor Authorizer {
         var removed = machine.record
         removed.pending = false
         if removed.visibility != .none { visibilityChanged(key.text, .none) }
+        removed.add.pending = false
         notify(AuthorizationEvent(kind: .removed, app: removed))
         if machines.count < maximumApps { capReported = false }
         logBudgets.forget(key)
