@@ -35,6 +35,15 @@ public enum FileSystem {
         close(folder)
     }
 
+    /// Removes the file at `path` that this process just placed (an import undone), and makes
+    /// that survive a crash; false when it could not.
+    @discardableResult
+    public static func removePlaced(_ path: PathBytes) -> Bool {
+        guard unlink(path.cString) == 0 else { return false }
+        syncFolder(of: path)
+        return true
+    }
+
     /// Calls `body` with `name` (an entry's name) as a NUL-terminated C string.
     static func withCString<T>(_ name: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
         body(PathBytes(name).cString)

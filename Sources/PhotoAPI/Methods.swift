@@ -4,6 +4,8 @@ public enum MethodAccess: String, Sendable {
     case anyApp
     /// Only the owner (photod's own user, or a client the config trusts).
     case ownerOnly
+    /// The owner, and apps allowed to add photos (add-only, or readWrite authorized or limited).
+    case adding
 }
 
 /// What every method declaration says, whatever its types: for the tables that list them.
@@ -74,11 +76,14 @@ public enum LibraryMethods {
     /// The original file as a read-only descriptor passed with the reply.
     public static let openOriginal = VarlinkMethod(
         LibraryInterface.name, "OpenOriginal", access: .anyApp, OpenOriginalParameters.self, OpenOriginalReply.self)
+    /// Adds a photo, passed as a descriptor (or its bytes), to the library.
+    public static let importPhoto = VarlinkMethod(
+        LibraryInterface.name, "Import", access: .adding, ImportParameters.self, ImportReply.self)
 
     /// Every method of the interface.
     public static let all: [any MethodDescribing] = [
         status, listGroups, listAssets, getAssets, subscribe, rescan, requestImage, openOriginal, search,
-        complete,
+        complete, importPhoto,
     ]
 }
 

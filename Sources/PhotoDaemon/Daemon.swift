@@ -106,9 +106,13 @@ public struct Daemon: Sendable {
             hub.publish(visibility: visibility, to: app)
         }
         let gate = AccessGate(authorizer: authorizer, rules: config.grouping)
+        let importSettings = ImportSettings(config.importing, roots: config.roots)
         let api = LibraryAPI(store: store, indexer: indexer, state: state, mapper: mapper, hub: hub,
                              watches: coverage.watches, gate: gate, images: images,
-                             delivery: images.delivery(store: store, logger: logger), logger: logger)
+                             delivery: images.delivery(store: store, logger: logger),
+                             importing: ImportCall(settings: importSettings, indexer: indexer, store: store, mapper: mapper,
+                                                   authorizer: authorizer, logger: logger),
+                             logger: logger)
         let authorizationAPI = AuthorizationAPI(
             authorizer: authorizer, catalog: SelectionCatalog(store: store, rules: config.grouping), logger: logger)
         let libraryRoutes = api.routes
@@ -141,7 +145,7 @@ public struct Daemon: Sendable {
         let systemd = SystemdService(notifier: notifier, state: state, store: store, logger: logger)
         let reloader = ConfigReloader(
             config: config, load: reloadConfig, indexer: indexer, authorizer: authorizer, callers: callers,
-            notifier: notifier, statusLine: { await systemd.readyStatusLine() }, logger: logger)
+            importing: importSettings, notifier: notifier, statusLine: { await systemd.readyStatusLine() }, logger: logger)
         let readyLogger = logger
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(

@@ -133,6 +133,30 @@ import Testing
         #expect(try error(for: "[thumbnails]\nworkres = 2").key == "thumbnails.workres")
     }
 
+    @Test func theImportTableSetsAFolderInsideARootAndTheSizeBound() throws {
+        let dir = try TemporaryDirectory()
+        let file = try dir.write("photod.toml", Array("""
+            roots = ["~/Pictures", "/srv/100% photos"]
+            [import]
+            folder = "~/Pictures/From apps/%Y-%m-%d"
+            max_bytes = 1048576
+            """.utf8))
+        let loaded = try ConfigLoader(paths: paths).load(DaemonOverrides(configFile: file))
+        #expect(loaded.importing.folder == "/home/ann/Pictures/From apps/%Y-%m-%d")
+        #expect(loaded.importing.maxBytes == 1 << 20)
+        // By default: the first root's Imported/%Y/%m, a root's own % kept literal.
+        #expect(ImportConfig().template(roots: ["/home/ann/Pictures"]) == "/home/ann/Pictures/Imported/%Y/%m")
+        #expect(ImportConfig().template(roots: ["/srv/100% photos"]) == "/srv/100%% photos/Imported/%Y/%m")
+        #expect(try ImportFolder(template: ImportConfig().template(roots: ["/srv/100% photos"]))
+            .folder(taken: "2021-07-04T10:30:00", today: "2026-11-28T00:00:00") == "/srv/100% photos/Imported/2021/07")
+        #expect(DaemonConfig.defaults(paths: paths).importing.maxBytes == 512 << 20)
+        #expect(try error(for: "[import]\nfolder = \"/tmp/elsewhere/%Y\"").key == "import.folder",
+                "a folder outside the roots would take photos nobody indexes")
+        #expect(try error(for: "[import]\nfolder = \"~/Pictures/%H\"").key == "import.folder")
+        #expect(try error(for: "[import]\nfolder = \"Imported\"").key == "import.folder")
+        #expect(try error(for: "[import]\nmax_bytes = 0").key == "import.max_bytes")
+    }
+
     @Test func brokenTOMLGivesTheLine() throws {
         let problem = try error(for: "log_level = \"info\"\nmax_connections = = 3\n")
         #expect(problem.key == nil)

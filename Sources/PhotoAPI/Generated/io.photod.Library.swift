@@ -32,6 +32,12 @@ public enum LibraryInterface {
         public static let rootNotFound = "io.photod.Library.RootNotFound"
         /// `io.photod.Library.Busy`.
         public static let busy = "io.photod.Library.Busy"
+        /// `io.photod.Library.NotAnImage`.
+        public static let notAnImage = "io.photod.Library.NotAnImage"
+        /// `io.photod.Library.DescriptionRefused`.
+        public static let descriptionRefused = "io.photod.Library.DescriptionRefused"
+        /// `io.photod.Library.TooLarge`.
+        public static let tooLarge = "io.photod.Library.TooLarge"
     }
 }
 
@@ -806,6 +812,62 @@ public struct OpenOriginalReply: Codable, Sendable, Equatable {
     }
 }
 
+/// Parameters of `io.photod.Library.Import`.
+public struct ImportParameters: Codable, Sendable, Equatable, ByteLimited {
+    public var name: String?
+    public var description: String?
+    public var acceptFileDescriptors: Bool?
+    public var data: String?
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(
+        name: String? = nil,
+        description: String? = nil,
+        acceptFileDescriptors: Bool? = nil,
+        data: String? = nil
+    ) {
+        self.name = name
+        self.description = description
+        self.acceptFileDescriptors = acceptFileDescriptors
+        self.data = data
+    }
+
+    /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
+    public enum MaximumBytes {
+        /// `name`.
+        public static let name = 1024
+        /// `description`.
+        public static let description = 2000
+        /// `data`.
+        public static let data = 960000
+    }
+
+    /// What `fieldOverByteLimit()` checks, in field order.
+    public static let byteLimits: [ByteLimit<Self>] = [
+        ByteLimit("name", atMost: MaximumBytes.name) { $0.name.map { [$0] } ?? [] },
+        ByteLimit("description", atMost: MaximumBytes.description) { $0.description.map { [$0] } ?? [] },
+        ByteLimit("data", atMost: MaximumBytes.data) { $0.data.map { [$0] } ?? [] },
+    ]
+}
+
+/// Reply of `io.photod.Library.Import`.
+public struct ImportReply: Codable, Sendable, Equatable {
+    public var id: String
+    /// The photo's absolute path in the library.
+    public var path: String
+    public var group: String
+    /// true when group is the fallback group (the photo has no usable description).
+    public var fallback: Bool
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(id: String, path: String, group: String, fallback: Bool = false) {
+        self.id = id
+        self.path = path
+        self.group = group
+        self.fallback = fallback
+    }
+}
+
 /// Parameters of `io.photod.Library.AuthorizationRequired`.
 public struct AuthorizationRequiredError: Codable, Sendable, Equatable {
     public var status: String
@@ -938,6 +1000,42 @@ public struct RootNotFoundError: Codable, Sendable, Equatable {
 /// (a user's apps together may run twice that), or made them faster than it may (hint says
 /// which). Retry once one has answered, or a little later. Never the owner.
 public struct BusyError: Codable, Sendable, Equatable {
+    public var limit: Int
+    public var hint: String
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(limit: Int, hint: String) {
+        self.limit = limit
+        self.hint = hint
+    }
+}
+
+/// Parameters of `io.photod.Library.NotAnImage`.
+/// Import: photod's readers do not take the bytes for a photo of a format it indexes.
+public struct NotAnImageError: Codable, Sendable, Equatable {
+    public var hint: String
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(hint: String) {
+        self.hint = hint
+    }
+}
+
+/// Parameters of `io.photod.Library.DescriptionRefused`.
+/// The description cannot be written into this photo without changing more than it (reason
+/// says why); the photo is left as it was.
+public struct DescriptionRefusedError: Codable, Sendable, Equatable {
+    public var reason: String
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(reason: String) {
+        self.reason = reason
+    }
+}
+
+/// Parameters of `io.photod.Library.TooLarge`.
+/// Import: the photo has more bytes than limit ([import] max_bytes, or data's limit).
+public struct TooLargeError: Codable, Sendable, Equatable {
     public var limit: Int
     public var hint: String
 

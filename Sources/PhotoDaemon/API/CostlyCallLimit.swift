@@ -22,6 +22,8 @@ final class CostlyCallLimit: Sendable {
     /// Calls one app may make in a row, and how soon it earns one more.
     let burst: Int
     let interval: TimeInterval
+    /// What the calls are, in the refusals' words ("searches").
+    let calls: String
     private let running = Mutex<(apps: [String: Int], users: [UInt32: Int])>(([:], [:]))
     private let buckets = Mutex<[String: RequestBucket]>([:])
     /// Apps whose pace is remembered; past it the memory starts again (each app a full burst).
@@ -30,7 +32,8 @@ final class CostlyCallLimit: Sendable {
     /// A limit of `perApp` calls per app and `perUser` per uid. Two per app and four per user
     /// suit the store's two shared readers: a caller over that would only wait behind itself.
     /// 20 in a row, then one every 50 ms, is faster than anyone types a search.
-    init(perApp: Int, perUser: Int, burst: Int = 20, interval: TimeInterval = 0.05) {
+    init(perApp: Int, perUser: Int, burst: Int = 20, interval: TimeInterval = 0.05, calls: String = "searches") {
+        self.calls = calls
         self.perApp = perApp
         self.perUser = perUser
         self.burst = burst
@@ -52,7 +55,7 @@ final class CostlyCallLimit: Sendable {
         guard paced(key, now: Date()) else {
             await RefusalPace.wait()
             throw VarlinkError(LibraryInterface.Error.busy, parameters: BusyError(
-                limit: perApp, hint: "this app made \(burst) searches in a row; it may make one more every "
+                limit: perApp, hint: "this app made \(burst) \(calls) in a row; it may make one more every "
                     + "\(Int(interval * 1000)) ms"))
         }
         let admitted = running.withLock { running in
@@ -66,7 +69,7 @@ final class CostlyCallLimit: Sendable {
         guard admitted else {
             await RefusalPace.wait()
             throw VarlinkError(LibraryInterface.Error.busy, parameters: BusyError(
-                limit: perApp, hint: "this app already has \(perApp) searches running (its user's apps at most "
+                limit: perApp, hint: "this app already has \(perApp) \(calls) running (its user's apps at most "
                     + "\(perUser) in all); retry once one has answered"))
         }
         defer {

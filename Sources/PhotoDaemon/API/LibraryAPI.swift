@@ -23,6 +23,8 @@ struct LibraryAPI: Sendable {
     let gate: AccessGate
     let images: ImageSide
     let delivery: ImageDelivery
+    /// `Import`.
+    let importing: ImportCall
     let logger: Logger
     /// How many searches each app may run at once.
     let costlyCalls = CostlyCallLimit(perApp: 2, perUser: 4)
@@ -43,7 +45,11 @@ struct LibraryAPI: Sendable {
     var routes: RouteTable<LibraryAccess> {
         var table = RouteTable<LibraryAccess>(interface: LibraryInterface.name, description: InterfaceText.library) {
             [gate] caller, method in
-            method.access == .ownerOnly ? .everything : try await gate.access(for: caller)
+            switch method.access {
+            case .ownerOnly: .everything
+            case .adding: try await gate.addAccess(for: caller)
+            case .anyApp: try await gate.access(for: caller)
+            }
         }
         // Each read runs on the caller's lane: the owner's on one that no app's work can hold.
         table.on(LibraryMethods.status) { try await onLane($0.caller.storeLane).status($0.admission) }
@@ -66,6 +72,9 @@ struct LibraryAPI: Sendable {
         table.stream(LibraryMethods.openOriginal) { [opener = images.opener(store: store, logger: logger)] request in
             try await opener.open(request.parameters, access: request.admission, caller: request.caller,
                                   replier: request.replier)
+        }
+        table.on(LibraryMethods.importPhoto) { request in
+            try await importing.run(request.parameters, descriptor: nil, caller: request.caller)
         }
         table.stream(LibraryMethods.subscribe) { request in
             let subscription = Subscription(store: store, hub: hub, mapper: mapper, gate: gate)

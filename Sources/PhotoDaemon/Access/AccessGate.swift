@@ -52,6 +52,30 @@ struct AccessGate: Sendable {
         }
     }
 
+    /// What an app allowed to add photos may see of the library (an add-only app: nothing), or
+    /// `AuthorizationRequired`, with its add-only status and how to ask, for one that may not add.
+    func addAccess(for caller: Caller) async throws -> LibraryAccess {
+        guard case .app(let identity) = caller else { return try await access(for: caller) }
+        let record = await authorizer.record(for: identity)
+        guard record.mayAdd else {
+            let status = record.effectiveStatus(at: .addOnly)
+            let hint = switch status {
+            case .denied: AuthorizationMachine.resetHint(for: record.app, uid: record.uid, level: .addOnly)
+            case .restricted: Self.hint(for: record)
+            default: "ask with io.photod.Authorization.RequestAuthorization, level addOnly (a script: photoctl "
+                + "request --level add --reason TEXT), then the owner answers with: photoctl permissions prompt"
+            }
+            throw VarlinkError(LibraryInterface.Error.authorizationRequired, parameters: AuthorizationRequiredError(
+                status: status.rawValue, app: record.app, hint: hint))
+        }
+        switch record.visibility {
+        case .all: return .everything
+        case .selection(let assets, let groups, let fallback):
+            return .selection(selection(assets: assets, groups: groups, fallback: fallback))
+        case .none: return .selection(StoreSelection(groupKeys: [], ids: []))
+        }
+    }
+
     /// The refusal for a caller photod could not identify.
     static func unidentified(reason: String) -> VarlinkError {
         VarlinkError(LibraryInterface.Error.authorizationRequired, parameters: AuthorizationRequiredError(

@@ -60,6 +60,12 @@ public struct ConfigLoader {
         if let database = overrides.database { config.database = flagPath(database) }
         if let socket = overrides.socket { config.socket = flagPath(socket) }
         if let level = overrides.logLevel { config.logLevel = level }
+        // Checked once the roots are known: a folder outside them would take photos nobody indexes.
+        if let folder = config.importing.folder, !ImportConfig.isInside(folder, roots: config.roots) {
+            let roots = config.roots.map { ShownText.of($0) }.joined(separator: ", ")
+            throw ConfigError(file: file, key: "import.folder", problem: "\"\(ShownText.of(folder))\" is not inside "
+                              + "any of the roots (\(roots)), so nothing imported there would be indexed")
+        }
         return config
     }
 
@@ -180,7 +186,25 @@ public struct ConfigLoader {
         if var thumbnails = try reader.table("thumbnails") {
             try readThumbnails(&thumbnails, into: &config.thumbnails)
         }
+        if var importing = try reader.table("import") {
+            try readImport(&importing, into: &config.importing)
+        }
         try reader.rejectUnknownKeys()
+    }
+
+    /// The `[import]` table: the folder template and the size bound.
+    private func readImport(_ table: inout TableReader, into importing: inout ImportConfig) throws(ConfigError) {
+        if let folder = try table.string("folder") {
+            let expanded = paths.expandingTilde(folder)
+            do {
+                _ = try ImportFolder(template: expanded)
+            } catch {
+                throw table.error("folder", error.description)
+            }
+            importing.folder = expanded
+        }
+        if let bytes = try table.int("max_bytes", in: 1...(1 << 40)) { importing.maxBytes = bytes }
+        try table.rejectUnknownKeys()
     }
 
     /// The `[thumbnails]` table: workers, time limit, cache folder and bound, prefill.

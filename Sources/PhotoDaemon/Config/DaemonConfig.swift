@@ -39,6 +39,8 @@ public struct DaemonConfig: Sendable, Equatable {
     public var authorization: AuthorizationPolicy
     /// The image workers and the thumbnail cache.
     public var thumbnails = ThumbnailConfig()
+    /// Where imported photos go, and how large one may be.
+    public var importing = ImportConfig()
 
     /// The built-in defaults for `paths` (the values `config/photod.toml` documents).
     public static func defaults(paths: DefaultPaths = DefaultPaths()) -> DaemonConfig {

@@ -16,6 +16,8 @@ enum IndexCommand: Sendable {
     case recheckRoots(reply: IndexReply<Void>)
     /// The owner says what is away under this root is gone (`Indexer.forgetAway`).
     case forgetAway(LibraryRoot, reply: IndexReply<ScanReport>)
+    /// Index files photod itself just wrote (an import), without waiting for their events.
+    case ingest([PathBytes], reply: IndexReply<Void>)
     /// Apply what the watcher has seen since it last sent this: sent, not awaited, so the
     /// events that arrive while a batch is written become the next batch, with no task between
     /// the kernel's queue and the index but this loop.
@@ -29,6 +31,7 @@ enum IndexCommand: Sendable {
         case .replaceRoots(_, let reply): reply.fail(error)
         case .recheckRoots(let reply): reply.fail(error)
         case .forgetAway(_, let reply): reply.fail(error)
+        case .ingest(_, let reply): reply.fail(error)
         case .liveEvents: break  // nobody waits; a reconcile at the next start finds the changes
         }
     }

@@ -79,6 +79,18 @@ extension Indexer {
         return UnwritableIndexError(reason: reason)
     }
 
+    /// Indexes files photod wrote itself (`IndexCommand.ingest`); an index that cannot be
+    /// written is thrown, for the caller to report, where live events wait for the catch-up.
+    func ingestNow(_ paths: [PathBytes]) async throws {
+        if let problem = state.indexProblem { throw UnwritableIndexError(reason: problem) }
+        var files = paths.map(WatchAction.fileArrived)
+        do {
+            try await writeFiles(&files)
+        } catch {
+            throw unwritable(error) ?? error
+        }
+    }
+
     private func writeFiles(_ files: inout [WatchAction]) async throws {
         guard !files.isEmpty else { return }
         let actions = files

@@ -52,6 +52,12 @@ final class Indexer: Sendable {
         try await queue.send { .reconcileFolders(folders, reply: $0) }
     }
 
+    /// Indexes files photod itself just wrote, after anything already asked for, so that their
+    /// writer can answer with the asset; the watcher's events for them change nothing after.
+    func ingest(_ paths: [PathBytes]) async throws {
+        try await queue.send { .ingest(paths, reply: $0) }
+    }
+
     /// Decides again for every root whether its file system is there (the mount table changed,
     /// or a root is missing or offline): one that went away goes offline, one that came back
     /// (or was mounted again) is watched afresh and reconciled.
@@ -107,6 +113,8 @@ final class Indexer: Sendable {
             await reply.complete { try await self.recheckRootsNow() }
         case .forgetAway(let root, let reply):
             await reply.complete { try await self.forgetAwayNow(root) }
+        case .ingest(let paths, let reply):
+            await reply.complete { try await self.ingestNow(paths) }
         case .liveEvents(let source):
             await source.settle()
             await applyLive(source.takeActions())

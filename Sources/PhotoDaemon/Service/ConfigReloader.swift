@@ -14,18 +14,20 @@ final class ConfigReloader: Sendable {
     private let indexer: Indexer
     private let authorizer: Authorizer
     private let callers: CallerResolver
+    private let importing: ImportSettings
     private let notifier: SystemdNotifier
     private let statusLine: @Sendable () async -> String
     private let logger: Logger
 
     init(config: DaemonConfig, load: @escaping @Sendable () throws -> DaemonConfig, indexer: Indexer,
-         authorizer: Authorizer, callers: CallerResolver, notifier: SystemdNotifier,
+         authorizer: Authorizer, callers: CallerResolver, importing: ImportSettings, notifier: SystemdNotifier,
          statusLine: @escaping @Sendable () async -> String, logger: Logger) {
         running = Mutex(config)
         self.load = load
         self.indexer = indexer
         self.authorizer = authorizer
         self.callers = callers
+        self.importing = importing
         self.notifier = notifier
         self.statusLine = statusLine
         self.logger = logger
@@ -49,6 +51,10 @@ final class ConfigReloader: Sendable {
                 logger.notice("trusted programs reloaded: \(new.trusted.joined(separator: ", "))")
             }
             await authorizer.apply(policy: new.authorization)
+            if new.importing != old.importing || new.roots != old.roots {
+                importing.update(new.importing, roots: new.roots)
+                if new.importing != old.importing { logger.notice("[import] reloaded") }
+            }
             if new.indexSizeLimit != old.indexSizeLimit {
                 try await indexer.limitIndexSize(toBytes: new.indexSizeLimit)
                 logger.notice("index_size_limit reloaded: \(new.indexSizeLimit.map { "\($0 >> 20) MiB" } ?? "none")")

@@ -54,7 +54,7 @@ import Testing
             let readies = self.readies
             reloader = ConfigReloader(
                 config: config, load: load, indexer: indexing.indexer, authorizer: authorizer, callers: callers,
-                notifier: SystemdNotifier(environment: [:]),
+                importing: ImportSettings(config.importing, roots: config.roots), notifier: SystemdNotifier(environment: [:]),
                 statusLine: {
                     readies.count.withLock { $0 += 1 }
                     return "ready"
