@@ -92,6 +92,19 @@ public final class OriginalsClient: Sendable {
         return try result.get()
     }
 
+    /// Runs `body` on the connection, one call at a time; its failure is a `PhotoClientError`.
+    func withConnection<T: Sendable>(_ body: (VarlinkDescriptorClient) throws -> T) throws(PhotoClientError) -> T {
+        let result: Result<T, PhotoClientError> = connection.withLock { connection in
+            guard let connection else { return .failure(.protocolFailure("the connection is closed")) }
+            do {
+                return .success(try body(connection))
+            } catch {
+                return .failure(.calling(failedWith: error))
+            }
+        }
+        return try result.get()
+    }
+
     /// Closes the connection; later calls fail.
     public func close() {
         connection.withLock { connection in

@@ -88,6 +88,27 @@ struct BlockingUnixSocket {
         }
     }
 
+    /// Writes all of `bytes` with `descriptors` riding on the first of them (SCM_RIGHTS, as
+    /// sd-varlink passes them), then the rest as `sendAll` does. While the socket is full it
+    /// waits for room, at most the socket's timeout.
+    func sendAll(_ bytes: [UInt8], descriptors: [Int32]) throws {
+        guard !descriptors.isEmpty else { return try sendAll(bytes) }
+        let waitMilliseconds = timeout.map { Int32(clamping: $0.components.seconds * 1000 + 1) } ?? -1
+        while true {
+            switch DescriptorPassing.send(bytes, descriptors: descriptors, on: descriptor) {
+            case .sent(let count):
+                return try sendAll(Array(bytes[count...]))
+            case .wouldBlock:
+                var room = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                let ready = poll(&room, 1, waitMilliseconds)
+                if ready == 0 { throw failure(EAGAIN) }
+                if ready < 0 && errno != EINTR { throw failure(errno) }
+            case .failed(let code):
+                throw failure(code)
+            }
+        }
+    }
+
     /// One recvmsg, with the descriptors that came with the bytes.
     func receive(into buffer: UnsafeMutableRawBufferPointer) throws -> DescriptorPassing.Received {
         switch DescriptorPassing.receive(into: buffer, on: self.descriptor) {

@@ -63,6 +63,20 @@ public final class VarlinkDescriptorClient {
         return (try reply.value(as: R.self), descriptors)
     }
 
+    /// Calls `method` with `descriptors` passed on the call's first byte (the photo an Import
+    /// hands over), and decodes its reply; the descriptors stay the caller's to close.
+    public func call<P: Encodable, R: Decodable>(
+        _ method: String,
+        _ parameters: P,
+        passing descriptors: [Int32],
+        returning: R.Type
+    ) throws -> R {
+        let message = try JSONWire.call(method: method, parametersJSON: JSONWire.encodeObject(parameters), more: false)
+        let (reply, received) = try self.exchange(message, passing: descriptors)
+        received.closeAll()
+        return try reply.value(as: R.self)
+    }
+
     /// Sends `method` with `oneway: true`: the server sends no reply, so none is read.
     public func callOneway<P: Encodable>(_ method: String, _ parameters: P) throws {
         try self.send(JSONWire.call(
@@ -138,11 +152,12 @@ public final class VarlinkDescriptorClient {
 
     /// Sends one call and reads its reply; a failure closes the connection, since the
     /// conversation cannot be picked up again mid-message.
-    private func exchange(_ message: [UInt8]) throws -> (ReplyFrame, ReceivedFileDescriptors) {
+    private func exchange(_ message: [UInt8], passing descriptors: [Int32] = []) throws
+        -> (ReplyFrame, ReceivedFileDescriptors) {
         guard !self.streaming else { throw VarlinkClientError.busy }
         guard let socket = self.socket else { throw VarlinkClientError.closed }
         do {
-            try socket.sendAll(message)
+            try socket.sendAll(message, descriptors: descriptors)
             let (frame, descriptors) = try self.nextFrame(from: socket)
             let reply = try ReplyFrame.parse(frame)
             if reply.continues {

@@ -818,18 +818,21 @@ public struct ImportParameters: Codable, Sendable, Equatable, ByteLimited {
     public var description: String?
     public var acceptFileDescriptors: Bool?
     public var data: String?
+    public var folder: String?
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
     public init(
         name: String? = nil,
         description: String? = nil,
         acceptFileDescriptors: Bool? = nil,
-        data: String? = nil
+        data: String? = nil,
+        folder: String? = nil
     ) {
         self.name = name
         self.description = description
         self.acceptFileDescriptors = acceptFileDescriptors
         self.data = data
+        self.folder = folder
     }
 
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
@@ -840,6 +843,8 @@ public struct ImportParameters: Codable, Sendable, Equatable, ByteLimited {
         public static let description = 2000
         /// `data`.
         public static let data = 960000
+        /// `folder`.
+        public static let folder = 4096
     }
 
     /// What `fieldOverByteLimit()` checks, in field order.
@@ -847,6 +852,7 @@ public struct ImportParameters: Codable, Sendable, Equatable, ByteLimited {
         ByteLimit("name", atMost: MaximumBytes.name) { $0.name.map { [$0] } ?? [] },
         ByteLimit("description", atMost: MaximumBytes.description) { $0.description.map { [$0] } ?? [] },
         ByteLimit("data", atMost: MaximumBytes.data) { $0.data.map { [$0] } ?? [] },
+        ByteLimit("folder", atMost: MaximumBytes.folder) { $0.folder.map { [$0] } ?? [] },
     ]
 }
 

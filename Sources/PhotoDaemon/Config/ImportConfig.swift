@@ -21,7 +21,8 @@ public struct ImportConfig: Sendable, Equatable {
     static func isInside(_ template: String, roots: [String]) -> Bool {
         roots.contains { root in
             let folder = root.replacing("%", with: "%%")
-            return template.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+            let trimmed = folder.count > 1 && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+            return template == trimmed || template.hasPrefix(trimmed == "/" ? "/" : trimmed + "/")
         }
     }
 }

@@ -30,12 +30,7 @@ struct ImportCall: Sendable {
     /// Serves one call; `descriptor` is the one passed with it, if any, owned by the caller.
     func run(_ parameters: ImportParameters, descriptor: Int32?, caller: Caller) async throws -> ImportReply {
         let source = try Self.source(parameters, descriptor: descriptor)
-        let writer: ImportWriter
-        do {
-            writer = try settings.writer()
-        } catch {
-            throw Self.varlinkError(error)
-        }
+        let writer = try self.writer(into: parameters.folder, caller: caller)
         let imported = try await running.admit(caller) {
             try await Self.offThePool { () throws(ImportError) in
                 try writer.write(source, name: parameters.name, description: parameters.description, now: LocalClock.now())
@@ -59,6 +54,31 @@ struct ImportCall: Sendable {
             "path": "\(SafeText.escaped(imported.path.description))"])
         let asset = mapper.asset(stored)
         return ImportReply(id: asset.id, path: asset.path, group: asset.group, fallback: asset.fallback ?? false)
+    }
+
+    /// The writer for `[import]`, or for the owner's own folder, which must lie in a root.
+    private func writer(into folder: String?, caller: Caller) throws -> ImportWriter {
+        guard let folder else {
+            do {
+                return try settings.writer()
+            } catch {
+                throw Self.varlinkError(error)
+            }
+        }
+        guard caller.isOwner else { throw AccessGate.ownerOnly("Import with a folder", interface: LibraryInterface.name) }
+        let roots = indexer.roots.all.map(\.configured)
+        let template = folder.replacing("%", with: "%%")
+        guard folder.hasPrefix("/"), ImportConfig.isInside(template, roots: roots),
+              let chosen = try? ImportFolder(template: template) else {
+            throw VarlinkError(LibraryInterface.Error.rootNotFound, parameters: RootNotFoundError(root: folder, roots: roots))
+        }
+        let limit: Int
+        do {
+            limit = try settings.writer().maxBytes
+        } catch {
+            throw Self.varlinkError(error)
+        }
+        return ImportWriter(folder: chosen, maxBytes: limit)
     }
 
     /// Where the photo comes from: the descriptor passed, or the bytes in `data`, never both.

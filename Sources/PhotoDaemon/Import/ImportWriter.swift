@@ -42,6 +42,7 @@ struct ImportWriter: Sendable {
     /// The folder the temporary file is made in: the template's part before its first field,
     /// so the photo's final folder, below it, is on the same file system.
     var staging: PathBytes {
+        guard folder.template.contains("%") else { return PathBytes(folder.template.replacing("%%", with: "%")) }
         let fixed = folder.template.prefix { $0 != "%" }
         guard let slash = fixed.lastIndex(of: "/"), slash != fixed.startIndex else { return PathBytes("/") }
         return PathBytes(String(fixed[..<slash]))
