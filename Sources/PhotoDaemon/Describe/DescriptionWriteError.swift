@@ -38,10 +38,28 @@ enum DescriptionWriteError: Error, Equatable, Sendable {
         case .tooLarge(let limit): "the file is larger than \(limit) bytes"
         case .hardLinked(let links): "the file has \(links) hard links; replacing it would split them"
         case .attributesNotKept(let what): "the new file could not keep the original's \(what)"
-        case .refused(let reason): "the file's metadata cannot be edited safely: \(reason)"
+        case .refused(let reason): Self.words(reason)
         case .notShown(let source?): "photod would still show the description from \(source), which comes first"
         case .notShown(nil): "photod reads no description from where it would be written"
         case .failed(let words): words
+        }
+    }
+
+    /// The byte-level writer's refusal in words.
+    private static func words(_ reason: DescriptionEditError) -> String {
+        switch reason {
+        case .invalidDescription(let why): "the description cannot be written: \(why)"
+        case .descriptionTooLong(let limit): "the description is longer than \(limit) bytes"
+        case .inputTooLarge(let limit): "the file is larger than \(limit) bytes"
+        case .notJPEG: "the file is not a JPEG"
+        case .malformedJPEG(let why): "the JPEG is malformed: \(why)"
+        case .malformedExif(let why): "its EXIF cannot be edited safely: \(why)"
+        case .unsupportedXMP(let why): "its XMP cannot be edited safely: \(why)"
+        case .malformedIPTC(let why): "its IPTC cannot be edited safely: \(why)"
+        case .tooLarge(let segment): "the \(segment) would outgrow a JPEG segment"
+        case .wouldLeaveOldText(let sources): "the old text would stay in \(sources.joined(separator: ", "))"
+        case .danglingOffset(let why): "editing would break offsets in the file: \(why)"
+        case .wouldLoseMetadata: "editing would change other metadata photod reads"
         }
     }
 }

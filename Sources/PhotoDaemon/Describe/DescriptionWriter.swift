@@ -35,9 +35,10 @@ struct DescriptionWriter: Sendable {
             case nothing
         }
 
+        /// Which file was written, if any.
         let written: Written
-        /// The photo's stamp now; `sidecar` holds the signature of the sidecar written (the
-        /// caller sets 0 when sidecars are not a description source in its configuration).
+        /// The photo's stamp now, for the index: for a photo whose description goes to a sidecar,
+        /// `sidecar` is the signature of the sidecar in effect now (0: none); for a JPEG, `expected`'s.
         let stamp: FileStamp
     }
 

@@ -122,6 +122,7 @@ import Testing
             Issue.record("a malformed JPEG was written")
         } catch let error as DescriptionWriteError {
             guard case .refused(.malformedJPEG) = error else { Issue.record("\(error)"); return }
+            #expect(error.message.hasPrefix("the JPEG is malformed: "), "\(error.message)")
         }
         #expect(try DescribeFixture.bytes(path) == broken)
         #expect(DescribeFixture.names(dir.path) == ["broken.jpg"], "no sidecar instead")
