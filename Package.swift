@@ -47,7 +47,7 @@ let package = Package(
         .systemLibrary(name: "CSpawn"),
         // getrandom(2), which Swift's Glibc module leaves out (sys/random.h).
         .systemLibrary(name: "CRandom"),
-        // memfd_create, copy_file_range, pipe2 and sendfile, which Swift's Glibc module leaves out.
+        // memfd_create, copy_file_range, pipe2, sendfile and the f*xattr calls, which Swift's Glibc module leaves out.
         .systemLibrary(name: "CFileCopy"),
 
         // Wire types and the varlink interface text (the single source of truth): Generated/ is

@@ -3,6 +3,9 @@
 // its own header, which Swift's Glibc module does not include.
 #include <sys/types.h>
 #include <sys/sendfile.h>
+// flistxattr, fgetxattr and fsetxattr, for a file rewritten under a temporary name to keep its
+// original's extended attributes: sys/xattr.h is not in Swift's Glibc module either.
+#include <sys/xattr.h>
 
 extern int memfd_create(const char *name, unsigned int flags);
 extern ssize_t copy_file_range(int infd, __off64_t *pinoff, int outfd, __off64_t *poutoff,

@@ -71,7 +71,7 @@ struct AssetReader: Sendable {
 
     /// The stored content for `metadata`; the sidecar at `sidecar` is read only if the order reaches it.
     func content(from metadata: ImageMetadata, sidecar: PathBytes? = nil) -> AssetContent {
-        let (description, source, group) = chooseDescription(metadata.descriptions, sidecar: sidecar)
+        let (description, source, group) = chooseDescription(metadata.descriptions) { sidecar.flatMap(Self.sidecarDescription) }
         return AssetContent(
             groupKey: group.key,
             groupSpelling: group.spelling,
@@ -87,15 +87,23 @@ struct AssetReader: Sendable {
             model: metadata.model.map(Self.trimmedText))
     }
 
+    /// The description and its source this reader would choose from `candidates` and a sidecar
+    /// holding `sidecarText`: what the description writer checks its result against.
+    func chosenDescription(_ candidates: DescriptionCandidates, sidecarText: [UInt8]?) -> (text: String?, source: Metadata.DescriptionSource?) {
+        let (text, source, _) = chooseDescription(candidates) { sidecarText }
+        return (text, source)
+    }
+
     /// The first description that names a group, and the group; failing that, the first one
-    /// found at all (an empty or boilerplate text is still shown) and the fallback group.
+    /// found at all (an empty or boilerplate text is still shown) and the fallback group. The
+    /// sidecar is read only if the order reaches it.
     private func chooseDescription(
-        _ candidates: DescriptionCandidates, sidecar: PathBytes?
+        _ candidates: DescriptionCandidates, sidecarText: () -> [UInt8]?
     ) -> (String?, Metadata.DescriptionSource?, GroupAssignment) {
         var firstFound: (String, Metadata.DescriptionSource)?
         let fallback = rules.fallback
         for source in sources {
-            let raw = source == .sidecar ? sidecar.flatMap(Self.sidecarDescription) : candidates[source]
+            let raw = source == .sidecar ? sidecarText() : candidates[source]
             guard let raw else { continue }
             let text = DescriptionText.decode(raw)
             // The assignment is the fallback exactly when the text names no group (`isUsable`).
