@@ -1,4 +1,5 @@
 import Foundation
+import PhotoTestSupport
 import Testing
 
 @testable import Varlink
@@ -78,6 +79,20 @@ import Testing
         }
     }
 
+    @Test func aCallOfNearlyAMebibyteKeepsItsDescriptor() async throws {
+        try await self.withServer { socket in
+            let file = try TextFile("large")
+            defer { file.remove() }
+            var client = try PassingClient(socket)
+            // Many recvmsg chunks, and more than a pipe holds: the relay waits for NIO to read.
+            let padding = String(repeating: "p", count: 1_000_000)
+            try client.send(#"{"method":"org.example.fd.ReadPassed","parameters":{"padding":"\#(padding)"}}"#, descriptors: [file.descriptor])
+            try client.send(#"{"method":"org.example.fd.ReadPassed"}"#, descriptors: [])
+            #expect(try client.reply()?["contents"] as? [String] == ["large"])
+            #expect(try client.reply()?["contents"] as? [String] == [])
+        }
+    }
+
     @Test func descriptorsTheHandlerLeavesAreClosedAfterTheCall() async throws {
         try await self.withServer { socket in
             var ends: [Int32] = [-1, -1]
@@ -107,6 +122,44 @@ import Testing
             try other.send(#"{"method":"org.example.fd.ReadPassed"}"#, descriptors: [file.descriptor])
             #expect(try other.reply()?["contents"] as? [String] == ["x"])
         }
+    }
+
+    @Test func moreUnclaimedDescriptorsThanTheServerHoldsCloseTheConnection() async throws {
+        try await self.withServer { socket in
+            let file = try TextFile("x")
+            defer { file.remove() }
+            var client = try PassingClient(socket)
+            // The first call holds the connection while the others' descriptors pile up.
+            try client.send(#"{"method":"org.example.fd.Stall","parameters":{"ms":5000}}"#, descriptors: [])
+            let full = Array(repeating: file.descriptor, count: DescriptorPassing.maxPerMessage)
+            for _ in 0...(DescriptorInbox.limit / full.count) {
+                try client.send(#"{"method":"org.example.fd.CountPassed"}"#, descriptors: full)
+            }
+            let closed = client.isClosedByServer()
+            #expect(closed)
+            #expect(file.isClosedEverywhereButHere())
+        }
+    }
+
+    @Test func aHangUpCancelsTheRunningCallEvenWhileTheServerStopsReading() async throws {
+        let service = TestService()
+        let server = try await RunningServer.start(interfaces: [service.interface])
+        try await onOwnThread {
+            var client = try PassingClient(server.path)
+            try client.send(#"{"method":"org.example.test.Forever","more":true}"#, descriptors: [])
+            #expect(try client.reply()?["n"] as? Int == 0)
+            // Calls pile up unread until the relay stops reading (its pipe full) and the socket
+            // fills: a send then takes nothing.
+            let call = Array(#"{"method":"org.example.test.Echo","parameters":{"text":"queued"}}"#.utf8) + [0]
+            var sent = 0
+            while case .sent(let count) = DescriptorPassing.send(call, descriptors: [], on: client.socket.descriptor), sent < 64 << 20 {
+                sent += count
+            }
+            #expect(sent < 64 << 20, "the server read everything")
+            client.close()
+        }
+        #expect(await eventually { service.foreverCancelled == 1 })
+        try await server.stop()
     }
 
     @Test func aConnectionThatHangsUpLeavesNoDescriptorBehind() async throws {

@@ -20,7 +20,8 @@ final class DescriptorService: Sendable {
         method NotOpen() -> ()
         method Stall(ms: int) -> ()
         # The contents of every file passed with the call, in order; the handler takes them.
-        method ReadPassed() -> (contents: []string)
+        # padding makes the call that many bytes longer.
+        method ReadPassed(padding: ?string) -> (contents: []string)
         # How many descriptors came with the call; the handler leaves them to the server.
         method CountPassed() -> (count: int)
 
