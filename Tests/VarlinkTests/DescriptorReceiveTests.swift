@@ -162,6 +162,37 @@ import Testing
         try await server.stop()
     }
 
+    @Test func pythonPassesTwoFilesWithSendFds() async throws {
+        let server = try await RunningServer.start(interfaces: [DescriptorService().interface])
+        let first = try TemporaryFile(contents: Array("from python".utf8))
+        let second = try TemporaryFile(contents: Array("and another".utf8))
+        defer { first.remove(); second.remove() }
+        let output = try await PythonVarlink.run(["python3", "-c", Self.pythonClient, server.path, first.path, second.path])
+        try await server.stop()
+        #expect(output.status == 0, "python: \(output.stderr)")
+        #expect(output.stdout == #"["from python", "and another"]"#)
+    }
+
+    /// A raw-socket client that sends its call with socket.send_fds, as sd-varlink sends
+    /// descriptors: on the message's first byte. Its timeout only ends a hang.
+    static let pythonClient = """
+        import json, os, socket, sys
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(120)
+        sock.connect(sys.argv[1])
+        fds = [os.open(path, os.O_RDONLY) for path in sys.argv[2:]]
+        call = json.dumps({"method": "org.example.fd.ReadPassed"}).encode() + b"\\0"
+        sent = socket.send_fds(sock, [call], fds)
+        sock.sendall(call[sent:])
+        data = b""
+        while not data.endswith(b"\\0"):
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise SystemExit("the server closed the connection")
+            data += chunk
+        sys.stdout.write(json.dumps(json.loads(data[:-1])["parameters"]["contents"]))
+        """
+
     @Test func aConnectionThatHangsUpLeavesNoDescriptorBehind() async throws {
         try await self.withServer { socket in
             var ends: [Int32] = [-1, -1]
