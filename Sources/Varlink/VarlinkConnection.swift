@@ -12,9 +12,9 @@ import Synchronization
 /// is done (NIOAsyncChannel stops reading the relay's pipe when its inbound buffer is full, and
 /// the relay stops reading the socket when the pipe is full), so a client's pipelined calls wait
 /// in its own socket. Each call gets the file descriptors that came with its message (see
-/// DescriptorInbox); those its handler does not take are closed when it returns. A client that does not read its replies is
-/// disconnected once they pass the bound (ConnectionOutput), and a connection without a call in
-/// flight is closed by its IdleTimer.
+/// DescriptorInbox); those its handler does not take are closed when it returns. A client that
+/// does not read its replies is disconnected once they pass the bound (ConnectionOutput), and a
+/// connection without a call in flight is closed by its IdleTimer.
 struct VarlinkConnection {
     /// What the server's configuration says about each connection.
     struct Limits: Sendable {
