@@ -49,6 +49,8 @@ let package = Package(
         .systemLibrary(name: "CRandom"),
         // memfd_create, copy_file_range, pipe2, sendfile and the f*xattr calls, which Swift's Glibc module leaves out.
         .systemLibrary(name: "CFileCopy"),
+        // epoll and accept4, which Swift's Glibc module leaves out: the varlink server's relay thread.
+        .systemLibrary(name: "CLinuxIO"),
 
         // Wire types and the varlink interface text (the single source of truth): Generated/ is
         // varlink-codegen's output from interface/*.varlink, checked in (CodegenTests fails when stale).
@@ -95,7 +97,7 @@ let package = Package(
         // posix_spawn, pthreads, getrandom, file identities, peer credentials and users without Foundation or
         // SwiftNIO (photoctl links it through VarlinkCore): photod's thumbnail workers, photod-notify's terminal
         // and bus thread, the store's asset ids, the varlink socket file; and SystemCallError, errno in words.
-        .target(name: "Posix", dependencies: ["CSpawn", "CRandom", "CFileCopy", systemPackage]),
+        .target(name: "Posix", dependencies: ["CSpawn", "CRandom", "CFileCopy", "CLinuxIO", systemPackage]),
         // The index; owns its threads (NIOThreadPool), so no caller waits on SQLite.
         .target(name: "Store", dependencies: [
             "SQLite", "FileSystem", "Posix", "TextFolding", systemPackage, .product(name: "NIOPosix", package: "swift-nio"),

@@ -22,3 +22,46 @@ public enum DescriptorWrite {
         return 0
     }
 }
+
+extension DescriptorWrite {
+    /// What one non-blocking write did.
+    public enum Outcome: Sendable, Equatable {
+        /// This many bytes (at least one) were taken.
+        case wrote(Int)
+        /// No room now (EAGAIN).
+        case full
+        /// The write failed with this errno (EPIPE: the reader is gone).
+        case failed(Int32)
+    }
+
+    /// One write of `bytes` to a non-blocking `descriptor`; retried only when interrupted.
+    public static func once(_ bytes: ArraySlice<UInt8>, to descriptor: Int32) -> Outcome {
+        while true {
+            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if written >= 0 { return .wrote(written) }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .full
+            case let code: return .failed(code)
+            }
+        }
+    }
+}
+
+extension DescriptorWrite {
+    /// Runs `body` with SIGPIPE blocked on this thread, so a write to a pipe whose reader left
+    /// is an EPIPE to handle, not a signal that ends the process; one raised meanwhile is taken.
+    public static func withBrokenPipeSignalBlocked<T>(_ body: () -> T) -> T {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &signals, &previous)
+        defer {
+            var none = timespec()
+            while sigtimedwait(&signals, nil, &none) == SIGPIPE {}
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        }
+        return body()
+    }
+}

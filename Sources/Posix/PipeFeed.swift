@@ -52,17 +52,12 @@ public final class PipeFeed: Sendable {
     /// `source`'s offset is not moved, and neither descriptor is closed. SIGPIPE is blocked on
     /// this thread, so a reader that leaves is an outcome, not a signal.
     public func run(from source: Int32, count: Int, to pipe: Int32, idleTimeout: Duration) -> Outcome {
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGPIPE)
-        var previous = sigset_t()
-        pthread_sigmask(SIG_BLOCK, &signals, &previous)
-        defer {
-            // A SIGPIPE raised by a write to a closed pipe is pending on this thread: take it.
-            var none = timespec()
-            while sigtimedwait(&signals, nil, &none) == SIGPIPE {}
-            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        DescriptorWrite.withBrokenPipeSignalBlocked {
+            self.feed(from: source, count: count, to: pipe, idleTimeout: idleTimeout)
         }
+    }
+
+    private func feed(from source: Int32, count: Int, to pipe: Int32, idleTimeout: Duration) -> Outcome {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var offset = 0
         var pending = 0..<0

@@ -7,7 +7,7 @@ import NIOCore
 import SystemPackage
 
 /// Replies that carry file descriptors, which NIO cannot send: they go out with one sendmsg of
-/// our own on NIO's socket, never interleaved with NIO's writes.
+/// our own on the connection's socket, never interleaved with NIO's writes.
 extension ConnectionOutput {
     /// How long a reply with descriptors waits, from its first attempt, for earlier replies to
     /// drain or for room in the socket before its client counts as not reading.
@@ -68,14 +68,8 @@ extension ConnectionOutput {
             channel.writeAndFlush(channel.allocator.buffer(capacity: 0), promise: drained)
             return .queued(drained.futureResult)
         }
-        let outcome = try channel.pipeline.syncOperations.withUnsafeTransportIfAvailable(
-            of: NIOBSDSocket.Handle.self
-        ) { socket in
-            DescriptorPassing.send(message, descriptors: descriptors, on: socket)
-        }
-        switch outcome {
-        case nil:
-            throw VarlinkFileDescriptorError.unsupportedTransport
+        // The socket NIO writes to (a duplicate of it): NIO's buffer is empty, checked on its loop.
+        switch DescriptorPassing.send(message, descriptors: descriptors, on: self.socket) {
         case .sent(let count):
             if count < message.count {
                 // The descriptors are on their way with the first bytes; NIO sends the rest in order.

@@ -17,6 +17,9 @@ import NIOCore
 /// unwritable, which for a client that never reads again is forever.
 struct ConnectionOutput: Sendable {
     let channel: any Channel
+    /// The connection's socket, for sendmsg with descriptors (ConnectionOutput+FileDescriptors):
+    /// NIO's channel reads a pipe and cannot hand its socket out.
+    let socket: Int32
     /// Unsent bytes past which the connection is closed (the channel's high watermark).
     let limit: Int
     let logger: Logger

@@ -19,6 +19,8 @@ public struct VarlinkCall: Sendable {
     private let hasParameters: Bool
     /// What the IDL says the call and its replies look like, in debug builds (set once routed).
     var contract: CallContract?
+    /// The file descriptors the client passed with the call (see `takeFileDescriptor`).
+    var passedDescriptors: ReceivedFileDescriptors?
 
     /// The interface part of `method` (everything before the last dot).
     public var interface: String {

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import LogLines
 import Logging
 import NIOCore
@@ -6,10 +9,12 @@ import Synchronization
 /// Serves one admitted connection: reads calls and answers them one after another.
 ///
 /// Calls are handled strictly in order, and the next bytes are read only once the current call
-/// is done (NIOAsyncChannel stops reading from the socket when its inbound buffer is full), so a
-/// client's pipelined calls wait in its own socket. A client that does not read its replies is
-/// disconnected once they pass the bound (ConnectionOutput), and a connection without a call in
-/// flight is closed by its IdleTimer.
+/// is done (NIOAsyncChannel stops reading the relay's pipe when its inbound buffer is full, and
+/// the relay stops reading the socket when the pipe is full), so a client's pipelined calls wait
+/// in its own socket. Each call gets the file descriptors that came with its message (see
+/// DescriptorInbox); those its handler does not take are closed when it returns. A client that
+/// does not read its replies is disconnected once they pass the bound (ConnectionOutput), and a
+/// connection without a call in flight is closed by its IdleTimer.
 struct VarlinkConnection {
     /// What the server's configuration says about each connection.
     struct Limits: Sendable {
@@ -20,6 +25,10 @@ struct VarlinkConnection {
 
     let id: UInt64
     let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+    /// The connection's socket, for replies with descriptors; closed when the channel closes.
+    let sender: Int32
+    /// The descriptors the client passes with its calls, as the relay receives them.
+    let inbox: DescriptorInbox
     let registry: VarlinkRegistry
     let peer: VarlinkPeer?
     let attachment: (any Sendable)?
@@ -36,20 +45,33 @@ struct VarlinkConnection {
         let idle = IdleTimer(channel: self.channel.channel, timeout: self.limits.idleTimeout) { [budget] in
             budget.log(logger, .notice, "closing an idle varlink connection", metadata: ["idle.seconds": "\(idleSeconds)"])
         }
-        defer { idle.disarm() }
+        // Closed on the event loop once the channel is: ConnectionOutput sends on it only from the
+        // loop, after checking the channel is active, so never after this. The client sees its
+        // connection end as soon as NIO's copies and the relay's are closed.
+        let sender = self.sender
+        self.channel.channel.closeFuture.whenComplete { _ in close(sender) }
+        defer {
+            idle.disarm()
+            self.inbox.closeAll()
+        }
         do {
             try await self.channel.executeThenClose { inbound, _ in
                 let output = ConnectionOutput(
-                    channel: self.channel.channel, limit: self.limits.maxUnsentBytes, logger: logger, budget: self.budget
+                    channel: self.channel.channel, socket: self.sender, limit: self.limits.maxUnsentBytes,
+                    logger: logger, budget: self.budget
                 )
                 var decoder = VarlinkFrameDecoder(maxMessageBytes: self.limits.maxMessageBytes)
                 idle.arm()
                 for try await buffer in inbound {
                     decoder.append(buffer.readableBytesView)
                     while let frame = try decoder.nextFrame() {
+                        // Owned from here on: closed below unless the handler takes them.
+                        let passed = ReceivedFileDescriptors(self.inbox.claim(decoder.lastFrameOffsets))
+                        defer { passed.closeAll() }
                         // On shutdown, calls already read are dropped rather than started.
                         try Task.checkCancellation()
-                        let call = try VarlinkCall.parse(frame)
+                        var call = try VarlinkCall.parse(frame)
+                        call.passedDescriptors = passed
                         idle.disarm()
                         await self.serve(call, context: context, output: output, watcher: watcher, logger: logger)
                         idle.arm()
@@ -175,36 +197,5 @@ private final class CloseWatcher: Sendable {
             return state.current
         }
         task?.cancel()
-    }
-}
-
-/// An accepted connection on its way from NIO's accept loop to the task that serves it.
-///
-/// NIOAsyncChannel traps when dropped without executeThenClose, and connections still queued in
-/// the listening socket's stream are dropped when the server stops; this holder closes those.
-final class AcceptedConnection: Sendable {
-    private let channel: Mutex<NIOAsyncChannel<ByteBuffer, ByteBuffer>?>
-
-    init(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) {
-        self.channel = Mutex(channel)
-    }
-
-    /// The channel, for exactly one owner, who must end it with executeThenClose.
-    func take() -> NIOAsyncChannel<ByteBuffer, ByteBuffer>? {
-        self.channel.withLock { channel in
-            defer { channel = nil }
-            return channel
-        }
-    }
-
-    /// Closes a connection nobody will serve.
-    static func discard(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
-        try? await channel.executeThenClose { _, _ in }
-    }
-
-    deinit {
-        if let channel = self.take() {
-            Task { await Self.discard(channel) }
-        }
     }
 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import LogLines
 import Logging
 import NIOCore
@@ -76,12 +79,11 @@ public final class VarlinkServer: Sendable {
         public init() {}
     }
 
-    typealias ServerChannel = NIOAsyncChannel<AcceptedConnection, Never>
-
     private enum Phase {
         case idle
         case starting
-        case started(ServerChannel, created: FileIdentity?)
+        /// Listening on this socket, which the server closes when it stops.
+        case started(listener: Int32, created: FileIdentity?)
         case running
         case stopped
     }
@@ -122,8 +124,8 @@ public final class VarlinkServer: Sendable {
 
     deinit {
         // A server started but never run still holds its socket.
-        if case .started(let channel, _) = self.state.withLock({ $0.phase }) {
-            channel.channel.close(promise: nil)
+        if case .started(let listener, _) = self.state.withLock({ $0.phase }) {
+            close(listener)
         }
     }
 
@@ -142,8 +144,8 @@ public final class VarlinkServer: Sendable {
             state.phase = .starting
         }
         do {
-            let (channel, created) = try await self.bind()
-            self.state.withLock { $0.phase = .started(channel, created: created) }
+            let (listener, created) = try await self.bind()
+            self.state.withLock { $0.phase = .started(listener: listener, created: created) }
         } catch {
             self.state.withLock { $0.phase = .idle }
             throw error
@@ -157,45 +159,45 @@ public final class VarlinkServer: Sendable {
         if case .idle = self.state.withLock({ $0.phase }) {
             try await self.start()
         }
-        let (channel, created): (ServerChannel, FileIdentity?) = try self.state.withLock { state in
-            guard case .started(let channel, let created) = state.phase else {
+        let (listener, created): (Int32, FileIdentity?) = try self.state.withLock { state in
+            guard case .started(let listener, let created) = state.phase else {
                 throw VarlinkServerError.alreadyStarted
             }
             state.phase = .running
-            return (channel, created)
+            return (listener, created)
         }
         defer {
+            close(listener)
             self.removeSocketFile(ifStill: created)
             self.state.withLock { $0.phase = .stopped }
         }
-        do {
-            try await channel.executeThenClose { inbound in
-                try await withThrowingDiscardingTaskGroup { group in
-                    for try await accepted in inbound {
-                        guard let connection = accepted.take() else { continue }
-                        if let refusal = self.admission.beginIdentification() {
-                            self.logRefusal(refusal, peer: nil)
-                            group.addTask { await AcceptedConnection.discard(connection) }
-                            continue
-                        }
-                        group.addTask { await self.identifyAndServe(connection) }
-                    }
+        let relay = try SocketRelay(listener: listener, logger: self.logger, budget: self.closeLog)
+        try relay.start()
+        // Cancellation ends the loop (the stream's iterator returns nil) and every connection's
+        // task; then the relay thread stops, closing the sockets it still relays.
+        await withDiscardingTaskGroup { group in
+            for await accepted in relay.accepted {
+                if let refusal = self.admission.beginIdentification() {
+                    self.logRefusal(refusal, peer: accepted.peer)
+                    accepted.discard()
+                    continue
                 }
+                group.addTask { await self.identifyAndServe(accepted) }
             }
-        } catch is CancellationError {
-            // Cancellation is how run() is asked to stop.
+            group.cancelAll()
         }
+        await relay.stop()
         self.logger.info("varlink server stopped")
     }
 
-    /// Finds out who is connecting, then serves the connection if the admission rules allow.
-    private func identifyAndServe(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
-        let peer = await VarlinkPeer.of(connection.channel)
+    /// Serves the connection if the admission rules allow, its peer identified by `attach`.
+    private func identifyAndServe(_ accepted: AcceptedConnection) async {
+        let peer = accepted.peer
         if let ownerUID = self.configuration.ownerUID, peer?.uid != ownerUID,
            let refusal = self.admission.refuseNonOwner(uid: peer?.uid)
         {
             self.logRefusal(refusal, peer: peer)
-            await AcceptedConnection.discard(connection)
+            accepted.discard()
             return
         }
         let attachment = await self.configuration.attach?(peer)
@@ -204,7 +206,7 @@ public final class VarlinkServer: Sendable {
         switch self.admission.admit(uid: peer?.uid, owner: owner) {
         case .failure(let refusal):
             self.logRefusal(refusal, peer: peer)
-            await AcceptedConnection.discard(connection)
+            accepted.discard()
             return
         case .success(let admitted):
             slot = admitted
@@ -215,9 +217,12 @@ public final class VarlinkServer: Sendable {
         if let peer {
             logger[metadataKey: "varlink.peer"] = "pid=\(peer.pid) uid=\(peer.uid)"
         }
+        guard let made = await self.makeChannel(accepted, logger: logger) else { return }
         await VarlinkConnection(
             id: slot.id,
-            channel: connection,
+            channel: made.channel,
+            sender: made.sender,
+            inbox: accepted.inbox,
             registry: self.registry,
             peer: peer,
             attachment: attachment,
@@ -240,36 +245,56 @@ public final class VarlinkServer: Sendable {
         self.refusalLog.log(self.logger, .warning, "varlink connection limit reached, refusing a connection", metadata: metadata)
     }
 
-    private func bind() async throws -> (ServerChannel, FileIdentity?) {
-        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            // Deep enough that a client connecting in a loop cannot fill it between two accepts
-            // and make the owner's connect fail (the kernel caps it at net.core.somaxconn).
-            .serverChannelOption(ChannelOptions.backlog, value: 4096)
+    /// NIO's channel over the relay's pipe (input) and a duplicate of the socket (output), and
+    /// the socket's other duplicate for replies with descriptors; nil when NIO would not take them.
+    private func makeChannel(
+        _ accepted: AcceptedConnection, logger: Logger
+    ) async -> (channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, sender: Int32)? {
+        guard let descriptors = accepted.take() else { return nil }
         // The high watermark is the unsent-reply bound ConnectionOutput enforces.
         let unsent = max(self.configuration.maxUnsentBytes, 1)
         let watermark = ChannelOptions.Types.WriteBufferWaterMark(low: unsent / 2, high: unsent)
-        let initializer: @Sendable (any Channel) -> EventLoopFuture<AcceptedConnection> = { channel in
-            channel.eventLoop.makeCompletedFuture {
-                try channel.syncOptions?.setOption(ChannelOptions.writeBufferWaterMark, value: watermark)
-                return AcceptedConnection(try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel))
-            }
+        do {
+            let channel = try await NIOPipeBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .channelOption(ChannelOptions.writeBufferWaterMark, value: watermark)
+                .takingOwnershipOfDescriptors(input: descriptors.input, output: descriptors.output) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    }
+                }
+            return (channel, descriptors.sender)
+        } catch {
+            // Not closing input and output: NIO may have closed them with the channel it failed
+            // to set up, and closing a number twice could close someone else's descriptor. The
+            // relay sees the connection end once NIO's copies are gone.
+            close(descriptors.sender)
+            accepted.inbox.closeAll()
+            logger.error("cannot serve a varlink connection", metadata: ["error": "\(error)"])
+            return nil
         }
+    }
+
+    /// The listening socket, bound (path) or adopted (socket activation), and the identity of the
+    /// socket file it created, if any.
+    private func bind() async throws -> (Int32, FileIdentity?) {
         switch self.listener {
         case .inheritedFileDescriptor(let descriptor):
-            let channel = try await bootstrap.bind(descriptor, childChannelInitializer: initializer)
+            try ListeningSocket.adopt(descriptor)
             self.logger.info("varlink server listening on an inherited socket", metadata: ["fd": "\(descriptor)"])
-            return (channel, nil)
+            return (descriptor, nil)
         case .path(let path):
             try await self.clearSocketPath(path)
-            let channel = try await bootstrap.bind(unixDomainSocketPath: path, childChannelInitializer: initializer)
+            // Deep enough that a client connecting in a loop cannot fill it between two accepts
+            // and make the owner's connect fail (the kernel caps it at net.core.somaxconn).
+            let listener = try ListeningSocket.bind(path: path, backlog: 4096)
             do {
                 try SocketFile.setPermissions(path, 0o600)
             } catch {
-                try? await channel.executeThenClose { _ in }
+                close(listener)
                 throw error
             }
             self.logger.info("varlink server listening", metadata: ["path": "\(path)"])
-            return (channel, FileIdentity(linkAt: path))
+            return (listener, FileIdentity(linkAt: path))
         }
     }
 

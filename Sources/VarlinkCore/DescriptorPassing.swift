@@ -30,10 +30,11 @@ package enum DescriptorPassing {
     /// What one recvmsg returned; the descriptors are the caller's to close, even when truncated.
     package struct Received {
         /// Bytes read; 0 means the peer closed the connection.
-        var count: Int
-        var descriptors: [Int32]
+        package var count: Int
+        /// The descriptors that came with the bytes, close-on-exec.
+        package var descriptors: [Int32]
         /// The kernel had more descriptors than the control buffer held (MSG_CTRUNC) and closed those.
-        var truncated: Bool
+        package var truncated: Bool
     }
 
     /// One non-blocking sendmsg of `message` with `descriptors` on its first byte; never raises SIGPIPE.
@@ -69,7 +70,8 @@ package enum DescriptorPassing {
         return code == EAGAIN || code == EWOULDBLOCK ? .wouldBlock : .failed(code)
     }
 
-    /// One blocking recvmsg into `buffer`, with room for `maxPerMessage` descriptors (close-on-exec).
+    /// One recvmsg into `buffer` (blocking unless the socket is not), with room for
+    /// `maxPerMessage` descriptors (close-on-exec); EAGAIN comes back as a failure.
     package static func receive(into buffer: UnsafeMutableRawBufferPointer, on socket: Int32) -> Result<Received, SystemCallError> {
         let space = self.controlSpace(descriptors: self.maxPerMessage)
         let control = UnsafeMutableRawPointer.allocate(byteCount: space, alignment: MemoryLayout<cmsghdr>.alignment)

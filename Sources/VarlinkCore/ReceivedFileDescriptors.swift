@@ -12,7 +12,7 @@ import Synchronization
 public final class ReceivedFileDescriptors: Sendable {
     private let slots: Mutex<[Int32?]>
 
-    init(_ descriptors: [Int32]) {
+    package init(_ descriptors: [Int32]) {
         self.slots = Mutex(descriptors.map { Optional($0) })
     }
 

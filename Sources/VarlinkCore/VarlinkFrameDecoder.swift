@@ -44,6 +44,11 @@ public struct VarlinkFrameDecoder: Sendable {
     /// small reads is scanned once, not once per read.
     private var scanned = 0
     private var failure: VarlinkProtocolError?
+    /// Bytes of the stream dropped from the front of `buffer`: the stream offset of its first.
+    private var dropped = 0
+    /// Where the frame `nextFrame()` returned last lies in the stream (counting every byte
+    /// appended, from 0), its NUL included: the server matches passed descriptors to it.
+    public private(set) var lastFrameOffsets: Range<Int> = 0..<0
 
     /// Creates a decoder that rejects messages longer than `maxMessageBytes`.
     public init(maxMessageBytes: Int = 1 << 20) {
@@ -56,6 +61,7 @@ public struct VarlinkFrameDecoder: Sendable {
             // Drop consumed frames now, before growing, so the buffer holds at most the pending
             // partial message plus one read.
             self.buffer.removeSubrange(0..<self.start)
+            self.dropped += self.start
             self.start = 0
         }
         self.buffer.append(contentsOf: bytes)
@@ -72,9 +78,11 @@ public struct VarlinkFrameDecoder: Sendable {
                 try self.fail()
             }
             let frame = Array(self.buffer[self.start..<nul])
+            self.lastFrameOffsets = (self.dropped + self.start)..<(self.dropped + nul + 1)
             self.start = nul + 1
             self.scanned = 0
             if self.start == self.buffer.count {
+                self.dropped += self.buffer.count
                 self.buffer.removeAll(keepingCapacity: true)
                 self.start = 0
             }

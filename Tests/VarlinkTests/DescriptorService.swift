@@ -19,6 +19,11 @@ final class DescriptorService: Sendable {
         # Tries to attach a descriptor that is not open.
         method NotOpen() -> ()
         method Stall(ms: int) -> ()
+        # The contents of every file passed with the call, in order; the handler takes them.
+        # padding makes the call that many bytes longer.
+        method ReadPassed(padding: ?string) -> (contents: []string)
+        # How many descriptors came with the call; the handler leaves them to the server.
+        method CountPassed() -> (count: int)
 
         error TooMany (limit: int)
         """
@@ -31,6 +36,8 @@ final class DescriptorService: Sendable {
     struct Path: Codable, Sendable { let path: String }
     struct Limit: Codable, Sendable { let limit: Int }
     struct Millis: Codable, Sendable { let ms: Int }
+    struct Contents: Codable, Sendable { let contents: [String] }
+    struct Count: Codable, Sendable { let count: Int }
 
     var interface: VarlinkInterface {
         VarlinkInterface(name: "org.example.fd", description: Self.idl) { call, _, replier in
@@ -70,6 +77,16 @@ final class DescriptorService: Sendable {
         case "Stall":
             try await Task.sleep(for: .milliseconds(try call.parameters(Millis.self).ms))
             try await replier.reply(Empty())
+        case "ReadPassed":
+            var contents: [String] = []
+            for index in 0..<call.receivedFileDescriptorCount {
+                guard let descriptor = call.takeFileDescriptor(index) else { throw VarlinkError.invalidParameter("fileDescriptor") }
+                defer { close(descriptor) }
+                contents.append(String(decoding: readAll(descriptor), as: UTF8.self))
+            }
+            try await replier.reply(Contents(contents: contents))
+        case "CountPassed":
+            try await replier.reply(Count(count: call.receivedFileDescriptorCount))
         default:
             throw VarlinkError.methodNotImplemented(call.method)
         }
@@ -95,10 +112,14 @@ struct TemporaryFile {
     let contents: [UInt8]
 
     init(bytes: Int = 4096) throws {
+        try self.init(contents: (0..<bytes).map { _ in UInt8.random(in: 0...255) })
+    }
+
+    init(contents: [UInt8]) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vl-fd-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         self.path = folder.appendingPathComponent("file").path
-        self.contents = (0..<bytes).map { _ in UInt8.random(in: 0...255) }
+        self.contents = contents
         try Data(self.contents).write(to: URL(fileURLWithPath: self.path))
     }
 
