@@ -80,10 +80,15 @@ public enum LibraryMethods {
     public static let importPhoto = VarlinkMethod(
         LibraryInterface.name, "Import", access: .adding, ImportParameters.self, ImportReply.self)
 
+    /// Writes a description into photos (or their sidecars).
+    public static let setDescription = VarlinkMethod(
+        LibraryInterface.name, "SetDescription", access: .ownerOnly, SetDescriptionParameters.self,
+        SetDescriptionReply.self)
+
     /// Every method of the interface.
     public static let all: [any MethodDescribing] = [
         status, listGroups, listAssets, getAssets, subscribe, rescan, requestImage, openOriginal, search,
-        complete, importPhoto,
+        complete, importPhoto, setDescription,
     ]
 }
 

@@ -132,6 +132,11 @@ public final class PhotoClient: Sendable {
         try await call(LibraryMethods.getAssets, GetAssetsParameters(ids: ids, paths: paths, pathBytes: pathBytes))
     }
 
+    /// Owner only: writes `description` (nil: clears it) into the photos `ids`.
+    public func setDescription(ids: [String], description: String?) async throws(PhotoClientError) -> SetDescriptionReply {
+        try await call(LibraryMethods.setDescription, SetDescriptionParameters(ids: ids, description: description))
+    }
+
     /// Reconciles one root (or all) with the disk now.
     public func rescan(root: String? = nil, forget: Bool? = nil) async throws(PhotoClientError) -> RescanReply {
         try await call(LibraryMethods.rescan, RescanParameters(root: root, forget: forget))

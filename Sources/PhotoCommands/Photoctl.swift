@@ -20,7 +20,7 @@ struct Photoctl: AsyncParsableCommand {
         subcommands: [StatusCommand.self, GroupsCommand.self, ListCommand.self, ShowCommand.self, RescanCommand.self,
                       ForgetCommand.self,
                       WatchCommand.self, PermissionsCommand.self, RequestCommand.self, ThumbnailCommand.self,
-                      ExportCommand.self, OpenCommand.self, ImportCommand.self,
+                      ExportCommand.self, OpenCommand.self, ImportCommand.self, DescribeCommand.self,
                       FindCommand.self])
 }
 

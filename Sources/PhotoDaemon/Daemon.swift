@@ -112,6 +112,10 @@ public struct Daemon: Sendable {
                              delivery: images.delivery(store: store, logger: logger),
                              importing: ImportCall(settings: importSettings, indexer: indexer, store: store, mapper: mapper,
                                                    authorizer: authorizer, logger: logger),
+                             describing: SetDescriptionCall(
+                                writer: DescriptionWriter(reader: AssetReader(rules: config.grouping,
+                                                                              sources: config.descriptionSources)),
+                                indexer: indexer, store: store, mapper: mapper, logger: logger),
                              logger: logger)
         let authorizationAPI = AuthorizationAPI(
             authorizer: authorizer, catalog: SelectionCatalog(store: store, rules: config.grouping), logger: logger)

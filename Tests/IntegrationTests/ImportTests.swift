@@ -59,6 +59,47 @@ struct ImportTests {
         #expect((status.replyParameters["app"] as? [String: Any])?["status"] as? String == "notDetermined")
     }
 
+    @Test func anAppPassesThePhotosDescriptorWithSendFds() async throws {
+        let daemon = try DaemonHarness(trusted: [])
+        try await daemon.start()
+        let app = try ImportApp(socket: daemon.socket, directory: daemon.dir)
+        _ = try await daemon.photoctl(["permissions", "allow", try await app.appID, "--level", "add"])
+        let photo = try daemon.dir.write("IMG_0001.JPG", JPEGFixture.make(exif: ExifFixture(
+            description: "Old text", dateTimeOriginal: "2019:05:01 09:00:00")))
+        let reply = try await app.importFile(photo, name: "IMG_0001.JPG", description: "Harbour")
+        #expect(reply.varlinkError == nil, "\(reply)")
+        #expect(reply.replyParameters["path"] as? String == daemon.library + "/Imported/2019/05/IMG_0001.JPG")
+        #expect(reply.replyParameters["group"] as? String == "Harbour", "the description was written on the way in")
+        // The same name again is numbered, never written over.
+        let again = try await app.importFile(photo, name: "IMG_0001.JPG")
+        #expect(again.replyParameters["path"] as? String == daemon.library + "/Imported/2019/05/IMG_0001 (2).JPG")
+        #expect(FileManager.default.contents(atPath: daemon.library + "/Imported/2019/05/IMG_0001 (2).JPG")
+                == FileManager.default.contents(atPath: photo), "the bytes are kept exactly")
+    }
+
+    @Test func photoctlImportAddsFilesIntoTheImportFolderOrAnotherInARoot() async throws {
+        let daemon = try DaemonHarness(trusted: [])
+        try await daemon.start()
+        let first = try daemon.dir.write("in/a.jpg", JPEGFixture.make(exif: ExifFixture(
+            description: "Beach", dateTimeOriginal: "2020:01:02 03:04:05")))
+        let second = try daemon.dir.write("in/b.jpg", JPEGFixture.make(exif: ExifFixture(description: "Hike")))
+        let junk = try daemon.dir.write("in/notes.txt", Array("not a photo".utf8))
+        let result = try await daemon.photoctl(["import", first, junk, second, "--description", "Trip"])
+        #expect(result.status == 1, "one file was refused: \(result.stdout) \(result.stderr)")
+        #expect(result.stderr.contains("NotAnImage"), "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2, "\(result.stdout)")
+        #expect(lines.first?.hasSuffix(daemon.library + "/Imported/2020/01/a.jpg") == true, "\(result.stdout)")
+        let groups = try await daemon.photoctl(["groups"])
+        #expect(groups.stdout.contains("Trip"), "\(groups.stdout)")
+        let chosen = try await daemon.photoctl(["import", "--to", daemon.library + "/chosen", first])
+        #expect(chosen.status == 0, "\(chosen.stderr)")
+        #expect(chosen.stdout.contains(daemon.library + "/chosen/a.jpg"), "\(chosen.stdout)")
+        let outside = try await daemon.photoctl(["import", "--to", daemon.dir.file("elsewhere"), first])
+        #expect(outside.status == 1)
+        #expect(outside.stderr.contains("is not a root of the library"), "\(outside.stderr)")
+    }
+
     @Test func refusedImportsKeepNothingAndSayWhy() async throws {
         let daemon = try DaemonHarness(settings: "[import]\nmax_bytes = 4096", trusted: [])
         try await daemon.start()

@@ -36,6 +36,10 @@ public enum LibraryInterface {
         public static let notAnImage = "io.photod.Library.NotAnImage"
         /// `io.photod.Library.DescriptionRefused`.
         public static let descriptionRefused = "io.photod.Library.DescriptionRefused"
+        /// `io.photod.Library.AssetChanged`.
+        public static let assetChanged = "io.photod.Library.AssetChanged"
+        /// `io.photod.Library.ReadOnly`.
+        public static let readOnly = "io.photod.Library.ReadOnly"
         /// `io.photod.Library.TooLarge`.
         public static let tooLarge = "io.photod.Library.TooLarge"
     }
@@ -874,6 +878,60 @@ public struct ImportReply: Codable, Sendable, Equatable {
     }
 }
 
+/// A photo SetDescription did not write, and why: error is AssetChanged, ReadOnly or
+/// DescriptionRefused (as the call's errors), reason in words.
+public struct DescriptionFailure: Codable, Sendable, Equatable {
+    public var id: String
+    public var error: String
+    public var reason: String
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(id: String, error: String, reason: String) {
+        self.id = id
+        self.error = error
+        self.reason = reason
+    }
+}
+
+/// Parameters of `io.photod.Library.SetDescription`.
+public struct SetDescriptionParameters: Codable, Sendable, Equatable, ByteLimited {
+    public var ids: [String]
+    public var description: String?
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(ids: [String] = [], description: String? = nil) {
+        self.ids = ids
+        self.description = description
+    }
+
+    /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
+    public enum MaximumBytes {
+        /// `ids`.
+        public static let ids = 64
+        /// `description`.
+        public static let description = 2000
+    }
+
+    /// What `fieldOverByteLimit()` checks, in field order.
+    public static let byteLimits: [ByteLimit<Self>] = [
+        ByteLimit("ids", atMost: MaximumBytes.ids) { $0.ids },
+        ByteLimit("description", atMost: MaximumBytes.description) { $0.description.map { [$0] } ?? [] },
+    ]
+}
+
+/// Reply of `io.photod.Library.SetDescription`.
+public struct SetDescriptionReply: Codable, Sendable, Equatable {
+    /// The photos written, as they are indexed now.
+    public var assets: [Asset]
+    public var failed: [DescriptionFailure]
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(assets: [Asset] = [], failed: [DescriptionFailure] = []) {
+        self.assets = assets
+        self.failed = failed
+    }
+}
+
 /// Parameters of `io.photod.Library.AuthorizationRequired`.
 public struct AuthorizationRequiredError: Codable, Sendable, Equatable {
     public var status: String
@@ -1035,6 +1093,32 @@ public struct DescriptionRefusedError: Codable, Sendable, Equatable {
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
     public init(reason: String) {
+        self.reason = reason
+    }
+}
+
+/// Parameters of `io.photod.Library.AssetChanged`.
+/// SetDescription: the file changed on disk since photod indexed it; nothing was written.
+public struct AssetChangedError: Codable, Sendable, Equatable {
+    public var id: String
+    public var hint: String
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(id: String, hint: String) {
+        self.id = id
+        self.hint = hint
+    }
+}
+
+/// Parameters of `io.photod.Library.ReadOnly`.
+/// SetDescription: the file, or the folder it would be replaced in, may not be written.
+public struct ReadOnlyError: Codable, Sendable, Equatable {
+    public var id: String
+    public var reason: String
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(id: String, reason: String) {
+        self.id = id
         self.reason = reason
     }
 }

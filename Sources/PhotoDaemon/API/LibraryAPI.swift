@@ -25,6 +25,8 @@ struct LibraryAPI: Sendable {
     let delivery: ImageDelivery
     /// `Import`.
     let importing: ImportCall
+    /// `SetDescription`.
+    let describing: SetDescriptionCall
     let logger: Logger
     /// How many searches each app may run at once.
     let costlyCalls = CostlyCallLimit(perApp: 2, perUser: 4)
@@ -74,7 +76,10 @@ struct LibraryAPI: Sendable {
                                   replier: request.replier)
         }
         table.on(LibraryMethods.importPhoto) { request in
-            try await importing.run(request.parameters, descriptor: nil, caller: request.caller)
+            try await importing.run(request.parameters, call: request.call, caller: request.caller)
+        }
+        table.on(LibraryMethods.setDescription) { request in
+            try await describing.run(request.parameters, access: request.admission, caller: request.caller)
         }
         table.stream(LibraryMethods.subscribe) { request in
             let subscription = Subscription(store: store, hub: hub, mapper: mapper, gate: gate)

@@ -4,6 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 import FileSystem
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import PhotoAPI
 import Posix
@@ -26,6 +29,13 @@ struct ImportCall: Sendable {
 
     /// Most photo bytes `data` carries: what its base64 limit decodes to.
     static let maxDataBytes = ImportParameters.MaximumBytes.data / 4 * 3
+
+    /// Serves one call, taking the descriptor passed with it (closed when the call ends).
+    func run(_ parameters: ImportParameters, call: VarlinkCall, caller: Caller) async throws -> ImportReply {
+        let descriptor = call.takeFileDescriptor(0)
+        defer { if let descriptor { close(descriptor) } }
+        return try await run(parameters, descriptor: descriptor, caller: caller)
+    }
 
     /// Serves one call; `descriptor` is the one passed with it, if any, owned by the caller.
     func run(_ parameters: ImportParameters, descriptor: Int32?, caller: Caller) async throws -> ImportReply {
