@@ -1,4 +1,7 @@
 import Glibc
+// CLinuxIO's header includes sys/socket.h as well; in a whole-module (release) build the socket
+// type constants are then found through it rather than Glibc, so this file names it too.
+import CLinuxIO
 import Synchronization
 
 /// `poll()` on one descriptor that another thread can interrupt: the shape of every dedicated
