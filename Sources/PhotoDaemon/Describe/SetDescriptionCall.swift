@@ -33,17 +33,20 @@ struct SetDescriptionCall: Sendable {
             throw VarlinkError(LibraryInterface.Error.assetNotFound, parameters: AssetNotFoundError(id: missing))
         }
         var written: [String] = []
+        var touched: [PathBytes] = []
         var failed: [(id: String, error: DescriptionWriteError)] = []
         for id in ids {
             guard let asset = byID[id] else { continue }
             do {
                 let outcome = try await write(asset, description: parameters.description)
-                try await indexer.ingest(Self.touched(asset.path, outcome))
+                touched += Self.touched(asset.path, outcome)
                 written.append(id)
             } catch let error as DescriptionWriteError {
                 failed.append((id, error))
             }
         }
+        // One index write for the whole call, as a reconcile batches what it finds.
+        if !touched.isEmpty { try await indexer.ingest(touched) }
         logger.notice("descriptions written", metadata: [
             "app": "\(caller.appID)", "written": "\(written.count)", "failed": "\(failed.count)",
             "description_bytes": "\(parameters.description?.utf8.count ?? 0)"])
