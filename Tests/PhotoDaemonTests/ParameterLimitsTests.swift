@@ -32,7 +32,7 @@ import Varlink
                 }
             }
         }
-        #expect(checked == 21)
+        #expect(checked == 27)
     }
 
     /// The IDL's limits of one member, as its comment declares them.
