@@ -120,6 +120,20 @@ struct ImportTests {
                 "nothing but folders is left: \(Self.imported(daemon))")
     }
 
+    @Test func aPhotoThatCannotBeWrittenIsImportFailedNamingWhy() async throws {
+        let daemon = try DaemonHarness(trusted: [])
+        // A file where the import folder would be made.
+        try daemon.add("Imported", Array("in the way".utf8))
+        try await daemon.start()
+        let app = try ImportApp(socket: daemon.socket, directory: daemon.dir)
+        _ = try await daemon.photoctl(["permissions", "allow", try await app.appID, "--level", "add"])
+        let photo = try daemon.dir.write("a.jpg", JPEGFixture.make(exif: ExifFixture(description: "A")))
+        let reply = try await app.importBytes(photo, name: "a.jpg")
+        #expect(reply.varlinkError == "io.photod.Library.ImportFailed", "\(reply)")
+        #expect((reply.replyParameters["reason"] as? String)?.contains("import folder") == true, "\(reply)")
+        #expect(try String(contentsOfFile: daemon.library + "/Imported", encoding: .utf8) == "in the way")
+    }
+
     @Test func aLimitedAppsImportJoinsItsSelection() async throws {
         let daemon = try DaemonHarness(trusted: [])
         try daemon.add("beach/a.jpg", JPEGFixture.make(exif: ExifFixture(description: "Beach")))

@@ -42,6 +42,8 @@ public enum LibraryInterface {
         public static let readOnly = "io.photod.Library.ReadOnly"
         /// `io.photod.Library.TooLarge`.
         public static let tooLarge = "io.photod.Library.TooLarge"
+        /// `io.photod.Library.ImportFailed`.
+        public static let importFailed = "io.photod.Library.ImportFailed"
     }
 }
 
@@ -1133,5 +1135,17 @@ public struct TooLargeError: Codable, Sendable, Equatable {
     public init(limit: Int, hint: String) {
         self.limit = limit
         self.hint = hint
+    }
+}
+
+/// Parameters of `io.photod.Library.ImportFailed`.
+/// Import: the photo could not be written into the library (reason says why: the folder cannot
+/// be made, the disk is full); nothing was kept.
+public struct ImportFailedError: Codable, Sendable, Equatable {
+    public var reason: String
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(reason: String) {
+        self.reason = reason
     }
 }

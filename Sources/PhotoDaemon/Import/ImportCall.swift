@@ -146,8 +146,8 @@ struct ImportCall: Sendable {
             VarlinkError(LibraryInterface.Error.descriptionRefused, parameters: DescriptionRefusedError(
                 reason: "\(refusal); nothing was kept"))
         case .failed(let reason):
-            VarlinkError(LibraryInterface.Error.indexUnwritable, parameters: IndexUnwritableError(
-                reason: "the photo could not be written: " + SafeText.escaped(reason)))
+            VarlinkError(LibraryInterface.Error.importFailed, parameters: ImportFailedError(
+                reason: SafeText.escaped(reason) + "; nothing was kept"))
         }
     }
 }
