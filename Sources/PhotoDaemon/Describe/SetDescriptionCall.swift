@@ -70,13 +70,10 @@ struct SetDescriptionCall: Sendable {
     /// Runs the blocking write on a thread of its own (a photo is read whole: up to 512 MiB).
     private func write(_ asset: StoredAsset, description: String?) async throws -> DescriptionWriter.Outcome {
         let writer = self.writer
-        let result: Result<DescriptionWriter.Outcome, DescriptionWriteError> = await withCheckedContinuation { done in
-            let started = DetachedThread.start(name: "photod-describe") {
-                done.resume(returning: Result { () throws(DescriptionWriteError) in
-                    try writer.write(path: asset.path, expected: asset.stamp, description: description)
-                })
+        let result = await DetachedThread.result(name: "photod-describe") {
+            Result { () throws(DescriptionWriteError) in
+                try writer.write(path: asset.path, expected: asset.stamp, description: description)
             }
-            if !started { done.resume(returning: .failure(.failed("no thread could be started for it"))) }
         }
         return try result.get()
     }

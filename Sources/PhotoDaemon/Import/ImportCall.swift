@@ -68,13 +68,8 @@ struct ImportCall: Sendable {
 
     /// The writer for `[import]`, or for the owner's own folder, which must lie in a root.
     private func writer(into folder: String?, caller: Caller) throws -> ImportWriter {
-        guard let folder else {
-            do {
-                return try settings.writer()
-            } catch {
-                throw Self.varlinkError(error)
-            }
-        }
+        let configured = try configuredWriter()
+        guard let folder else { return configured }
         guard caller.isOwner else { throw AccessGate.ownerOnly("Import with a folder", interface: LibraryInterface.name) }
         let roots = indexer.roots.all.map(\.configured)
         let template = folder.replacing("%", with: "%%")
@@ -82,13 +77,16 @@ struct ImportCall: Sendable {
               let chosen = try? ImportFolder(template: template) else {
             throw VarlinkError(LibraryInterface.Error.rootNotFound, parameters: RootNotFoundError(root: folder, roots: roots))
         }
-        let limit: Int
+        return ImportWriter(folder: chosen, maxBytes: configured.maxBytes)
+    }
+
+    /// The writer `[import]` configures, or the interface's error for a config it cannot use.
+    private func configuredWriter() throws(VarlinkError) -> ImportWriter {
         do {
-            limit = try settings.writer().maxBytes
+            return try settings.writer()
         } catch {
             throw Self.varlinkError(error)
         }
-        return ImportWriter(folder: chosen, maxBytes: limit)
     }
 
     /// Where the photo comes from: the descriptor passed, or the bytes in `data`, never both.
@@ -116,11 +114,8 @@ struct ImportCall: Sendable {
     /// concurrency pool's few threads; its refusals become the interface's errors.
     private static func offThePool(_ body: @escaping @Sendable () throws(ImportError) -> ImportWriter.Imported)
         async throws -> ImportWriter.Imported {
-        let result: Result<ImportWriter.Imported, ImportError> = await withCheckedContinuation { continuation in
-            let started = DetachedThread.start(name: "photod-import") {
-                continuation.resume(returning: Result { () throws(ImportError) in try body() })
-            }
-            if !started { continuation.resume(returning: .failure(.failed("no thread could be started for it"))) }
+        let result = await DetachedThread.result(name: "photod-import") {
+            Result { () throws(ImportError) in try body() }
         }
         do {
             return try result.get()
