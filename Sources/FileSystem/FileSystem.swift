@@ -44,6 +44,33 @@ public enum FileSystem {
         return true
     }
 
+    /// Up to `count` bytes of the open file from its start, fewer when it ends sooner; the
+    /// failing `errno` when a read fails. A caller that must see the file end asks for one
+    /// byte more than it expects.
+    public static func readFromStart(_ descriptor: Int32, upTo count: Int) -> Result<[UInt8], ReadFailure> {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                pread(descriptor, buffer.baseAddress.map { $0 + filled }, count - filled, off_t(filled))
+            }
+            if read < 0 {
+                if errno == EINTR { continue }
+                return .failure(ReadFailure(errno: errno))
+            }
+            if read == 0 { break }
+            filled += read
+        }
+        bytes.removeLast(count - filled)
+        return .success(bytes)
+    }
+
+    /// A read that failed, with its `errno`.
+    public struct ReadFailure: Error, Sendable {
+        /// The errno `pread` failed with.
+        public let errno: Int32
+    }
+
     /// Calls `body` with `name` (an entry's name) as a NUL-terminated C string.
     static func withCString<T>(_ name: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
         body(PathBytes(name).cString)

@@ -91,18 +91,11 @@ public final class NewFile {
     /// Everything written so far (`size` bytes), read back from the start, for an edit of the
     /// whole before it is committed.
     public func readBack(size: Int) throws(NewFileError) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: size)
-        var done = 0
-        while done < size {
-            let count = bytes.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return pread(descriptor, base + done, size - done, off_t(done))
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw .failed(path, "cannot read back what was written", count < 0 ? errno : EIO) }
-            done += count
+        switch FileSystem.readFromStart(descriptor, upTo: size) {
+        case .success(let bytes) where bytes.count == size: return bytes
+        case .success: throw .failed(path, "cannot read back what was written", EIO)
+        case .failure(let error): throw .failed(path, "cannot read back what was written", error.errno)
         }
-        return bytes
     }
 
     /// Gives the file the access and modification times `times` (atime, mtime).

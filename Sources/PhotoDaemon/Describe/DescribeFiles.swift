@@ -46,22 +46,11 @@ enum DescribeFiles {
     static func readAll(_ descriptor: Int32, _ info: FileInfo) throws(DescriptionWriteError) -> [UInt8] {
         let size = Int(info.size)
         // One byte more than expected shows a file that grew.
-        var bytes = [UInt8](repeating: 0, count: size + 1)
-        var filled = 0
-        while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                pread(descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled, off_t(filled))
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .failed("cannot read the file (\(SystemCallError("pread", errno: errno)))")
-            }
-            if count == 0 { break }
-            filled += count
+        switch FileSystem.readFromStart(descriptor, upTo: size + 1) {
+        case .success(let bytes) where bytes.count == size: return bytes
+        case .success: throw .assetChanged
+        case .failure(let error): throw .failed("cannot read the file (\(SystemCallError("pread", errno: error.errno)))")
         }
-        guard filled == size else { throw .assetChanged }
-        bytes.removeLast()
-        return bytes
     }
 
     /// A temporary file beside `path` holding `bytes`, with `ownership` and (when `attributesOf` is
