@@ -21,18 +21,12 @@ import time
 
 import varlink
 
+from index_bench import warm
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(os.path.dirname(REPO), "shared")
 RELEASE = os.path.join(REPO, ".build", "release")
 PER_FILE = 200
-
-
-def warm(tree):
-    for folder, _, files in os.walk(tree):
-        for name in files:
-            with open(os.path.join(folder, name), "rb") as f:
-                while f.read(1 << 20):
-                    pass
 
 
 def jpegs(tree):

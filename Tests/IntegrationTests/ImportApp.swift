@@ -87,10 +87,7 @@ struct ImportApp {
 
     /// The app id photod gives this script.
     var appID: String {
-        get async throws {
-            let result = try await ProcessRunner.run("/usr/bin/env", ["python3", "-c", "import os, sys; print(os.path.realpath(sys.executable))"])
-            return "script:" + result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) + ":" + script
-        }
+        get async throws { try await PythonApp.appID(ofScript: script) }
     }
 }
 

@@ -70,10 +70,13 @@ struct PythonApp {
 
     /// The app id photod gives this script.
     var appID: String {
-        get async throws {
-            let result = try await ProcessRunner.run("/usr/bin/env", ["python3", "-c", "import os, sys; print(os.path.realpath(sys.executable))"])
-            return "script:" + result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) + ":" + script
-        }
+        get async throws { try await Self.appID(ofScript: script) }
+    }
+
+    /// The app id photod gives any Python script at `script`: `script:<python>:<path>`.
+    static func appID(ofScript script: String) async throws -> String {
+        let result = try await ProcessRunner.run("/usr/bin/env", ["python3", "-c", "import os, sys; print(os.path.realpath(sys.executable))"])
+        return "script:" + result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) + ":" + script
     }
 }
 
