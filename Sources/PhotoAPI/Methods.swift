@@ -80,9 +80,9 @@ public enum LibraryMethods {
     public static let importPhoto = VarlinkMethod(
         LibraryInterface.name, "Import", access: .adding, ImportParameters.self, ImportReply.self)
 
-    /// Writes a description into photos (or their sidecars).
+    /// Writes a description into photos (or their sidecars); an app's call waits for the owner.
     public static let setDescription = VarlinkMethod(
-        LibraryInterface.name, "SetDescription", access: .ownerOnly, SetDescriptionParameters.self,
+        LibraryInterface.name, "SetDescription", access: .anyApp, SetDescriptionParameters.self,
         SetDescriptionReply.self)
 
     /// Every method of the interface.
@@ -116,11 +116,18 @@ public enum AuthorizationMethods {
     /// Forgets an app entirely.
     public static let remove = VarlinkMethod(
         AuthorizationInterface.name, "Remove", access: .ownerOnly, RemoveParameters.self, AppReply.self)
+    /// The changes apps asked for that wait for the owner.
+    public static let listChanges = VarlinkMethod(
+        AuthorizationInterface.name, "ListChanges", access: .ownerOnly, NoParameters.self, ListChangesReply.self)
+    /// The owner allows or denies a waiting change.
+    public static let answerChange = VarlinkMethod(
+        AuthorizationInterface.name, "AnswerChange", access: .ownerOnly, AnswerChangeParameters.self,
+        AnswerChangeReply.self)
     /// Authorization events as they happen (a `more` call).
     public static let watch = VarlinkMethod(
         AuthorizationInterface.name, "Watch", access: .anyApp, NoParameters.self, AuthorizationEventReply.self)
 
     /// Every method of the interface.
     public static let all: [any MethodDescribing] = [status, requestAuthorization, listApps, getApp, decide, reset, remove,
-                                                      watch]
+                                                      listChanges, answerChange, watch]
 }

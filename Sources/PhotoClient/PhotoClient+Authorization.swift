@@ -51,6 +51,16 @@ extension PhotoClient {
         try await call(AuthorizationMethods.remove, RemoveParameters(app: app, uid: uid)).app
     }
 
+    /// Owner only: the changes apps asked for that wait for an answer, oldest first.
+    public func listChanges() async throws(PhotoClientError) -> [ChangeRequest] {
+        try await call(AuthorizationMethods.listChanges, NoParameters()).changes
+    }
+
+    /// Owner only: allows or denies the waiting change `id`.
+    public func answerChange(_ id: String, allow: Bool) async throws(PhotoClientError) -> AnswerChangeReply {
+        try await call(AuthorizationMethods.answerChange, AnswerChangeParameters(id: id, allow: allow))
+    }
+
     /// Authorization events as they happen: all of them for the owner, an app's own otherwise.
     public func watchAuthorization() -> AsyncThrowingStream<AuthorizationEventReply.Event, Error> {
         stream(AuthorizationMethods.watch, NoParameters()) { $0.event }

@@ -106,6 +106,7 @@ public struct Daemon: Sendable {
             hub.publish(visibility: visibility, to: app)
         }
         let gate = AccessGate(authorizer: authorizer, rules: config.grouping)
+        let changes = ChangeRequests(authorizer: authorizer, logger: logger)
         let importSettings = ImportSettings(config.importing, roots: config.roots)
         let api = LibraryAPI(store: store, indexer: indexer, state: state, mapper: mapper, hub: hub,
                              watches: coverage.watches, gate: gate, images: images,
@@ -116,9 +117,10 @@ public struct Daemon: Sendable {
                                 writer: DescriptionWriter(reader: AssetReader(rules: config.grouping,
                                                                               sources: config.descriptionSources)),
                                 indexer: indexer, store: store, mapper: mapper, logger: logger),
-                             logger: logger)
+                             changes: changes, logger: logger)
         let authorizationAPI = AuthorizationAPI(
-            authorizer: authorizer, catalog: SelectionCatalog(store: store, rules: config.grouping), logger: logger)
+            authorizer: authorizer, changes: changes, catalog: SelectionCatalog(store: store, rules: config.grouping),
+            logger: logger)
         let libraryRoutes = api.routes
         let authorizationRoutes = authorizationAPI.routes
         // A handler missing for a method the interfaces promise is a bug: refuse to start.
@@ -155,7 +157,7 @@ public struct Daemon: Sendable {
             configuration: ServiceGroupConfiguration(
                 services: [
                     .init(service: RunsUntilShutdown(base: VarlinkService(server: server), name: "the varlink server")),
-                    .init(service: RunsUntilShutdown(base: AuthorizationService(authorizer: authorizer),
+                    .init(service: RunsUntilShutdown(base: AuthorizationService(authorizer: authorizer, changes: changes),
                                                      name: "the request deadlines")),
                     .init(service: RunsUntilShutdown(base: WatcherService(watcher: watcher), name: "the file watcher")),
                     .init(service: IndexerService(

@@ -28,6 +28,11 @@ struct PythonApp {
                     with client.open("io.photod.Authorization") as auth:
                         for reply in auth.Watch(_more=True):
                             emit(reply["event"])
+                elif command == "describe":
+                    description = sys.argv[4] if len(sys.argv) > 4 else None
+                    with client.open("io.photod.Library") as library:
+                        for reply in library.SetDescription(json.loads(sys.argv[3]), description, _more=True):
+                            emit(reply)
                 elif command == "subscribe":
                     with client.open("io.photod.Library") as library:
                         for reply in library.Subscribe(_more=True):

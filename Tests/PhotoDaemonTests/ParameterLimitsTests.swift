@@ -32,7 +32,7 @@ import Varlink
                 }
             }
         }
-        #expect(checked == 27)
+        #expect(checked == 28)
     }
 
     /// The IDL's limits of one member, as its comment declares them.

@@ -108,7 +108,7 @@ public enum DescriptionEdit {
     }
 
     /// The description's UTF-8 bytes, refused when some source could not hold them as they are.
-    static func validated(_ description: String?) throws(DescriptionEditError) -> [UInt8]? {
+    public static func validated(_ description: String?) throws(DescriptionEditError) -> [UInt8]? {
         guard let description else { return nil }
         // A Swift String is valid UTF-8 by construction, so only length and characters are checked.
         let bytes = Array(description.utf8)

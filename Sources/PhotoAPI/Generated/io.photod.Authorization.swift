@@ -26,6 +26,8 @@ public enum AuthorizationInterface {
         public static let noSuchAsset = "io.photod.Authorization.NoSuchAsset"
         /// `io.photod.Authorization.TooManyRequests`.
         public static let tooManyRequests = "io.photod.Authorization.TooManyRequests"
+        /// `io.photod.Authorization.NoSuchChange`.
+        public static let noSuchChange = "io.photod.Authorization.NoSuchChange"
     }
 }
 
@@ -152,24 +154,79 @@ public struct App: Codable, Sendable, Equatable, ByteLimited {
     ]
 }
 
+/// How a change an app asked for ended: the owner allowed or denied it, nobody answered within
+/// the request timeout (expired), the app hung up (withdrawn), or the app lost its access while
+/// it waited (revoked).
+public enum ChangeAnswer: String, Codable, Sendable, CaseIterable {
+    case allowed, denied, expired, withdrawn, revoked
+}
+
+/// A change to photos that an app asked for (io.photod.Library.SetDescription) and that waits
+/// for the owner, as iOS asks "Allow … to modify this photo?". The app's text is bounded by
+/// SetDescription's limits; a client escapes it before showing it.
+public struct ChangeRequest: Codable, Sendable, Equatable {
+    /// photod's name for the request, for AnswerChange; never reused while photod runs.
+    public var id: String
+    /// The app that asked, as Event.app.
+    public var app: App
+    /// The photos to change, by asset id: each one the app could see when it asked (at most 1000).
+    public var ids: [String]
+    /// The description to write into them; absent clears it.
+    public var description: String?
+    public var requestedAt: String
+    /// When photod ends it unanswered (the configured request timeout).
+    public var expiresAt: String
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(
+        id: String,
+        app: App,
+        ids: [String] = [],
+        description: String? = nil,
+        requestedAt: String,
+        expiresAt: String
+    ) {
+        self.id = id
+        self.app = app
+        self.ids = ids
+        self.description = description
+        self.requestedAt = requestedAt
+        self.expiresAt = expiresAt
+    }
+}
+
 /// The values of `io.photod.Authorization.Event.kind`.
 public enum AuthorizationEventKind: String, Codable, Sendable, CaseIterable {
-    case requested, decided, reset, selectionChanged, cancelled, removed
+    case requested, decided, reset, selectionChanged, cancelled, removed, changeRequested, changeEnded
 }
 
 /// `io.photod.Authorization.Event` on the wire.
 public struct AppEvent: Codable, Sendable, Equatable {
     /// removed: the owner deleted the app's record with Remove; it starts over as notDetermined.
+    /// changeRequested: an app asked to change photos (change says what); changeEnded: that
+    /// request ended (answer says how). Both go to the owner's watchers and the app's own.
     public var kind: AuthorizationEventKind
     public var app: App
     /// The level the event is about (removed: both); absent means readWrite.
     public var level: AccessLevel?
+    /// For changeRequested and changeEnded: the request.
+    public var change: ChangeRequest?
+    /// For changeEnded: how it ended.
+    public var answer: ChangeAnswer?
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
-    public init(kind: AuthorizationEventKind, app: App, level: AccessLevel? = nil) {
+    public init(
+        kind: AuthorizationEventKind,
+        app: App,
+        level: AccessLevel? = nil,
+        change: ChangeRequest? = nil,
+        answer: ChangeAnswer? = nil
+    ) {
         self.kind = kind
         self.app = app
         self.level = level
+        self.change = change
+        self.answer = answer
     }
 }
 
@@ -359,6 +416,51 @@ public struct ResetParameters: Codable, Sendable, Equatable, ByteLimited {
     ]
 }
 
+/// Reply of `io.photod.Authorization.ListChanges`.
+public struct ListChangesReply: Codable, Sendable, Equatable {
+    public var changes: [ChangeRequest]
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(changes: [ChangeRequest] = []) {
+        self.changes = changes
+    }
+}
+
+/// Parameters of `io.photod.Authorization.AnswerChange`.
+public struct AnswerChangeParameters: Codable, Sendable, Equatable, ByteLimited {
+    public var id: String
+    public var allow: Bool
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(id: String, allow: Bool = false) {
+        self.id = id
+        self.allow = allow
+    }
+
+    /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
+    public enum MaximumBytes {
+        /// `id`.
+        public static let id = 64
+    }
+
+    /// What `fieldOverByteLimit()` checks, in field order.
+    public static let byteLimits: [ByteLimit<Self>] = [
+        ByteLimit("id", atMost: MaximumBytes.id) { [$0.id] },
+    ]
+}
+
+/// Reply of `io.photod.Authorization.AnswerChange`.
+public struct AnswerChangeReply: Codable, Sendable, Equatable {
+    public var change: ChangeRequest
+    public var answer: ChangeAnswer
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(change: ChangeRequest, answer: ChangeAnswer) {
+        self.change = change
+        self.answer = answer
+    }
+}
+
 /// Reply of `io.photod.Authorization.Watch`.
 public struct AuthorizationEventReply: Codable, Sendable, Equatable {
     public var event: AppEvent
@@ -464,5 +566,16 @@ public struct TooManyRequestsError: Codable, Sendable, Equatable {
     public init(app: String, retryAfter: Int) {
         self.app = app
         self.retryAfter = retryAfter
+    }
+}
+
+/// Parameters of `io.photod.Authorization.NoSuchChange`.
+/// AnswerChange: no change with this id waits (it was answered, expired, or withdrawn).
+public struct NoSuchChangeError: Codable, Sendable, Equatable {
+    public var id: String
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(id: String) {
+        self.id = id
     }
 }

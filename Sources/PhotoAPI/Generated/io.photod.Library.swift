@@ -44,6 +44,8 @@ public enum LibraryInterface {
         public static let tooLarge = "io.photod.Library.TooLarge"
         /// `io.photod.Library.ImportFailed`.
         public static let importFailed = "io.photod.Library.ImportFailed"
+        /// `io.photod.Library.ChangeNotAllowed`.
+        public static let changeNotAllowed = "io.photod.Library.ChangeNotAllowed"
     }
 }
 
@@ -926,11 +928,14 @@ public struct SetDescriptionReply: Codable, Sendable, Equatable {
     /// The photos written, as they are indexed now.
     public var assets: [Asset]
     public var failed: [DescriptionFailure]
+    /// An app's first reply with "more": the owner was asked; the outcome follows.
+    public var pending: Bool?
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
-    public init(assets: [Asset] = [], failed: [DescriptionFailure] = []) {
+    public init(assets: [Asset] = [], failed: [DescriptionFailure] = [], pending: Bool? = nil) {
         self.assets = assets
         self.failed = failed
+        self.pending = pending
     }
 }
 
@@ -1147,5 +1152,20 @@ public struct ImportFailedError: Codable, Sendable, Equatable {
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
     public init(reason: String) {
         self.reason = reason
+    }
+}
+
+/// Parameters of `io.photod.Library.ChangeNotAllowed`.
+/// SetDescription by an app: the owner did not allow it, and nothing was written. answer is
+/// denied, expired (no answer within the request timeout) or revoked (the app lost its access,
+/// or the photos left what it may see, while it waited).
+public struct ChangeNotAllowedError: Codable, Sendable, Equatable {
+    public var answer: String
+    public var hint: String
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(answer: String, hint: String) {
+        self.answer = answer
+        self.hint = hint
     }
 }

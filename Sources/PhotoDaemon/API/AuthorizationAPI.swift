@@ -12,6 +12,8 @@ import Varlink
 /// and watches.
 struct AuthorizationAPI: Sendable {
     let authorizer: Authorizer
+    /// The changes apps asked for that wait for the owner.
+    let changes: ChangeRequests
     /// Checks that a limited selection names groups and assets the library has.
     let catalog: SelectionCatalog
     let logger: Logger
@@ -40,6 +42,18 @@ struct AuthorizationAPI: Sendable {
                 AppReply(app: try await authorizer.reset(request.parameters.app, uid: uid,
                                                          level: request.parameters.level ?? .readWrite,
                                                          by: request.caller.appID).wire)
+            }
+        }
+        table.on(AuthorizationMethods.listChanges) { _ in
+            ListChangesReply(changes: await changes.list().map { $0.change.wire(app: $0.app.wire) })
+        }
+        table.on(AuthorizationMethods.answerChange) { request in
+            do throws(ChangeRequestError) {
+                let ended = try await changes.answer(request.parameters.id, allow: request.parameters.allow,
+                                                     by: request.caller.appID)
+                return AnswerChangeReply(change: ended.change.wire(app: ended.app.wire), answer: ended.answer)
+            } catch {
+                throw AppDescriptionCall.varlinkError(error)
             }
         }
         table.on(AuthorizationMethods.remove) { request in
@@ -105,7 +119,7 @@ struct AuthorizationAPI: Sendable {
         }
         let (id, events) = await authorizer.watch(app: app)
         for await event in events {
-            let reply = AuthorizationEventReply(event: .init(kind: event.kind, app: event.app.wire, level: event.level))
+            let reply = AuthorizationEventReply(event: event.wire)
             do {
                 try await replier.reply(reply, continues: true)
             } catch {

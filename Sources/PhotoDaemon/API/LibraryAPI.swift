@@ -27,6 +27,8 @@ struct LibraryAPI: Sendable {
     let importing: ImportCall
     /// `SetDescription`.
     let describing: SetDescriptionCall
+    /// The changes apps asked for, waiting for the owner (an app's `SetDescription`).
+    let changes: ChangeRequests
     let logger: Logger
     /// How many searches each app may run at once.
     let costlyCalls = CostlyCallLimit(perApp: 2, perUser: 4)
@@ -78,8 +80,15 @@ struct LibraryAPI: Sendable {
         table.on(LibraryMethods.importPhoto) { request in
             try await importing.run(request.parameters, call: request.call, caller: request.caller)
         }
-        table.on(LibraryMethods.setDescription) { request in
-            try await describing.run(request.parameters, access: request.admission, caller: request.caller)
+        let appDescribing = AppDescriptionCall(describing: describing, changes: changes, gate: gate)
+        table.stream(LibraryMethods.setDescription) { request in
+            guard case .app(let identity) = request.caller else {
+                // The owner's clients write at once.
+                return try await request.replier.reply(
+                    try await describing.run(request.parameters, access: request.admission, caller: request.caller))
+            }
+            try await appDescribing.run(request.parameters, identity: identity, access: request.admission,
+                                        call: request.call, replier: request.replier)
         }
         table.stream(LibraryMethods.subscribe) { request in
             let subscription = Subscription(store: store, hub: hub, mapper: mapper, gate: gate)

@@ -1,6 +1,6 @@
 /// What an authorization record is kept under: the user and the app id. In a system service,
 /// the same program run by two users is two apps, and one user's grant never reaches another.
-struct AppKey: Sendable, Hashable, Comparable, CustomStringConvertible {
+struct AppKey: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     /// The uid of the app's processes (SO_PEERCRED).
     let uid: UInt32
     /// The app id the resolver derived.

@@ -7,4 +7,13 @@ struct AuthorizationEvent: Sendable, Equatable, Codable {
     var app: AppAuthorization
     /// The level the event is about; `removed` is about both.
     var level: AccessLevel = .readWrite
+    /// For `changeRequested` and `changeEnded`: the change the app asked for.
+    var change: PendingChange?
+    /// For `changeEnded`: how it ended.
+    var answer: ChangeAnswer?
+
+    /// The event as `Watch` sends it.
+    var wire: AppEvent {
+        AppEvent(kind: kind, app: app.wire, level: level, change: change.map { $0.wire(app: app.wire) }, answer: answer)
+    }
 }

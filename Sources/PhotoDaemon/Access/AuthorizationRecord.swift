@@ -103,7 +103,8 @@ extension AppAuthorization {
             && add.decidedBy == other.add.decidedBy
     }
 
-    private static func isoTime(_ date: Date) -> String {
+    /// A time as the wire writes it (UTC, ISO 8601).
+    static func isoTime(_ date: Date) -> String {
         ISOTime.utcString(nanoseconds: Int64(date.timeIntervalSince1970 * 1_000_000_000))
     }
 }

@@ -23,6 +23,9 @@ actor Authorizer {
     private var nextID: UInt64 = 1
     private var waiters: [UInt64: AsyncStream<RequestAuthorizationReply>.Continuation] = [:]
     private var watchers: [UInt64: (app: AppKey?, continuation: AsyncStream<AuthorizationEvent>.Continuation)] = [:]
+    /// photod's own parts that follow every event (`ChangeRequests`), apart from the clients'
+    /// watchers, which the log counts.
+    private var followers: [UInt64: AsyncStream<AuthorizationEvent>.Continuation] = [:]
     /// How many app records are kept at most (`AuthorizationLimits.maximumApps`).
     private let maximumApps: Int
     /// Set while apps are being turned away for the record cap, so the owner is told once.
@@ -30,7 +33,7 @@ actor Authorizer {
     /// Lines apps can cause, capped per app and kind.
     private var logBudgets = AppLogBudgets()
     /// Pending requests' timers; `AuthorizationService` runs them.
-    nonisolated let deadlines = RequestDeadlines()
+    nonisolated let deadlines = RequestDeadlines<AppKey>()
 
     /// Loads the stored records and holds them to `policy`; `visibilityChanged` is told (with
     /// `AppKey.text`) when what an app sees changes (its subscriptions adjust).
@@ -91,8 +94,12 @@ actor Authorizer {
     /// The app's record; an app never seen is notDetermined (or restricted) without a record
     /// being kept, so only asking takes one of the limited record slots.
     func record(for identity: AppIdentity) -> AppAuthorization {
-        machines[AppKey(identity)]?.record
-            ?? newMachine(for: AppKey(identity)).record
+        record(of: AppKey(identity))
+    }
+
+    /// The record kept under `key`, or what an app never seen would have.
+    func record(of key: AppKey) -> AppAuthorization {
+        machines[key]?.record ?? newMachine(for: key).record
     }
 
     /// Every app known, by uid and id.
@@ -300,9 +307,20 @@ actor Authorizer {
         return (id, stream)
     }
 
-    /// Ends a watch.
+    /// Ends a watch (or a follow).
     func unwatch(_ id: UInt64) {
         watchers.removeValue(forKey: id)?.continuation.finish()
+        followers.removeValue(forKey: id)?.finish()
+    }
+
+    /// Every event from now on, for a part of photod; end it with `unwatch`.
+    func follow() -> (id: UInt64, events: AsyncStream<AuthorizationEvent>) {
+        let id = takeID()
+        // Bounded like a client's watch: a follower that fell behind loses the oldest events, and
+        // an allowed change is checked against the app's access again before it is written.
+        let (stream, continuation) = AsyncStream.makeStream(of: AuthorizationEvent.self, bufferingPolicy: .bufferingNewest(1024))
+        followers[id] = continuation
+        return (id, stream)
     }
 
     // MARK: Machinery
@@ -387,11 +405,21 @@ actor Authorizer {
         }
     }
 
+    /// Tells the owner's watchers and the app's own of an event from outside the machines (a
+    /// change the app asked for).
+    func announce(_ event: AuthorizationEvent) {
+        notify(event)
+    }
+
+    /// How long a request waits for the owner before it ends unanswered.
+    var requestTimeout: TimeInterval { policy.requestTimeout }
+
     /// Sends an event to the owner's watchers and to the app's own.
     private func notify(_ event: AuthorizationEvent) {
         for (_, watcher) in watchers where watcher.app == nil || watcher.app == event.app.key {
             watcher.continuation.yield(event)
         }
+        for follower in followers.values { follower.yield(event) }
     }
 
     /// Ends `app`'s request if it is still pending at `deadline`.

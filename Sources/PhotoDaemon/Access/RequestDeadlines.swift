@@ -4,12 +4,13 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The deadlines of pending authorization requests, waited for by one loop that runs as a
-/// child of `AuthorizationService`, so every timer ends with the service group.
-final class RequestDeadlines: Sendable {
+/// The deadlines of pending requests (an app's authorization request, a change it asked for),
+/// each kind waited for by one loop that runs as a child of `AuthorizationService`, so every
+/// timer ends with the service group. `Key` names the request.
+final class RequestDeadlines<Key: Sendable>: Sendable {
     /// One request's deadline.
     struct Deadline: Sendable {
-        let app: AppKey
+        let key: Key
         let at: Date
     }
 
@@ -20,20 +21,20 @@ final class RequestDeadlines: Sendable {
         (deadlines, input) = AsyncStream.makeStream(of: Deadline.self)
     }
 
-    /// Arms a timer for `app`'s request ending at `at`.
-    func schedule(_ app: AppKey, at: Date) {
-        input.yield(Deadline(app: app, at: at))
+    /// Arms a timer for the request `key` ending at `at`.
+    func schedule(_ key: Key, at: Date) {
+        input.yield(Deadline(key: key, at: at))
     }
 
     /// Calls `expire` for each deadline once it has passed; runs until cancelled, and then
     /// drops the timers still waiting (the daemon is stopping; a request is not stored pending).
-    func run(expire: @escaping @Sendable (AppKey, Date) async -> Void) async {
+    func run(expire: @escaping @Sendable (Key, Date) async -> Void) async {
         await withDiscardingTaskGroup { group in
             for await deadline in deadlines {
                 group.addTask {
                     guard (try? await Task.sleep(for: .seconds(max(0, deadline.at.timeIntervalSinceNow)))) != nil
                     else { return }
-                    await expire(deadline.app, deadline.at)
+                    await expire(deadline.key, deadline.at)
                 }
             }
         }

@@ -1,5 +1,6 @@
 import FileSystem
 import Logging
+import Metadata
 import PhotoAPI
 import Posix
 import SafeText
@@ -22,16 +23,8 @@ struct SetDescriptionCall: Sendable {
     /// Serves one call; `access` is what the caller may see (an id outside it is AssetNotFound).
     func run(_ parameters: SetDescriptionParameters, access: LibraryAccess, caller: Caller) async throws
         -> SetDescriptionReply {
-        guard parameters.ids.count <= Self.maximumIDs, !parameters.ids.isEmpty else {
-            throw VarlinkError.invalidParameter("ids")
-        }
-        let ids = Array(Set(parameters.ids)).sorted()
-        let found = try await store.read(as: access) { try $0.assets(ids: ids) }
-        let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        // Every id is checked before any file is written: a typo writes nothing.
-        if let missing = parameters.ids.first(where: { byID[$0] == nil }) {
-            throw VarlinkError(LibraryInterface.Error.assetNotFound, parameters: AssetNotFoundError(id: missing))
-        }
+        try Self.checkWritable(parameters.description)
+        let (ids, byID) = try await checked(parameters.ids, access: access)
         var written: [String] = []
         var touched: [PathBytes] = []
         var failed: [(id: String, error: DescriptionWriteError)] = []
@@ -57,6 +50,32 @@ struct SetDescriptionCall: Sendable {
             assets: now.map(mapper.asset),
             failed: failed.map { DescriptionFailure(id: $0.id, error: Self.name(of: $0.error),
                                                     reason: SafeText.escaped($0.error.message)) })
+    }
+
+    /// The call's distinct ids, sorted, and each one's asset: `AssetNotFound` for an id `access`
+    /// does not reach (the caller cannot tell it from one the library lacks), before any write,
+    /// so a typo writes nothing.
+    func checked(_ requested: [String], access: LibraryAccess) async throws
+        -> (ids: [String], assets: [String: StoredAsset]) {
+        guard requested.count <= Self.maximumIDs, !requested.isEmpty else { throw VarlinkError.invalidParameter("ids") }
+        let ids = Array(Set(requested)).sorted()
+        let found = try await store.read(as: access) { try $0.assets(ids: ids) }
+        let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        if let missing = requested.first(where: { byID[$0] == nil }) {
+            throw VarlinkError(LibraryInterface.Error.assetNotFound, parameters: AssetNotFoundError(id: missing))
+        }
+        return (ids, byID)
+    }
+
+    /// Refuses a description no photo could take (too long, NUL, control characters that XMP
+    /// cannot hold) before any file is read, and before an owner is asked about it.
+    static func checkWritable(_ description: String?) throws(VarlinkError) {
+        do {
+            _ = try DescriptionEdit.validated(description)
+        } catch {
+            throw VarlinkError(LibraryInterface.Error.descriptionRefused, parameters: DescriptionRefusedError(
+                reason: SafeText.escaped(DescriptionWriteError.refused(error).message)))
+        }
     }
 
     /// The files a write changed, for the indexer: the photo, and the sidecar it wrote.

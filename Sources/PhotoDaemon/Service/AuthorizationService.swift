@@ -1,12 +1,20 @@
 import ServiceLifecycle
 
-/// Ends authorization requests the owner left unanswered, at their deadlines, until shutdown.
+/// Ends authorization requests and change requests the owner left unanswered, at their
+/// deadlines, and changes of apps that lose their access, until shutdown.
 struct AuthorizationService: Service {
     let authorizer: Authorizer
+    let changes: ChangeRequests
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
-            await authorizer.deadlines.run { app, deadline in await authorizer.expire(app, deadline: deadline) }
+            await withDiscardingTaskGroup { group in
+                group.addTask {
+                    await authorizer.deadlines.run { app, deadline in await authorizer.expire(app, deadline: deadline) }
+                }
+                group.addTask { await changes.deadlines.run { id, _ in await changes.expire(id) } }
+                group.addTask { await changes.followAccess() }
+            }
         }
     }
 }
