@@ -43,6 +43,8 @@ struct ActionRunner: Sendable {
             return nil
         case .decide(let app, let status, let confirmed):
             return await decide(app, status: status, confirmed: confirmed)
+        case .answerChange(let key, let allow):
+            return await answerChange(key, allow: allow)
         case .openPrompt(let app):
             return openPrompt(app)
         case .log(let entry):
@@ -83,6 +85,21 @@ struct ActionRunner: Sendable {
                                      reason: error.description)
             }
             return .decideFailed(app, warning: nil, reason: error.description)
+        }
+    }
+
+    /// Asks photod to allow or deny a change; its end closes the notification at once.
+    private func answerChange(_ key: AppKey, allow: Bool) async -> NotifierEvent {
+        do {
+            let answered = try await photod.answerChange(key, allow: allow)
+            logger.notice("the owner answered a change in a desktop notification", metadata: [
+                "app": "\(key.id)", "uid": "\(key.uid)", "change": "\(key.change ?? "-")",
+                "answer": "\(answered.answer.rawValue)"])
+            return .authorization(AuthorizationEventReply.Event(
+                kind: .changeEnded, app: answered.change.app, change: answered.change, answer: answered.answer))
+        } catch {
+            // Already ended (answered elsewhere, expired, withdrawn): its own event closes it.
+            return .decideFailed(key, warning: nil, reason: error.description)
         }
     }
 

@@ -52,6 +52,34 @@ public enum NotificationText {
                                    actions: actions)
     }
 
+    /// The summary of a change an app asked for: fixed, never text from an app.
+    public static let changeSummary = "An app asks to change photos"
+
+    /// A change `change.app` asked for: which app, how many photos, the new description
+    /// (escaped, quoted, cut at `descriptionCharacters`), with Allow / Deny / Show….
+    public static func change(_ change: ChangeRequest, ownerUID: Int, capabilities: ServerCapabilities)
+        -> NotificationContent {
+        let app = change.app
+        let who = app.uid == ownerUID ? "" : " of user \(app.uid)"
+        let name = SafeText.escaped(app.id) + who
+            + (app.label.flatMap { $0.isEmpty ? nil : $0 }.map { " (calls itself \(SafeText.quoted($0)))" } ?? "")
+        let photos = change.ids.count == 1 ? "1 photo" : "\(change.ids.count) photos"
+        let what = change.description.map {
+            "to set the description of \(photos) to \(SafeText.quoted($0, maxCharacters: descriptionCharacters))"
+        } ?? "to clear the description of \(photos)"
+        var lines = ["\(name) asks \(what).", "The photos' files are changed; photod writes only the description."]
+        var actions: [NotificationContent.Action] = []
+        if capabilities.actions {
+            actions = [.init(ActionKey.allow, "Allow"), .init(ActionKey.deny, "Deny"), .init(ActionKey.choose, "Show…")]
+        } else {
+            lines.append("Answer in a terminal: photoctl permissions prompt")
+        }
+        return NotificationContent(summary: changeSummary, body: body(lines, capabilities), actions: actions)
+    }
+
+    /// Most characters of a change's description a notification shows.
+    public static let descriptionCharacters = 200
+
     /// The summary of the requests beyond the ones shown.
     public static func overflow(count: Int, capabilities: ServerCapabilities) -> NotificationContent {
         let apps = count == 1 ? "1 more app is" : "\(count) more apps are"

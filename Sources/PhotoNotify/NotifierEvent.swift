@@ -9,8 +9,9 @@ public enum NotifierEvent: Sendable, Equatable {
     case serverMissing(reason: String)
     /// The notification server changed hands: `owner` is the new one's unique name, "" for none.
     case serverChanged(owner: String)
-    /// Every app photod knows, listed after (re)connecting; the pending ones are the requests.
-    case appsListed([App])
+    /// Every app photod knows and every change waiting, listed after (re)connecting; the
+    /// pending apps and the changes are the requests.
+    case appsListed([App], changes: [ChangeRequest] = [])
     /// One event of photod's `Authorization.Watch` (or the app a decision returned).
     case authorization(AuthorizationEventReply.Event)
     /// photod's connection dropped: its requests ended with it.
@@ -41,6 +42,8 @@ public enum NotifierAction: Sendable, Equatable {
     case close(id: UInt32)
     /// Ask photod to decide about `app` (`confirmed`: the owner saw its warning and agreed).
     case decide(AppKey, status: AuthorizationStatus, confirmed: Bool)
+    /// Ask photod to allow or deny the change `key` names.
+    case answerChange(AppKey, allow: Bool)
     /// Open `photoctl permissions prompt` for `app` in a terminal.
     case openPrompt(AppKey)
     /// Write a log line.

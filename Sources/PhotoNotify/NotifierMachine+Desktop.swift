@@ -67,6 +67,14 @@ extension NotifierMachine {
         guard notification.content.actions.contains(where: { $0.key == action }) else {
             return [.note(.warning, "ignored an action the notification does not offer", about)]
         }
+        if request.change != nil {
+            // A change is allowed or denied as it stands: the app's access was decided before.
+            switch action {
+            case ActionKey.allow: return [.answerChange(request.key, allow: true)]
+            case ActionKey.deny: return [.answerChange(request.key, allow: false)]
+            default: return [.openPrompt(request.key)]
+            }
+        }
         switch action {
         case ActionKey.allow where request.app.warning != nil:
             requests[index].confirming = true

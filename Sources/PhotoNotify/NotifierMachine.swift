@@ -67,8 +67,8 @@ public struct NotifierMachine: Sendable {
             actions = serverGone(reason)
         case .serverChanged(let owner):
             actions = serverChanged(owner: owner)
-        case .appsListed(let apps):
-            actions = listed(apps)
+        case .appsListed(let apps, let changes):
+            actions = listed(apps, changes: changes)
         case .authorization(let event):
             actions = apply(event)
         case .photodDisconnected:
@@ -134,12 +134,14 @@ public struct NotifierMachine: Sendable {
 
     // MARK: photod's side
 
-    /// The apps listed after (re)connecting: pending ones are the requests, the rest are answered.
-    private mutating func listed(_ apps: [App]) -> [NotifierAction] {
+    /// The apps and changes listed after (re)connecting: pending apps and the changes are the
+    /// requests, the rest are answered.
+    private mutating func listed(_ apps: [App], changes: [ChangeRequest]) -> [NotifierAction] {
         let pending = apps.flatMap { app in AccessLevel.allCases.filter { Self.isPending(app, $0) }.map { (app, $0) } }
-        let keys = Set(pending.map { AppKey($0.0, level: $0.1) })
+        let keys = Set(pending.map { AppKey($0.0, level: $0.1) } + changes.map(AppKey.init))
         var actions = requests.map(\.key).filter { !keys.contains($0) }.flatMap { remove($0) }
         for (app, level) in pending { actions += upsert(app, level: level, asked: false) }
+        for change in changes { actions += upsert(change.app, level: .readWrite, change: change, asked: false) }
         return actions
     }
 
@@ -156,7 +158,13 @@ public struct NotifierMachine: Sendable {
         let level = event.level ?? .readWrite
         switch event.kind {
         case .removed:
-            return AccessLevel.allCases.flatMap { remove(AppKey(event.app, level: $0)) }
+            let keys = requests.map(\.key).filter { $0.id == event.app.id && $0.uid == event.app.uid }
+            return keys.flatMap { remove($0) }
+        case .changeRequested:
+            guard let change = event.change else { return [] }
+            return upsert(change.app, level: .readWrite, change: change, asked: true)
+        case .changeEnded:
+            return event.change.map { remove(AppKey($0)) } ?? []
         case .decided, .reset, .cancelled:
             return remove(AppKey(event.app, level: level))
         case .requested, .selectionChanged:
@@ -165,9 +173,11 @@ public struct NotifierMachine: Sendable {
         }
     }
 
-    /// Records a pending request; `asked`: the app asked (again), so a closed notification comes back.
-    private mutating func upsert(_ app: App, level: AccessLevel, asked: Bool) -> [NotifierAction] {
-        let key = AppKey(app, level: level)
+    /// Records a pending request (of `change`, for a change the app asked for); `asked`: the app
+    /// asked (again), so a closed notification comes back.
+    private mutating func upsert(_ app: App, level: AccessLevel, change: ChangeRequest? = nil,
+                                 asked: Bool) -> [NotifierAction] {
+        let key = change.map(AppKey.init) ?? AppKey(app, level: level)
         if let index = requests.firstIndex(where: { $0.key == key }) {
             // A warning learnt from photod's refusal stays until photod's record carries one.
             let warning = app.warning ?? requests[index].app.warning
@@ -175,7 +185,7 @@ public struct NotifierMachine: Sendable {
             requests[index].app.warning = warning
             if asked { requests[index].dismissed = false }
         } else {
-            var request = PendingRequest(app: app, level: level)
+            var request = PendingRequest(app: app, level: level, change: change)
             // A request photod announces now waits `showDelay` first; one listed at (re)connect
             // has waited already.
             var hold: [NotifierAction] = []

@@ -41,6 +41,8 @@ struct PendingRequest: Sendable {
     var app: App
     /// The level the app asked for.
     var level: AccessLevel = .readWrite
+    /// For a change the app asked for (an app's SetDescription): the change; nil for access.
+    var change: ChangeRequest?
     /// Allow was pressed for an app with a warning: the notification now asks again.
     var confirming = false
     var notification: NotificationState = .none
@@ -53,7 +55,7 @@ struct PendingRequest: Sendable {
     /// (a server may close a notification before it says which button closed it).
     var lastClosed: ShownNotification?
 
-    var key: AppKey { AppKey(app, level: level) }
+    var key: AppKey { change.map(AppKey.init) ?? AppKey(app, level: level) }
 
     /// The notification of this request that `id` names: shown, being replaced, or just closed.
     func notification(withID id: UInt32) -> ShownNotification? {

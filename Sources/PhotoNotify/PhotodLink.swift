@@ -41,6 +41,12 @@ actor PhotodLink {
                                       level: app.level == .readWrite ? nil : app.level)
     }
 
+    /// Owner only: allows or denies the change `key` names, through the calls connection.
+    func answerChange(_ key: AppKey, allow: Bool) async throws(PhotoClientError) -> AnswerChangeReply {
+        guard let calls else { throw .unreachable(socket: socketPath, reason: "photod-notify is not connected to photod") }
+        return try await calls.answerChange(key.change ?? "", allow: allow)
+    }
+
     /// One connection's life; whether it got as far as listing the apps.
     private func watch(deliver: @Sendable (NotifierEvent) -> Void) async -> Bool {
         let events: PhotoClient
@@ -62,12 +68,13 @@ actor PhotodLink {
         var listed = false
         do {
             let apps = try await calls.listApps()
+            let changes = try await calls.listChanges()
             self.calls = calls
             listed = true
             lastFailure = nil
             logger.info("watching photod's permission requests", metadata: [
-                "socket": "\(socketPath)", "waiting": "\(apps.filter(\.pending).count)"])
-            deliver(.appsListed(apps))
+                "socket": "\(socketPath)", "waiting": "\(apps.filter(\.pending).count)", "changes": "\(changes.count)"])
+            deliver(.appsListed(apps, changes: changes))
             for try await event in stream { deliver(.authorization(event)) }
             failed("photod ended the Watch; connecting again", nil)
         } catch {

@@ -1,0 +1,40 @@
+import Foundation
+import PhotoTestSupport
+import Testing
+
+/// photod-notify and an app's SetDescription: the change is shown in its own words, Allow writes
+/// it, and a change the app withdraws closes its notification.
+@Suite(.serialized)
+struct NotifyChangeTests {
+    @Test func allowInTheNotificationWritesTheChangeAndClosesIt() async throws {
+        let setup = try await NotifySetup()
+        let appID = try await setup.app.appID
+        _ = try await setup.daemon.photoctl(["permissions", "allow", appID])
+        let shown = try await setup.daemon.photoctlJSON(["show", setup.daemon.library + "/beach/1.jpg"])
+        let photo = try #require((shown["assets"] as? [[String: Any]])?.first?["id"] as? String, "\(shown)")
+        let describe = try setup.app.stream(["describe", "[\"\(photo)\"]", "Harbour"], name: "describe")
+        let id = try #require(await setup.notification(mentioning: "Harbour"), "photod-notify: \(setup.notifier.log)")
+        let notification = try #require(setup.server.notifications.first { $0["id"] as? Int == id })
+        #expect(notification["summary"] as? String == "An app asks to change photos")
+        #expect((notification["body"] as? String)?.contains("asks to set the description of 1 photo to") == true)
+        #expect(notification["actions"] as? [String] == ["allow", "Allow", "deny", "Deny", "choose", "Show…"])
+
+        try await setup.server.invoke(id, "allow")
+        await #expect(describe.exitStatus(timeout: 60) == 0, "\(describe.stderr)")
+        let written = try #require(describe.objects.last?["assets"] as? [[String: Any]], "\(describe.objects)")
+        #expect(written.first?["group"] as? String == "Harbour")
+        await #expect(setup.server.wait { $0.closed.contains(id) }, "\(setup.server.calls)")
+        #expect(await setup.notifier.logContains("the owner answered a change in a desktop notification"))
+    }
+
+    @Test func aChangeTheAppWithdrawsClosesItsNotification() async throws {
+        let setup = try await NotifySetup()
+        _ = try await setup.daemon.photoctl(["permissions", "allow", try await setup.app.appID])
+        let shown = try await setup.daemon.photoctlJSON(["show", setup.daemon.library + "/beach/1.jpg"])
+        let photo = try #require((shown["assets"] as? [[String: Any]])?.first?["id"] as? String, "\(shown)")
+        let describe = try setup.app.stream(["describe", "[\"\(photo)\"]"], name: "describe")
+        let id = try #require(await setup.notification(mentioning: "clear the description"), "\(setup.notifier.log)")
+        await describe.kill()
+        await #expect(setup.server.wait { $0.closed.contains(id) }, "\(setup.server.calls) \(setup.notifier.log)")
+    }
+}
