@@ -143,6 +143,9 @@ struct PermissionsWatchCommand: AsyncParsableCommand {
         for try await event in client.watchAuthorization() {
             if global.json {
                 try Output.jsonLine(event)
+            } else if let change = event.change {
+                let ended = event.kind == .changeEnded ? " → \(ChangeText.ended(event.answer))" : ""
+                AppText.line("\(event.kind.rawValue) ", event.app, ": \(ChangeText.what(change))\(ended)")
             } else {
                 let adding = event.level == .addOnly
                 let reason = event.kind == .requested ? ": " + ((adding ? event.app.addOnly?.reason : event.app.reason) ?? "") : ""

@@ -16,8 +16,10 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
         commandName: "prompt",
         abstract: "Wait for apps to ask, and answer each request in this terminal.",
         discussion: """
-            Requests already waiting are asked first. Ctrl-D or Ctrl-C stops. With --app, only \
-            that app's request is asked about, once (photod-notify's Choose… opens this).
+            Requests already waiting are asked first. Besides requests for access, an app may ask to \
+            change photos (their description); each such change is asked about as well. Ctrl-D or \
+            Ctrl-C stops. With --app, only that app's requests are asked about, once (photod-notify's \
+            Choose… opens this).
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -41,16 +43,19 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
         let calls = try await global.connect()
         let stream = events.watchAuthorization()
         var only: App?
+        // Watch first, then list: a request arriving in between is in the stream, not lost.
+        var changes = try await calls.listChanges()
         if let app {
             let named = try await calls.app(app, uid: uid)
-            guard named.pending || named.addOnly?.pending == true else {
+            changes = changes.filter { Self.isAbout($0.app, named) }
+            guard named.pending || named.addOnly?.pending == true || !changes.isEmpty else {
                 AppText.line("", named, " is not waiting for an answer (it is \(AppText.access(named))).")
                 return
             }
             only = named
         }
-        let once = self.once || only != nil
-        // Watch first, then list: a request arriving in between is in the stream, not lost.
+        // With --app, every request of that app is asked about, then the prompt ends.
+        let once = self.once
         let waiting = try await calls.listApps().flatMap { app in
             Self.pendingLevels(app).map { (app, $0) }
         }.filter { Self.isAbout($0.0, only) }
@@ -61,7 +66,20 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
             asked.insert("\(level.rawValue) \(app.uid) \(app.id)")
             if once { return }
         }
-        for try await event in stream where event.kind == .requested && Self.isAbout(event.app, only) {
+        for change in changes {
+            guard try await answer(change: change, using: calls) else { return }
+            asked.insert("change \(change.id)")
+            if once { return }
+        }
+        if only != nil { return }
+        for try await event in stream where Self.isAbout(event.app, only) {
+            if event.kind == .changeRequested, let change = event.change {
+                if asked.remove("change \(change.id)") != nil { continue }
+                guard try await answer(change: change, using: calls) else { return }
+                if once { return }
+                continue
+            }
+            guard event.kind == .requested else { continue }
             let level = event.level ?? .readWrite
             // A request listed above also arrives as an event when it came in meanwhile.
             if asked.remove("\(level.rawValue) \(event.app.uid) \(event.app.id)") != nil
