@@ -12,7 +12,8 @@ import Posix
 /// path again, so a folder swapped for a symlink between listing and descending is never
 /// followed: the walk cannot leave the root. Hidden entries (names starting with ".") are
 /// skipped: they are editors' and tools' temporary files and caches, never photos a person
-/// filed. A folder reached twice (through a bind mount) is walked once. Memory holds one
+/// filed; photod's own leftover temporary files among them can be removed on the way
+/// (`start(sweepingLeftovers:)`). A folder reached twice (through a bind mount) is walked once. Memory holds one
 /// listing per level of the tree being walked, not the tree.
 public struct DirectoryWalker {
     /// A regular file found by the walk.
@@ -62,9 +63,11 @@ public struct DirectoryWalker {
     /// known by their directory entry alone (their `info` is `FileInfo.unstated`; an entry of
     /// unknown type is still stat-ed), in the same order: for a walk whose caller opens and
     /// fstats every file anyway (a first index), where a stat by name is a cost of its own per file.
-    public func start(statingFiles: Bool = true) -> Cursor {
+    /// `sweepingLeftovers`: the `NewFile` temporary files a crash left in the folders listed are
+    /// removed as they are listed (see `LeftoverTemporaries`), and each step names them.
+    public func start(statingFiles: Bool = true, sweepingLeftovers: Bool = false) -> Cursor {
         Cursor(root: root, range: range, willOpenFolder: willOpenFolder, beforeListing: beforeListing,
-               statFiles: statingFiles, sorted: true)
+               statFiles: statingFiles, sorted: true, sweeps: sweepingLeftovers)
     }
 
     /// Up to `parts` ranges that together hold every path under the root, in order, for walks
@@ -98,6 +101,8 @@ public struct DirectoryWalker {
         public var entries: [Entry] = []
         /// Folders that could not be read since the previous step.
         public var failures: [FileSystemError] = []
+        /// Leftover temporary files removed since the previous step (a walk that sweeps them).
+        public var swept: [PathBytes] = []
         /// True when the walk is over: no later step finds anything.
         public var isLast = false
     }
@@ -108,20 +113,24 @@ public struct DirectoryWalker {
         private var frames: [Frame] = []
         private var seen: Set<FileIdentity> = []
         private var pendingFailures: [FileSystemError] = []
+        private var pendingSwept: [PathBytes] = []
         private let willOpenFolder: ((PathBytes) -> Void)?
         private let beforeListing: ((PathBytes) -> Void)?
         /// Whether regular files are stat-ed, or only named.
         private let statFiles: Bool
         /// Whether listings are sorted into path order (a walk) or left as read (a count).
         private let sorted: Bool
+        /// Whether leftover temporary files are removed from the folders listed.
+        private let sweeps: Bool
         private let range: PathRange?
 
         fileprivate init(root: PathBytes, range: PathRange?, willOpenFolder: ((PathBytes) -> Void)?,
-                         beforeListing: ((PathBytes) -> Void)?, statFiles: Bool, sorted: Bool) {
+                         beforeListing: ((PathBytes) -> Void)?, statFiles: Bool, sorted: Bool, sweeps: Bool = false) {
             self.willOpenFolder = willOpenFolder
             self.beforeListing = beforeListing
             self.statFiles = statFiles
             self.sorted = sorted
+            self.sweeps = sweeps
             self.range = range
             switch SafeOpener().openFolder(root) {
             case .success(let fd): push(fd, path: root, bounded: range != nil)
@@ -158,6 +167,8 @@ public struct DirectoryWalker {
             }
             step.failures = pendingFailures
             pendingFailures = []
+            step.swept = pendingSwept
+            pendingSwept = []
             step.isLast = frames.isEmpty
             return step
         }
@@ -224,18 +235,32 @@ public struct DirectoryWalker {
             beforeListing?(path)
             let prefix = path.folderPrefix
             let bounded = parentBounded && !(range?.holdsEverything(under: prefix) ?? true)
-            let listing = FolderListing(prefix: prefix, children: list(folder, prefix: bounded ? prefix : nil))
+            let listing = FolderListing(prefix: prefix, children: list(folder, at: prefix, bounded: bounded))
             frames.append(Frame(folder: folder, listing: listing, bounded: bounded))
         }
 
+        /// Removes the entry if it is a leftover temporary file, and notes its path for the step.
+        private mutating func sweep(_ entry: UnsafeMutablePointer<dirent>, named name: [UInt8], in folder: OpenFolder,
+                                    at folderPrefix: PathBytes) {
+            let removed = DirectoryWalker.withName(of: entry) { LeftoverTemporaries.removeIfLeftover(named: $0, in: folder.descriptor) }
+            if removed == true { pendingSwept.append(folderPrefix.appending(name)) }
+        }
+
         /// The folder's visible files (with their status) and subfolders, in path order; only
-        /// the subfolders that reach into the range when the folder's `prefix` is given (it
-        /// straddles a bound).
-        private func list(_ folder: OpenFolder, prefix: PathBytes?) -> [FolderListing.Child] {
+        /// the subfolders that reach into the range when it is `bounded` (it straddles a bound).
+        /// `folderPrefix`: its path with a trailing "/".
+        private mutating func list(_ folder: OpenFolder, at folderPrefix: PathBytes, bounded: Bool) -> [FolderListing.Child] {
+            let prefix = bounded ? folderPrefix : nil
             var children: [FolderListing.Child] = []
             while let entry = readdir(folder.stream) {
                 let name = DirectoryWalker.name(of: entry)
-                guard let first = name.first, first != UInt8(ascii: ".") else { continue }
+                guard let first = name.first else { continue }
+                if first == UInt8(ascii: ".") {
+                    // Only a hidden name is looked at, by its bytes: the visible entries, the
+                    // walk's hot path, cost nothing more.
+                    if sweeps, LeftoverTemporaries.isTemporaryName(name) { sweep(entry, named: name, in: folder, at: folderPrefix) }
+                    continue
+                }
                 let type = entry.pointee.d_type
                 if type == UInt8(DT_DIR) {
                     if let prefix, let range, !range.reaches(folder: prefix.appending(name).folderPrefix) { continue }
@@ -248,11 +273,7 @@ public struct DirectoryWalker {
                     continue
                 }
                 var childStat = stat()
-                // d_name is the entry's NUL-terminated name: no copy of it to make one.
-                let rc = withUnsafeBytes(of: &entry.pointee.d_name) { raw -> Int32 in
-                    guard let name = raw.baseAddress?.assumingMemoryBound(to: CChar.self) else { return -1 }
-                    return fstatat(folder.descriptor, name, &childStat, AT_SYMLINK_NOFOLLOW)
-                }
+                let rc = DirectoryWalker.withName(of: entry) { fstatat(folder.descriptor, $0, &childStat, AT_SYMLINK_NOFOLLOW) }
                 guard rc == 0 else { continue }  // vanished between readdir and stat
                 let info = FileInfo(childStat)
                 switch info.kind {
@@ -288,6 +309,14 @@ public struct DirectoryWalker {
         init(_ stream: OpaquePointer) { self.stream = stream }
 
         deinit { closedir(stream) }
+    }
+
+    /// Calls `body` with the entry's name as a C string: d_name is NUL-terminated already, so no
+    /// copy is made for a system call on it. Nil where it has no address.
+    private static func withName<T>(of entry: UnsafeMutablePointer<dirent>, _ body: (UnsafePointer<CChar>) -> T) -> T? {
+        withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+            raw.baseAddress.map { body($0.assumingMemoryBound(to: CChar.self)) }
+        }
     }
 
     private static func name(of entry: UnsafeMutablePointer<dirent>) -> [UInt8] {

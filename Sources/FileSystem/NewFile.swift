@@ -10,6 +10,10 @@ import SystemPackage
 ///
 /// photoctl's exported originals and images and photod's imports are made with it.
 public final class NewFile {
+    /// How every temporary file's name begins: hidden, so the walk and the watcher pass it over,
+    /// and photod's own, so one a crash left behind is known as such (`LeftoverTemporaries`).
+    public static let temporaryPrefix: [UInt8] = Array(".photod-new-".utf8)
+
     /// Where the file is meant to go; `commit` says where it went.
     public let path: PathBytes
     private let temporary: PathBytes
@@ -35,7 +39,7 @@ public final class NewFile {
         for _ in 0..<8 {
             // A short name of fixed length, not one built from the final name: that one may
             // already be NAME_MAX (255 bytes) long. Hidden, so photod's watcher passes it over.
-            let temporary = folder.appending(Array(".photod-new-".utf8) + randomSuffix())
+            let temporary = folder.appending(temporaryPrefix + randomSuffix())
             let descriptor = open(temporary.cString, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
             if descriptor >= 0 { return NewFile(path: path, temporary: temporary, descriptor: descriptor) }
             if errno != EEXIST { throw .failed(path, "cannot create a file in its folder", errno) }

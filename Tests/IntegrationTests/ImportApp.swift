@@ -2,7 +2,8 @@ import Foundation
 import PhotoTestSupport
 
 /// An app that adds photos, as a sandboxed one would: a Python script on a raw socket that
-/// passes the photo's descriptor with `socket.send_fds` (or, for `data`, its bytes in the call).
+/// passes the photo's descriptor with `socket.send_fds` (or, for `data`, its bytes in the call;
+/// for `import-pipe`, a pipe that delivers only part of it).
 /// photod knows it as `script:<python>:<path>`, the same for every run.
 struct ImportApp {
     let socket: String
@@ -45,6 +46,16 @@ struct ImportApp {
                 parameters["description"] = sys.argv[5]
             send("io.photod.Library.Import", parameters, fds=[fd])
             os.close(fd)
+        elif command == "import-pipe":
+            # Only the photo's first COUNT bytes go into a pipe whose write end stays open
+            # (until the script ends): photod reads them, then waits for more that never come.
+            with open(sys.argv[3], "rb") as photo:
+                head = photo.read(int(sys.argv[5]))
+            read_end, write_end = os.pipe()
+            send("io.photod.Library.Import", {"acceptFileDescriptors": True, "name": sys.argv[4]}, fds=[read_end])
+            os.close(read_end)
+            os.write(write_end, head)
+            print(json.dumps({"written": len(head)}), flush=True)
         elif command == "import-data":
             with open(sys.argv[3], "rb") as photo:
                 data = base64.b64encode(photo.read()).decode()

@@ -153,6 +153,13 @@ public final class DaemonHarness: @unchecked Sendable {
         await process?.stop(grace: timeout)
     }
 
+    /// Kills the daemon with SIGKILL, as a crash or the OOM killer would (no clean-up runs),
+    /// and waits for its end; its status.
+    @discardableResult
+    public func kill() async -> Int32? {
+        await process?.kill()
+    }
+
     deinit {
         // A test that did not stop its daemon gets it stopped as `stop` would; deinit cannot
         // await, so a task does.

@@ -9,8 +9,8 @@ import Store
 /// A JPEG (by its bytes, not its name) is read whole, edited by `DescriptionEdit.jpeg`, written to
 /// a hidden temporary file beside it with the original's owner, group, mode and extended attributes,
 /// synced, and renamed over it; then the folder is synced. A crash at any moment leaves the old
-/// file or the new one under the name, never part of either (a hidden `.photod-new-*` may be left,
-/// which the watcher and the walk pass over). The replaced photo has a new inode and a new mtime:
+/// file or the new one under the name, never part of either (a hidden `.photod-new-*` may be left:
+/// the watcher passes it over, a later library walk removes it once it is old). The replaced photo has a new inode and a new mtime:
 /// the index follows paths, and the new stamp is returned for it. Its atime and mtime are not kept:
 /// the mtime is how every reader, photod's index included, sees that the file changed.
 ///

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FileSystem
 import Logging
+import SafeText
 import Store
 import Synchronization
 
@@ -13,6 +14,10 @@ import Synchronization
 /// A walk that does not stat files (a first index: every file is opened and fstat-ed when it is
 /// read, and nothing indexed needs a stamp to compare with) gives each file the stamp
 /// `FileInfo.unstated` and the signature of its sidecar, which is stat-ed on its own.
+///
+/// The walk also removes the temporary files photod's writers left when it was killed in the
+/// middle of an import or a description (`LeftoverTemporaries`): it lists every folder anyway,
+/// so no other pass over the library is needed for them. It logs them once, at its end.
 final class LibraryWalk: Sendable {
     /// What one pull found.
     struct Step: Sendable {
@@ -28,6 +33,8 @@ final class LibraryWalk: Sendable {
         var cursor: DirectoryWalker.Cursor
         /// The last folder a file came from and whether it holds sidecars, so a folder is looked at once.
         var folder: (listing: FolderListing, hasSidecars: Bool)?
+        /// Leftover temporary files removed and not yet logged.
+        var swept: [PathBytes] = []
     }
 
     private let state: Mutex<State>
@@ -43,7 +50,7 @@ final class LibraryWalk: Sendable {
          beforeListing: (@Sendable (PathBytes) -> Void)? = nil, logger: Logger) {
         var walker = DirectoryWalker(root: root, range: range)
         walker.beforeListing = beforeListing
-        state = Mutex(State(cursor: walker.start(statingFiles: statingFiles)))
+        state = Mutex(State(cursor: walker.start(statingFiles: statingFiles, sweepingLeftovers: true)))
         self.sidecars = sidecars
         self.statingFiles = statingFiles
         self.logger = logger
@@ -57,6 +64,8 @@ final class LibraryWalk: Sendable {
                 // A folder that is gone is simply empty now (a live rescan of a removed folder).
                 logger.warning("skipping a folder photod cannot read: \(error)")
             }
+            state.swept += step.swept
+            if step.isLast { logSwept(&state.swept) }
             var files: [ReconcilePlan.Read] = []
             files.reserveCapacity(step.entries.count)
             for entry in step.entries {
@@ -73,6 +82,20 @@ final class LibraryWalk: Sendable {
             }
             return Step(files: files, found: step.entries.count, ended: step.isLast)
         }
+    }
+
+    deinit {
+        // A walk given up before its end (a stopped reconcile) still says what it removed.
+        state.withLock { logSwept(&$0.swept) }
+    }
+
+    /// Logs the leftover temporary files removed, in one line, and forgets them.
+    private func logSwept(_ swept: inout [PathBytes]) {
+        guard !swept.isEmpty else { return }
+        let shown = swept.prefix(10).map { SafeText.escaped(bytes: $0.bytes) }.joined(separator: ", ")
+        let more = swept.count > shown.count ? ", …" : ""
+        logger.notice("removed \(swept.count) temporary files left by an import or description cut short: \(shown)\(more)")
+        swept = []
     }
 
     /// The files under `root` a first index will read (sidecars left out), counted quickly for a
