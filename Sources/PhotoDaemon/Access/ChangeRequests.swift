@@ -101,6 +101,8 @@ actor ChangeRequests {
         for await event in events {
             switch event.kind {
             case .removed, .decided, .reset, .cancelled:
+                // A removed app's allowance goes with its record, so the map holds only apps photod keeps.
+                if event.kind == .removed { buckets[event.app.key] = nil }
                 guard event.kind == .removed || event.app.visibility == .none else { continue }
                 for entry in waiting.values where entry.change.app == event.app.key {
                     await end(entry.change.id, .revoked)
