@@ -6,6 +6,9 @@ public enum MethodAccess: String, Sendable {
     case ownerOnly
     /// The owner, and apps allowed to add photos (add-only, or readWrite authorized or limited).
     case adding
+    /// Any app photod can identify, whatever its status (restricted aside, which the method
+    /// itself refuses): the call shows it nothing of the library by itself (`Pick`).
+    case identified
 }
 
 /// What every method declaration says, whatever its types: for the tables that list them.
@@ -86,9 +89,13 @@ public enum LibraryMethods {
         SetDescriptionReply.self)
 
     /// Every method of the interface.
+    /// Asks the owner to choose photos for the calling app (streams `pending` first).
+    public static let pick = VarlinkMethod(
+        LibraryInterface.name, "Pick", access: .identified, PickParameters.self, PickReply.self)
+
     public static let all: [any MethodDescribing] = [
         status, listGroups, listAssets, getAssets, subscribe, rescan, requestImage, openOriginal, search,
-        complete, importPhoto, setDescription,
+        complete, importPhoto, setDescription, pick,
     ]
 }
 
@@ -123,11 +130,24 @@ public enum AuthorizationMethods {
     public static let answerChange = VarlinkMethod(
         AuthorizationInterface.name, "AnswerChange", access: .ownerOnly, AnswerChangeParameters.self,
         AnswerChangeReply.self)
+    /// The apps waiting for the owner to choose photos.
+    public static let listPicks = VarlinkMethod(
+        AuthorizationInterface.name, "ListPicks", access: .ownerOnly, NoParameters.self, ListPicksReply.self)
+    /// The owner answers a waiting pick with the photos chosen, or cancels it.
+    public static let answerPick = VarlinkMethod(
+        AuthorizationInterface.name, "AnswerPick", access: .ownerOnly, AnswerPickParameters.self, AnswerPickReply.self)
+    /// The photos picked for an app.
+    public static let getPicked = VarlinkMethod(
+        AuthorizationInterface.name, "GetPicked", access: .ownerOnly, AppParameters.self, GetPickedReply.self)
+    /// The owner takes picked photos back from an app.
+    public static let unpick = VarlinkMethod(
+        AuthorizationInterface.name, "Unpick", access: .ownerOnly, UnpickParameters.self, AppReply.self)
     /// Authorization events as they happen (a `more` call).
     public static let watch = VarlinkMethod(
         AuthorizationInterface.name, "Watch", access: .anyApp, NoParameters.self, AuthorizationEventReply.self)
 
     /// Every method of the interface.
     public static let all: [any MethodDescribing] = [status, requestAuthorization, listApps, getApp, decide, reset, remove,
-                                                      listChanges, answerChange, watch]
+                                                      listChanges, answerChange, listPicks, answerPick, getPicked,
+                                                      unpick, watch]
 }

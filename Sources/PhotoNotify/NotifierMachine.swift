@@ -165,6 +165,9 @@ public struct NotifierMachine: Sendable {
             return upsert(change.app, level: .readWrite, change: change, asked: true)
         case .changeEnded:
             return event.change.map { remove(AppKey($0)) } ?? []
+        case .pickRequested, .pickEnded:
+            // Pick requests reach the desktop once photod serves Pick (issue 29, in progress).
+            return []
         case .decided, .reset, .cancelled:
             return remove(AppKey(event.app, level: level))
         case .requested, .selectionChanged:

@@ -28,6 +28,8 @@ public enum AuthorizationInterface {
         public static let tooManyRequests = "io.photod.Authorization.TooManyRequests"
         /// `io.photod.Authorization.NoSuchChange`.
         public static let noSuchChange = "io.photod.Authorization.NoSuchChange"
+        /// `io.photod.Authorization.NoSuchPick`.
+        public static let noSuchPick = "io.photod.Authorization.NoSuchPick"
     }
 }
 
@@ -108,6 +110,9 @@ public struct App: Codable, Sendable, Equatable, ByteLimited {
     public var warning: String?
     /// The add-only level (AccessLevel addOnly); absent from daemons without levels.
     public var addOnly: AddOnlyAccess?
+    /// How many photos the owner picked for this app (io.photod.Library.Pick), kept apart from a
+    /// limited selection; absent or 0 when none. GetPicked lists them.
+    public var picked: Int?
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
     public init(
@@ -124,7 +129,8 @@ public struct App: Codable, Sendable, Equatable, ByteLimited {
         pending: Bool = false,
         decidedBy: String? = nil,
         warning: String? = nil,
-        addOnly: AddOnlyAccess? = nil
+        addOnly: AddOnlyAccess? = nil,
+        picked: Int? = nil
     ) {
         self.id = id
         self.uid = uid
@@ -140,6 +146,7 @@ public struct App: Codable, Sendable, Equatable, ByteLimited {
         self.decidedBy = decidedBy
         self.warning = warning
         self.addOnly = addOnly
+        self.picked = picked
     }
 
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
@@ -154,11 +161,87 @@ public struct App: Codable, Sendable, Equatable, ByteLimited {
     ]
 }
 
-/// How a change an app asked for ended: the owner allowed or denied it, nobody answered within
-/// the request timeout (expired), the app hung up (withdrawn), or the app lost its access while
-/// it waited (revoked).
+/// One thing an app needs, in a RequestAuthorization that asks for several at once.
+public struct Need: Codable, Sendable, Equatable, ByteLimited {
+    public var level: AccessLevel
+    /// The app cannot work without it: missingRequired names it while it is not granted.
+    public var required: Bool
+    public var reason: String
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(level: AccessLevel, required: Bool = false, reason: String) {
+        self.level = level
+        self.required = required
+        self.reason = reason
+    }
+
+    /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
+    public enum MaximumBytes {
+        /// `reason`.
+        public static let reason = 1000
+    }
+
+    /// What `fieldOverByteLimit()` checks, in field order.
+    public static let byteLimits: [ByteLimit<Self>] = [
+        ByteLimit("reason", atMost: MaximumBytes.reason) { [$0.reason] },
+    ]
+}
+
+/// An access level's status in a reply to a request with needs.
+public struct LevelStatus: Codable, Sendable, Equatable {
+    public var level: AccessLevel
+    public var status: AuthorizationStatus
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(level: AccessLevel, status: AuthorizationStatus) {
+        self.level = level
+        self.status = status
+    }
+}
+
+/// How a change or a pick an app asked for ended: the owner allowed it (a pick: chose photos) or
+/// denied it (a pick: cancelled), nobody answered within the request timeout (expired), the app
+/// hung up (withdrawn), or the app lost its access while it waited (revoked; a pick: restricted).
 public enum ChangeAnswer: String, Codable, Sendable, CaseIterable {
     case allowed, denied, expired, withdrawn, revoked
+}
+
+/// An app waiting for the owner to choose photos for it (io.photod.Library.Pick). Its text is the
+/// app's, bounded by Pick's limits; a client escapes it before showing it.
+public struct PickRequest: Codable, Sendable, Equatable {
+    /// photod's name for the request, for AnswerPick; never reused while photod runs.
+    public var id: String
+    public var app: App
+    public var reason: String
+    /// What the app calls what it wants picked ("a cover photo"); a label only.
+    public var label: String?
+    /// The most photos the owner may choose (1 to 1000).
+    public var limit: Int
+    /// Groups the picker opens on, by name (the fallback group by its label); may be empty.
+    public var groups: [String]
+    public var requestedAt: String
+    public var expiresAt: String
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(
+        id: String,
+        app: App,
+        reason: String,
+        label: String? = nil,
+        limit: Int,
+        groups: [String] = [],
+        requestedAt: String,
+        expiresAt: String
+    ) {
+        self.id = id
+        self.app = app
+        self.reason = reason
+        self.label = label
+        self.limit = limit
+        self.groups = groups
+        self.requestedAt = requestedAt
+        self.expiresAt = expiresAt
+    }
 }
 
 /// A change to photos that an app asked for (io.photod.Library.SetDescription) and that waits
@@ -197,7 +280,7 @@ public struct ChangeRequest: Codable, Sendable, Equatable {
 
 /// The values of `io.photod.Authorization.Event.kind`.
 public enum AuthorizationEventKind: String, Codable, Sendable, CaseIterable {
-    case requested, decided, reset, selectionChanged, cancelled, removed, changeRequested, changeEnded
+    case requested, decided, reset, selectionChanged, cancelled, removed, changeRequested, changeEnded, pickRequested, pickEnded
 }
 
 /// `io.photod.Authorization.Event` on the wire.
@@ -205,14 +288,20 @@ public struct AppEvent: Codable, Sendable, Equatable {
     /// removed: the owner deleted the app's record with Remove; it starts over as notDetermined.
     /// changeRequested: an app asked to change photos (change says what); changeEnded: that
     /// request ended (answer says how). Both go to the owner's watchers and the app's own.
+    /// pickRequested: an app asks the owner to choose photos (pick says what); pickEnded: that
+    /// request ended (answer says how; picked counts the photos chosen).
     public var kind: AuthorizationEventKind
     public var app: App
     /// The level the event is about (removed: both); absent means readWrite.
     public var level: AccessLevel?
     /// For changeRequested and changeEnded: the request.
     public var change: ChangeRequest?
-    /// For changeEnded: how it ended.
+    /// For changeEnded and pickEnded: how it ended.
     public var answer: ChangeAnswer?
+    /// For pickRequested and pickEnded: the request.
+    public var pick: PickRequest?
+    /// For pickEnded with answer allowed: how many photos the owner chose.
+    public var picked: Int?
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
     public init(
@@ -220,13 +309,17 @@ public struct AppEvent: Codable, Sendable, Equatable {
         app: App,
         level: AccessLevel? = nil,
         change: ChangeRequest? = nil,
-        answer: ChangeAnswer? = nil
+        answer: ChangeAnswer? = nil,
+        pick: PickRequest? = nil,
+        picked: Int? = nil
     ) {
         self.kind = kind
         self.app = app
         self.level = level
         self.change = change
         self.answer = answer
+        self.pick = pick
+        self.picked = picked
     }
 }
 
@@ -254,15 +347,17 @@ public struct AppStatusReply: Codable, Sendable, Equatable {
 
 /// Parameters of `io.photod.Authorization.RequestAuthorization`.
 public struct RequestAuthorizationParameters: Codable, Sendable, Equatable, ByteLimited {
-    public var reason: String
+    public var reason: String?
     public var label: String?
     public var level: AccessLevel?
+    public var needs: [Need]?
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
-    public init(reason: String, label: String? = nil, level: AccessLevel? = nil) {
+    public init(reason: String? = nil, label: String? = nil, level: AccessLevel? = nil, needs: [Need]? = nil) {
         self.reason = reason
         self.label = label
         self.level = level
+        self.needs = needs
     }
 
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
@@ -275,7 +370,7 @@ public struct RequestAuthorizationParameters: Codable, Sendable, Equatable, Byte
 
     /// What `fieldOverByteLimit()` checks, in field order.
     public static let byteLimits: [ByteLimit<Self>] = [
-        ByteLimit("reason", atMost: MaximumBytes.reason) { [$0.reason] },
+        ByteLimit("reason", atMost: MaximumBytes.reason) { $0.reason.map { [$0] } ?? [] },
         ByteLimit("label", atMost: MaximumBytes.label) { $0.label.map { [$0] } ?? [] },
     ]
 }
@@ -284,11 +379,22 @@ public struct RequestAuthorizationParameters: Codable, Sendable, Equatable, Byte
 public struct RequestAuthorizationReply: Codable, Sendable, Equatable {
     public var status: AuthorizationStatus
     public var pending: Bool
+    /// With needs: each level asked for, in the order asked.
+    public var statuses: [LevelStatus]?
+    /// With needs: the levels (readWrite, addOnly) marked required whose status grants nothing.
+    public var missingRequired: [String]?
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
-    public init(status: AuthorizationStatus, pending: Bool = false) {
+    public init(
+        status: AuthorizationStatus,
+        pending: Bool = false,
+        statuses: [LevelStatus]? = nil,
+        missingRequired: [String]? = nil
+    ) {
         self.status = status
         self.pending = pending
+        self.statuses = statuses
+        self.missingRequired = missingRequired
     }
 }
 
@@ -308,7 +414,7 @@ public struct ListAppsReply: Codable, Sendable, Equatable {
     }
 }
 
-/// Parameters of `io.photod.Authorization.GetApp` and `Remove`.
+/// Parameters of `io.photod.Authorization.GetApp`, `Remove` and `GetPicked`.
 public struct AppParameters: Codable, Sendable, Equatable, ByteLimited {
     public var app: String
     public var uid: Int?
@@ -331,7 +437,7 @@ public struct AppParameters: Codable, Sendable, Equatable, ByteLimited {
     ]
 }
 
-/// Reply of `io.photod.Authorization.GetApp`, `Decide`, `Reset` and `Remove`.
+/// Reply of `io.photod.Authorization.GetApp`, `Decide`, `Reset`, `Remove` and `Unpick`.
 public struct AppReply: Codable, Sendable, Equatable {
     public var app: App
 
@@ -461,6 +567,96 @@ public struct AnswerChangeReply: Codable, Sendable, Equatable {
     }
 }
 
+/// Reply of `io.photod.Authorization.ListPicks`.
+public struct ListPicksReply: Codable, Sendable, Equatable {
+    public var picks: [PickRequest]
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(picks: [PickRequest] = []) {
+        self.picks = picks
+    }
+}
+
+/// Parameters of `io.photod.Authorization.AnswerPick`.
+public struct AnswerPickParameters: Codable, Sendable, Equatable, ByteLimited {
+    public var id: String
+    public var ids: [String]?
+    public var cancel: Bool?
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(id: String, ids: [String]? = nil, cancel: Bool? = nil) {
+        self.id = id
+        self.ids = ids
+        self.cancel = cancel
+    }
+
+    /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
+    public enum MaximumBytes {
+        /// `id`.
+        public static let id = 64
+        /// `ids`.
+        public static let ids = 64
+    }
+
+    /// What `fieldOverByteLimit()` checks, in field order.
+    public static let byteLimits: [ByteLimit<Self>] = [
+        ByteLimit("id", atMost: MaximumBytes.id) { [$0.id] },
+        ByteLimit("ids", atMost: MaximumBytes.ids) { $0.ids ?? [] },
+    ]
+}
+
+/// Reply of `io.photod.Authorization.AnswerPick`.
+public struct AnswerPickReply: Codable, Sendable, Equatable {
+    public var pick: PickRequest
+    public var answer: ChangeAnswer
+    public var ids: [String]
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(pick: PickRequest, answer: ChangeAnswer, ids: [String] = []) {
+        self.pick = pick
+        self.answer = answer
+        self.ids = ids
+    }
+}
+
+/// Reply of `io.photod.Authorization.GetPicked`.
+public struct GetPickedReply: Codable, Sendable, Equatable {
+    public var ids: [String]
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(ids: [String] = []) {
+        self.ids = ids
+    }
+}
+
+/// Parameters of `io.photod.Authorization.Unpick`.
+public struct UnpickParameters: Codable, Sendable, Equatable, ByteLimited {
+    public var app: String
+    public var uid: Int?
+    public var ids: [String]?
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(app: String, uid: Int? = nil, ids: [String]? = nil) {
+        self.app = app
+        self.uid = uid
+        self.ids = ids
+    }
+
+    /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
+    public enum MaximumBytes {
+        /// `app`.
+        public static let app = 1024
+        /// `ids`.
+        public static let ids = 64
+    }
+
+    /// What `fieldOverByteLimit()` checks, in field order.
+    public static let byteLimits: [ByteLimit<Self>] = [
+        ByteLimit("app", atMost: MaximumBytes.app) { [$0.app] },
+        ByteLimit("ids", atMost: MaximumBytes.ids) { $0.ids ?? [] },
+    ]
+}
+
 /// Reply of `io.photod.Authorization.Watch`.
 public struct AuthorizationEventReply: Codable, Sendable, Equatable {
     public var event: AppEvent
@@ -572,6 +768,17 @@ public struct TooManyRequestsError: Codable, Sendable, Equatable {
 /// Parameters of `io.photod.Authorization.NoSuchChange`.
 /// AnswerChange: no change with this id waits (it was answered, expired, or withdrawn).
 public struct NoSuchChangeError: Codable, Sendable, Equatable {
+    public var id: String
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(id: String) {
+        self.id = id
+    }
+}
+
+/// Parameters of `io.photod.Authorization.NoSuchPick`.
+/// AnswerPick: no pick with this id waits (it was answered, expired, or withdrawn).
+public struct NoSuchPickError: Codable, Sendable, Equatable {
     public var id: String
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.

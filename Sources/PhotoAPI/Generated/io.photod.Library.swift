@@ -939,6 +939,53 @@ public struct SetDescriptionReply: Codable, Sendable, Equatable {
     }
 }
 
+/// Parameters of `io.photod.Library.Pick`.
+public struct PickParameters: Codable, Sendable, Equatable, ByteLimited {
+    public var reason: String
+    public var label: String?
+    public var limit: Int?
+    public var groups: [String]?
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(reason: String, label: String? = nil, limit: Int? = nil, groups: [String]? = nil) {
+        self.reason = reason
+        self.label = label
+        self.limit = limit
+        self.groups = groups
+    }
+
+    /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
+    public enum MaximumBytes {
+        /// `reason`.
+        public static let reason = 1000
+        /// `label`.
+        public static let label = 200
+        /// `groups`.
+        public static let groups = 65536
+    }
+
+    /// What `fieldOverByteLimit()` checks, in field order.
+    public static let byteLimits: [ByteLimit<Self>] = [
+        ByteLimit("reason", atMost: MaximumBytes.reason) { [$0.reason] },
+        ByteLimit("label", atMost: MaximumBytes.label) { $0.label.map { [$0] } ?? [] },
+        ByteLimit("groups", atMost: MaximumBytes.groups) { $0.groups ?? [] },
+    ]
+}
+
+/// Reply of `io.photod.Library.Pick`.
+public struct PickReply: Codable, Sendable, Equatable {
+    public var pending: Bool?
+    public var ids: [String]?
+    public var cancelled: Bool?
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(pending: Bool? = nil, ids: [String]? = nil, cancelled: Bool? = nil) {
+        self.pending = pending
+        self.ids = ids
+        self.cancelled = cancelled
+    }
+}
+
 /// Parameters of `io.photod.Library.AuthorizationRequired`.
 public struct AuthorizationRequiredError: Codable, Sendable, Equatable {
     public var status: String

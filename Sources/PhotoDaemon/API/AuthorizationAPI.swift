@@ -88,10 +88,11 @@ struct AuthorizationAPI: Sendable {
         case .app(let app):
             identity = app
         }
+        guard let reason = parameters.reason else { throw VarlinkError.invalidParameter("reason") }
         let waiter: UInt64
         let answers: AsyncStream<RequestAuthorizationReply>
         do {
-            (waiter, answers) = try await authorizer.request(identity, reason: parameters.reason, label: parameters.label,
+            (waiter, answers) = try await authorizer.request(identity, reason: reason, label: parameters.label,
                                                              level: parameters.level ?? .readWrite)
         } catch {
             throw Self.varlinkError(error)

@@ -52,6 +52,7 @@ struct LibraryAPI: Sendable {
             switch method.access {
             case .ownerOnly: .everything
             case .adding: try await gate.addAccess(for: caller)
+            case .identified: try gate.identifiedAccess(for: caller)
             case .anyApp: try await gate.access(for: caller)
             }
         }

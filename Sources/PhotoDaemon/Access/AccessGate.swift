@@ -76,6 +76,16 @@ struct AccessGate: Sendable {
         }
     }
 
+    /// What a method open to any identified app may see through the caller's access: the owner
+    /// everything, an app nothing (the method decides what it shows); an unidentified caller is refused.
+    func identifiedAccess(for caller: Caller) throws -> LibraryAccess {
+        switch caller {
+        case .owner: return .everything
+        case .unidentified(let reason): throw Self.unidentified(reason: reason)
+        case .app: return .selection(StoreSelection(groupKeys: [], ids: []))
+        }
+    }
+
     /// The refusal for a caller photod could not identify.
     static func unidentified(reason: String) -> VarlinkError {
         VarlinkError(LibraryInterface.Error.authorizationRequired, parameters: AuthorizationRequiredError(

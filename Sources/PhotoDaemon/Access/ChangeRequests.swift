@@ -107,7 +107,7 @@ actor ChangeRequests {
                 for entry in waiting.values where entry.change.app == event.app.key {
                     await end(entry.change.id, .revoked)
                 }
-            case .requested, .selectionChanged, .changeRequested, .changeEnded:
+            case .requested, .selectionChanged, .changeRequested, .changeEnded, .pickRequested, .pickEnded:
                 continue
             }
         }
