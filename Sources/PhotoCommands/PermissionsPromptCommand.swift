@@ -89,6 +89,16 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
         }
     }
 
+    /// What an app that asked for several things says of them: whether it cannot work without
+    /// this one, and what else it asked for in the same question.
+    private static func needsLines(_ app: App, level: AccessLevel) {
+        if app.required?.contains(level) == true { Output.line("The app says it cannot work without this.") }
+        if level == .readWrite && app.addOnly?.pending == true {
+            let required = app.required?.contains(.addOnly) == true ? " (required)" : ""
+            Output.line("It also asks to add photos\(required); you decide that next.")
+        }
+    }
+
     /// The levels at which `app` waits for an answer, readWrite first.
     private static func pendingLevels(_ app: App) -> [AccessLevel] {
         (app.pending ? [.readWrite] : []) + (app.addOnly?.pending == true ? [.addOnly] : [])
@@ -106,6 +116,7 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
         Output.line("")
         AppText.line("Allow ", app, " to see your photo library?")
         Output.line("Reason: \(app.reason ?? "(none given)")")
+        Self.needsLines(app, level: .readWrite)
         if let warning = app.warning { Output.line("Careful: \(warning).") }
         Terminal.discardTypedAhead()
         while true {
@@ -140,6 +151,7 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
         Output.line("")
         AppText.line("Allow ", app, " to add photos to your library? (\(AccessLevel.addOnly.words): it sees none of them)")
         Output.line("Reason: \(app.addOnly?.reason ?? "(none given)")")
+        Self.needsLines(app, level: .addOnly)
         if let warning = app.warning { Output.line("Careful: \(warning).") }
         Terminal.discardTypedAhead()
         while true {

@@ -37,6 +37,7 @@ public enum NotificationText {
                                 : "\(name) asks to see your photo library.")
             let reason = adding ? app.addOnly?.reason : app.reason
             lines.append("Reason: " + (reason.map { SafeText.escaped($0) } ?? "(none given)"))
+            if app.required?.contains(level) == true { lines.append("The app says it cannot work without this.") }
             if let warning { lines.append("Warning: \(warning).") }
         }
         var actions: [NotificationContent.Action] = []

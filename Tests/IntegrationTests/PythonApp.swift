@@ -24,6 +24,10 @@ struct PythonApp {
                     with client.open("io.photod.Authorization") as auth:
                         for reply in auth.RequestAuthorization(sys.argv[3], label, _more=True):
                             emit(reply)
+                elif command == "needs":
+                    with client.open("io.photod.Authorization") as auth:
+                        for reply in auth.RequestAuthorization(needs=json.loads(sys.argv[3]), label="Test Viewer", _more=True):
+                            emit(reply)
                 elif command == "watch":
                     with client.open("io.photod.Authorization") as auth:
                         for reply in auth.Watch(_more=True):

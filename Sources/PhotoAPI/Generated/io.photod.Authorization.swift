@@ -113,6 +113,8 @@ public struct App: Codable, Sendable, Equatable, ByteLimited {
     /// How many photos the owner picked for this app (io.photod.Library.Pick), kept apart from a
     /// limited selection; absent or 0 when none. GetPicked lists them.
     public var picked: Int?
+    /// The levels the app said it cannot work without, in its last request with needs.
+    public var required: [AccessLevel]?
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
     public init(
@@ -130,7 +132,8 @@ public struct App: Codable, Sendable, Equatable, ByteLimited {
         decidedBy: String? = nil,
         warning: String? = nil,
         addOnly: AddOnlyAccess? = nil,
-        picked: Int? = nil
+        picked: Int? = nil,
+        required: [AccessLevel]? = nil
     ) {
         self.id = id
         self.uid = uid
@@ -147,6 +150,7 @@ public struct App: Codable, Sendable, Equatable, ByteLimited {
         self.warning = warning
         self.addOnly = addOnly
         self.picked = picked
+        self.required = required
     }
 
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).

@@ -81,12 +81,20 @@ struct AuthorizationAPI: Sendable {
         switch caller {
         case .owner:
             // The owner already sees everything; there is nobody to ask.
+            if let needs = try NeedsRequest.needs(of: parameters) {
+                let all = Dictionary(uniqueKeysWithValues: needs.map { ($0.level, AuthorizationStatus.authorized) })
+                return try await replier.reply(NeedsRequest.reply(needs, all, pending: false))
+            }
             try await replier.reply(RequestAuthorizationReply(status: .authorized, pending: false))
             return
         case .unidentified(let reason):
             throw AccessGate.unidentified(reason: reason)
         case .app(let app):
             identity = app
+        }
+        if let needs = try NeedsRequest.needs(of: parameters) {
+            return try await NeedsRequest(authorizer: authorizer).run(needs, label: parameters.label, identity: identity,
+                                                                      call: call, replier: replier)
         }
         guard let reason = parameters.reason else { throw VarlinkError.invalidParameter("reason") }
         let waiter: UInt64

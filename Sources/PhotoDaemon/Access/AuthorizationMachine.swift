@@ -97,6 +97,14 @@ struct AuthorizationMachine: Sendable {
             + [.scheduleTimeout(at: deadline)]
     }
 
+    /// The levels the app says it cannot work without (its request with needs), kept for the
+    /// owner to see while deciding.
+    mutating func require(_ levels: [AccessLevel]) -> [Action] {
+        let before = record
+        record.required = levels.isEmpty ? nil : levels
+        return outcome(since: before, answering: [], event: nil)
+    }
+
     /// The owner decides the add-only level (`Decide` with level addOnly): authorized or denied.
     mutating func decideAdding(_ status: AuthorizationStatus, by: String? = nil, now: Date) -> [Action] {
         guard record.status != .restricted else { return [.fail(.restricted(app: record.app))] }

@@ -37,6 +37,8 @@ struct AppAuthorization: Sendable, Equatable, Codable {
     var decidedBy: String?
     /// The add-only level, when the app ever asked for it or the owner decided it (see `add`).
     var addOnly: AddOnlyGrant?
+    /// The levels the app marked required in its last request with needs; shown to the owner.
+    var required: [AccessLevel]? = nil
 
     /// Creates a record; a new app starts notDetermined with nothing asked and nothing chosen.
     init(
@@ -87,7 +89,8 @@ extension AppAuthorization {
         App(id: app, uid: Int(uid), label: label, status: status, reason: reason,
             requestedAt: requestedAt.map(Self.isoTime), decidedAt: decidedAt.map(Self.isoTime),
             assets: assets, groups: groups, fallback: status == .limited ? fallback ?? false : nil, pending: pending,
-            decidedBy: decidedBy, warning: AppWarning.text(for: app), addOnly: add.wire(isoTime: Self.isoTime))
+            decidedBy: decidedBy, warning: AppWarning.text(for: app), addOnly: add.wire(isoTime: Self.isoTime),
+            required: required)
     }
 
     /// The key the record is kept under.

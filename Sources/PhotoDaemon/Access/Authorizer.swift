@@ -114,7 +114,9 @@ actor Authorizer {
     /// caller goes away. Refused when a new app finds no record slot free, when the record
     /// with this reason and label would not fit its budget, or when the app has started more
     /// requests than its `RequestBucket` allows.
-    func request(_ identity: AppIdentity, reason: String, label: String?, level: AccessLevel = .readWrite)
+    /// `required`: the levels the app marked required in a request with needs, kept with its record.
+    func request(_ identity: AppIdentity, reason: String, label: String?, level: AccessLevel = .readWrite,
+                 required: [AccessLevel]? = nil)
         async throws(AuthorizationCallError) -> (waiter: UInt64, answers: AsyncStream<RequestAuthorizationReply>) {
         let key = AppKey(identity)
         var trial = machines[key]?.record ?? AppAuthorization(app: identity.id, uid: identity.uid)
@@ -132,6 +134,8 @@ actor Authorizer {
             logBudgets.budget(.newApp, for: key).log(logger, .info, "new app seen", metadata: [
                 "app": "\(identity.id)", "uid": "\(identity.uid)"])
         }
+        // Before the request, so the owner's `requested` event already says what is required.
+        if let required { run(key) { $0.require(required) } }
         let id = takeID()
         let (stream, continuation) = AsyncStream.makeStream(of: RequestAuthorizationReply.self)
         waiters[id] = continuation
