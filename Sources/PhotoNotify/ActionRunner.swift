@@ -45,6 +45,8 @@ struct ActionRunner: Sendable {
             return await decide(app, status: status, confirmed: confirmed)
         case .answerChange(let key, let allow):
             return await answerChange(key, allow: allow)
+        case .cancelPick(let key):
+            return await cancelPick(key)
         case .openPrompt(let app):
             return openPrompt(app)
         case .log(let entry):
@@ -97,6 +99,20 @@ struct ActionRunner: Sendable {
                 "answer": "\(answered.answer.rawValue)"])
             return .authorization(AuthorizationEventReply.Event(
                 kind: .changeEnded, app: answered.change.app, change: answered.change, answer: answered.answer))
+        } catch {
+            // Already ended (answered elsewhere, expired, withdrawn): its own event closes it.
+            return .decideFailed(key, warning: nil, reason: error.description)
+        }
+    }
+
+    /// Asks photod to cancel a pick; its end closes the notification at once.
+    private func cancelPick(_ key: AppKey) async -> NotifierEvent {
+        do {
+            let answered = try await photod.cancelPick(key)
+            logger.notice("the owner cancelled a pick in a desktop notification", metadata: [
+                "app": "\(key.id)", "uid": "\(key.uid)", "pick": "\(key.pick ?? "-")"])
+            return .authorization(AuthorizationEventReply.Event(
+                kind: .pickEnded, app: answered.pick.app, answer: answered.answer, pick: answered.pick, picked: 0))
         } catch {
             // Already ended (answered elsewhere, expired, withdrawn): its own event closes it.
             return .decideFailed(key, warning: nil, reason: error.description)

@@ -39,4 +39,6 @@ public enum ActionKey {
     public static let allowConfirmed = "allow-confirmed"
     public static let deny = "deny"
     public static let choose = "choose"
+    /// A pick's Cancel: the app gets no photos.
+    public static let cancel = "cancel"
 }

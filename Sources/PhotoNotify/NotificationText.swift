@@ -78,6 +78,29 @@ public enum NotificationText {
         return NotificationContent(summary: changeSummary, body: body(lines, capabilities), actions: actions)
     }
 
+    /// The summary of a pick an app asked for: fixed, never text from an app.
+    public static let pickSummary = "An app asks you to choose photos"
+
+    /// A pick `pick.app` asked for: which app, how many photos, why (all escaped; the label
+    /// quoted), with Choose… (photoctl's picker in a terminal) and Cancel.
+    public static func pick(_ pick: PickRequest, ownerUID: Int, capabilities: ServerCapabilities) -> NotificationContent {
+        let app = pick.app
+        let who = app.uid == ownerUID ? "" : " of user \(app.uid)"
+        let name = SafeText.escaped(app.id) + who
+            + (app.label.flatMap { $0.isEmpty ? nil : $0 }.map { " (calls itself \(SafeText.quoted($0)))" } ?? "")
+        let photos = pick.limit == 1 ? "a photo" : "up to \(pick.limit) photos"
+        let what = pick.label.flatMap { $0.isEmpty ? nil : $0 }.map { " (\(SafeText.quoted($0)))" } ?? ""
+        var lines = ["\(name) wants you to choose \(photos)\(what): \(SafeText.escaped(pick.reason, maxBytes: 600))",
+                     "It gets the photos you choose and nothing else."]
+        var actions: [NotificationContent.Action] = []
+        if capabilities.actions {
+            actions = [.init(ActionKey.choose, "Choose…"), .init(ActionKey.cancel, "Cancel")]
+        } else {
+            lines.append("Choose in a terminal: photoctl pick")
+        }
+        return NotificationContent(summary: pickSummary, body: body(lines, capabilities), actions: actions)
+    }
+
     /// Most characters of a change's description a notification shows.
     public static let descriptionCharacters = 200
 

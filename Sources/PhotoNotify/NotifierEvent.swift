@@ -11,7 +11,7 @@ public enum NotifierEvent: Sendable, Equatable {
     case serverChanged(owner: String)
     /// Every app photod knows and every change waiting, listed after (re)connecting; the
     /// pending apps and the changes are the requests.
-    case appsListed([App], changes: [ChangeRequest] = [])
+    case appsListed([App], changes: [ChangeRequest] = [], picks: [PickRequest] = [])
     /// One event of photod's `Authorization.Watch` (or the app a decision returned).
     case authorization(AuthorizationEventReply.Event)
     /// photod's connection dropped: its requests ended with it.
@@ -44,6 +44,8 @@ public enum NotifierAction: Sendable, Equatable {
     case decide(AppKey, status: AuthorizationStatus, confirmed: Bool)
     /// Ask photod to allow or deny the change `key` names.
     case answerChange(AppKey, allow: Bool)
+    /// Ask photod to cancel the pick `key` names (the owner pressed Cancel).
+    case cancelPick(AppKey)
     /// Open `photoctl permissions prompt` for `app` in a terminal.
     case openPrompt(AppKey)
     /// Write a log line.

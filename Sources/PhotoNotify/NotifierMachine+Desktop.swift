@@ -67,6 +67,13 @@ extension NotifierMachine {
         guard notification.content.actions.contains(where: { $0.key == action }) else {
             return [.note(.warning, "ignored an action the notification does not offer", about)]
         }
+        if request.pick != nil {
+            // The owner chooses the photos in photoctl's picker; the notification only opens it.
+            switch action {
+            case ActionKey.cancel: return [.cancelPick(request.key)]
+            default: return [.openPrompt(request.key)]
+            }
+        }
         if request.change != nil {
             // A change is allowed or denied as it stands: the app's access was decided before.
             switch action {

@@ -16,6 +16,8 @@ extension NotifierMachine {
             let request = requests[index]
             let wanted = request.change.map {
                 NotificationText.change($0, ownerUID: ownerUID, capabilities: capabilities)
+            } ?? request.pick.map {
+                NotificationText.pick($0, ownerUID: ownerUID, capabilities: capabilities)
             } ?? NotificationText.request(request.app, level: request.level, confirming: request.confirming,
                                           ownerUID: ownerUID, capabilities: capabilities)
             switch request.notification {

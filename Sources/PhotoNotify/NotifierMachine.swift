@@ -67,8 +67,8 @@ public struct NotifierMachine: Sendable {
             actions = serverGone(reason)
         case .serverChanged(let owner):
             actions = serverChanged(owner: owner)
-        case .appsListed(let apps, let changes):
-            actions = listed(apps, changes: changes)
+        case .appsListed(let apps, let changes, let picks):
+            actions = listed(apps, changes: changes, picks: picks)
         case .authorization(let event):
             actions = apply(event)
         case .photodDisconnected:
@@ -136,12 +136,13 @@ public struct NotifierMachine: Sendable {
 
     /// The apps and changes listed after (re)connecting: pending apps and the changes are the
     /// requests, the rest are answered.
-    private mutating func listed(_ apps: [App], changes: [ChangeRequest]) -> [NotifierAction] {
+    private mutating func listed(_ apps: [App], changes: [ChangeRequest], picks: [PickRequest]) -> [NotifierAction] {
         let pending = apps.flatMap { app in AccessLevel.allCases.filter { Self.isPending(app, $0) }.map { (app, $0) } }
-        let keys = Set(pending.map { AppKey($0.0, level: $0.1) } + changes.map(AppKey.init))
+        let keys = Set(pending.map { AppKey($0.0, level: $0.1) } + changes.map(AppKey.init) + picks.map(AppKey.init))
         var actions = requests.map(\.key).filter { !keys.contains($0) }.flatMap { remove($0) }
         for (app, level) in pending { actions += upsert(app, level: level, asked: false) }
         for change in changes { actions += upsert(change.app, level: .readWrite, change: change, asked: false) }
+        for pick in picks { actions += upsert(pick.app, level: .readWrite, pick: pick, asked: false) }
         return actions
     }
 
@@ -165,9 +166,11 @@ public struct NotifierMachine: Sendable {
             return upsert(change.app, level: .readWrite, change: change, asked: true)
         case .changeEnded:
             return event.change.map { remove(AppKey($0)) } ?? []
-        case .pickRequested, .pickEnded:
-            // Pick requests reach the desktop once photod serves Pick (issue 29, in progress).
-            return []
+        case .pickRequested:
+            guard let pick = event.pick else { return [] }
+            return upsert(pick.app, level: .readWrite, pick: pick, asked: true)
+        case .pickEnded:
+            return event.pick.map { remove(AppKey($0)) } ?? []
         case .decided, .reset, .cancelled:
             return remove(AppKey(event.app, level: level))
         case .requested, .selectionChanged:
@@ -178,9 +181,9 @@ public struct NotifierMachine: Sendable {
 
     /// Records a pending request (of `change`, for a change the app asked for); `asked`: the app
     /// asked (again), so a closed notification comes back.
-    private mutating func upsert(_ app: App, level: AccessLevel, change: ChangeRequest? = nil,
+    private mutating func upsert(_ app: App, level: AccessLevel, change: ChangeRequest? = nil, pick: PickRequest? = nil,
                                  asked: Bool) -> [NotifierAction] {
-        let key = change.map(AppKey.init) ?? AppKey(app, level: level)
+        let key = change.map(AppKey.init) ?? pick.map(AppKey.init) ?? AppKey(app, level: level)
         if let index = requests.firstIndex(where: { $0.key == key }) {
             // A warning learnt from photod's refusal stays until photod's record carries one.
             let warning = app.warning ?? requests[index].app.warning
@@ -188,7 +191,7 @@ public struct NotifierMachine: Sendable {
             requests[index].app.warning = warning
             if asked { requests[index].dismissed = false }
         } else {
-            var request = PendingRequest(app: app, level: level, change: change)
+            var request = PendingRequest(app: app, level: level, change: change, pick: pick)
             // A request photod announces now waits `showDelay` first; one listed at (re)connect
             // has waited already.
             var hold: [NotifierAction] = []

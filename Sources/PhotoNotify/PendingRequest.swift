@@ -43,6 +43,8 @@ struct PendingRequest: Sendable {
     var level: AccessLevel = .readWrite
     /// For a change the app asked for (an app's SetDescription): the change; nil for access.
     var change: ChangeRequest?
+    /// For a pick the app asked for (its Pick): the pick; nil for access.
+    var pick: PickRequest?
     /// Allow was pressed for an app with a warning: the notification now asks again.
     var confirming = false
     var notification: NotificationState = .none
@@ -55,7 +57,7 @@ struct PendingRequest: Sendable {
     /// (a server may close a notification before it says which button closed it).
     var lastClosed: ShownNotification?
 
-    var key: AppKey { change.map(AppKey.init) ?? AppKey(app, level: level) }
+    var key: AppKey { change.map(AppKey.init) ?? pick.map(AppKey.init) ?? AppKey(app, level: level) }
 
     /// The notification of this request that `id` names: shown, being replaced, or just closed.
     func notification(withID id: UInt32) -> ShownNotification? {

@@ -47,6 +47,12 @@ actor PhotodLink {
         return try await calls.answerChange(key.change ?? "", allow: allow)
     }
 
+    /// Owner only: cancels the pick `key` names, through the calls connection.
+    func cancelPick(_ key: AppKey) async throws(PhotoClientError) -> AnswerPickReply {
+        guard let calls else { throw .unreachable(socket: socketPath, reason: "photod-notify is not connected to photod") }
+        return try await calls.answerPick(key.pick ?? "", ids: nil, cancel: true)
+    }
+
     /// One connection's life; whether it got as far as listing the apps.
     private func watch(deliver: @Sendable (NotifierEvent) -> Void) async -> Bool {
         let events: PhotoClient
@@ -69,12 +75,13 @@ actor PhotodLink {
         do {
             let apps = try await calls.listApps()
             let changes = try await calls.listChanges()
+            let picks = try await calls.listPicks()
             self.calls = calls
             listed = true
             lastFailure = nil
             logger.info("watching photod's permission requests", metadata: [
-                "socket": "\(socketPath)", "waiting": "\(apps.filter(\.pending).count)", "changes": "\(changes.count)"])
-            deliver(.appsListed(apps, changes: changes))
+                "socket": "\(socketPath)", "waiting": "\(apps.filter(\.pending).count)", "changes": "\(changes.count)", "picks": "\(picks.count)"])
+            deliver(.appsListed(apps, changes: changes, picks: picks))
             for try await event in stream { deliver(.authorization(event)) }
             failed("photod ended the Watch; connecting again", nil)
         } catch {

@@ -17,9 +17,10 @@ public enum PromptCommand {
     }
 
     /// `photoctl permissions prompt --app ID --uid UID`, or plain `photoctl permissions prompt`
-    /// (which asks about every waiting app) when the id is not safe to pass.
+    /// (which asks about every waiting app) when the id is not safe to pass; for a pick,
+    /// `photoctl pick` the same way (the picker).
     public static func arguments(photoctl: String, app: AppKey) -> [String] {
-        let prompt = [photoctl, "permissions", "prompt"]
+        let prompt = app.pick != nil ? [photoctl, "pick"] : [photoctl, "permissions", "prompt"]
         guard isSafe(app.id) else { return prompt }
         return prompt + ["--app", app.id, "--uid", String(app.uid)]
     }
