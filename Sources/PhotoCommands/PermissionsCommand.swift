@@ -21,7 +21,7 @@ struct PermissionsCommand: AsyncParsableCommand {
             """,
         subcommands: [PermissionsListCommand.self, PermissionsShowCommand.self, PermissionsAllowCommand.self,
                       PermissionsDenyCommand.self, PermissionsResetCommand.self, PermissionsRemoveCommand.self,
-                      PermissionsWatchCommand.self, PermissionsPromptCommand.self],
+                      PermissionsUnpickCommand.self, PermissionsWatchCommand.self, PermissionsPromptCommand.self],
         defaultSubcommand: PermissionsListCommand.self)
 }
 
