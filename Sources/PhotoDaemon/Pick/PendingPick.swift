@@ -6,7 +6,7 @@ import Foundation
 import PhotoAPI
 
 /// An app's request that the owner choose photos for it (its `Pick`), waiting for the owner.
-struct PendingPick: Sendable, Equatable, Codable {
+struct PendingPick: OwnerRequest, Equatable, Codable {
     /// photod's name for it (`pick-N`), never reused while photod runs.
     let id: String
     /// The app that asked.

@@ -14,17 +14,11 @@ actor PickRequests {
     /// Most picks waiting at once, all apps together; one app has at most one.
     static let maximumWaiting = 64
 
-    private struct Waiting {
-        let pick: PendingPick
-        let outcome: AsyncStream<PickOutcome>.Continuation
-    }
+    private typealias Waiting = OwnerWaitList<PendingPick, PickOutcome>.Entry
 
     private let authorizer: Authorizer
     private let logger: Logger
-    private var waiting: [String: Waiting] = [:]
-    /// Each app's allowance of new picks: every one puts a notification before the owner.
-    private var buckets: [AppKey: RequestBucket] = [:]
-    private var nextNumber: UInt64 = 1
+    private var waiting = OwnerWaitList<PendingPick, PickOutcome>(noun: "pick", maximum: PickRequests.maximumWaiting)
     /// The waiting picks' timers; `AuthorizationService` runs them.
     nonisolated let deadlines = RequestDeadlines<String>()
 
@@ -43,28 +37,26 @@ actor PickRequests {
         let key = AppKey(identity)
         // Everything that suspends comes first: a check and its insertion must not have a suspension between them.
         let timeout = await authorizer.requestTimeout
+        // A restricted app is refused before it takes a record slot.
+        let known = await authorizer.record(of: key)
+        guard known.status != .restricted else { throw .restricted(known) }
         let record: AppAuthorization
         do {
+            // No transition: this only makes the record the picks will be kept in.
             record = try await authorizer.transition(key, creating: true) { _ in [] }
         } catch {
             throw .refused(error)
         }
-        guard record.status != .restricted else { throw .restricted(record) }
-        if waiting.values.contains(where: { $0.pick.app == key }) {
-            throw .busy(limit: 1, hint: "this app already waits for the owner to pick photos; ask again once it is answered")
-        }
-        guard waiting.count < Self.maximumWaiting else {
-            throw .busy(limit: Self.maximumWaiting, hint: "\(Self.maximumWaiting) picks already wait for the owner; try again later")
-        }
         let now = Date()
-        if let retryAfter = buckets[key, default: RequestBucket()].take(now: now) {
-            throw .busy(limit: 1, hint: "this app asked the owner to pick photos too often; try again in \(retryAfter) s")
+        let id: String
+        do {
+            id = try waiting.admit(key, asking: "the owner to pick photos", now: now)
+        } catch {
+            throw .busy(limit: error.limit, hint: error.hint)
         }
-        let pick = PendingPick(id: "pick-\(nextNumber)", app: key, reason: reason, label: label, limit: limit,
+        let pick = PendingPick(id: id, app: key, reason: reason, label: label, limit: limit,
                                groups: groups, requestedAt: now, expiresAt: now.addingTimeInterval(timeout))
-        nextNumber += 1
-        let (outcomes, continuation) = AsyncStream.makeStream(of: PickOutcome.self)
-        waiting[pick.id] = Waiting(pick: pick, outcome: continuation)
+        let outcomes = waiting.insert(pick)
         deadlines.schedule(pick.id, at: pick.expiresAt)
         // The reason is the owner's to read in the picker; the log gives only its length.
         logger.notice("pick requested; waiting for the owner", metadata: [
@@ -76,7 +68,7 @@ actor PickRequests {
 
     /// The waiting pick named `id`, for the owner's answer to be checked against.
     func waitingPick(_ id: String) -> PendingPick? {
-        waiting[id]?.pick
+        waiting.request(id)
     }
 
     /// The owner's answer through the owner's client `by`: `ids` (checked against the library
@@ -85,21 +77,21 @@ actor PickRequests {
     func answer(_ id: String, ids: [String]?, by owner: String) async throws(PickRequestError)
         -> (pick: PendingPick, app: AppAuthorization, answer: ChangeAnswer) {
         // Claimed before storing suspends, so a deadline or hang-up meanwhile finds nothing to end.
-        guard let entry = waiting.removeValue(forKey: id) else { throw .noSuchPick(id) }
+        guard let entry = waiting.remove(id) else { throw .noSuchPick(id) }
         guard let ids else {
             let record = await finish(entry, .ended(.denied), answer: .denied, by: owner)
-            return (entry.pick, record, .denied)
+            return (entry.request, record, .denied)
         }
         do {
-            _ = try await authorizer.transition(entry.pick.app) { $0.pick(ids, maximum: PickedPhotos.maximumPerApp) }
+            _ = try await authorizer.transition(entry.request.app) { $0.pick(ids, maximum: PickedPhotos.maximumPerApp) }
         } catch {
             // Nothing was kept: the pick waits on for an answer that fits.
-            waiting[id] = entry
-            deadlines.schedule(id, at: entry.pick.expiresAt)
+            waiting.restore(entry)
+            deadlines.schedule(id, at: entry.request.expiresAt)
             throw .refused(error)
         }
         let record = await finish(entry, .picked(ids), answer: .allowed, by: owner, picked: ids.count)
-        return (entry.pick, record, .allowed)
+        return (entry.request, record, .allowed)
     }
 
     /// The app hung up while its pick waited.
@@ -115,8 +107,8 @@ actor PickRequests {
     /// Every waiting pick with its app's record, oldest first.
     func list() async -> [(pick: PendingPick, app: AppAuthorization)] {
         var listed: [(pick: PendingPick, app: AppAuthorization)] = []
-        for entry in waiting.values.sorted(by: { ($0.pick.requestedAt, $0.pick.id) < ($1.pick.requestedAt, $1.pick.id) }) {
-            listed.append((entry.pick, await authorizer.record(of: entry.pick.app)))
+        for pick in waiting.oldestFirst {
+            listed.append((pick, await authorizer.record(of: pick.app)))
         }
         return listed
     }
@@ -129,10 +121,10 @@ actor PickRequests {
             switch event.kind {
             case .removed, .decided:
                 // A removed app's allowance goes with its record, so the map holds only apps photod keeps.
-                if event.kind == .removed { buckets[event.app.key] = nil }
+                if event.kind == .removed { waiting.forget(event.app.key) }
                 guard event.kind == .removed || event.app.status == .restricted else { continue }
-                for entry in waiting.values where entry.pick.app == event.app.key {
-                    await end(entry.pick.id, .revoked)
+                for id in waiting.ids(of: event.app.key) {
+                    await end(id, .revoked)
                 }
             case .requested, .reset, .cancelled, .selectionChanged, .changeRequested, .changeEnded, .pickRequested,
                  .pickEnded:
@@ -144,7 +136,7 @@ actor PickRequests {
 
     /// Ends a waiting pick without photos and tells the watchers.
     private func end(_ id: String, _ answer: ChangeAnswer) async {
-        guard let entry = waiting.removeValue(forKey: id) else { return }
+        guard let entry = waiting.remove(id) else { return }
         await finish(entry, .ended(answer), answer: answer, by: nil)
     }
 
@@ -152,9 +144,9 @@ actor PickRequests {
     @discardableResult
     private func finish(_ entry: Waiting, _ outcome: PickOutcome, answer: ChangeAnswer, by owner: String?,
                         picked: Int? = nil) async -> AppAuthorization {
-        entry.outcome.yield(outcome)
-        entry.outcome.finish()
-        let pick = entry.pick
+        entry.answer.yield(outcome)
+        entry.answer.finish()
+        let pick = entry.request
         logger.notice("pick ended", metadata: [
             "app": "\(pick.app.id)", "uid": "\(pick.app.uid)", "pick": "\(pick.id)", "answer": "\(answer.rawValue)",
             "photos": "\(picked ?? 0)", "by": "\(owner ?? "-")"])
