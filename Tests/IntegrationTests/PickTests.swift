@@ -9,9 +9,17 @@ import Testing
 /// picks are kept with its record until unpicked, reset or removed.
 @Suite(.serialized)
 struct PickTests {
-    /// Two Beach photos and one Hike photo; the test process is the owner.
-    static func library(permissions: String = "") async throws -> DaemonHarness {
-        try await AppDescribeTests.library(permissions: permissions)
+    /// What each test starts from: photod over two Beach photos and one Hike photo, the owner's
+    /// client (this process), an app that has not asked for anything (its id), and the photos.
+    static func setUp(permissions: String = "") async throws -> (
+        daemon: DaemonHarness, owner: PhotoClient, app: PythonApp, appID: String,
+        beach: [(id: String, path: String)], hike: [(id: String, path: String)]
+    ) {
+        let daemon = try await AppDescribeTests.library(permissions: permissions)
+        let owner = try await PhotoClient.connect(socketPath: daemon.socket)
+        let app = try PythonApp(socket: daemon.socket, directory: daemon.dir)
+        return (daemon, owner, app, try await app.appID, try await AppDescribeTests.photos(owner, in: "beach"),
+                try await AppDescribeTests.photos(owner, in: "hike"))
     }
 
     /// Starts `app`'s Pick and waits for its pending reply.
@@ -29,12 +37,7 @@ struct PickTests {
     }
 
     @Test func theOwnerPicksByPathAndTheAppReadsThoseByIDButListsNothing() async throws {
-        let daemon = try await Self.library()
-        let owner = try await PhotoClient.connect(socketPath: daemon.socket)
-        let app = try PythonApp(socket: daemon.socket, directory: daemon.dir)
-        let appID = try await app.appID
-        let beach = try await AppDescribeTests.photos(owner, in: "beach")
-        let hike = try await AppDescribeTests.photos(owner, in: "hike")
+        let (daemon, owner, app, appID, beach, hike) = try await Self.setUp()
         let events = try await AppDescribeTests.ownerEvents(daemon)
 
         let pick = try await Self.picking(app, limit: 2)
@@ -77,11 +80,7 @@ struct PickTests {
     }
 
     @Test func picksSurviveARestartAndUnpickAndResetTakeThemBack() async throws {
-        let daemon = try await Self.library()
-        let owner = try await PhotoClient.connect(socketPath: daemon.socket)
-        let app = try PythonApp(socket: daemon.socket, directory: daemon.dir)
-        let appID = try await app.appID
-        let beach = try await AppDescribeTests.photos(owner, in: "beach")
+        let (daemon, owner, app, appID, beach, _) = try await Self.setUp()
         await owner.close()
 
         let pick = try await Self.picking(app, limit: 2)
@@ -93,6 +92,12 @@ struct PickTests {
         let kept = try await app.call("io.photod.Library.GetAssets", ids)
         #expect((kept["assets"] as? [[String: Any]])?.count == 2, "\(kept)")
 
+        // The original too, as a descriptor, read by the same script (same path, same app id).
+        try Data(OpenOriginalPythonTests.receiver.utf8).write(to: URL(fileURLWithPath: app.script))
+        let opened = try await ProcessRunner.run("/usr/bin/env", ["python3", app.script, daemon.socket, beach[0].id])
+        #expect(opened.stdout.contains("\"fds\": 1"), "\(opened.stdout)\(opened.stderr)")
+        try Data(PythonApp.source.utf8).write(to: URL(fileURLWithPath: app.script))
+
         let unpicked = try await daemon.photoctl(["permissions", "unpick", appID, beach[0].id])
         #expect(unpicked.status == 0 && unpicked.stdout.contains("1 picked photo left"), "\(unpicked.stdout)\(unpicked.stderr)")
         let after = try await app.call("io.photod.Library.GetAssets", ids)
@@ -102,11 +107,7 @@ struct PickTests {
     }
 
     @Test func aLimitedAppsPicksStayApartFromItsSelection() async throws {
-        let daemon = try await Self.library()
-        let owner = try await PhotoClient.connect(socketPath: daemon.socket)
-        let app = try PythonApp(socket: daemon.socket, directory: daemon.dir)
-        let appID = try await app.appID
-        let hike = try await AppDescribeTests.photos(owner, in: "hike")
+        let (daemon, owner, app, appID, _, hike) = try await Self.setUp()
         _ = try await daemon.photoctl(["permissions", "allow", appID, "--group", "Beach"])
 
         let pick = try await Self.picking(app)
@@ -127,8 +128,7 @@ struct PickTests {
     }
 
     @Test func anUnansweredPickIsCancelledAndTheLimitIsBounded() async throws {
-        let daemon = try await Self.library(permissions: "request_timeout = 1")
-        let app = try PythonApp(socket: daemon.socket, directory: daemon.dir)
+        let (daemon, owner, app, _, _, _) = try await Self.setUp(permissions: "request_timeout = 1")
         let events = try await AppDescribeTests.ownerEvents(daemon)
 
         // Unanswered for the request timeout: cancelled, and the owner's watchers hear it expired.
@@ -139,14 +139,11 @@ struct PickTests {
             #expect(try await app.error(of: "io.photod.Library.Pick", "{\"reason\": \"x\", \"limit\": \(limit)}")
                     == "org.varlink.service.InvalidParameter")
         }
+        await owner.close()
     }
 
     @Test func theOwnerAnswersWithinTheLimitOrCancelsAndAppsWaitOneAtATime() async throws {
-        let daemon = try await Self.library()
-        let owner = try await PhotoClient.connect(socketPath: daemon.socket)
-        let app = try PythonApp(socket: daemon.socket, directory: daemon.dir)
-        let appID = try await app.appID
-        let beach = try await AppDescribeTests.photos(owner, in: "beach")
+        let (daemon, owner, app, appID, beach, _) = try await Self.setUp()
         let events = try await AppDescribeTests.ownerEvents(daemon)
 
         let first = try await Self.picking(app)
@@ -171,10 +168,12 @@ struct PickTests {
     }
 
     @Test func aRestrictedAppCannotPick() async throws {
-        let daemon = try await Self.library(permissions: #"restricted = ["script:*/viewer.py"]"#)
-        let app = try PythonApp(socket: daemon.socket, directory: daemon.dir)
+        let (daemon, owner, app, _, _, _) = try await Self.setUp(permissions: #"restricted = ["script:*/viewer.py"]"#)
         let refused = try await app.call("io.photod.Library.Pick", #"{"reason": "please"}"#)
         #expect(refused["error"] as? String == "io.photod.Library.AuthorizationRequired", "\(refused)")
         #expect((refused["parameters"] as? [String: Any])?["status"] as? String == "restricted")
+        #expect(try await owner.listApps().isEmpty, "refused before it takes a record slot")
+        #expect(daemon.isRunning)
+        await owner.close()
     }
 }
