@@ -167,6 +167,20 @@ struct PickTests {
         await owner.close()
     }
 
+    @Test func theAppsTextIsListedEscaped() async throws {
+        let (daemon, owner, app, _, _, _) = try await Self.setUp()
+        let pick = try app.stream(["pick", "cover\u{1B}]0;owned\u{07}\nforged row", "3"], name: "pick")
+        await #expect(pick.wait { $0.objects.count >= 1 }, "\(pick.stderr)")
+        let listed = try await daemon.photoctl(["pick"])
+        #expect(!listed.stdout.contains("\u{1B}"), "\(listed.stdout)")
+        #expect(!listed.stdout.split(separator: "\n").contains { $0.hasPrefix("forged row") }, "\(listed.stdout)")
+        #expect(listed.stdout.contains("cover\\u{1B}]0;owned\\u{07}\\u{0A}forged row"), "\(listed.stdout)")
+        let json = try await daemon.photoctlJSON(["pick"])
+        #expect((json["picks"] as? [[String: Any]])?.first?["limit"] as? Int == 3, "\(json)")
+        await pick.kill()
+        await owner.close()
+    }
+
     @Test func aRestrictedAppCannotPick() async throws {
         let (daemon, owner, app, _, _, _) = try await Self.setUp(permissions: #"restricted = ["script:*/viewer.py"]"#)
         let refused = try await app.call("io.photod.Library.Pick", #"{"reason": "please"}"#)
