@@ -61,6 +61,27 @@ extension PhotoClient {
         try await call(AuthorizationMethods.answerChange, AnswerChangeParameters(id: id, allow: allow))
     }
 
+    /// Owner only: the apps waiting for the owner to pick photos for them, oldest first.
+    public func listPicks() async throws(PhotoClientError) -> [PickRequest] {
+        try await call(AuthorizationMethods.listPicks, NoParameters()).picks
+    }
+
+    /// Owner only: answers the waiting pick `id` with the photos `ids`, in order, or cancels it.
+    public func answerPick(_ id: String, ids: [String]? = nil, cancel: Bool = false)
+        async throws(PhotoClientError) -> AnswerPickReply {
+        try await call(AuthorizationMethods.answerPick, AnswerPickParameters(id: id, ids: ids, cancel: cancel ? true : nil))
+    }
+
+    /// Owner only: the photos picked for an app, in the order picked; the app named as for `decide`.
+    public func picked(app: String, uid: Int? = nil) async throws(PhotoClientError) -> [String] {
+        try await call(AuthorizationMethods.getPicked, AppParameters(app: app, uid: uid)).ids
+    }
+
+    /// Owner only: takes picked photos back from an app (`ids` nil: all of them).
+    public func unpick(app: String, uid: Int? = nil, ids: [String]? = nil) async throws(PhotoClientError) -> App {
+        try await call(AuthorizationMethods.unpick, UnpickParameters(app: app, uid: uid, ids: ids)).app
+    }
+
     /// Authorization events as they happen: all of them for the owner, an app's own otherwise.
     public func watchAuthorization() -> AsyncThrowingStream<AuthorizationEventReply.Event, Error> {
         stream(AuthorizationMethods.watch, NoParameters()) { $0.event }

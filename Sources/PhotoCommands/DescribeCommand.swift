@@ -37,24 +37,8 @@ struct DescribeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let directory = FileManager.default.currentDirectoryPath
         let client = try await global.connect()
-        let paths = targets.filter(PathArgument.isPath).map { PathArgument.resolve($0, in: directory) }
-        let texts = paths.compactMap { String(validating: $0, as: UTF8.self) }
-        let exact = paths.filter { String(validating: $0, as: UTF8.self) == nil }
-        let ids = targets.filter { !PathArgument.isPath($0) }
-        var found = ids
-        if !paths.isEmpty {
-            let lookup = try await client.getAssets(ids: [], paths: texts.isEmpty ? nil : texts,
-                                                    pathBytes: exact.isEmpty ? nil : exact.map { Data($0).base64EncodedString() })
-            let missing = lookup.missing + (lookup.missingPathBytes ?? [])
-            guard missing.isEmpty else {
-                await client.close()
-                Output.error("photoctl: not in the library: \(missing.joined(separator: ", "))")
-                throw ExitCode.failure
-            }
-            found += lookup.assets.map(\.id)
-        }
+        let found = try await AssetArguments.ids(of: targets, client: client)
         let reply = try await client.setDescription(ids: found, description: clear ? nil : arguments.last)
         await client.close()
         if global.json { return try Output.json(reply) }

@@ -21,7 +21,7 @@ struct PermissionsCommand: AsyncParsableCommand {
             """,
         subcommands: [PermissionsListCommand.self, PermissionsShowCommand.self, PermissionsAllowCommand.self,
                       PermissionsDenyCommand.self, PermissionsResetCommand.self, PermissionsRemoveCommand.self,
-                      PermissionsWatchCommand.self, PermissionsPromptCommand.self],
+                      PermissionsUnpickCommand.self, PermissionsWatchCommand.self, PermissionsPromptCommand.self],
         defaultSubcommand: PermissionsListCommand.self)
 }
 
@@ -146,6 +146,10 @@ struct PermissionsWatchCommand: AsyncParsableCommand {
             } else if let change = event.change {
                 let ended = event.kind == .changeEnded ? " → \(ChangeText.ended(event.answer))" : ""
                 AppText.line("\(event.kind.rawValue) ", event.app, ": \(ChangeText.what(change))\(ended)")
+            } else if let pick = event.pick {
+                let ended = event.kind == .pickEnded
+                    ? " → " + (event.answer == .allowed ? "picked \(event.picked ?? 0)" : event.answer?.rawValue ?? "ended") : ""
+                AppText.line("\(event.kind.rawValue) ", event.app, ": up to \(pick.limit): \(pick.reason)\(ended)")
             } else {
                 let adding = event.level == .addOnly
                 let reason = event.kind == .requested ? ": " + ((adding ? event.app.addOnly?.reason : event.app.reason) ?? "") : ""

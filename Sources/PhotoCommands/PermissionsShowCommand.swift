@@ -59,6 +59,8 @@ struct PermissionsShowCommand: AsyncParsableCommand {
             fields.append(("asset", .bytes(Array("\(asset.id)  ".utf8) + path)))
         }
         for id in assets?.missing ?? [] { add("asset", "\(id) (not in the library now)") }
+        // Picked photos are the owner's picks, apart from the selection: readable by id only.
+        if let picked = app.picked, picked > 0 { add("picked", photos(picked)) }
         add("warning", app.warning)
         Output.table(["FIELD", "VALUE"], fields.map { [.text($0.0), $0.1] })
     }

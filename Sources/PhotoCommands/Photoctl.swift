@@ -21,7 +21,7 @@ struct Photoctl: AsyncParsableCommand {
                       ForgetCommand.self,
                       WatchCommand.self, PermissionsCommand.self, RequestCommand.self, ThumbnailCommand.self,
                       ExportCommand.self, OpenCommand.self, ImportCommand.self, DescribeCommand.self,
-                      FindCommand.self])
+                      FindCommand.self, PickCommand.self])
 }
 
 /// Options every subcommand takes.

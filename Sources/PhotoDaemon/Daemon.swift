@@ -107,6 +107,7 @@ public struct Daemon: Sendable {
         }
         let gate = AccessGate(authorizer: authorizer, rules: config.grouping)
         let changes = ChangeRequests(authorizer: authorizer, logger: logger)
+        let picks = PickRequests(authorizer: authorizer, logger: logger)
         let importSettings = ImportSettings(config.importing, roots: config.roots)
         let api = LibraryAPI(store: store, indexer: indexer, state: state, mapper: mapper, hub: hub,
                              watches: coverage.watches, gate: gate, images: images,
@@ -117,9 +118,9 @@ public struct Daemon: Sendable {
                                 writer: DescriptionWriter(reader: AssetReader(rules: config.grouping,
                                                                               sources: config.descriptionSources)),
                                 indexer: indexer, store: store, mapper: mapper, logger: logger),
-                             changes: changes, logger: logger)
+                             changes: changes, picking: PickCall(picks: picks), logger: logger)
         let authorizationAPI = AuthorizationAPI(
-            authorizer: authorizer, changes: changes, catalog: SelectionCatalog(store: store, rules: config.grouping),
+            authorizer: authorizer, changes: changes, picks: picks, catalog: SelectionCatalog(store: store, rules: config.grouping),
             logger: logger)
         let libraryRoutes = api.routes
         let authorizationRoutes = authorizationAPI.routes
@@ -157,7 +158,8 @@ public struct Daemon: Sendable {
             configuration: ServiceGroupConfiguration(
                 services: [
                     .init(service: RunsUntilShutdown(base: VarlinkService(server: server), name: "the varlink server")),
-                    .init(service: RunsUntilShutdown(base: AuthorizationService(authorizer: authorizer, changes: changes),
+                    .init(service: RunsUntilShutdown(base: AuthorizationService(authorizer: authorizer, changes: changes,
+                                                                               picks: picks),
                                                      name: "the request deadlines")),
                     .init(service: RunsUntilShutdown(base: WatcherService(watcher: watcher), name: "the file watcher")),
                     .init(service: IndexerService(

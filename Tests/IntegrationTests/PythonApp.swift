@@ -37,6 +37,11 @@ struct PythonApp {
                     with client.open("io.photod.Library") as library:
                         for reply in library.SetDescription(json.loads(sys.argv[3]), description, _more=True):
                             emit(reply)
+                elif command == "pick":
+                    limit = int(sys.argv[4]) if len(sys.argv) > 4 else None
+                    with client.open("io.photod.Library") as library:
+                        for reply in library.Pick(sys.argv[3], "Test Viewer", limit, None, _more=True):
+                            emit(reply)
                 elif command == "subscribe":
                     with client.open("io.photod.Library") as library:
                         for reply in library.Subscribe(_more=True):
@@ -66,7 +71,7 @@ struct PythonApp {
         try await call(method, parameters)["error"] as? String
     }
 
-    /// A streaming run (`request REASON [LABEL]` or `subscribe`) in the background.
+    /// A streaming run (`request REASON [LABEL]`, `pick REASON [LIMIT]` or `subscribe`) in the background.
     func stream(_ arguments: [String], name: String) throws -> StreamingProcess {
         try StreamingProcess("/usr/bin/env", ["python3", script, socket] + arguments, directory: directory, name: name)
     }

@@ -58,6 +58,7 @@ import Varlink
         table.on(LibraryMethods.complete) { _ in CompleteReply(candidates: [], fallback: nil) }
         table.on(LibraryMethods.importPhoto) { _ in ImportReply(id: "", path: "", group: "", fallback: false) }
         table.on(LibraryMethods.setDescription) { _ in SetDescriptionReply(assets: [], failed: []) }
+        table.stream(LibraryMethods.pick) { _ in }
         #expect(throws: RouteTableError(interface: LibraryInterface.name, problem: "no handler for Rescan")) {
             try table.check()
         }

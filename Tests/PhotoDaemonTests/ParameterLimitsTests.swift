@@ -32,7 +32,7 @@ import Varlink
                 }
             }
         }
-        #expect(checked == 28)
+        #expect(checked == 36)
     }
 
     /// The IDL's limits of one member, as its comment declares them.

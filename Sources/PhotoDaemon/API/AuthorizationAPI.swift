@@ -14,6 +14,8 @@ struct AuthorizationAPI: Sendable {
     let authorizer: Authorizer
     /// The changes apps asked for that wait for the owner.
     let changes: ChangeRequests
+    /// The apps waiting for the owner to pick photos for them.
+    let picks: PickRequests
     /// Checks that a limited selection names groups and assets the library has.
     let catalog: SelectionCatalog
     let logger: Logger
@@ -60,6 +62,7 @@ struct AuthorizationAPI: Sendable {
             let uid = try Self.checkApp(request.parameters.app, uid: request.parameters.uid)
             return try await Self.answering { AppReply(app: try await authorizer.remove(request.parameters.app, uid: uid).wire) }
         }
+        addPickRoutes(to: &table)
         return table
     }
 
@@ -156,19 +159,23 @@ struct AuthorizationAPI: Sendable {
     /// be a selection that shows nothing, decided in silence: `NoSuchGroup`, `NoSuchAsset`.
     private func checkedSelection(_ p: DecideParameters) async throws -> (groups: [String], fallback: Bool) {
         switch try await catalog.resolve(groups: p.groups ?? [], fallback: p.fallback ?? false, assets: p.assets ?? []) {
-        case .problem(.noSuchGroup(let group, let closest)):
-            throw VarlinkError(AuthorizationInterface.Error.noSuchGroup,
-                               parameters: NoSuchGroupError(group: group, closest: closest))
-        case .problem(.noSuchAsset(let asset, let closest)):
-            throw VarlinkError(AuthorizationInterface.Error.noSuchAsset,
-                               parameters: NoSuchAssetError(asset: asset, closest: closest))
-        case .selection(let names, let fallback):
-            return (names, fallback)
+        case .problem(let problem): throw Self.varlinkError(problem)
+        case .selection(let names, let fallback): return (names, fallback)
+        }
+    }
+
+    /// `NoSuchGroup` or `NoSuchAsset` for a selection (or a pick) naming what the library lacks.
+    static func varlinkError(_ problem: SelectionCatalog.Problem) -> VarlinkError {
+        switch problem {
+        case .noSuchGroup(let group, let closest):
+            VarlinkError(AuthorizationInterface.Error.noSuchGroup, parameters: NoSuchGroupError(group: group, closest: closest))
+        case .noSuchAsset(let asset, let closest):
+            VarlinkError(AuthorizationInterface.Error.noSuchAsset, parameters: NoSuchAssetError(asset: asset, closest: closest))
         }
     }
 
     /// Runs one of the owner's calls, answering its refusals with the interface's errors.
-    private static func answering<T>(_ body: () async throws -> T) async throws -> T {
+    static func answering<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as AuthorizationCallError {
@@ -177,7 +184,7 @@ struct AuthorizationAPI: Sendable {
     }
 
     /// Checks the APP and uid the owner named; the uid as the authorizer takes it.
-    private static func checkApp(_ app: String, uid: Int?) throws(VarlinkError) -> UInt32? {
+    static func checkApp(_ app: String, uid: Int?) throws(VarlinkError) -> UInt32? {
         guard let uid else { return nil }
         guard let value = UInt32(exactly: uid) else { throw VarlinkError.invalidParameter("uid") }
         return value

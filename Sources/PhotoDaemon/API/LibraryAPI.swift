@@ -29,6 +29,8 @@ struct LibraryAPI: Sendable {
     let describing: SetDescriptionCall
     /// The changes apps asked for, waiting for the owner (an app's `SetDescription`).
     let changes: ChangeRequests
+    /// `Pick`.
+    let picking: PickCall
     let logger: Logger
     /// How many searches each app may run at once.
     let costlyCalls = CostlyCallLimit(perApp: 2, perUser: 4)
@@ -53,6 +55,7 @@ struct LibraryAPI: Sendable {
             case .ownerOnly: .everything
             case .adding: try await gate.addAccess(for: caller)
             case .identified: try gate.identifiedAccess(for: caller)
+            case .anyApp where AccessGate.readsPicked.contains(method.name): try await gate.accessWithPicked(for: caller)
             case .anyApp: try await gate.access(for: caller)
             }
         }
@@ -90,6 +93,9 @@ struct LibraryAPI: Sendable {
             }
             try await appDescribing.run(request.parameters, identity: identity, access: request.admission,
                                         call: request.call, replier: request.replier)
+        }
+        table.stream(LibraryMethods.pick) { request in
+            try await picking.run(request.parameters, caller: request.caller, call: request.call, replier: request.replier)
         }
         table.stream(LibraryMethods.subscribe) { request in
             let subscription = Subscription(store: store, hub: hub, mapper: mapper, gate: gate)

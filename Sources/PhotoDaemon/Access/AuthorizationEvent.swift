@@ -9,11 +9,17 @@ struct AuthorizationEvent: Sendable, Equatable, Codable {
     var level: AccessLevel = .readWrite
     /// For `changeRequested` and `changeEnded`: the change the app asked for.
     var change: PendingChange?
-    /// For `changeEnded`: how it ended.
+    /// For `changeEnded` and `pickEnded`: how it ended.
     var answer: ChangeAnswer?
+    /// For `pickRequested` and `pickEnded`: the pick the app asked for.
+    var pick: PendingPick?
+    /// For `pickEnded` allowed: how many photos the owner chose.
+    var picked: Int?
 
     /// The event as `Watch` sends it.
     var wire: AppEvent {
-        AppEvent(kind: kind, app: app.wire, level: level, change: change.map { $0.wire(app: app.wire) }, answer: answer)
+        let app = app.wire
+        return AppEvent(kind: kind, app: app, level: level, change: change.map { $0.wire(app: app) }, answer: answer,
+                        pick: pick.map { $0.wire(app: app) }, picked: picked)
     }
 }

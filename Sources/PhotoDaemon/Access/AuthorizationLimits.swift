@@ -14,7 +14,9 @@ import PhotoAPI
 /// Every string in a record has its own byte limit too (`ParameterLimits`), but JSON spells a
 /// control character in 6 bytes, so the record as a whole is measured: a request whose record
 /// would pass 8 KiB is refused (`InvalidParameter`), and so is a decision whose selection
-/// would (`InvalidDecision`; a group covers any number of photos in a few bytes).
+/// would (`InvalidDecision`; a group covers any number of photos in a few bytes). The photos
+/// picked for an app are stored with its record but sent only as a count, so they do not count
+/// here: they have their own cap (`PickedPhotos.maximumPerApp`).
 enum AuthorizationLimits {
     /// App records kept at most; a new app asking beyond it gets `TooManyApps`.
     static let maximumApps = 1000

@@ -165,7 +165,8 @@ struct AuthorizationMachine: Sendable {
         return outcome(since: before, answering: released, event: kind) + endedAdding(releasedAdding)
     }
 
-    /// The owner sends the app back to notDetermined (`Reset`), so that it may ask again.
+    /// The owner sends the app back to notDetermined (`Reset`), so that it may ask again; the
+    /// photos picked for it go too, as everything it was given does.
     mutating func reset(by: String? = nil, now: Date) -> [Action] {
         guard record.status != .restricted else { return [.fail(.restricted(app: record.app))] }
         let before = record
@@ -173,10 +174,39 @@ struct AuthorizationMachine: Sendable {
         record.assets = []
         record.groups = []
         record.fallback = nil
+        record.pickedIDs = []
         record.decidedAt = now
         record.decidedBy = by
         let released = endRequest(.readWrite)
         return outcome(since: before, answering: released, event: .reset)
+    }
+
+    /// The owner picked `ids` for the app (`AnswerPick`): they follow the photos picked before,
+    /// each once. More than `maximum` in all fails and changes nothing: the owner is told,
+    /// rather than older picks silently dropped.
+    mutating func pick(_ ids: [String], maximum: Int) -> [Action] {
+        let merged = Self.unique(record.pickedIDs + ids)
+        guard merged.count <= maximum else {
+            return [.fail(.invalidDecision(reason: "the app would have \(merged.count) picked photos; photod keeps "
+                + "at most \(maximum) per app: take some back first (photoctl permissions unpick APP ID…)"))]
+        }
+        let before = record
+        record.pickedIDs = merged
+        // pickEnded, which `PickRequests` announces, tells the watchers.
+        return outcome(since: before, answering: [], event: nil)
+    }
+
+    /// The owner takes picked photos back (`Unpick`): these `ids`, or all of them when nil.
+    mutating func unpick(_ ids: [String]?) -> [Action] {
+        let before = record
+        if let ids {
+            let dropped = Set(ids)
+            record.pickedIDs = record.pickedIDs.filter { !dropped.contains($0) }
+        } else {
+            record.pickedIDs = []
+        }
+        guard record != before else { return [] }
+        return outcome(since: before, answering: [], event: .selectionChanged)
     }
 
     /// The timer from `.scheduleTimeout(at: deadline)` fired: the owner did not answer in time.
@@ -317,7 +347,7 @@ struct AuthorizationMachine: Sendable {
     }
 
     /// The names once each, in the order the owner gave them.
-    private static func unique(_ names: [String]) -> [String] {
+    static func unique(_ names: [String]) -> [String] {
         var seen = Set<String>()
         return names.filter { seen.insert($0).inserted }
     }

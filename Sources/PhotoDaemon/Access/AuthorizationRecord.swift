@@ -39,6 +39,10 @@ struct AppAuthorization: Sendable, Equatable, Codable {
     var addOnly: AddOnlyGrant?
     /// The levels the app marked required in its last request with needs; shown to the owner.
     var required: [AccessLevel]? = nil
+    /// The photos the owner picked for the app (`Pick`), in the order picked, each once; nil
+    /// when none, so records without picks store as before. Kept apart from `assets`: a new
+    /// limited selection or a status change does not touch them, only `Unpick`, `Reset` and `Remove`.
+    var picked: [String]?
 
     /// Creates a record; a new app starts notDetermined with nothing asked and nothing chosen.
     init(
@@ -55,7 +59,8 @@ struct AppAuthorization: Sendable, Equatable, Codable {
         pending: Bool = false,
         statusBeforeRestriction: AuthorizationStatus? = nil,
         decidedBy: String? = nil,
-        addOnly: AddOnlyGrant? = nil
+        addOnly: AddOnlyGrant? = nil,
+        picked: [String]? = nil
     ) {
         self.app = app
         self.uid = uid
@@ -71,6 +76,7 @@ struct AppAuthorization: Sendable, Equatable, Codable {
         self.statusBeforeRestriction = statusBeforeRestriction
         self.decidedBy = decidedBy
         self.addOnly = addOnly
+        self.picked = picked
     }
 
     /// What the app may see now, derived from its status and selection.
@@ -90,7 +96,7 @@ extension AppAuthorization {
             requestedAt: requestedAt.map(Self.isoTime), decidedAt: decidedAt.map(Self.isoTime),
             assets: assets, groups: groups, fallback: status == .limited ? fallback ?? false : nil, pending: pending,
             decidedBy: decidedBy, warning: AppWarning.text(for: app), addOnly: add.wire(isoTime: Self.isoTime),
-            required: required)
+            picked: pickedIDs.isEmpty ? nil : pickedIDs.count, required: required)
     }
 
     /// The key the record is kept under.
@@ -103,7 +109,7 @@ extension AppAuthorization {
             && statusBeforeRestriction == other.statusBeforeRestriction && decidedAt == other.decidedAt
             && decidedBy == other.decidedBy && add.status == other.add.status
             && add.statusBeforeRestriction == other.add.statusBeforeRestriction && add.decidedAt == other.add.decidedAt
-            && add.decidedBy == other.add.decidedBy
+            && add.decidedBy == other.add.decidedBy && pickedIDs == other.pickedIDs
     }
 
     /// A time as the wire writes it (UTC, ISO 8601).

@@ -78,7 +78,8 @@ actor Authorizer {
         var machines = loaded
         let excess = machines.count - limit
         guard excess > 0 else { return machines }
-        let undecided = machines.values.map(\.record).filter { $0.status == .notDetermined }
+        // Picked photos are the owner's choice: a record holding them is kept like a decision.
+        let undecided = machines.values.map(\.record).filter { $0.status == .notDetermined && $0.pickedIDs.isEmpty }
             .sorted { ($0.requestedAt ?? .distantPast, $0.key) < ($1.requestedAt ?? .distantPast, $1.key) }
         for record in undecided.prefix(excess) {
             try await store.write { try $0.deleteApp(uid: record.uid, id: record.app) }
@@ -407,6 +408,24 @@ actor Authorizer {
         } catch {
             logger.error("authorization transition failed", metadata: ["app": "\(app.id)", "error": "\(error)"])
         }
+    }
+
+    /// Runs a transition from outside this file (picks) on the app under `key`, first making
+    /// its record when `creating` and it has none (a new app takes a record slot, as asking
+    /// does); returns the record afterwards, once stored.
+    func transition(_ key: AppKey, creating: Bool = false,
+                    _ body: @Sendable (inout AuthorizationMachine) -> [AuthorizationMachine.Action])
+        async throws(AuthorizationCallError) -> AppAuthorization {
+        if machines[key] == nil {
+            guard creating else { throw .unknownApp(key.id) }
+            try makeRoom(for: key)
+            let machine = newMachine(for: key)
+            machines[key] = machine
+            persist(machine.record, backUp: false)
+        }
+        try perform(key, failing: true, body)
+        await settle()
+        return record(of: key)
     }
 
     /// Tells the owner's watchers and the app's own of an event from outside the machines (a

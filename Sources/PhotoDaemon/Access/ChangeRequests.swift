@@ -14,17 +14,9 @@ actor ChangeRequests {
     /// Most changes waiting at once, all apps together; one app has at most one.
     static let maximumWaiting = 64
 
-    private struct Waiting {
-        var change: PendingChange
-        let answer: AsyncStream<ChangeAnswer>.Continuation
-    }
-
     private let authorizer: Authorizer
     private let logger: Logger
-    private var waiting: [String: Waiting] = [:]
-    /// Each app's allowance of new changes: every one puts a notification before the owner.
-    private var buckets: [AppKey: RequestBucket] = [:]
-    private var nextNumber: UInt64 = 1
+    private var waiting = OwnerWaitList<PendingChange, ChangeAnswer>(noun: "change", maximum: ChangeRequests.maximumWaiting)
     /// The waiting changes' timers; `AuthorizationService` runs them.
     nonisolated let deadlines = RequestDeadlines<String>()
 
@@ -43,21 +35,16 @@ actor ChangeRequests {
         // Read before any check: a check and its insertion must not have a suspension between them.
         let timeout = await authorizer.requestTimeout
         let record = await authorizer.record(of: key)
-        if waiting.values.contains(where: { $0.change.app == key }) {
-            throw .busy(limit: 1, hint: "this app already has a change waiting for the owner; ask again once it is answered")
-        }
-        guard waiting.count < Self.maximumWaiting else {
-            throw .busy(limit: Self.maximumWaiting, hint: "\(Self.maximumWaiting) changes already wait for the owner; try again later")
-        }
         let now = Date()
-        if let retryAfter = buckets[key, default: RequestBucket()].take(now: now) {
-            throw .busy(limit: 1, hint: "this app asked to change photos too often; try again in \(retryAfter) s")
+        let id: String
+        do {
+            id = try waiting.admit(key, asking: "to change photos", now: now)
+        } catch {
+            throw .busy(limit: error.limit, hint: error.hint)
         }
-        let change = PendingChange(id: "change-\(nextNumber)", app: key, ids: ids, description: description,
+        let change = PendingChange(id: id, app: key, ids: ids, description: description,
                                    requestedAt: now, expiresAt: now.addingTimeInterval(timeout))
-        nextNumber += 1
-        let (answers, continuation) = AsyncStream.makeStream(of: ChangeAnswer.self)
-        waiting[change.id] = Waiting(change: change, answer: continuation)
+        let answers = waiting.insert(change)
         deadlines.schedule(change.id, at: change.expiresAt)
         // The description is the owner's to read in the prompt; the log gives only its length.
         logger.notice("change requested; waiting for the owner", metadata: [
@@ -88,8 +75,8 @@ actor ChangeRequests {
     /// Every waiting change with its app's record, oldest first.
     func list() async -> [(change: PendingChange, app: AppAuthorization)] {
         var listed: [(change: PendingChange, app: AppAuthorization)] = []
-        for entry in waiting.values.sorted(by: { ($0.change.requestedAt, $0.change.id) < ($1.change.requestedAt, $1.change.id) }) {
-            listed.append((entry.change, await authorizer.record(of: entry.change.app)))
+        for change in waiting.oldestFirst {
+            listed.append((change, await authorizer.record(of: change.app)))
         }
         return listed
     }
@@ -102,10 +89,10 @@ actor ChangeRequests {
             switch event.kind {
             case .removed, .decided, .reset, .cancelled:
                 // A removed app's allowance goes with its record, so the map holds only apps photod keeps.
-                if event.kind == .removed { buckets[event.app.key] = nil }
+                if event.kind == .removed { waiting.forget(event.app.key) }
                 guard event.kind == .removed || event.app.visibility == .none else { continue }
-                for entry in waiting.values where entry.change.app == event.app.key {
-                    await end(entry.change.id, .revoked)
+                for id in waiting.ids(of: event.app.key) {
+                    await end(id, .revoked)
                 }
             case .requested, .selectionChanged, .changeRequested, .changeEnded, .pickRequested, .pickEnded:
                 continue
@@ -118,10 +105,10 @@ actor ChangeRequests {
     @discardableResult
     private func end(_ id: String, _ answer: ChangeAnswer, by owner: String? = nil)
         async -> (change: PendingChange, app: AppAuthorization)? {
-        guard let entry = waiting.removeValue(forKey: id) else { return nil }
+        guard let entry = waiting.remove(id) else { return nil }
         entry.answer.yield(answer)
         entry.answer.finish()
-        let change = entry.change
+        let change = entry.request
         logger.notice("change ended", metadata: [
             "app": "\(change.app.id)", "uid": "\(change.app.uid)", "change": "\(id)", "answer": "\(answer.rawValue)",
             "by": "\(owner ?? "-")"])

@@ -6,7 +6,7 @@ import Foundation
 import PhotoAPI
 
 /// A change to photos an app asked for (its `SetDescription`), waiting for the owner.
-struct PendingChange: Sendable, Equatable, Codable {
+struct PendingChange: OwnerRequest, Equatable, Codable {
     /// photod's name for it (`change-N`), never reused while photod runs.
     let id: String
     /// The app that asked.

@@ -45,7 +45,7 @@ import Testing
             async throws {
             let rig = try await Rig(policy: policy)
             // Request timers run in the authorization service, as in photod's service group.
-            let timers = Task { [authorizer = rig.authorizer] in try await AuthorizationService(authorizer: authorizer, changes: ChangeRequests(authorizer: authorizer, logger: Logger(label: "test"))).run() }
+            let timers = Task { [authorizer = rig.authorizer] in try await AuthorizationService(authorizer: authorizer, changes: ChangeRequests(authorizer: authorizer, logger: Logger(label: "test")), picks: PickRequests(authorizer: authorizer, logger: Logger(label: "test"))).run() }
             defer { timers.cancel() }
             try await withClosing(rig, close: { await $0.store.close() }, body)
         }

@@ -82,7 +82,7 @@ import Testing
         static func with(_ extra: String = "", _ body: (Rig) async throws -> Void) async throws {
             let rig = try await Rig(extra)
             // Request timers run in the authorization service, as in photod's service group.
-            let timers = Task { [authorizer = rig.authorizer] in try await AuthorizationService(authorizer: authorizer, changes: ChangeRequests(authorizer: authorizer, logger: Logger(label: "test"))).run() }
+            let timers = Task { [authorizer = rig.authorizer] in try await AuthorizationService(authorizer: authorizer, changes: ChangeRequests(authorizer: authorizer, logger: Logger(label: "test")), picks: PickRequests(authorizer: authorizer, logger: Logger(label: "test"))).run() }
             defer { timers.cancel() }
             try await withClosing(rig, close: { await $0.indexing.close() }, body)
         }
