@@ -26,7 +26,7 @@ enum InteractivePicker {
         defer { terminal.end() }
         try terminal.begin()
         let (events, sink) = AsyncStream.makeStream(of: PickerEvent.self)
-        let (requests, requestSink) = AsyncStream.makeStream(of: PickerRequest.self)
+        let requests = PickerFetchQueue()
         let wanted = WantedPicture()
         let worker = Task { await serve(requests, source: source, wanted: wanted, into: sink) }
         let timer = Task {
@@ -36,11 +36,11 @@ enum InteractivePicker {
         defer {
             worker.cancel()
             timer.cancel()
-            requestSink.finish()
+            requests.close()
         }
         terminal.startReading { bytes in sink.yield(.input(bytes)) }
         terminal.write(ProtocolDetector.query)
-        var session = PickerSession(pick: pick, terminal: terminal, requests: requestSink, wanted: wanted)
+        var session = PickerSession(pick: pick, terminal: terminal, requests: requests, wanted: wanted)
         for await event in events {
             switch session.handle(event) {
             case .chosen(let ids): return ids
@@ -51,10 +51,10 @@ enum InteractivePicker {
         return nil
     }
 
-    /// The data worker: one call at a time, in the order asked, each answer an event.
-    private static func serve(_ requests: AsyncStream<PickerRequest>, source: some PickerDataSource,
+    /// The data worker: one call at a time (a PhotoClient takes one at a time), each answer an event.
+    private static func serve(_ requests: PickerFetchQueue, source: some PickerDataSource,
                               wanted: WantedPicture, into sink: AsyncStream<PickerEvent>.Continuation) async {
-        for await request in requests {
+        while let request = await requests.next() {
             switch request {
             case .groups:
                 do {

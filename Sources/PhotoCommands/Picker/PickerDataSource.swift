@@ -34,9 +34,14 @@ struct ClientPickerSource: PickerDataSource {
         }
     }
 
-    /// RequestImage(fast) as PNG, which the kitty protocol shows without decoding.
+    /// RequestImage(fast) as PNG, which the kitty protocol shows without decoding. A fast image
+    /// taken from the file as it is keeps its own format (an embedded JPEG preview), so then the
+    /// PNG is asked for again at high quality: from the thumbnail cache, or decoded once.
     func thumbnail(of id: String, side: Int) async throws -> RequestImageReply {
-        try await client.requestImage(RequestImageParameters(
+        let fast = try await client.requestImage(RequestImageParameters(
             id: id, width: side, height: side, deliveryMode: .fast, format: .png))
+        guard fast.format != .png else { return fast }
+        return try await client.requestImage(RequestImageParameters(
+            id: id, width: side, height: side, deliveryMode: .highQuality, format: .png))
     }
 }

@@ -12,7 +12,7 @@ enum PickerEvent: Sendable {
     case thumbnail(id: String, RequestImageReply?, skipped: Bool)
 }
 
-/// A fetch for the data worker, which makes one call at a time (a PhotoClient takes one call at a time).
+/// A fetch for the data worker (`PickerFetchQueue`).
 enum PickerRequest: Sendable {
     case groups
     case page(PhotoSource, cursor: String?, limit: Int)
@@ -33,7 +33,7 @@ struct PickerSession {
     }
 
     let terminal: any PickerTerminal
-    let requests: AsyncStream<PickerRequest>.Continuation
+    let requests: PickerFetchQueue
     let wanted: WantedPicture
     var renderer: PickerRenderer
     var state: PickerState
@@ -43,7 +43,7 @@ struct PickerSession {
     private var shelf = PictureShelf()
 
     /// A session for `pick`, before detection.
-    init(pick: PickRequest, terminal: any PickerTerminal, requests: AsyncStream<PickerRequest>.Continuation,
+    init(pick: PickRequest, terminal: any PickerTerminal, requests: PickerFetchQueue,
          wanted: WantedPicture) {
         self.terminal = terminal
         self.requests = requests
@@ -96,8 +96,8 @@ struct PickerSession {
         for action in actions {
             switch action {
             case .render: render = true
-            case .loadGroups: requests.yield(.groups)
-            case .loadPage(let source, let cursor, let limit): requests.yield(.page(source, cursor: cursor, limit: limit))
+            case .loadGroups: requests.add(.groups)
+            case .loadPage(let source, let cursor, let limit): requests.add(.page(source, cursor: cursor, limit: limit))
             case .finish(let ids): return close(.chosen(ids))
             case .cancel: return close(.cancelled)
             }
@@ -117,7 +117,7 @@ struct PickerSession {
         let (columns, rows) = terminal.size()
         let loads = state.resize(pageSize: PickerRenderer.pageSize(rows: rows))
         for case .loadPage(let source, let cursor, let limit) in loads {
-            requests.yield(.page(source, cursor: cursor, limit: limit))
+            requests.add(.page(source, cursor: cursor, limit: limit))
         }
         let frame = renderer.frame(state, columns: columns, rows: rows)
         var picture = ""
@@ -125,7 +125,7 @@ struct PickerSession {
             wanted.id.withLock { $0 = placement.assetID }
             let (text, request) = shelf.draw(placement)
             picture = text
-            if request { requests.yield(.thumbnail(placement.assetID)) }
+            if request { requests.add(.thumbnail(placement.assetID)) }
         }
         terminal.write(ScreenText.draw(frame, clearPictures: renderer.picture.showsPictures, picture: picture))
     }

@@ -34,4 +34,34 @@ import Testing
         #expect(state.marked.count == 200)
         #expect(average < .milliseconds(50))
     }
+
+    /// From PgDn typed to the next page on the (scripted) terminal, through the whole loop, with
+    /// each call taking 5 ms as photod's might and thumbnails 20 ms: the page ahead is on hand.
+    @Test func pageToPageThroughTheLoop() async throws {
+        var library = FakeLibrary([("All", 100_000)])
+        library.latency = .milliseconds(5)
+        let terminal = ScriptedTerminal(columns: 140, rows: 25, reply: ScriptedTerminal.kittyReply)
+        let picker = Task { try await InteractivePicker.run(fakePick(groups: ["All"]), terminal: terminal, source: library) }
+        #expect(await terminal.waitFor("All: 1–20 of 100000"))
+        try await Task.sleep(for: .milliseconds(100))
+        let clock = ContinuousClock()
+        var slowest = Duration.zero
+        var total = Duration.zero
+        let pages = 30
+        for page in 1...pages {
+            terminal.clear()
+            let started = clock.now
+            terminal.type("\u{1B}[6~")
+            #expect(await terminal.waitFor("All: \(page * 20 + 1)–\(page * 20 + 20) of 100000"))
+            let took = clock.now - started
+            total += took
+            slowest = max(slowest, took)
+            // The owner reads a page for a moment; meanwhile the next is fetched.
+            try await Task.sleep(for: .milliseconds(30))
+        }
+        print("picker PgDn to screen through the loop: average \(total / pages), slowest \(slowest)")
+        terminal.type("q")
+        #expect(try await picker.value == nil)
+        #expect(total / pages < .milliseconds(50))
+    }
 }

@@ -7,6 +7,8 @@ import Synchronization
 struct FakeLibrary: PickerDataSource {
     let groupList: [Group]
     let calls = Counter()
+    /// How long each call takes, as photod's would over its socket.
+    var latency = Duration.zero
 
     /// Groups with these names and counts (the last name given the fallback group, when asked).
     init(_ groups: [(String, Int)], fallbackLast: Bool = false) {
@@ -29,6 +31,7 @@ struct FakeLibrary: PickerDataSource {
 
     func page(of source: PhotoSource, after cursor: String?, limit: Int) async throws -> (assets: [Asset], next: String?) {
         calls.add("page")
+        if latency > .zero { try await Task.sleep(for: latency) }
         let start = cursor.flatMap(Int.init) ?? 0
         let (name, count): (String, Int)
         switch source {
@@ -41,6 +44,7 @@ struct FakeLibrary: PickerDataSource {
 
     func thumbnail(of id: String, side: Int) async throws -> RequestImageReply {
         calls.add("thumbnail")
+        if latency > .zero { try await Task.sleep(for: latency * 4) }
         return RequestImageReply(format: .png, width: side, height: side, source: .cache, orientation: 1,
                                  data: String(repeating: "iVBORw0KGgo=", count: 1000))
     }
@@ -105,9 +109,9 @@ final class ScriptedTerminal: PickerTerminal {
 
     /// Waits until the output holds `text` (at most five seconds); whether it did.
     func waitFor(_ text: String) async -> Bool {
-        for _ in 0..<1000 {
+        for _ in 0..<5000 {
             if written.contains(text) { return true }
-            try? await Task.sleep(for: .milliseconds(5))
+            try? await Task.sleep(for: .milliseconds(1))
         }
         return false
     }

@@ -85,3 +85,29 @@ import Testing
         #expect(KittyGraphics.isBase64("iVBORw0KGgo="))
     }
 }
+
+/// The worker's queue: lists first, thumbnails after, and an end.
+@Suite struct PickerFetchQueueTests {
+    @Test func listsBeforeThumbnailsThenTheEnd() async {
+        let queue = PickerFetchQueue()
+        queue.add(.thumbnail("a"))
+        queue.add(.page(.group(name: "Beach", fallback: false), cursor: "10", limit: 10))
+        queue.add(.groups)
+        var order: [String] = []
+        for _ in 0..<3 {
+            switch await queue.next() {
+            case .groups?: order.append("groups")
+            case .page?: order.append("page")
+            case .thumbnail(let id)?: order.append(id)
+            case nil: order.append("end")
+            }
+        }
+        #expect(order == ["page", "groups", "a"])
+        let waiter = Task { await queue.next() }
+        try? await Task.sleep(for: .milliseconds(20))
+        queue.close()
+        #expect(await waiter.value == nil)
+        queue.add(.groups)
+        #expect(await queue.next() == nil, "nothing is queued once closed")
+    }
+}
