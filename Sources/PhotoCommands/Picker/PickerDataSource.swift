@@ -1,12 +1,15 @@
 import PhotoAPI
 import PhotoClient
 
+/// One page of photos, and the cursor of the page after it (nil: it was the last).
+typealias PickerPage = (assets: [Asset], next: String?)
+
 /// Where the picker's photos come from: photod through `PhotoClient` in photoctl, a fake in tests.
 protocol PickerDataSource: Sendable {
     /// Every group.
     func groups() async throws -> [Group]
     /// One page of `source` after `cursor` (nil: the first), and the cursor of the next (nil: the last).
-    func page(of source: PhotoSource, after cursor: String?, limit: Int) async throws -> (assets: [Asset], next: String?)
+    func page(of source: PhotoSource, after cursor: String?, limit: Int) async throws -> PickerPage
     /// A small PNG of the photo, quickly (`RequestImage` with `fast`).
     func thumbnail(of id: String, side: Int) async throws -> RequestImageReply
 }
@@ -19,7 +22,7 @@ struct ClientPickerSource: PickerDataSource {
     func groups() async throws -> [Group] { try await client.groups() }
 
     /// A ListAssets page for a group; a Search page, with `find`'s reading of a group label, for a search.
-    func page(of source: PhotoSource, after cursor: String?, limit: Int) async throws -> (assets: [Asset], next: String?) {
+    func page(of source: PhotoSource, after cursor: String?, limit: Int) async throws -> PickerPage {
         switch source {
         case .group(let name, let fallback):
             let reply = try await client.listAssets(ListAssetsParameters(

@@ -19,7 +19,8 @@ enum PickerRows {
 
     /// Photos, one row each, in columns that line up across the page: `leading` is each row's
     /// first field ("[x]" or its place in the summary), the cursor row marked with ">".
-    static func photos(_ assets: ArraySlice<Asset>, leading: (Asset, Int) -> String, cursor: Int?, width: Int) -> [String] {
+    static func photos(_ assets: ArraySlice<Asset>, leading: (Asset, Int) -> String, cursor: Int?,
+                       width: Int) -> [String] {
         let cells: [[String]] = assets.indices.map { index in
             let asset = assets[index]
             return [

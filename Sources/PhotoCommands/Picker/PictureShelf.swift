@@ -24,7 +24,8 @@ struct PictureShelf: Sendable {
             let (columns, rows) = Self.cells(width: png.width, height: png.height, within: placement)
             sent[id] = (nextID, columns, rows)
             nextID += 1
-            return (position + KittyGraphics.transmit(png: png.data, id: nextID - 1, columns: columns, rows: rows), false)
+            let text = KittyGraphics.transmit(png: png.data, id: nextID - 1, columns: columns, rows: rows)
+            return (position + text, false)
         }
         guard !unavailable.contains(id), !requested.contains(id) else { return ("", false) }
         requested.insert(id)

@@ -29,7 +29,7 @@ struct FakeLibrary: PickerDataSource {
         return groupList
     }
 
-    func page(of source: PhotoSource, after cursor: String?, limit: Int) async throws -> (assets: [Asset], next: String?) {
+    func page(of source: PhotoSource, after cursor: String?, limit: Int) async throws -> PickerPage {
         calls.add("page")
         if latency > .zero { try await Task.sleep(for: latency) }
         let start = cursor.flatMap(Int.init) ?? 0
