@@ -27,6 +27,9 @@ struct PhotoList: Equatable, Sendable {
     var loading = false
     /// The highlighted photo.
     var cursor = 0
+    /// Where the owner moved beyond what was fetched (PgDn before the page ahead arrived): the
+    /// cursor goes there when the page does, so a key pressed early is not lost.
+    var pendingCursor: Int?
     /// How many photos there are, when known (a group's count; a search's once complete).
     var total: Int?
 }

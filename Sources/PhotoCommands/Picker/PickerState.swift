@@ -87,9 +87,11 @@ struct PickerState: Sendable {
         let complete = next == nil || assets.isEmpty
         lists[source, default: PhotoList()].complete = complete
         lists[source, default: PhotoList()].loading = false
-        if complete {
-            let count = lists[source]?.assets.count
-            lists[source, default: PhotoList()].total = count
+        let count = lists[source]?.assets.count ?? 0
+        if complete { lists[source, default: PhotoList()].total = count }
+        if let pending = lists[source]?.pendingCursor {
+            lists[source, default: PhotoList()].cursor = max(0, min(pending, count - 1))
+            if pending < count || complete { lists[source, default: PhotoList()].pendingCursor = nil }
         }
         return ensureLoaded() + [.render]
     }
@@ -138,7 +140,9 @@ struct PickerState: Sendable {
     /// Moves the photos cursor to `index` (within what is fetched), fetching on as needed.
     mutating func movePhotos(to index: Int) -> [PickerAction] {
         guard let source, var list = lists[source] else { return [.render] }
-        list.cursor = max(0, min(index, list.assets.count - 1))
+        let last = list.assets.count - 1
+        list.pendingCursor = index > last && !list.complete ? index : nil
+        list.cursor = max(0, min(index, last))
         lists[source] = list
         return ensureLoaded() + [.render]
     }

@@ -24,11 +24,13 @@ struct FakeLibrary: PickerDataSource {
               format: "jpeg", taken: "2024-06-01T10:00:00", size: 2_400_000 + index, modified: "2024-06-01T10:00:00Z")
     }
 
+    /// The groups, as ListGroups gives them.
     func groups() async throws -> [Group] {
         calls.add("groups")
         return groupList
     }
 
+    /// Photos `cursor` (a number) on, `limit` of them; a search finds three.
     func page(of source: PhotoSource, after cursor: String?, limit: Int) async throws -> PickerPage {
         calls.add("page")
         if latency > .zero { try await Task.sleep(for: latency) }
@@ -42,6 +44,7 @@ struct FakeLibrary: PickerDataSource {
         return ((start..<end).map { Self.asset(name, $0) }, end < count ? String(end) : nil)
     }
 
+    /// A made-up PNG of 12,000 base64 characters, so kitty gets it in three chunks.
     func thumbnail(of id: String, side: Int) async throws -> RequestImageReply {
         calls.add("thumbnail")
         if latency > .zero { try await Task.sleep(for: latency * 4) }
@@ -53,7 +56,9 @@ struct FakeLibrary: PickerDataSource {
 /// Calls counted across tasks.
 final class Counter: Sendable {
     private let names = Mutex<[String]>([])
+    /// Counts one call of `name`.
     func add(_ name: String) { names.withLock { $0.append(name) } }
+    /// How many calls of `name`.
     func count(_ name: String) -> Int { names.withLock { $0.filter { $0 == name }.count } }
 }
 
@@ -72,21 +77,29 @@ final class ScriptedTerminal: PickerTerminal {
     /// What the terminal answers to the picture query: nil for nothing at all.
     let reply: String?
 
+    /// A terminal of this size, answering the picture query with `reply`.
     init(columns: Int = 100, rows: Int = 30, reply: String?) {
         self.columns = columns
         self.rows = rows
         self.reply = reply
     }
 
+    /// Kitty's answer, then its DA1 reply.
     static let kittyReply = "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;22c"
+    /// A DA1 reply without sixel (4).
     static let plainReply = "\u{1B}[?62;22c"
+    /// A DA1 reply with sixel.
     static let sixelReply = "\u{1B}[?62;4;22c"
 
+    /// Everything written since the last `clear`.
     var written: String { state.withLock { $0.written } }
+    /// Whether the picker put the terminal back.
     var ended: Bool { state.withLock { $0.ended } }
 
+    /// The fixed size.
     func size() -> (columns: Int, rows: Int) { (columns, rows) }
 
+    /// Keeps `text`; answers the picture query as the terminal would.
     func write(_ text: String) {
         let reader = state.withLock { current -> (@Sendable ([UInt8]?) -> Void)? in
             current.written += text
@@ -95,9 +108,12 @@ final class ScriptedTerminal: PickerTerminal {
         if text.hasPrefix("\u{1B}_Gi=31,"), let reply { reader?(Array(reply.utf8)) }
     }
 
+    /// Notes raw mode.
     func begin() throws { state.withLock { $0.began = true } }
+    /// Notes that the terminal was put back.
     func end() { state.withLock { $0.ended = true } }
 
+    /// Keeps the reader, which `type` and the query's answer call.
     func startReading(_ received: @escaping @Sendable ([UInt8]?) -> Void) {
         state.withLock { $0.reader = received }
     }

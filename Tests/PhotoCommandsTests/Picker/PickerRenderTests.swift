@@ -63,6 +63,24 @@ import Testing
         #expect(PickerRenderer(pick: fakePick(), picture: .text).frame(state, columns: 120, rows: 20).picture == nil)
     }
 
+    @Test func thumbnailsKeepTheirProportionsAndOnlyPNGIsSent() {
+        let box = PicturePlacement(assetID: "a", row: 4, column: 80, columns: 32, rows: 15)
+        #expect(PictureShelf.cells(width: 256, height: 256, within: box) == (30, 15))
+        #expect(PictureShelf.cells(width: 256, height: 128, within: box) == (32, 8))
+        #expect(PictureShelf.cells(width: 96, height: 256, within: box) == (11, 15))
+        var shelf = PictureShelf()
+        #expect(shelf.draw(box) == ("", true))
+        #expect(shelf.draw(box) == ("", false), "asked once")
+        shelf.arrived("a", RequestImageReply(format: .jpeg, width: 1, height: 1, source: .embedded, orientation: 6,
+                                             data: "/9j/"), skipped: false)
+        #expect(shelf.draw(box) == ("", false), "a JPEG is never sent as a PNG")
+        let evil = PicturePlacement(assetID: "b", row: 4, column: 80, columns: 32, rows: 15)
+        _ = shelf.draw(evil)
+        shelf.arrived("b", RequestImageReply(format: .png, width: 1, height: 1, source: .cache, orientation: 1,
+                                             data: "AAAA\u{1B}\\\u{1B}]0;x\u{07}"), skipped: false)
+        #expect(shelf.draw(evil) == ("", false), "data that could end the escape is never written")
+    }
+
     @Test func groupsAndSummaryScreens() {
         var state = PickerState(limit: 2, pageSize: 10)
         _ = state.loaded(groups: PickerStateTests.groups)

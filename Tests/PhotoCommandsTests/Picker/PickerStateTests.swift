@@ -52,11 +52,16 @@ import Testing
         #expect(state.currentAsset?.id == "Beach-10")
         #expect(state.handle(.pageDown) == [.render], "one fetch at a time")
         #expect(state.currentAsset?.id == "Beach-19", "never past what is fetched")
+        // The page arrives: the cursor goes where PgDn meant it to.
+        let third = (20..<30).map { FakeLibrary.asset("Beach", $0) }
+        #expect(state.loaded(page: third, next: "30", for: Self.beach) == [.loadPage(Self.beach, cursor: "30", limit: 10), .render])
+        #expect(state.currentAsset?.id == "Beach-20")
+        _ = state.handle(.pageUp)
         // Back to the groups and into Beach again: nothing fetched again, the cursor kept.
         _ = state.handle(.left)
         #expect(state.mode == .groups)
         #expect(state.handle(.enter) == [.render])
-        #expect(state.currentAsset?.id == "Beach-19")
+        #expect(state.currentAsset?.id == "Beach-10")
     }
 
     @Test func marksUpToTheLimitInOrder() {
