@@ -27,7 +27,8 @@ struct FindCommand: AsyncParsableCommand {
 
     @OptionGroup var rows: AssetRowOptions
 
-    private var text: String { words.joined(separator: " ") }
+    /// The words as one Search text (the picker's search prompt reads it too).
+    var text: String { words.joined(separator: " ") }
 
     func validate() throws {
         if text.allSatisfy(\.isWhitespace) { throw ValidationError("name at least one word to find") }
