@@ -45,10 +45,12 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
         var only: App?
         // Watch first, then list: a request arriving in between is in the stream, not lost.
         var changes = try await calls.listChanges()
+        var picks = try await calls.listPicks()
         if let app {
             let named = try await calls.app(app, uid: uid)
             changes = changes.filter { Self.isAbout($0.app, named) }
-            guard named.pending || named.addOnly?.pending == true || !changes.isEmpty else {
+            picks = picks.filter { Self.isAbout($0.app, named) }
+            guard named.pending || named.addOnly?.pending == true || !changes.isEmpty || !picks.isEmpty else {
                 AppText.line("", named, " is not waiting for an answer (it is \(AppText.access(named))).")
                 return
             }
@@ -71,11 +73,22 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
             asked.insert("change \(change.id)")
             if once { return }
         }
+        for pick in picks {
+            guard try await answer(pick: pick, using: calls) else { return }
+            asked.insert("pick \(pick.id)")
+            if once { return }
+        }
         if only != nil { return }
         for try await event in stream where Self.isAbout(event.app, only) {
             if event.kind == .changeRequested, let change = event.change {
                 if asked.remove("change \(change.id)") != nil { continue }
                 guard try await answer(change: change, using: calls) else { return }
+                if once { return }
+                continue
+            }
+            if event.kind == .pickRequested, let pick = event.pick {
+                if asked.remove("pick \(pick.id)") != nil { continue }
+                guard try await answer(pick: pick, using: calls) else { return }
                 if once { return }
                 continue
             }

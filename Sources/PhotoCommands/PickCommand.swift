@@ -13,7 +13,10 @@ struct PickCommand: AsyncParsableCommand {
             An app asks with io.photod.Library.Pick; it sees nothing of the library while you \
             choose, and gets only the photos you name, in the order named (at most the limit it \
             asked for). They stay readable by that app (by id only: it can never list them) until \
-            photoctl permissions unpick or reset. Without photos or --cancel, pick lists the \
+            photoctl permissions unpick or reset. Without photos or --cancel, in a terminal, pick \
+            opens the picker for each waiting pick (the one of --app only), oldest first: browse \
+            groups, search with the find syntax (/), mark with Space up to the app's limit, confirm \
+            with c; q or Esc cancels that app's pick. Elsewhere, or with --list, it lists the \
             waiting picks and exits. An argument with a / in it, or naming a file that exists, is \
             a path; any other is an asset id.
             """)
@@ -29,18 +32,30 @@ struct PickCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The photos to give the app, by asset id or file.", valueName: "id|path"),
               completion: LibraryCompletion.assets)
     var photos: [String] = []
+    @Flag(name: .long, help: "List the waiting picks even in a terminal, without opening the picker.")
+    var list = false
 
     func validate() throws {
         if (cancel || !photos.isEmpty) && app == nil { throw ValidationError("name the app whose pick to answer with --app") }
         if cancel && !photos.isEmpty { throw ValidationError("give photos or --cancel, not both") }
+        if list && (cancel || !photos.isEmpty) { throw ValidationError("--list answers nothing: drop it, or the photos") }
     }
 
     func run() async throws {
         let client = try await global.connect()
         let waiting = try await client.listPicks()
         guard let app, cancel || !photos.isEmpty else {
-            await client.close()
             let shown = app.map { query in waiting.filter { Self.matches($0.app, query, uid: uid) } } ?? waiting
+            if !list && !global.json && !shown.isEmpty && Self.inTerminal {
+                do {
+                    try await chooseInteractively(shown, using: client)
+                } catch {
+                    await client.close()
+                    throw error
+                }
+                return await client.close()
+            }
+            await client.close()
             if global.json { return try Output.json(ListPicksReply(picks: shown)) }
             guard !shown.isEmpty else { return Output.line("No app is waiting for you to pick photos.") }
             return Output.people(Self.tableText(shown, style: Output.style))
