@@ -2,8 +2,8 @@ import Foundation
 import PhotoTestSupport
 import Testing
 
-/// photod-notify and an app's SetDescription: the change is shown in its own words, Allow writes
-/// it, and a change the app withdraws closes its notification.
+/// photod-notify and an app's SetDescription or Pick: each is shown in its own words, Allow
+/// writes a change, Cancel cancels a pick, and one the app withdraws closes its notification.
 @Suite(.serialized)
 struct NotifyChangeTests {
     @Test func allowInTheNotificationWritesTheChangeAndClosesIt() async throws {
@@ -36,5 +36,19 @@ struct NotifyChangeTests {
         let id = try #require(await setup.notification(mentioning: "clear the description"), "\(setup.notifier.log)")
         await describe.kill()
         await #expect(setup.server.wait { $0.closed.contains(id) }, "\(setup.server.calls) \(setup.notifier.log)")
+    }
+
+    @Test func cancelInAPicksNotificationCancelsItAndClosesIt() async throws {
+        let setup = try await NotifySetup()
+        let pick = try setup.app.stream(["pick", "Choose a cover", "2"], name: "pick")
+        let id = try #require(await setup.notification(mentioning: "wants you to choose up to 2 photos"),
+                              "photod-notify: \(setup.notifier.log)")
+        let notification = try #require(setup.server.notifications.first { $0["id"] as? Int == id })
+        #expect(notification["summary"] as? String == "An app asks you to choose photos")
+        #expect(notification["actions"] as? [String] == ["choose", "Choose…", "cancel", "Cancel"])
+        try await setup.server.invoke(id, "cancel")
+        await #expect(pick.exitStatus(timeout: 60) == 0, "\(pick.stderr)")
+        #expect(pick.objects.last?["cancelled"] as? Bool == true, "\(pick.objects)")
+        await #expect(setup.server.wait { $0.closed.contains(id) }, "\(setup.server.calls)")
     }
 }
