@@ -51,4 +51,29 @@ struct NotifyChangeTests {
         #expect(pick.objects.last?["cancelled"] as? Bool == true, "\(pick.objects)")
         await #expect(setup.server.wait { $0.closed.contains(id) }, "\(setup.server.calls)")
     }
+
+    @Test func chooseInAPicksNotificationOpensThePickerAndTheAppGetsThePhoto() async throws {
+        // The terminal photod-notify opens runs the command it is given on a pty, where a
+        // person (the driver) opens Beach, marks a photo and confirms.
+        let tools = try TemporaryDirectory()
+        let driver = try tools.write("picker.py", Array(PickerTerminalTests.driver.utf8))
+        let terminal = """
+            #!/bin/sh
+            [ "$1" = -e ] && shift
+            PICK_ARGV="$(printf '%s\n' "$@")" exec python3 \(driver) - plain 'Beach  (1 photo)' '\r' '/1.jpg' ' ' \
+              '1 of 1 marked' c > \(tools.file("screen")) 2>&1
+            """
+        try tools.write("x-terminal-emulator", Array(terminal.utf8))
+        chmod(tools.file("x-terminal-emulator"), 0o755)
+        let setup = try await NotifySetup(path: tools.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"))
+        let pick = try setup.app.stream(["pick", "Choose a cover"], name: "pick")
+        let id = try #require(await setup.notification(mentioning: "wants you to choose a photo"), "\(setup.notifier.log)")
+        try await setup.server.invoke(id, "choose")
+        await #expect(pick.exitStatus(timeout: 60) == 0, "\(pick.stderr)")
+        let screen = (try? String(contentsOfFile: tools.file("screen"), encoding: .utf8)) ?? ""
+        #expect((pick.objects.last?["ids"] as? [String])?.count == 1, "\(pick.objects)\n\(screen.suffix(2000))")
+        // The server closed the notification when Choose… was pressed; the pick's end brings
+        // nothing back.
+        #expect(setup.server.notifications.count == 1, "\(setup.server.notifications)")
+    }
 }

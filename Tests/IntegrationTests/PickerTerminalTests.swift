@@ -13,9 +13,11 @@ struct PickerTerminalTests {
     static let driver = #"""
         import fcntl, os, pty, select, struct, sys, termios, time
         photoctl, kind, steps = sys.argv[1], sys.argv[2], sys.argv[3:]
+        # PICK_ARGV (one argument a line): the command to run instead, as a terminal's -e gets it.
+        argv = os.environ["PICK_ARGV"].split("\n") if os.environ.get("PICK_ARGV") else [photoctl, "pick"]
         pid, fd = pty.fork()
         if pid == 0:
-            os.execv(photoctl, [photoctl, "pick"])
+            os.execv(argv[0], argv)
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
         seen, start, answered = b"", 0, False
         def pump(text):
@@ -40,11 +42,16 @@ struct PickerTerminalTests {
         for i in range(0, len(steps), 2):
             pump(steps[i])
             os.write(fd, steps[i + 1].encode())
+        # Everything photoctl writes until it exits (the pty then reads EIO), then its status.
+        while True:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            seen += data
         _, status = os.waitpid(pid, 0)
-        try:
-            seen += os.read(fd, 65536)
-        except OSError:
-            pass
         sys.stdout.write(seen.decode(errors="replace"))
         sys.exit(os.waitstatus_to_exitcode(status))
         """#
