@@ -10,6 +10,7 @@ pseudo-terminal over N photos (default 100,000, made once as scale_bench makes t
 The terminal answers the device-attributes request at once and not the kitty query, as a
 plain terminal does, so the text view is timed. The page cache is warmed right before.
 """
+import json
 import os
 import pty
 import re
@@ -98,11 +99,13 @@ def main():
             script = os.path.join(run, "app.py")
             with open(script, "w") as f:
                 f.write(APP)
-            app = subprocess.Popen([sys.executable, script, sock], stdout=subprocess.PIPE, text=True)
+            app = subprocess.Popen([sys.executable, script, sock], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                   text=True)
             if "pending" not in app.stdout.readline():
                 sys.exit("the app's Pick did not wait for the owner")
-            groups = subprocess.run([os.path.join(RELEASE, "photoctl"), "groups", "--format", "tsv"], env=env,
-                                    check=True, capture_output=True, text=True).stdout.splitlines()
+            listed = subprocess.run([os.path.join(RELEASE, "photoctl"), "--json", "groups"], env=env,
+                                    check=True, capture_output=True, text=True).stdout
+            groups = json.loads(listed)["groups"]
             warm(library)
             figures(env, groups)
             app.kill()
