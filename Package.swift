@@ -81,7 +81,8 @@ let package = Package(
         ]),
         // MD5, one implementation for the thumbnail cache's file names and the IPTC digest Photoshop keeps.
         .target(name: "Checksums"),
-        .target(name: "Metadata", dependencies: ["CExif", "CZlib", "Checksums"]),
+        .target(name: "ZlibInflate", dependencies: ["CZlib"]),
+        .target(name: "Metadata", dependencies: ["CExif", "ZlibInflate", "Checksums"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "FileSystem", dependencies: ["Posix", systemPackage]),
         // Escaping of untrusted text before a terminal or a log line sees it; used by both sides.
@@ -135,7 +136,7 @@ let package = Package(
         // The worker's logic (sandbox, libvips, request loop), a library so tests can reach it.
         .target(name: "Thumbnailer", dependencies: ["ThumbnailProtocol", "Posix", "CVips", "CSeccomp", systemPackage]),
         .target(name: "PhotoCommands", dependencies: [
-            "PhotoAPI", "PhotoClient", "SafeText", "Posix", "FileSystem", systemPackage,
+            "PhotoAPI", "PhotoClient", "SafeText", "Posix", "FileSystem", "ZlibInflate", systemPackage,
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "photod", dependencies: [

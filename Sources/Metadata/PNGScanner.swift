@@ -1,3 +1,5 @@
+import ZlibInflate
+
 /// Walks PNG chunks for EXIF (`eXIf`, or the legacy hex "Raw profile type exif" text that
 /// ImageMagick and exiv2 write), XMP (iTXt "XML:com.adobe.xmp") and IPTC ("Raw profile type iptc").
 ///

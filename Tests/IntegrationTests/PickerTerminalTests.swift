@@ -8,7 +8,7 @@ import Testing
 @Suite(.serialized)
 struct PickerTerminalTests {
     /// Runs `photoctl pick` on a 24x100 pty. With "kitty", answers the graphics query as kitty
-    /// does; every terminal answers the device-attributes request (without sixel). Then, for
+    /// does; every terminal answers the device-attributes request, listing sixel (4) with "sixel". Then, for
     /// each pair of arguments, waits for the text and types the keys. Prints what it saw.
     static let driver = #"""
         import fcntl, os, pty, select, struct, sys, termios, time
@@ -37,7 +37,7 @@ struct PickerTerminalTests {
                 if not answered and b"a=q" in seen and b"\x1b[c" in seen:
                     answered = True
                     reply = b"\x1b_Gi=31;OK\x1b\\" if kind == "kitty" else b""
-                    os.write(fd, reply + b"\x1b[?62;22c")
+                    os.write(fd, reply + (b"\x1b[?62;4;22c" if kind == "sixel" else b"\x1b[?62;22c"))
             start = seen.index(text.encode(), start) + len(text.encode())
         for i in range(0, len(steps), 2):
             pump(steps[i])
@@ -65,7 +65,8 @@ struct PickerTerminalTests {
         let run = try await ProcessRunner.run("/usr/bin/env", [
             "python3", driver, Binaries.photoctl, kind,
             // A kitty terminal is sent the current photo's thumbnail before anything is marked.
-            "Beach  (2 photos)", "\r", kind == "kitty" ? "a=T,f=100" : "/2.jpg", " ", "1 of 1 marked", "c",
+            "Beach  (2 photos)", "\r", ["kitty": "a=T,f=100", "sixel": "\u{1B}P0;1;0q"][kind] ?? "/2.jpg", " ",
+            "1 of 1 marked", "c",
         ], environment: daemon.environment)
         #expect(run.status == 0, "\(run.stdout.suffix(3000))\n\(run.stderr)")
         await owner.close()
@@ -78,6 +79,13 @@ struct PickerTerminalTests {
         #expect(screen.contains("\u{1b}_Ga=T,f=100"),
                 "a thumbnail was transmitted: \(screen.suffix(2000))")
         #expect(screen.contains("picked 1 photo"))
+    }
+
+    @Test func aSixelTerminalGetsTheThumbnailDrawnInSixel() async throws {
+        let (screen, ids, beach) = try await Self.pickOneBeachPhoto(kind: "sixel")
+        #expect(ids?.count == 1 && beach.contains(ids?.first ?? ""), "\(ids ?? [])")
+        #expect(screen.contains("\u{1B}P0;1;0q\"1;1;"), "a sixel picture was drawn: \(screen.suffix(2000))")
+        #expect(!screen.contains("a=T"), "and no kitty graphics")
     }
 
     @Test func aPlainTerminalGetsTheTextView() async throws {

@@ -108,7 +108,7 @@ struct PickerSession {
 
     /// Frees the terminal's copies of the thumbnails before the screen goes back.
     private func close(_ outcome: Outcome) -> Outcome {
-        if renderer.picture.showsPictures { terminal.write(KittyGraphics.deleteAll) }
+        if renderer.picture == .kitty { terminal.write(KittyGraphics.deleteAll) }
         return outcome
     }
 
@@ -123,10 +123,10 @@ struct PickerSession {
         var picture = ""
         if let placement = frame.picture {
             wanted.id.withLock { $0 = placement.assetID }
-            let (text, request) = shelf.draw(placement)
+            let (text, request) = shelf.draw(placement, as: renderer.picture)
             picture = text
             if request { requests.add(.thumbnail(placement.assetID)) }
         }
-        terminal.write(ScreenText.draw(frame, clearPictures: renderer.picture.showsPictures, picture: picture))
+        terminal.write(ScreenText.draw(frame, clearPictures: renderer.picture == .kitty, picture: picture))
     }
 }

@@ -2,14 +2,13 @@
 enum PictureProtocol: String, Equatable, Sendable {
     /// The kitty graphics protocol (kitty, WezTerm, Ghostty, Konsole): thumbnails are shown.
     case kitty
-    /// Sixel (xterm -ti vt340, foot, mlterm): detected, but shown as text, since the picker
-    /// does not encode sixel from pixels.
+    /// Sixel (xterm -ti vt340, foot, mlterm): thumbnails are decoded and drawn as sixel.
     case sixel
     /// Names, dates, groups and sizes only.
     case text
 
     /// Whether the picker shows thumbnails with it.
-    var showsPictures: Bool { self == .kitty }
+    var showsPictures: Bool { self != .text }
 }
 
 /// Finds out the picture protocol from the terminal's replies: pure, so tested with simulated replies.

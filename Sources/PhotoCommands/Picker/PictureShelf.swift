@@ -1,8 +1,19 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import PhotoAPI
 
-/// The thumbnails the picker has for the kitty protocol: each fetched once, sent to the terminal
-/// once under an image id, and placed by that id whenever its photo is the current one again.
+/// The thumbnails the picker has: for the kitty protocol each is fetched once, sent to the
+/// terminal once under an image id, and placed by that id whenever its photo is the current one
+/// again; for sixel each is decoded once and its sixel text kept (the last few), drawn again
+/// with every screen, since a sixel picture has no id to place it by.
 struct PictureShelf: Sendable {
+    /// Most sixel pictures kept at once (each some tens of KiB).
+    static let sixelsKept = 16
+    /// Sixel text of the photos drawn lately, oldest first.
+    private var sixels: [(id: String, text: String)] = []
     /// PNGs fetched and not yet sent; sent ones live in the terminal, not here.
     private(set) var received: [String: RequestImageReply] = [:]
     /// The kitty image id of each photo sent, and the cells it takes.
@@ -14,9 +25,10 @@ struct PictureShelf: Sendable {
     private var nextID = 1
 
     /// What draws the picture at `placement`, and whether its thumbnail must be asked for first.
-    mutating func draw(_ placement: PicturePlacement) -> (text: String, request: Bool) {
+    mutating func draw(_ placement: PicturePlacement, as picture: PictureProtocol = .kitty) -> (text: String, request: Bool) {
         let id = placement.assetID
         let position = ScreenText.moveTo(row: placement.row, column: placement.column)
+        if picture == .sixel { return drawSixel(placement, at: position) }
         if let image = sent[id] {
             return (position + KittyGraphics.place(id: image.id, columns: image.columns, rows: image.rows), false)
         }
@@ -25,6 +37,25 @@ struct PictureShelf: Sendable {
             sent[id] = (nextID, columns, rows)
             nextID += 1
             let text = KittyGraphics.transmit(png: png.data, id: nextID - 1, columns: columns, rows: rows)
+            return (position + text, false)
+        }
+        guard !unavailable.contains(id), !requested.contains(id) else { return ("", false) }
+        requested.insert(id)
+        return ("", true)
+    }
+
+    /// The sixel text for `placement`'s photo, decoded from its PNG the first time.
+    private mutating func drawSixel(_ placement: PicturePlacement, at position: String) -> (text: String, request: Bool) {
+        let id = placement.assetID
+        if let kept = sixels.first(where: { $0.id == id }) { return (position + kept.text, false) }
+        if let reply = received.removeValue(forKey: id) {
+            guard let png = Data(base64Encoded: reply.data), let image = PNGPixels.decode(Array(png)) else {
+                unavailable.insert(id)
+                return ("", false)
+            }
+            let text = SixelImage.encode(SixelImage.fitted(image, columns: placement.columns, rows: placement.rows))
+            sixels.append((id, text))
+            if sixels.count > Self.sixelsKept { sixels.removeFirst() }
             return (position + text, false)
         }
         guard !unavailable.contains(id), !requested.contains(id) else { return ("", false) }

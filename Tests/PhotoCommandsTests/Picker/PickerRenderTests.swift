@@ -59,7 +59,7 @@ import Testing
         #expect(kitty.lines.allSatisfy { TerminalWidth.of($0) <= 120 })
         #expect(kitty.lines[3...].prefix(10).allSatisfy { TerminalWidth.of($0) <= 87 }, "rows leave the picture its room")
         #expect(PickerRenderer(pick: fakePick(), picture: .kitty).frame(state, columns: 50, rows: 20).picture == nil)
-        #expect(PickerRenderer(pick: fakePick(), picture: .sixel).frame(state, columns: 120, rows: 20).picture == nil)
+        #expect(PickerRenderer(pick: fakePick(), picture: .sixel).frame(state, columns: 120, rows: 20).picture == kitty.picture)
         #expect(PickerRenderer(pick: fakePick(), picture: .text).frame(state, columns: 120, rows: 20).picture == nil)
     }
 

@@ -58,7 +58,8 @@ import Testing
         #expect(terminal.ended)
     }
 
-    @Test func sixelTerminalGetsTextToo() async throws {
+    /// A sixel terminal gets no kitty graphics; the fake thumbnails do not decode, so nothing is drawn.
+    @Test func sixelTerminalGetsNoKittyGraphics() async throws {
         let terminal = ScriptedTerminal(reply: ScriptedTerminal.sixelReply)
         let picker = Self.start(terminal, pick: fakePick(groups: ["Hike"]))
         #expect(await terminal.waitFor("IMG_2.jpg"), "a pick naming one group opens on it")

@@ -1,9 +1,10 @@
 import CZlib
 
-/// The only code that talks to zlib: inflates one compressed text chunk, with a cap on the output.
-enum Zlib {
+/// The only code that talks to zlib's inflate: one stream at a time, with a cap on the output
+/// (a PNG's text chunk for the metadata reader, a thumbnail's pixels for photoctl's picker).
+public enum Zlib {
     /// Inflates a zlib stream; nil when it is corrupt, or would exceed `limit` bytes.
-    static func inflate(_ input: ArraySlice<UInt8>, limit: Int) -> [UInt8]? {
+    public static func inflate(_ input: ArraySlice<UInt8>, limit: Int) -> [UInt8]? {
         guard !input.isEmpty, input.count <= Int(UInt32.max) else { return nil }
         var stream = z_stream()
         guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
