@@ -16,6 +16,12 @@ struct InotifyTests {
         defer { collector.finish() }
 
         try tree.write("a.jpg", "first")
+        // The write is announced before the rename: a rename within the write's settling time
+        // carries the write to the new name instead (SettlingFiles), which a loaded machine
+        // showed (CI, 2026-11-29) and which is right, but not what this test is about.
+        let written = await collector.collect(inOrder: [.fileLinked(tree.pathBytes("a.jpg")),
+                                                        .fileWritten(tree.pathBytes("a.jpg"))])
+        #expect(written, "actions: \(collector.actions)")
         #expect(rename(tree.path("a.jpg"), tree.path("b.jpg")) == 0)
         #expect(mkdir(tree.path("album"), 0o755) == 0)
         #expect(rmdir(tree.path("album")) == 0)
