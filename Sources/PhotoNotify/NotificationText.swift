@@ -24,9 +24,7 @@ public enum NotificationText {
                                capabilities: ServerCapabilities) -> NotificationContent {
         let adding = level == .addOnly
         var lines: [String] = []
-        let who = app.uid == ownerUID ? "" : " of user \(app.uid)"
-        let name = SafeText.escaped(app.id) + who
-            + (app.label.flatMap { $0.isEmpty ? nil : $0 }.map { " (calls itself \(SafeText.quoted($0)))" } ?? "")
+        let name = appName(app, ownerUID: ownerUID)
         let warning = app.warning.map { SafeText.escaped($0) }
         if confirming, let warning {
             lines.append("Really allow \(name)?")
@@ -60,10 +58,7 @@ public enum NotificationText {
     /// (escaped, quoted, cut at `descriptionCharacters`), with Allow / Deny / Show….
     public static func change(_ change: ChangeRequest, ownerUID: Int, capabilities: ServerCapabilities)
         -> NotificationContent {
-        let app = change.app
-        let who = app.uid == ownerUID ? "" : " of user \(app.uid)"
-        let name = SafeText.escaped(app.id) + who
-            + (app.label.flatMap { $0.isEmpty ? nil : $0 }.map { " (calls itself \(SafeText.quoted($0)))" } ?? "")
+        let name = appName(change.app, ownerUID: ownerUID)
         let photos = change.ids.count == 1 ? "1 photo" : "\(change.ids.count) photos"
         let what = change.description.map {
             "to set the description of \(photos) to \(SafeText.quoted($0, maxCharacters: descriptionCharacters))"
@@ -84,10 +79,7 @@ public enum NotificationText {
     /// A pick `pick.app` asked for: which app, how many photos, why (all escaped; the label
     /// quoted), with Choose… (photoctl's picker in a terminal) and Cancel.
     public static func pick(_ pick: PickRequest, ownerUID: Int, capabilities: ServerCapabilities) -> NotificationContent {
-        let app = pick.app
-        let who = app.uid == ownerUID ? "" : " of user \(app.uid)"
-        let name = SafeText.escaped(app.id) + who
-            + (app.label.flatMap { $0.isEmpty ? nil : $0 }.map { " (calls itself \(SafeText.quoted($0)))" } ?? "")
+        let name = appName(pick.app, ownerUID: ownerUID)
         let photos = pick.limit == 1 ? "a photo" : "up to \(pick.limit) photos"
         let what = pick.label.flatMap { $0.isEmpty ? nil : $0 }.map { " (\(SafeText.quoted($0)))" } ?? ""
         var lines = ["\(name) wants you to choose \(photos)\(what): \(SafeText.escaped(pick.reason, maxBytes: 600))",
@@ -103,6 +95,14 @@ public enum NotificationText {
 
     /// Most characters of a change's description a notification shows.
     public static let descriptionCharacters = 200
+
+    /// The app as every notification names it: the kernel's id, escaped, whose app when not the
+    /// owner's, then the label it chose, quoted and short.
+    static func appName(_ app: App, ownerUID: Int) -> String {
+        let who = app.uid == ownerUID ? "" : " of user \(app.uid)"
+        return SafeText.escaped(app.id) + who
+            + (app.label.flatMap { $0.isEmpty ? nil : $0 }.map { " (calls itself \(SafeText.quoted($0)))" } ?? "")
+    }
 
     /// The summary of the requests beyond the ones shown.
     public static func overflow(count: Int, capabilities: ServerCapabilities) -> NotificationContent {
