@@ -34,6 +34,12 @@ public enum PhotoClientError: Error, CustomStringConvertible, Sendable {
         }
     }
 
+    /// Whether photod refused the call with the interface error `name`.
+    public func isRefusal(named name: String) -> Bool {
+        guard case .daemon(let refusal) = self else { return false }
+        return refusal.name == name
+    }
+
     /// A failed connect: a server the kernel says is not trusted, else nothing to reach.
     static func connecting(_ socket: String, failedWith error: any Error) -> PhotoClientError {
         if let error = error as? VarlinkUntrustedServerError {

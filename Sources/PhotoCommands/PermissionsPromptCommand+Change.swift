@@ -35,16 +35,10 @@ extension PermissionsPromptCommand {
                 let answered = try await client.answerChange(change.id, allow: allow)
                 AppText.line("", answered.change.app, ": change \(ChangeText.ended(answered.answer))")
             } catch {
-                guard Self.noLongerWaiting(error) else { throw error }
+                guard error.isRefusal(named: AuthorizationInterface.Error.noSuchChange) else { throw error }
                 Output.line("That change is no longer waiting (answered elsewhere, timed out, or withdrawn).")
             }
             return true
         }
-    }
-
-    /// Whether photod refused an answer because the change had already ended.
-    private static func noLongerWaiting(_ error: PhotoClientError) -> Bool {
-        guard case .daemon(let refusal) = error else { return false }
-        return refusal.name == AuthorizationInterface.Error.noSuchChange
     }
 }

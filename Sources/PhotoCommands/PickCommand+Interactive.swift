@@ -41,14 +41,8 @@ extension PickCommand {
             AppText.line("", reply.pick.app, reply.answer == .allowed
                          ? ": picked \(count) photo\(count == 1 ? "" : "s")" : ": pick cancelled")
         } catch {
-            guard ended(error) else { throw error }
+            guard error.isRefusal(named: AuthorizationInterface.Error.noSuchPick) else { throw error }
             AppText.line("", pick.app, ": its pick is no longer waiting (it ended while you chose)")
         }
-    }
-
-    /// Whether photod refused an answer because the pick had already ended.
-    private static func ended(_ error: PhotoClientError) -> Bool {
-        guard case .daemon(let refusal) = error else { return false }
-        return refusal.name == AuthorizationInterface.Error.noSuchPick
     }
 }
