@@ -4,7 +4,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PhotoAPI
 import PhotoClient
+import SafeText
 
 /// Photos named on the command line by asset id or by file (`PathArgument`), as ids.
 enum AssetArguments {
@@ -29,10 +31,10 @@ enum AssetArguments {
         guard !texts.isEmpty || !exact.isEmpty else { return arguments }
         let lookup = try await client.getAssets(ids: [], paths: texts.isEmpty ? nil : texts,
                                                 pathBytes: exact.isEmpty ? nil : exact.map { Data($0).base64EncodedString() })
-        let missing = lookup.missing + (lookup.missingPathBytes ?? [])
-        guard missing.isEmpty, lookup.assets.count == texts.count + exact.count else {
+        guard lookup.missing.isEmpty, lookup.missingPathBytes?.isEmpty ?? true,
+              lookup.assets.count == texts.count + exact.count else {
             await client.close()
-            Output.error("photoctl: not in the library: \(missing.joined(separator: ", "))")
+            Output.escapedError("photoctl: not in the library: \(missingText(lookup))")
             throw ExitCode.failure
         }
         // With nothing missing, the reply holds the text paths' assets in order, then the exact ones'.
@@ -44,5 +46,13 @@ enum AssetArguments {
             case .bytes(let index): found[texts.count + index]
             }
         }
+    }
+
+    /// The ids and files a GetAssets reply did not find, escaped for a terminal, space-separated;
+    /// a file that is not UTF-8 shows its exact bytes escaped.
+    static func missingText(_ reply: GetAssetsReply) -> String {
+        let missing = reply.missing.map { SafeText.escaped($0) }
+            + (reply.missingPathBytes ?? []).map { SafeText.escaped(bytes: Data(base64Encoded: $0) ?? Data($0.utf8)) }
+        return missing.joined(separator: " ")
     }
 }

@@ -16,26 +16,33 @@ import SafeText
 
 /// `photoctl export ID… DIR`: byte-exact copies of originals, read through the descriptors
 /// photod passes (OpenOriginal), so it works for an app that cannot see the library's folders.
-struct ExportCommand: ParsableCommand {
+struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Copy photos' original files into a folder.",
         discussion: """
             Each copy is named as the original, keeps its modification time, and appears only \
-            when complete; an existing file is never replaced without --force. An id that fails \
-            is reported and the others are still exported; the exit status is then 1.
+            when complete; an existing file is never replaced without --force. Two photos with \
+            the same name (or a name already in the folder) are both kept with --rename, which \
+            numbers the later one as a file manager does ("IMG_0001 (2).jpg") and says so. An id \
+            that fails is reported and the others are still exported; the exit status is then 1.
+
+            Example: photoctl export --rename $(photoctl find beach --format ids) ~/Desktop/beach
             """)
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("Asset ids, as printed by `photoctl list`, then the folder to copy into.",
-                                 valueName: "id… dir"), completion: LibraryCompletion.assets)
+    @Argument(help: ArgumentHelp("Asset ids (as printed by `photoctl list`) or the photos' files, then the folder to copy into.",
+                                 valueName: "id|path… dir"), completion: LibraryCompletion.assets)
     var arguments: [String] = []
 
     @Flag(name: .long, help: "Replace files of the same name in the folder.")
     var force = false
 
-    private var ids: [String] { Array(arguments.dropLast()) }
+    @Flag(name: .long, help: "Keep both when a name is taken: number the copy (\"IMG_0001 (2).jpg\").")
+    var rename = false
+
+    private var photos: [String] { Array(arguments.dropLast()) }
     /// The folder's exact bytes (it need not be UTF-8), without a trailing slash.
     private var folder: [UInt8] {
         let folder = arguments.last.map(RawArguments.bytes(of:)) ?? [UInt8(ascii: ".")]
@@ -43,18 +50,20 @@ struct ExportCommand: ParsableCommand {
     }
 
     func validate() throws {
-        guard arguments.count >= 2 else { throw ValidationError("name at least one asset id, then the folder") }
+        guard arguments.count >= 2 else { throw ValidationError("name at least one asset id or file, then the folder") }
+        if force && rename { throw ValidationError("--force replaces a file of the same name and --rename keeps both: choose one") }
         var status = stat()
         guard stat(PathArgument.cString(folder), &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
             throw ValidationError("\(String(decoding: folder, as: UTF8.self)) is not a folder")
         }
     }
 
-    func run() throws {
+    func run() async throws {
+        let ids = try await resolvedIDs()
         let client = try global.originals()
         defer { client.close() }
         var failed = false
-        var names: Set<[UInt8]> = []
+        var names = ExportNames(folder: folder)
         for id in ids {
             let shownID = SafeText.escaped(id)
             do {
@@ -66,24 +75,37 @@ struct ExportCommand: ParsableCommand {
                     failed = true
                     continue
                 }
-                guard names.insert(name).inserted else {
-                    Output.escapedError("photoctl: \(shownID): another photo of this export is named \"\(shownName)\"; skipped")
+                guard let chosen = names.claim(name, renaming: rename, replacing: force) else {
+                    Output.escapedError("photoctl: \(shownID): another photo of this export is named \"\(shownName)\"; "
+                                        + "skipped (add --rename to keep both)")
                     failed = true
                     continue
                 }
-                let path = try Self.copy(original, to: folder + [UInt8(ascii: "/")] + name, replacing: force)
-                Output.people("\(shownID) \(SafeText.escaped(bytes: path))\n")
+                let path = try Self.copy(original, to: folder + [UInt8(ascii: "/")] + chosen, replacing: force)
+                let renamed = chosen == name ? "" : " (renamed: \"\(shownName)\" was taken)"
+                Output.people("\(shownID) \(SafeText.escaped(bytes: path))\(renamed)\n")
             } catch let error as PhotoClientError {
                 // Only an error reply leaves the connection usable for the next id.
                 guard case .daemon = error else { throw error }
                 Output.error("photoctl: \(error)")
                 failed = true
             } catch let error as NewFileError {
-                Output.escapedError("photoctl: \(shownID): \(error.shown)")
+                let hint = if case .exists = error { " (or --rename to keep both)" } else { "" }
+                Output.escapedError("photoctl: \(shownID): \(error.shown)\(hint)")
                 failed = true
             }
         }
         if failed { throw ExitCode.failure }
+    }
+
+    /// The ids of the photos named, files looked up in photod's index (one call, only when a
+    /// file is named).
+    private func resolvedIDs() async throws -> [String] {
+        guard photos.contains(where: PathArgument.isPath) else { return photos }
+        let client = try await global.connect()
+        let ids = try await AssetArguments.ids(of: photos, client: client)
+        await client.close()
+        return ids
     }
 
     /// False for a name that would leave the folder or hide in it ("..", "a/b", ".profile").

@@ -19,11 +19,13 @@ struct OpenCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "An asset id, as printed by `photoctl list`.", completion: LibraryCompletion.assets)
-    var id: String
+    @Argument(help: ArgumentHelp("An asset id, as printed by `photoctl list`, or the photo's file.", valueName: "id|path"),
+              completion: LibraryCompletion.assets)
+    var photo: String
 
     func run() async throws {
         let client = try await global.connect()
+        let id = try await AssetArguments.ids(of: [photo], client: client)[0]
         let reply = try await client.getAssets(ids: [id])
         await client.close()
         guard let asset = reply.assets.first else {
@@ -36,7 +38,7 @@ struct OpenCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         // Absolute, so xdg-open cannot take it for an option; bytes, so a non-UTF-8 name survives.
-        let path = asset.pathBytes.flatMap { Data(base64Encoded: $0) }.map(Array.init) ?? Array(asset.path.utf8)
+        let path = asset.exactPath
         do {
             if let failure = ProgramRunner.describe(waitStatus: try ProgramRunner.run(viewer, [path])) {
                 Output.error("photoctl: \(viewer) \(failure)")

@@ -28,7 +28,8 @@ struct PermissionsAllowCommand: AsyncParsableCommand {
     @Option(name: .customLong("group"), help: "A group the app may see (repeat for more); implies --limited.",
             completion: LibraryCompletion.groups)
     var groups: [String] = []
-    @Option(name: .customLong("asset"), help: "An asset id the app may see (repeat for more); implies --limited.",
+    @Option(name: .customLong("asset"), help: ArgumentHelp(
+                "An asset id or photo file the app may see (repeat for more); implies --limited.", valueName: "id|path"),
             completion: LibraryCompletion.assets)
     var assets: [String] = []
     @Flag(name: .long, help: "Allow without asking, even an id that covers many programs (for scripts).")
@@ -50,6 +51,7 @@ struct PermissionsAllowCommand: AsyncParsableCommand {
         let client = try await global.connect()
         let selective = limited || !groups.isEmpty || !assets.isEmpty
         let (names, fallback) = selective ? try await Self.selection(groups, client: client) : ([], false)
+        let assets = try await AssetArguments.ids(of: assets, client: client)
         let decide = { (confirmed: Bool) async throws(PhotoClientError) -> App in
             try await client.decide(
                 app: target.app, uid: target.uid, status: selective ? .limited : .authorized,

@@ -46,10 +46,8 @@ struct ShowCommand: AsyncParsableCommand {
                 Output.fields(AssetDetails.fields(of: asset))
             }
         }
-        let missing = reply.missing.map { SafeText.escaped($0) }
-            + (reply.missingPathBytes ?? []).map { SafeText.escaped(bytes: Data(base64Encoded: $0) ?? Data($0.utf8)) }
-        if !missing.isEmpty {
-            Output.escapedError("photoctl: not in the library: \(missing.joined(separator: " "))")
+        if !reply.missing.isEmpty || !(reply.missingPathBytes?.isEmpty ?? true) {
+            Output.escapedError("photoctl: not in the library: \(AssetArguments.missingText(reply))")
             throw ExitCode.failure
         }
     }

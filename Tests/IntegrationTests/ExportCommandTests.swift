@@ -76,4 +76,37 @@ import Testing
             #expect(result.stderr.contains(folder))
         }
     }
+
+    @Test func renameKeepsTwoPhotosOfOneNameAndSaysSo() async throws {
+        let daemon = try DaemonHarness()
+        for name in ["2019/IMG_0001.jpg", "2020/IMG_0001.jpg", "2021/IMG_0001.jpg"] {
+            try daemon.add(name, ThumbnailedPhoto.jpeg(name))
+        }
+        try await daemon.start()
+        let folder = daemon.dir.file("out")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        // One of the names is in the folder already.
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: folder + "/IMG_0001 (2).jpg"))
+        let files = ["2019", "2020", "2021"].map { daemon.library + "/\($0)/IMG_0001.jpg" }
+
+        let plain = try await daemon.photoctl(["export"] + files + [folder])
+        #expect(plain.status == 1)
+        #expect(plain.stderr.contains("add --rename to keep both"), "\(plain.stderr)")
+        try FileManager.default.removeItem(atPath: folder + "/IMG_0001.jpg")
+
+        let renamed = try await daemon.photoctl(["export", "--rename"] + files + [folder])
+        #expect(renamed.status == 0, "\(renamed.stderr)")
+        let lines = renamed.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines[0].hasSuffix("/out/IMG_0001.jpg"), "\(lines)")
+        #expect(lines[1].hasSuffix("/out/IMG_0001 (3).jpg (renamed: \"IMG_0001.jpg\" was taken)"), "\(lines)")
+        #expect(lines[2].hasSuffix("/out/IMG_0001 (4).jpg (renamed: \"IMG_0001.jpg\" was taken)"), "\(lines)")
+        #expect(try fileBytes(folder + "/IMG_0001.jpg") == fileBytes(files[0]))
+        #expect(try fileBytes(folder + "/IMG_0001 (3).jpg") == fileBytes(files[1]))
+        #expect(try fileBytes(folder + "/IMG_0001 (4).jpg") == fileBytes(files[2]))
+        #expect(try fileBytes(folder + "/IMG_0001 (2).jpg") == Array("mine".utf8), "the file already there is untouched")
+
+        let both = try await daemon.photoctl(["export", "--rename", "--force", files[0], folder])
+        #expect(both.status == 2 && both.stderr.contains("choose one"), "\(both.stderr)")
+    }
 }
