@@ -23,21 +23,29 @@ struct ThumbnailCommand: AsyncParsableCommand {
             (-o), which is never replaced without --force and never seen half-written; without -o \
             it goes to standard output, but only into a pipe or a file, never onto a terminal. \
             --fast takes what is already there (the photo's embedded thumbnail or the cache) \
-            instead of decoding the photo. With --json and -o, the image's facts are printed as JSON.
+            instead of decoding the photo, and for a camera raw that cannot be decoded here it is \
+            the way to see its embedded preview. The image is a JPEG unless --format or FILE's \
+            extension (.png) says PNG; FILE's extension and --format must agree. With --json and \
+            -o, the image's facts are printed as JSON.
+
+            Examples:
+              photoctl thumbnail ~/Pictures/IMG_0001.jpg -o small.png
+              photoctl thumbnail --fast --size 512 ID | feh -
             """)
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "An asset id, as printed by `photoctl list`.", completion: LibraryCompletion.assets)
-    var id: String
+    @Argument(help: ArgumentHelp("An asset id, as printed by `photoctl list`, or the photo's file.", valueName: "id|path"),
+              completion: LibraryCompletion.assets)
+    var photo: String
 
-    @Option(name: .long, help: ArgumentHelp("The box's side in pixels, 1 to 2048.", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The box's side in pixels, 1 to 2048.", valueName: "n"))
     var size = 256
 
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write the image to this file.", valueName: "file"))
     var output: String?
 
-    @Option(name: .long, help: "The image's encoding: jpeg or png (default: what photod has, else jpeg).")
+    @Option(name: .long, help: "The image's encoding: jpeg or png (default: FILE's extension, .jpg or .png, else jpeg).")
     var format: ImageFormat?
 
     @Flag(name: .long, help: "Take the image already there (embedded or cached) rather than decode the photo.")
@@ -47,6 +55,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     var force = false
 
     func validate() throws {
+        _ = try encoding()
         guard (1...RequestImageParameters.maximumSide).contains(size) else {
             throw ValidationError("--size must be 1 to \(RequestImageParameters.maximumSide), not \(size)")
         }
@@ -72,9 +81,10 @@ struct ThumbnailCommand: AsyncParsableCommand {
         // away with `file` when anything below fails.
         let file = try output.map { path throws(NewFileError) in try NewFile.create(at: RawArguments.bytes(of: path), replacing: force) }
         let client = try await global.connect()
+        let id = try await AssetArguments.ids(of: [photo], client: client)[0]
         let reply = try await client.requestImage(RequestImageParameters(
             id: id, width: size, height: size, contentMode: .fit, deliveryMode: fast ? .fast : .highQuality,
-            format: format))
+            format: try encoding()))
         await client.close()
         guard let image = Data(base64Encoded: reply.data) else {
             file?.discard()
@@ -93,6 +103,41 @@ struct ThumbnailCommand: AsyncParsableCommand {
             try Output.json(facts)
         } else {
             Output.people(SafeText.escaped(bytes: file.path.bytes) + ": " + SafeText.escaped(facts.summary) + "\n")
+        }
+    }
+}
+
+extension ThumbnailCommand {
+    /// The encoding to ask for: --format, else what FILE's extension names, else JPEG. Always
+    /// given, so the image does not change format with what photod happens to have cached.
+    func encoding() throws -> ImageFormat {
+        let named = output.flatMap { Self.format(ofExtensionIn: RawArguments.bytes(of: $0)) }
+        switch (format, named) {
+        case (let given?, .known(let implied)?) where given != implied:
+            throw ValidationError("--format \(given.rawValue) does not match the file's extension (.\(implied.rawValue == "jpeg" ? "jpg" : "png"))")
+        case (_, .unknown(let ext)?) where format == nil:
+            throw ValidationError("photod makes JPEG and PNG images: name the file .jpg or .png (not .\(ext)), or give --format")
+        case (let given?, _): return given
+        case (nil, .known(let implied)?): return implied
+        default: return .jpeg
+        }
+    }
+
+    /// What a file name's extension says about its encoding.
+    enum NamedFormat: Equatable {
+        case known(ImageFormat)
+        case unknown(String)
+    }
+
+    /// The encoding `path`'s extension names; nil for a name without one.
+    static func format(ofExtensionIn path: [UInt8]) -> NamedFormat? {
+        let name = path.split(separator: UInt8(ascii: "/")).last ?? []
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > name.startIndex else { return nil }
+        let ext = String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased()
+        switch ext {
+        case "jpg", "jpeg", "jpe", "jfif": return .known(.jpeg)
+        case "png": return .known(.png)
+        default: return .unknown(ext)
         }
     }
 }

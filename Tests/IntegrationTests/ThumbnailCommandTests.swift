@@ -76,4 +76,71 @@ import Testing
         #expect(forced.status == 0, "\(forced.stderr)")
         #expect(try fileBytes(output) == ThumbnailedPhoto.thumbnail)
     }
+
+    /// The first bytes of a PNG and of a JPEG, to tell which one a file is.
+    private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47]
+    private static let jpegSignature: [UInt8] = [0xFF, 0xD8, 0xFF]
+
+    @Test func theFilesExtensionNamesTheFormatWhateverTheCacheHolds() async throws {
+        let (daemon, id) = try await daemonWithPhoto()
+        // A decoded 256-px image fills the cache with its PNG copy.
+        let first = daemon.dir.file("first.jpg")
+        await #expect(try daemon.photoctl(["thumbnail", id, "-o", first]).status == 0)
+        for (name, extra, signature) in [("again.jpg", [String](), Self.jpegSignature), ("again.png", [], Self.pngSignature),
+                                          ("fast.jpg", ["--fast"], Self.jpegSignature), ("fast.png", ["--fast"], Self.pngSignature),
+                                          ("noext", [], Self.jpegSignature), ("given.img", ["--format", "png"], Self.pngSignature)] {
+            let output = daemon.dir.file(name)
+            let result = try await daemon.photoctl(["thumbnail", id, "-o", output] + extra)
+            #expect(result.status == 0, "\(name): \(result.stderr)")
+            #expect(Array(try fileBytes(output).prefix(signature.count)) == signature, "\(name)")
+        }
+        // Piped, the default is JPEG too, with the cache copy there.
+        let piped = try await ProcessRunner.run(
+            "/bin/sh", ["-c", "\"$0\" thumbnail \"$1\" | head -c 3 | od -An -tx1", Binaries.photoctl, id],
+            environment: daemon.environment)
+        #expect(piped.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "ff d8 ff", "\(piped.stdout)")
+
+        let mismatch = try await daemon.photoctl(["thumbnail", id, "-o", daemon.dir.file("m.png"), "--format", "jpeg"])
+        #expect(mismatch.status == 2 && mismatch.stderr.contains("does not match the file's extension"), "\(mismatch.stderr)")
+        let webp = try await daemon.photoctl(["thumbnail", id, "-o", daemon.dir.file("m.webp")])
+        #expect(webp.status == 2 && webp.stderr.contains("name the file .jpg or .png"), "\(webp.stderr)")
+    }
+
+    /// A "camera raw" photod cannot decode that holds a JPEG preview: a JPEG whose main image
+    /// is lossless (SOF3, as raws store sensor data), with an EXIF thumbnail, named .ARW.
+    private static func undecodableRaw() -> [UInt8] {
+        var bytes = ThumbnailedPhoto.jpeg("raw")
+        // The main image's frame header is the last SOF0: the thumbnail's comes first, in APP1.
+        if let sof = (2..<(bytes.count - 1)).last(where: { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 }) {
+            bytes[sof + 1] = 0xC3
+        }
+        return bytes
+    }
+
+    @Test func aRawThatCannotBeDecodedSaysSoInWordsAndFastStillShowsItsPreview() async throws {
+        let daemon = try DaemonHarness()
+        try daemon.add("DSC01234.ARW", Self.undecodableRaw())
+        try daemon.add("broken.jpg", Array(ThumbnailedPhoto.jpeg("raw").prefix(300)))
+        try await daemon.start()
+        let ids = try await daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)
+        let raw = try #require(ids["DSC01234.ARW"])
+
+        let decoded = try await daemon.photoctl(["thumbnail", raw, "-o", daemon.dir.file("hq.jpg")])
+        #expect(decoded.status == 1)
+        #expect(decoded.stderr.contains("this raw format (ARW) cannot be decoded here; its embedded preview is used with --fast"),
+                "\(decoded.stderr)")
+        #expect(!decoded.stderr.contains("VipsForeignLoad") && !decoded.stderr.contains("SOF"), "no decoder jargon: \(decoded.stderr)")
+        // After the failed decode (the file has its fail/ marker now), --fast still reads the preview.
+        let fast = try await daemon.photoctl(["thumbnail", raw, "--fast", "-o", daemon.dir.file("fast.jpg")])
+        #expect(fast.status == 0, "\(fast.stderr)")
+        #expect(try fileBytes(daemon.dir.file("fast.jpg")) == ThumbnailedPhoto.thumbnail)
+
+        let broken = try #require(ids["broken.jpg"])
+        let cut = try await daemon.photoctl(["thumbnail", broken, "-o", daemon.dir.file("b.jpg")])
+        #expect(cut.status == 1 && cut.stderr.contains("this file cannot be decoded: it is damaged or cut short"), "\(cut.stderr)")
+        let cutFast = try await daemon.photoctl(["thumbnail", broken, "--fast", "-o", daemon.dir.file("bf.jpg")])
+        #expect(cutFast.status == 1)
+        #expect(cutFast.stderr.contains("could not decode this file before") && cutFast.stderr.contains("no embedded preview"),
+                "\(cutFast.stderr)")
+    }
 }

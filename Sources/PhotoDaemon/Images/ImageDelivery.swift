@@ -185,8 +185,11 @@ struct ImageDelivery: Sendable {
     /// smallest that covers the box, else the largest there is (degraded).
     func existing(_ request: Request) -> DeliveredImage? {
         let side = max(request.box.width, request.box.height)
+        // The cache holds PNGs and embedded previews are JPEGs: an image of another encoding
+        // than the one asked for is no answer, and a worker makes that one instead.
+        let wanted = request.parameters.format
         var candidates: [DeliveredImage] = []
-        let sizes = ThumbnailSize.allCases
+        let sizes = wanted == .jpeg ? [] : ThumbnailSize.allCases
         let covering = sizes.filter { $0.pixels >= side }
         for size in covering + sizes.filter({ $0.pixels < side }).reversed() {
             if let cached = cache.lookup(path: request.asset.path, mtime: request.mtime, size: size, fileSize: request.file.size) {
@@ -194,7 +197,7 @@ struct ImageDelivery: Sendable {
                 break
             }
         }
-        if candidates.first?.reply.degraded ?? true,
+        if wanted != .png, candidates.first?.reply.degraded ?? true,
             let preview = EmbeddedPreviewReader.read(fileDescriptor: request.fileDescriptor,
                                                      fileSize: Int(request.file.size), covering: side) {
             let shown = ImageGeometry(width: preview.width, height: preview.height).oriented(request.orientation)
@@ -213,9 +216,9 @@ struct ImageDelivery: Sendable {
     /// A worker's image for `request`, remembering a file no worker can make an image of.
     private func make(_ request: Request, mode: ImageJob.Mode, format: PhotoAPI.ImageFormat) async throws -> MadeImage {
         let id = request.parameters.id
+        let words = ImageFailureText(request.asset, fast: mode == .embedded)
         if cache.isMarkedFailed(path: request.asset.path, mtime: request.mtime) {
-            throw unavailable(id, "photod could not make an image of this file before (a fail/ marker in the "
-                              + "thumbnail cache); it tries again once the file changes")
+            throw unavailable(id, words.markedBefore)
         }
         let job = ImageJob(mode: mode, width: request.box.width, height: request.box.height, fill: request.fill,
                            format: format, cacheCopy: request.standardSize != nil && format != .png)
@@ -236,7 +239,11 @@ struct ImageDelivery: Sendable {
                 }
             }
             logger.notice("no image for an asset", metadata: ["asset": "\(id)", "reason": "\(error)"])
-            throw unavailable(id, error.description)
+            switch error {
+            case .undecodable: throw unavailable(id, words.undecodable)
+            case .workerFailed(let reason): throw unavailable(id, words.workerFailed(reason))
+            default: throw unavailable(id, error.description)
+            }
         }
         // Refused before it is encoded: the reply's size is documented, and clients stop there.
         let encoded = (made.bytes.count + 2) / 3 * 4

@@ -102,7 +102,7 @@ struct ImageRequestTests {
             let refusal = await Self.errorName { _ = try await client.requestImage(RequestImageParameters(id: id, width: 128, height: 128)) }
             #expect(refusal?.name == LibraryInterface.Error.imageUnavailable)
             let reason = refusal.flatMap { try? JSONDecoder().decode(ImageUnavailableError.self, from: Data($0.parameters)) }?.reason
-            #expect(reason?.contains("could not be decoded") == true, "\(reason ?? "")")
+            #expect(reason?.contains("this file cannot be decoded: it is damaged or cut short") == true, "\(reason ?? "")")
             let cache = ThumbnailCache(rootPath: daemon.dir.file("cache/thumbnails"), appVersion: PhotodVersion.current)
             let path = PathBytes(daemon.library + "/broken.jpg")
             let marker = try #require(cache.failureMarkerPath(path: path))
