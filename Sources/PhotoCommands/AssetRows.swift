@@ -1,4 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import PhotoAPI
 
 /// How a command that prints photos one per row shows them: which fields, as a table for
@@ -16,10 +21,22 @@ struct AssetRowOptions: ParsableArguments {
         valueName: "format"))
     var format: AssetRowFormat = .table
 
+    @Flag(name: [.customShort("0"), .customLong("print0")], help: ArgumentHelp(
+        "Print only each photo's path, its exact bytes, each followed by a NUL (for xargs -0), as fd and find do."))
+    var print0 = false
+
     func validate() throws {
         if let fields {
             do { _ = try AssetField.parse(fields) } catch { throw ValidationError(error.description) }
         }
+        if print0 && (format != .table || fields.map({ $0.trimmingWhitespace().lowercased() != "path" }) ?? false) {
+            throw ValidationError("--print0 prints paths alone: leave out --format and --fields (or give --fields path)")
+        }
+    }
+
+    /// Refuses --print0 with --json, which has its own output: called by the command, which holds both.
+    func check(json: Bool) throws {
+        if print0 && json { throw ValidationError("--print0 and --json are two outputs: choose one") }
     }
 
     /// The fields to show, in order.
@@ -31,6 +48,7 @@ struct AssetRowOptions: ParsableArguments {
     /// photos, a table for people is `none` instead of a lone header (unless --no-legend); tsv
     /// stays a header alone, for scripts.
     func print(_ assets: [Asset], none: String = "No photos.") {
+        if print0 { return Output.bytes(AssetRows.nulSeparatedPaths(assets)) }
         let fields = chosen
         switch format {
         case .table where assets.isEmpty:
@@ -48,8 +66,19 @@ enum AssetRowFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
     case table, tsv
 }
 
-/// Photo rows as tab-separated values.
+/// Photo rows as tab-separated values, or as NUL-separated paths.
 enum AssetRows {
+    /// Each asset's path as its exact bytes (`pathBytes` when it is not UTF-8), each followed
+    /// by a NUL: a path holds no NUL, so any name, newlines and all, comes through whole.
+    static func nulSeparatedPaths(_ assets: [Asset]) -> Data {
+        var data = Data()
+        for asset in assets {
+            data.append(contentsOf: asset.exactPath)
+            data.append(0)
+        }
+        return data
+    }
+
     /// A header line of field names (as `--fields` takes them), then one line per photo;
     /// a missing value is an empty field.
     static func tsv(_ fields: [AssetField], _ assets: [Asset], header: Bool) -> String {
@@ -58,5 +87,13 @@ enum AssetRows {
             text += fields.map { $0.value(of: asset)?.tsv ?? "" }.joined(separator: "\t") + "\n"
         }
         return text
+    }
+}
+
+extension Asset {
+    /// The file's path as its exact bytes: `pathBytes` when photod sent them (the name is not
+    /// UTF-8, and `path` has U+FFFD in its place), else `path`.
+    var exactPath: [UInt8] {
+        pathBytes.flatMap { Data(base64Encoded: $0) }.map(Array.init) ?? Array(path.utf8)
     }
 }

@@ -9,7 +9,13 @@ struct FindCommand: AsyncParsableCommand {
         abstract: "Find photos by words in their description, file name, make or model.",
         discussion: """
             Every word must occur somewhere in those fields, as part of a word or whole, in any \
-            order; case and accents do not matter ("cafe" finds "Café"). Newest first.
+            order; case and accents do not matter ("cafe" finds "Café"). Newest first. Like grep, \
+            the exit status is 1 when no photo matches (0 when one does).
+
+            Examples:
+              photoctl find beach 2019
+              photoctl find --group Holidays --format tsv --fields path cafe
+              photoctl find -0 --fields path sunset | xargs -0 ls -l
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -22,7 +28,7 @@ struct FindCommand: AsyncParsableCommand {
         valueName: "group"), completion: LibraryCompletion.groups)
     var group: String?
 
-    @Option(name: .long, help: "Stop after this many photos.")
+    @Option(name: .long, parsing: .unconditional, help: "Stop after this many photos.")
     var limit: Int?
 
     @OptionGroup var rows: AssetRowOptions
@@ -31,8 +37,9 @@ struct FindCommand: AsyncParsableCommand {
     var text: String { words.joined(separator: " ") }
 
     func validate() throws {
+        try rows.check(json: global.json)
         if text.allSatisfy(\.isWhitespace) { throw ValidationError("name at least one word to find") }
-        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more, not \(limit)") }
     }
 
     func run() async throws {
@@ -41,7 +48,12 @@ struct FindCommand: AsyncParsableCommand {
             try await client.searchAll(text, group: name, fallback: fallback, limit: limit)
         }
         await client.close()
-        if global.json { return try Output.json(SearchReply(assets: assets, cursor: nil)) }
-        rows.print(assets, none: "No photos match \"\(text)\".")
+        if global.json {
+            try Output.json(SearchReply(assets: assets, cursor: nil))
+        } else {
+            rows.print(assets, none: "No photos match \"\(text)\".")
+        }
+        // As grep: a script can test for a match without reading the output.
+        if assets.isEmpty { throw ExitCode.failure }
     }
 }

@@ -75,8 +75,19 @@ struct AppArgument: ParsableArguments {
     @Argument(help: "The app: its id, or a whole component of it (calendar.sh) that only it has.",
               completion: LibraryCompletion.apps)
     var app: String
-    @Option(name: .long, help: "Whose app, when apps of several users share the id (photod as a system service).")
+    @Option(name: .long, parsing: .unconditional, help: "Whose app, when apps of several users share the id (photod as a system service).")
     var uid: Int?
+
+    func validate() throws {
+        try Self.check(uid: uid)
+    }
+
+    /// Refuses a --uid no user can have (a negative number, or past 32 bits) before photod is asked.
+    static func check(uid: Int?) throws {
+        if let uid, !(0..<Int(UInt32.max)).contains(uid) {
+            throw ValidationError("--uid is a user id, 0 to \(UInt32.max - 1), not \(uid)")
+        }
+    }
 }
 
 /// `photoctl permissions [list]`: every app photod knows.

@@ -27,11 +27,12 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Ask only about this app (its id, or a whole component of it), then stop.",
             completion: LibraryCompletion.apps)
     var app: String?
-    @Option(name: .long, help: "With --app: whose app, when apps of several users share the id.")
+    @Option(name: .long, parsing: .unconditional, help: "With --app: whose app, when apps of several users share the id.")
     var uid: Int?
 
     func validate() throws {
         if uid != nil && app == nil { throw ValidationError("--uid goes with --app") }
+        try AppArgument.check(uid: uid)
     }
 
     func run() async throws {

@@ -18,7 +18,7 @@ struct PermissionsResetCommand: AsyncParsableCommand {
     @Argument(help: "The app: its id, or a whole component of it (calendar.sh) that only it has.",
               completion: LibraryCompletion.apps)
     var app: String?
-    @Option(name: .long, help: "Whose app, when apps of several users share the id (photod as a system service).")
+    @Option(name: .long, parsing: .unconditional, help: "Whose app, when apps of several users share the id (photod as a system service).")
     var uid: Int?
     @Flag(name: .long, help: "Reset every decided app.") var all = false
     @Option(name: .long, help: ArgumentHelp("Reset only this level: read (see the library) or add (add photos only).",
@@ -28,6 +28,7 @@ struct PermissionsResetCommand: AsyncParsableCommand {
     func validate() throws {
         if all && (app != nil || uid != nil) { throw ValidationError("--all resets every app; name no APP or --uid with it") }
         if !all && app == nil { throw ValidationError("name the APP to reset, or pass --all") }
+        try AppArgument.check(uid: uid)
     }
 
     func run() async throws {

@@ -25,7 +25,7 @@ struct PickCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The app whose pick to answer: its id, or a whole component of it.",
                                             valueName: "app"), completion: LibraryCompletion.apps)
     var app: String?
-    @Option(name: .long, help: "Whose app, when apps of several users share the id.")
+    @Option(name: .long, parsing: .unconditional, help: "Whose app, when apps of several users share the id.")
     var uid: Int?
     @Flag(name: .long, help: "Cancel the app's pick: it gets no photos.")
     var cancel = false
@@ -39,6 +39,7 @@ struct PickCommand: AsyncParsableCommand {
         if (cancel || !photos.isEmpty) && app == nil { throw ValidationError("name the app whose pick to answer with --app") }
         if cancel && !photos.isEmpty { throw ValidationError("give photos or --cancel, not both") }
         if list && (cancel || !photos.isEmpty) { throw ValidationError("--list answers nothing: drop it, or the photos") }
+        try AppArgument.check(uid: uid)
     }
 
     func run() async throws {

@@ -22,7 +22,7 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("What to ask for: read (see the library) or add (add photos only).",
                                             valueName: "read|add"))
     var level: LevelArgument = .read
-    @Option(name: .long, help: ArgumentHelp("Give up after this many seconds without an answer (exit status 1).",
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Give up after this many seconds without an answer (exit status 1).",
                                             valueName: "seconds"))
     var timeout: Double?
 
@@ -31,7 +31,7 @@ struct RequestCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let timeout, !(timeout > 0 && timeout <= Self.maximumTimeout) {
-            throw ValidationError("--timeout is a number of seconds above 0 and at most \(Int(Self.maximumTimeout))")
+            throw ValidationError("--timeout is a number of seconds above 0 and at most \(Int(Self.maximumTimeout)), not \(timeout)")
         }
     }
 

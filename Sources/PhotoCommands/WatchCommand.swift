@@ -9,11 +9,11 @@ struct WatchCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .long, help: "Replay the changes after this token first.")
+    @Option(name: .long, parsing: .unconditional, help: "Replay the changes after this token first.")
     var since: Int?
 
     func validate() throws {
-        if let since, since < 0 { throw ValidationError("--since takes a token of 0 or more") }
+        if let since, since < 0 { throw ValidationError("--since takes a change token, 0 or more, not \(since)") }
     }
 
     func run() async throws {
