@@ -69,7 +69,8 @@ public enum PhotoClientError: Error, CustomStringConvertible, Sendable {
             let details = error.parameters(AuthorizationRequiredError.self)
             return "not authorized (\(details?.status ?? "?")): \(details?.hint ?? "")"
         case LibraryInterface.Error.ownerOnly, AuthorizationInterface.Error.ownerOnly:
-            return "only the library's owner may do that: \(error.parameters(OwnerOnlyError.self)?.hint ?? "")"
+            // The hint says whose the method is; saying "only the owner" before it said it twice.
+            return error.parameters(OwnerOnlyError.self)?.hint ?? "only the library's owner may do that"
         case AuthorizationInterface.Error.unknownApp:
             return "no app matches \"\(error.parameters(UnknownAppError.self)?.app ?? "?")\" (see `photoctl permissions`)"
         case AuthorizationInterface.Error.restricted:

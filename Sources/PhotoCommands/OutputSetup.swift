@@ -31,6 +31,15 @@ enum OutputSetup {
         Output.configure(style: style, pager: pager, pageErrors: terminal.errorIsTerminal)
     }
 
+    /// Whether `command` connects as the library's owner to a photod of this user: not with
+    /// --as-app, not `request` (which always asks as the program that ran it), and not to a
+    /// photod serving other users (--service-user), to which every user's photoctl is an app.
+    static func actsAsOwner(_ command: ParsableCommand) -> Bool {
+        guard let global = globalOptions(of: command) else { return false }
+        let serviceUser = global.serviceUser ?? ProcessInfo.processInfo.environment["PHOTOD_SERVICE_USER"] ?? ""
+        return !global.asApp && !(command is RequestCommand) && serviceUser.isEmpty
+    }
+
     /// The command's `@OptionGroup var global: GlobalOptions`, found by reflection so that
     /// every command that has one is configured without a line of its own.
     private static func globalOptions(of command: ParsableCommand) -> GlobalOptions? {

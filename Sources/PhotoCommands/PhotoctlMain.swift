@@ -25,8 +25,10 @@ public enum PhotoctlMain {
     /// Parses and runs `arguments`; returns the exit status.
     public static func run(_ arguments: [String]) async -> Int32 {
         let hoisted = hoistingGlobalOptions(arguments)
+        var parsed: ParsableCommand?
         do {
             var command = try Photoctl.parseAsRoot(hoisted)
+            parsed = command
             OutputSetup.configure(for: command)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -35,7 +37,8 @@ public enum PhotoctlMain {
             }
             return 0
         } catch let error as PhotoClientError {
-            Output.error("photoctl: \(error)")
+            let owner = parsed.map { OutputSetup.actsAsOwner($0) } ?? false
+            Output.error(CopiedClient.explanation(of: error, actingAsOwner: owner) ?? "photoctl: \(error)")
             switch error {
             case .unreachable, .untrustedSocket: return 3
             case .daemon, .protocolFailure: break

@@ -111,12 +111,16 @@ public enum NotificationText {
                                    body: body(["\(apps) waiting: photoctl permissions prompt"], capabilities))
     }
 
-    /// Says which command to run when Choose… found no terminal to run it in.
-    public static func noTerminal(command: String, capabilities: ServerCapabilities) -> NotificationContent {
-        NotificationContent(summary: "No terminal to answer in",
-                            body: body(["x-terminal-emulator was not found. Run this in a terminal:", command],
-                                       capabilities),
-                            expireTimeout: -1)
+    /// A request's notification shown again after Choose… found no terminal to run it in: the
+    /// same question and buttons, less Choose…, and the command to type in a terminal.
+    public static func withoutTerminal(_ content: NotificationContent, command: String,
+                                       capabilities: ServerCapabilities) -> NotificationContent {
+        let line = "No terminal was found for Choose… (x-terminal-emulator is not on PATH). Run this in a terminal: "
+            + command
+        return NotificationContent(summary: content.summary,
+                                   body: content.body + (capabilities.bodyMarkup ? "\n" + markupEscaped(line) : "\n" + line),
+                                   actions: content.actions.filter { $0.key != ActionKey.choose },
+                                   expireTimeout: content.expireTimeout)
     }
 
     /// The commands that answer a request, for a server without buttons. An id is quoted into

@@ -30,7 +30,6 @@ extension NotifierMachine {
 
     /// The server showed a notification; one nobody wants any more is closed at once.
     mutating func notified(tag: UInt64, id: UInt32, server: String) -> [NotifierAction] {
-        if noticeTags.remove(tag) != nil { return [] }
         if let index = requests.firstIndex(where: { $0.notification.tag == tag }),
            case .sending(_, let content, let previous) = requests[index].notification {
             requests[index].notification = .shown(ShownNotification(id: id, server: server, content: content))
@@ -121,14 +120,18 @@ extension NotifierMachine {
         return []
     }
 
-    /// Choose… found no terminal: a notice says which command to run instead.
+    /// Choose… found no terminal: the request is shown again, with the command to run instead.
+    /// As a new notification, not a replacement: the server may still be closing the one whose
+    /// button was pressed, and that close must not dismiss the request.
     mutating func promptUnavailable(_ key: AppKey, command: String) -> [NotifierAction] {
         let log = NotifierLog(.warning, "no terminal to answer in: x-terminal-emulator is not on PATH",
                               ["app": key.id, "uid": "\(key.uid)", "command": command])
-        guard case .available(let capabilities) = server else { return [.log(log)] }
-        let tag = takeTag()
-        noticeTags.insert(tag)
-        return [.log(log), .notify(tag: tag, replacing: 0,
-                                   content: NotificationText.noTerminal(command: command, capabilities: capabilities))]
+        guard let index = requests.firstIndex(where: { $0.key == key }) else { return [.log(log)] }
+        requests[index].withoutTerminal = command
+        requests[index].dismissed = false
+        guard let shown = requests[index].notification.shown else { return [.log(log)] }
+        requests[index].notification = .none
+        requests[index].lastClosed = shown
+        return [.log(log), .close(id: shown.id)]
     }
 }

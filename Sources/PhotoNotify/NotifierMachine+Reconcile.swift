@@ -14,12 +14,15 @@ extension NotifierMachine {
         var onDesktop = requests.filter { $0.notification != .none }.count
         for index in requests.indices {
             let request = requests[index]
-            let wanted = request.change.map {
+            var wanted = request.change.map {
                 NotificationText.change($0, ownerUID: ownerUID, capabilities: capabilities)
             } ?? request.pick.map {
                 NotificationText.pick($0, ownerUID: ownerUID, capabilities: capabilities)
             } ?? NotificationText.request(request.app, level: request.level, confirming: request.confirming,
                                           ownerUID: ownerUID, capabilities: capabilities)
+            if let command = request.withoutTerminal {
+                wanted = NotificationText.withoutTerminal(wanted, command: command, capabilities: capabilities)
+            }
             switch request.notification {
             case .shown(let shown) where shown.content != wanted:
                 let (state, action) = Self.sending(wanted, replacing: shown, tag: takeTag())

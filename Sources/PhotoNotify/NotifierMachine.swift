@@ -32,8 +32,6 @@ public struct NotifierMachine: Sendable {
     var overflow: NotificationState = .none
     /// The count of waiting requests when the owner closed the summary: it stays closed until the count changes.
     var overflowDismissedAt: Int?
-    /// `Notify` calls of one-off notices (no terminal for Choose…), which nothing else follows.
-    var noticeTags: Set<UInt64> = []
     /// The `Notify` calls still unanswered when photod-notify was told to stop (`stop()`): what
     /// they show is closed when their answers come.
     private var answersAtStop: Set<UInt64> = []
@@ -76,8 +74,7 @@ public struct NotifierMachine: Sendable {
                 + requests.map(\.key).flatMap { remove($0) }
         case .notified(let tag, let id, let server):
             actions = notified(tag: tag, id: id, server: server)
-        case .notifyFailed(let tag, let reason):
-            noticeTags.remove(tag)
+        case .notifyFailed(_, let reason):
             actions = serverGone(reason)
         case .actionInvoked(let id, let key, let sender):
             actions = invoked(id: id, key: key, sender: sender)
@@ -117,7 +114,7 @@ public struct NotifierMachine: Sendable {
         switch event {
         case .notified(let tag, let id, _):
             answersAtStop.remove(tag)
-            return noticeTags.remove(tag) != nil ? [] : [.close(id: id)]
+            return [.close(id: id)]
         case .notifyFailed(let tag, _):
             answersAtStop.remove(tag)
             return []

@@ -47,6 +47,9 @@ struct PendingRequest: Sendable {
     var pick: PickRequest?
     /// Allow was pressed for an app with a warning: the notification now asks again.
     var confirming = false
+    /// Choose… found no terminal: the command to run instead, which the notification now shows
+    /// (without Choose…, which cannot work).
+    var withoutTerminal: String?
     var notification: NotificationState = .none
     /// The owner closed its notification: it is not shown again unless the app asks anew.
     var dismissed = false

@@ -16,8 +16,9 @@ struct NotifyCommand: AsyncParsableCommand {
             Runs in the graphical session (systemd --user: photod-notify.service) as an owner \
             client of photod. Without a session bus it logs why and exits 0; without a \
             notification server it keeps watching and tries again at the next request. Either \
-            way requests can be answered with `photoctl permissions prompt`.
-            """)
+            way requests can be answered with `photoctl permissions prompt`. See photod-notify(1).
+            """,
+        version: "photod-notify \(PhotodVersion.current)")
 
     @Option(name: .long, help: ArgumentHelp("photod's socket (default: $PHOTOD_SOCKET, else $XDG_RUNTIME_DIR/photod/io.photod).",
                                             valueName: "path"))

@@ -47,9 +47,15 @@ import Testing
         let id = try #require(await setup.notification(mentioning: appID), "\(setup.notifier.log)")
         try await setup.server.invoke(id, "choose")
         let command = "photoctl permissions prompt --app \(appID) --uid \(getuid())"
-        _ = try #require(await setup.notification(mentioning: command), "\(setup.server.calls) \(setup.notifier.log)")
-        #expect(setup.server.notifications.last?["summary"] as? String == "No terminal to answer in")
+        let again = try #require(await setup.notification(mentioning: command), "\(setup.server.calls) \(setup.notifier.log)")
+        let shown = try #require(setup.server.notifications.last)
+        #expect(shown["summary"] as? String == "An app asks to see your photos", "the request itself, shown again")
+        #expect(shown["actions"] as? [String] == ["allow", "Allow", "deny", "Deny"], "no Choose… where it cannot work")
         #expect(await setup.notifier.logContains("x-terminal-emulator is not on PATH"))
+        // Allow still works from the notification shown again.
+        try await setup.server.invoke(again, "allow")
+        await #expect(request.exitStatus(timeout: 60) == 0, "\(request.stderr)")
+        #expect(request.objects.last?["status"] as? String == "authorized", "\(request.objects)")
     }
 
     @Test func withoutASessionBusItSaysSoAndExitsZeroAndRequestsWorkAsBefore() async throws {

@@ -164,12 +164,15 @@ import Testing
                 + "\(daemon.library)/raw/IMG_2.xmp\n")
     }
 
-    @Test func bothProgramsPrintTheirVersion() async throws {
+    @Test func everyProgramPrintsItsVersion() async throws {
         let photoctl = try await ProcessRunner.run(Binaries.photoctl, ["--version"])
         #expect(photoctl.status == 0)
         #expect(photoctl.stdout == "photoctl \(PhotodVersion.current)\n")
         let photod = try await ProcessRunner.run(Binaries.photod, ["--version"])
         #expect(photod.status == 0)
         #expect(photod.stdout == "photod \(PhotodVersion.current)\n")
+        let notify = try await ProcessRunner.run(Binaries.productsFolder.appendingPathComponent("photod-notify").path, ["--version"])
+        #expect(notify.status == 0)
+        #expect(notify.stdout == "photod-notify \(PhotodVersion.current)\n")
     }
 }

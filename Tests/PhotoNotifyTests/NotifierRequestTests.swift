@@ -118,18 +118,22 @@ import Testing
                 == [.decide(AppKey(id: "uid:1001:exe-unknown", uid: 1001), status: .denied, confirmed: false)])
     }
 
-    @Test func choosingWithoutATerminalShowsTheCommandToRun() {
+    @Test func choosingWithoutATerminalShowsTheRequestAgainWithTheCommandToRun() throws {
         var fixture = MachineFixture()
-        fixture.show(fixture.watch(.requested, viewer))
+        let first = try #require(fixture.show(fixture.watch(.requested, viewer)).first)
         let command = PromptCommand.text(for: AppKey(viewer))
         let produced = fixture.handle(.promptUnavailable(AppKey(viewer), command: command))
-        let notice = MachineFixture.notified(produced)
-        #expect(notice.count == 1)
-        #expect(notice.first?.body.contains("photoctl permissions prompt --app \(viewer.id) --uid 1000") == true)
-        #expect(notice.first?.actions.isEmpty == true)
-        // Its answer is not taken for an orphan to close.
-        let before = fixture.actions.count
-        #expect(fixture.show(produced, firstID: 9) == [9])
-        #expect(MachineFixture.closed(fixture.actions(since: before)).isEmpty)
+        // The one whose button was pressed goes; the request comes back as a new notification.
+        #expect(MachineFixture.closed(produced) == [first])
+        let again = MachineFixture.notified(produced)
+        #expect(again.count == 1)
+        #expect(again.first?.summary == NotificationText.summary)
+        #expect(again.first?.body.contains("Run this in a terminal: photoctl permissions prompt --app \(viewer.id) --uid 1000") == true)
+        #expect(again.first?.actions.map(\.key) == ["allow", "deny"], "Choose… cannot work; Allow and Deny still do")
+        let second = try #require(fixture.show(produced, firstID: 9).first)
+        // The server's late close of the first notification does not dismiss the request.
+        fixture.handle(.notificationClosed(id: first, reason: 2, sender: MachineFixture.server))
+        #expect(MachineFixture.decisions(fixture.handle(.actionInvoked(id: second, key: "allow", sender: MachineFixture.server)))
+                == [.decide(AppKey(viewer), status: .authorized, confirmed: false)])
     }
 }
