@@ -9,6 +9,34 @@ import Testing
         try await ProcessRunner.run("/usr/bin/env", ["python3", "-m", "varlink.cli"] + arguments)
     }
 
+    /// The README's varlink.cli commands, run as printed by a shell (photoctl on PATH), on a
+    /// photod that trusts no program but its photoctl: refused first, allowed once, then served.
+    @Test func theReadmesVarlinkCommandsWorkAsPrinted() async throws {
+        let readme = try String(contentsOf: Binaries.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let block = try #require(readme.components(separatedBy: "so the owner allows it once:\n\n```sh\n").dropFirst().first?
+            .components(separatedBy: "\n```").first, "the README's varlink.cli example")
+        let lines = block.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3 && lines.allSatisfy { $0.contains("varlink.cli") }, "\(lines)")
+        let daemon = try DaemonHarness(trusted: [])
+        try daemon.add("a.jpg", Photo.jpeg("Beach Trip"))
+        try await daemon.start()
+        var environment = daemon.environment
+        environment["PATH"] = Binaries.productsFolder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        func shell(_ line: String) async throws -> ProcessResult {
+            try await ProcessRunner.run("/bin/sh", ["-c", line], environment: environment)
+        }
+        let refused = try await shell(lines[2])
+        #expect(refused.stderr.contains("AuthorizationRequired") || refused.stdout.contains("AuthorizationRequired"),
+                "before the grant: \(refused.stdout) \(refused.stderr)")
+        let info = try await shell(lines[0])
+        #expect(info.stdout.contains("io.photod.Library"), "\(info.stderr)")
+        let allowed = try await shell(lines[1])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        let listed = try await shell(lines[2])
+        #expect(listed.stderr.isEmpty, "\(listed.stderr)")
+        #expect(try listed.json().assets.first?["group"] as? String == "Beach Trip", "\(listed.stdout)")
+    }
+
     @Test func theReferencePythonClientListsGroupsAndAssets() async throws {
         let check = try await ProcessRunner.run("/usr/bin/env", ["python3", "-c", "import varlink"])
         try #require(check.status == 0, "the Python varlink package is missing: run the README's test command, which installs it")
