@@ -13,8 +13,16 @@ struct Photoctl: AsyncParsableCommand {
         commandName: "photoctl",
         abstract: "Ask photod about your photo library.",
         discussion: """
-            Tables for people; --json for scripts. Exit status: 0 success, 1 an error from photod, \
-            2 a usage error, 3 photod cannot be reached (or not safely), 141 the output pipe closed.
+            Tables for people; --json for scripts. Exit status: 0 success, 1 an error from photod \
+            (find: no photo matched), 2 a usage error, 3 photod cannot be reached (or not safely), \
+            141 the output pipe closed. `man photoctl` has every command and option.
+
+            Examples:
+              photoctl status
+              photoctl list Holidays --since "2 weeks ago"
+              photoctl find beach 2019 -0 | xargs -0 ls -l
+              photoctl export --rename ~/Pictures/2019/*.jpg ~/Desktop/trip
+              photoctl permissions prompt
             """,
         version: "photoctl \(PhotodVersion.current)",
         subcommands: [StatusCommand.self, GroupsCommand.self, ListCommand.self, ShowCommand.self, RescanCommand.self,
@@ -24,7 +32,8 @@ struct Photoctl: AsyncParsableCommand {
                       FindCommand.self, PickCommand.self])
 }
 
-/// Options every subcommand takes.
+/// Options every subcommand takes. ArgumentParser would list all of them in every command's
+/// help; `GlobalHelp` takes them out there and lists them once, and for each command those that apply.
 struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "photod's socket (default: $PHOTOD_SOCKET, else $XDG_RUNTIME_DIR/photod/io.photod).", valueName: "path"))

@@ -49,7 +49,7 @@ public enum PhotoctlMain {
             let message = Photoctl.fullMessage(for: error)
             if code == .success {
                 // The message of a clean exit is help, a version or a completion script.
-                if !message.isEmpty { Output.help(BashCompletionQuoting.adjusted(message)) }
+                if !message.isEmpty { Output.help(BashCompletionQuoting.adjusted(withGlobalHelp(message, hoisted))) }
                 return 0
             }
             if code == .validationFailure, let unknown = UnknownCommand.find(in: hoisted, root: Photoctl.self) {
@@ -60,6 +60,17 @@ public enum PhotoctlMain {
             // swift-argument-parser uses EX_USAGE (64) for usage errors; photoctl promises 2.
             return code == .validationFailure ? 2 : code.rawValue
         }
+    }
+
+    /// `message` with the global options that apply when it is a command's help (ArgumentParser's
+    /// help starts with OVERVIEW or USAGE; a version or a completion script is left as it is).
+    private static func withGlobalHelp(_ message: String, _ arguments: [String]) -> String {
+        guard message.hasPrefix("OVERVIEW:") || message.hasPrefix("USAGE:") else { return message }
+        let command = GlobalHelp.command(in: arguments, root: Photoctl.self)
+        let section = command == Photoctl.self ? GlobalHelp.rootSection : GlobalHelp.section(for: command)
+        var trimmed = Substring(command == Photoctl.self ? message : GlobalHelp.strip(message))
+        while trimmed.last == "\n" { trimmed = trimmed.dropLast() }
+        return trimmed + "\n\n" + section.dropLast()
     }
 
     /// The global flags that take no value.
