@@ -133,9 +133,7 @@ struct LibraryAPI: Sendable {
 
     func listGroups(_ access: LibraryAccess = .everything) async throws -> ListGroupsReply {
         let groups = try await store.read(as: access) { try $0.groups() }
-        let fallbackKey = mapper.rules.fallbackKey
-        // By name, with the fallback group last: it is what is left over, not a topic.
-        let ordered = groups.filter { $0.key != fallbackKey } + groups.filter { $0.key == fallbackKey }
+        let ordered = GroupOrder.sorted(groups, fallbackKey: mapper.rules.fallbackKey)
         return ListGroupsReply(groups: ordered.map(mapper.group))
     }
 
