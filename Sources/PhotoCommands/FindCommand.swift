@@ -37,11 +37,12 @@ struct FindCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = try await global.connect()
-        let assets = try await GroupLabel.resolving(group) { name, fallback in
-            try await client.searchAll(text, group: name, fallback: fallback, limit: limit)
+        let pages = try await GroupLabel.resolving(group) { name, fallback in
+            try await client.searchAll(SearchParameters(text: text, group: name, limit: limit, fallback: fallback))
         }
         await client.close()
-        if global.json { return try Output.json(SearchReply(assets: assets, cursor: nil)) }
-        rows.print(assets, none: "No photos match \"\(text)\".")
+        if global.json { return try Output.json(SearchReply(assets: pages.assets, cursor: nil, progress: pages.progress)) }
+        rows.print(pages.assets, none: "No photos match \"\(text)\".")
+        IndexingNote.show(pages.progress)
     }
 }

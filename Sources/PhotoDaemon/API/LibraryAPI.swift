@@ -134,7 +134,13 @@ struct LibraryAPI: Sendable {
     func listGroups(_ access: LibraryAccess = .everything) async throws -> ListGroupsReply {
         let groups = try await store.read(as: access) { try $0.groups() }
         let ordered = GroupOrder.sorted(groups, fallbackKey: mapper.rules.fallbackKey)
-        return ListGroupsReply(groups: ordered.map(mapper.group))
+        return ListGroupsReply(groups: ordered.map(mapper.group), progress: progress(for: access))
+    }
+
+    /// The running reconcile's progress for a reply that may be partial because of it; nil for
+    /// a limited app, as in `Status`: the counts would tell it how big the hidden rest is.
+    func progress(for access: LibraryAccess) -> ScanProgress? {
+        access == .everything ? state.runningProgress : nil
     }
 
     func listAssets(_ parameters: ListAssetsParameters, _ access: LibraryAccess = .everything) async throws -> ListAssetsReply {
@@ -160,7 +166,7 @@ struct LibraryAPI: Sendable {
             next = AssetCursor(sort: sort, reverse: reverse, groupKey: groupKey,
                                position: AssetCursor.position(after: last, sort: sort)).encoded
         }
-        return ListAssetsReply(assets: page.map(mapper.asset), cursor: next)
+        return ListAssetsReply(assets: page.map(mapper.asset), cursor: next, progress: progress(for: access))
     }
 
     /// The key of the group a call names (`group` and `fallback`, as `ListAssets` takes them),

@@ -202,6 +202,7 @@ struct Scanner: Sendable {
 
     /// Reads one chunk of files on the file pool into the writes they call for.
     private func readChunk(_ chunk: [ReconcilePlan.Read]) async throws -> WriteBatch {
+        if let delay = ReadDelayKnob.perChunk { try await Task.sleep(for: delay) }
         let outcomes = try await pool.runIfActive { [reader] in
             let opener = SafeOpener()
             let head = HeadBuffer()
