@@ -35,4 +35,14 @@ struct GroupOrderTests {
     @Test func theFallbackGroupStaysLastEvenWhenItsNameSortsFirst() {
         #expect(order(["Zoo", "Beach", "Other"], fallback: "Aaa") == ["Beach", "Other", "Zoo", "Aaa"])
     }
+
+    @Test func foldsKeptBetweenSortsGiveTheSameOrderAsFreshOnes() {
+        let names = ["Zoo", "Été", "ete", "École", "ecole", "apple", "Øresund", "oslo"]
+        let items = names.map { Named(name: $0, key: $0) }
+        let keys = GroupOrder.Keys()
+        let fresh = GroupOrder.sorted(items, name: \.name, key: \.key, fallbackKey: "").map(\.name)
+        #expect(GroupOrder.sorted(items, name: \.name, key: \.key, fallbackKey: "", keys: keys).map(\.name) == fresh)
+        #expect(GroupOrder.sorted(items.reversed(), name: \.name, key: \.key, fallbackKey: "", keys: keys).map(\.name) == fresh)
+        #expect(fresh == ["apple", "ecole", "École", "ete", "Été", "Øresund", "oslo", "Zoo"], "Ø reads as o")
+    }
 }

@@ -34,6 +34,8 @@ struct LibraryAPI: Sendable {
     let logger: Logger
     /// How many searches each app may run at once.
     let costlyCalls = CostlyCallLimit(perApp: 2, perUser: 4)
+    /// Group names folded for `ListGroups`' order, kept between calls.
+    let groupSortKeys = GroupOrder.Keys()
 
     /// The same API reading on `lane`: the owner's calls on the reserved lane, apps' on the shared.
     func onLane(_ lane: StoreLane) -> LibraryAPI {
@@ -133,7 +135,7 @@ struct LibraryAPI: Sendable {
 
     func listGroups(_ access: LibraryAccess = .everything) async throws -> ListGroupsReply {
         let groups = try await store.read(as: access) { try $0.groups() }
-        let ordered = GroupOrder.sorted(groups, fallbackKey: mapper.rules.fallbackKey)
+        let ordered = GroupOrder.sorted(groups, fallbackKey: mapper.rules.fallbackKey, keys: groupSortKeys)
         return ListGroupsReply(groups: ordered.map(mapper.group), progress: progress(for: access))
     }
 
