@@ -118,14 +118,16 @@ public struct IgnorePattern: Sendable, Equatable {
     /// name that is not UTF-8, byte by byte).
     private static func fnmatch(_ glob: [CChar], _ subject: [UInt8], pathname: Bool, ascii: Bool) -> Bool {
         let flags = pathname ? FNM_PATHNAME : 0
-        var terminated = subject.map { CChar(bitPattern: $0) }
-        terminated.append(0)
-        guard !ascii || !subject.allSatisfy({ $0 < 0x80 }), let utf8 = utf8Locale else {
-            return Glibc.fnmatch(glob, terminated, flags) == 0
+        let locale = !ascii || !subject.allSatisfy({ $0 < 0x80 }) ? utf8Locale : nil
+        // Terminated on the stack: a walk asks this of every entry it lists.
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: subject.count + 1) { terminated in
+            for (index, byte) in subject.enumerated() { terminated[index] = CChar(bitPattern: byte) }
+            terminated[subject.count] = 0
+            guard let locale else { return Glibc.fnmatch(glob, terminated.baseAddress, flags) == 0 }
+            let previous = uselocale(locale)
+            defer { uselocale(previous) }
+            return Glibc.fnmatch(glob, terminated.baseAddress, flags) == 0
         }
-        let previous = uselocale(utf8)
-        defer { uselocale(previous) }
-        return Glibc.fnmatch(glob, terminated, flags) == 0
     }
 }
 
