@@ -14,10 +14,11 @@ import Testing
 
     @Test func groupsListAndFindSayOnStandardErrorThatTheFirstIndexIsStillRunning() async throws {
         let daemon = try DaemonHarness()
-        // Each chunk of files the reconcile reads waits 3 s first: the first index is long enough
-        // to be caught running.
-        daemon.daemonEnvironment = ["PHOTOD_TEST_READ_DELAY_MS": "3000"]
-        for n in 0..<5 { try daemon.add("beach-\(n).jpg", Photo.jpeg("Beach")) }
+        // Each chunk of files the reconcile reads (256) waits 2 s first: three chunks make a first
+        // index long enough to be caught running, even on a loaded machine that is slow to listen.
+        daemon.daemonEnvironment = ["PHOTOD_TEST_READ_DELAY_MS": "2000"]
+        let photo = Photo.jpeg("Beach")
+        for n in 0..<520 { try daemon.add("beach-\(n).jpg", photo) }
         async let started: Void = daemon.start()
 
         let commands = [["groups"], ["list"], ["find", "beach"], ["--json", "groups"], ["--json", "list"]]
