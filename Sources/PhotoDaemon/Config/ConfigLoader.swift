@@ -67,6 +67,10 @@ public struct ConfigLoader {
             throw ConfigError(file: file, key: "import.folder", problem: "\"\(ShownText.of(folder))\" is not inside "
                               + "any of the roots (\(roots)), so nothing imported there would be indexed")
         }
+        if let ignored = config.importing.ignoredFolder(roots: config.roots, ignore: config.ignore) {
+            throw ConfigError(file: file, key: "library.ignore", problem: "it ignores the import folder "
+                              + "\"\(ShownText.of(ignored))\", so nothing imported there would stay indexed")
+        }
         return config
     }
 
