@@ -113,7 +113,7 @@ let package = Package(
         // method table (PhotoAPI/Methods.swift) is checked against the IDL at start.
         .target(name: "PhotoDaemon", dependencies: [
             "PhotoAPI", "Varlink", "Metadata", "Store", "FileSystem", "Watcher", "Systemd", "SafeText",
-            "ThumbnailCache", "ThumbnailProtocol", "TOML", "CMalloc", "Posix", "LogLines",
+            "ThumbnailCache", "ThumbnailProtocol", "TOML", "TextFolding", "CMalloc", "Posix", "LogLines",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

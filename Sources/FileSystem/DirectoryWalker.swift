@@ -13,7 +13,8 @@ import Posix
 /// followed: the walk cannot leave the root. Hidden entries (names starting with ".") are
 /// skipped: they are editors' and tools' temporary files and caches, never photos a person
 /// filed; photod's own leftover temporary files among them can be removed on the way
-/// (`start(sweepingLeftovers:)`). A folder reached twice (through a bind mount) is walked once. Memory holds one
+/// (`start(sweepingLeftovers:)`). Entries the `ignoring` rules name are skipped the same way: an
+/// ignored folder is never opened. A folder reached twice (through a bind mount) is walked once. Memory holds one
 /// listing per level of the tree being walked, not the tree.
 public struct DirectoryWalker {
     /// A regular file found by the walk.
@@ -39,6 +40,11 @@ public struct DirectoryWalker {
     /// Called with each folder's path once it is open and just before it is listed (the daemon
     /// watches it there, so nothing made in it after the listing goes unseen).
     public var beforeListing: ((PathBytes) -> Void)?
+    /// Files and folders left out, as if they were not there (`[library] ignore`).
+    public var ignoring = IgnoreRules.none
+    /// The library root the `ignoring` patterns' paths are relative to; nil: the walk's root (a
+    /// walk of a folder inside a root sets the root).
+    public var ignoreBase: PathBytes?
 
     /// Prepares a walk of `root`, an absolute path; `range`: only the files whose paths lie in
     /// it (folders wholly outside it are not opened).
@@ -67,7 +73,7 @@ public struct DirectoryWalker {
     /// removed as they are listed (see `LeftoverTemporaries`), and each step names them.
     public func start(statingFiles: Bool = true, sweepingLeftovers: Bool = false) -> Cursor {
         Cursor(root: root, range: range, willOpenFolder: willOpenFolder, beforeListing: beforeListing,
-               statFiles: statingFiles, sorted: true, sweeps: sweepingLeftovers)
+               statFiles: statingFiles, sorted: true, sweeps: sweepingLeftovers, ignoring: cursorIgnoring(root))
     }
 
     /// Up to `parts` ranges that together hold every path under the root, in order, for walks
@@ -75,7 +81,7 @@ public struct DirectoryWalker {
     /// than one entry, as evenly as their number allows. One range when the tree cannot be split.
     public func split(into parts: Int) -> [PathRange] {
         var cursor = Cursor(root: root, range: nil, willOpenFolder: willOpenFolder, beforeListing: nil, statFiles: false,
-                            sorted: false)
+                            sorted: false, ignoring: cursorIgnoring(root))
         let keys = cursor.splitKeys()
         let count = min(max(1, parts), keys.count)
         guard count > 1 else { return [PathRange(low: nil, high: nil)] }
@@ -91,8 +97,14 @@ public struct DirectoryWalker {
     /// progress total. Files that change meanwhile may make it a little off.
     public func countFiles(where include: ([UInt8]) -> Bool) -> Int {
         var cursor = Cursor(root: root, range: range, willOpenFolder: willOpenFolder, beforeListing: nil, statFiles: false,
-                            sorted: false)
+                            sorted: false, ignoring: cursorIgnoring(root))
         return cursor.countRest(where: include)
+    }
+
+    /// The rules and how many leading bytes of a folder's path (with its trailing "/") are the
+    /// base's, so the rest is its path from the base.
+    private func cursorIgnoring(_ root: PathBytes) -> Cursor.Ignoring {
+        Cursor.Ignoring(rules: ignoring, baseLength: (ignoreBase ?? root).folderPrefix.bytes.count)
     }
 
     /// What one pull from a `Cursor` found.
@@ -123,9 +135,26 @@ public struct DirectoryWalker {
         /// Whether leftover temporary files are removed from the folders listed.
         private let sweeps: Bool
         private let range: PathRange?
+        /// Entries left out as if they were not there.
+        private let ignoring: Ignoring
+
+        /// Ignore rules, and the length of the base folder's prefix in the paths they are given.
+        fileprivate struct Ignoring {
+            let rules: IgnoreRules
+            let baseLength: Int
+
+            /// Whether the entry `name` of the folder `folderPrefix` (a full path ending in "/") is ignored.
+            func skips(_ name: [UInt8], in folderPrefix: PathBytes, isFolder: Bool) -> Bool {
+                guard !rules.isEmpty else { return false }
+                let folder = folderPrefix.bytes.dropFirst(min(baseLength, folderPrefix.bytes.count))
+                return rules.ignores(name: name, inFolder: folder, isFolder: isFolder)
+            }
+        }
 
         fileprivate init(root: PathBytes, range: PathRange?, willOpenFolder: ((PathBytes) -> Void)?,
-                         beforeListing: ((PathBytes) -> Void)?, statFiles: Bool, sorted: Bool, sweeps: Bool = false) {
+                         beforeListing: ((PathBytes) -> Void)?, statFiles: Bool, sorted: Bool, sweeps: Bool = false,
+                         ignoring: Ignoring) {
+            self.ignoring = ignoring
             self.willOpenFolder = willOpenFolder
             self.beforeListing = beforeListing
             self.statFiles = statFiles
@@ -263,12 +292,14 @@ public struct DirectoryWalker {
                 }
                 let type = entry.pointee.d_type
                 if type == UInt8(DT_DIR) {
+                    if ignoring.skips(name, in: folderPrefix, isFolder: true) { continue }
                     if let prefix, let range, !range.reaches(folder: prefix.appending(name).folderPrefix) { continue }
                     children.append(FolderListing.Child(name: name, info: nil))
                     continue
                 }
                 guard type == UInt8(DT_REG) || type == UInt8(DT_UNKNOWN) else { continue }
                 if !statFiles, type == UInt8(DT_REG) {
+                    if ignoring.skips(name, in: folderPrefix, isFolder: false) { continue }
                     children.append(FolderListing.Child(name: name, info: .unstated))
                     continue
                 }
@@ -276,6 +307,10 @@ public struct DirectoryWalker {
                 let rc = DirectoryWalker.withName(of: entry) { fstatat(folder.descriptor, $0, &childStat, AT_SYMLINK_NOFOLLOW) }
                 guard rc == 0 else { continue }  // vanished between readdir and stat
                 let info = FileInfo(childStat)
+                if info.kind == .regular || info.kind == .directory,
+                   ignoring.skips(name, in: folderPrefix, isFolder: info.kind == .directory) {
+                    continue
+                }
                 switch info.kind {
                 case .regular:
                     // Kept even outside the range: the listing is also where a file's siblings

@@ -70,7 +70,12 @@ public final class PhotoClient: Sendable {
 
     /// Every group visible to this client.
     public func groups() async throws(PhotoClientError) -> [Group] {
-        try await call(LibraryMethods.listGroups, NoParameters()).groups
+        try await listGroups().groups
+    }
+
+    /// Every group visible to this client, with the progress of a reconcile still filling the index.
+    public func listGroups() async throws(PhotoClientError) -> ListGroupsReply {
+        try await call(LibraryMethods.listGroups, NoParameters())
     }
 
     /// One page of assets.
@@ -85,11 +90,16 @@ public final class PhotoClient: Sendable {
         group: String?, fallback: Bool? = nil, sort: AssetSort? = nil, limit: Int? = nil, since: String? = nil,
         until: String? = nil, reverse: Bool? = nil
     ) async throws(PhotoClientError) -> [Asset] {
-        try await allPages(limit: limit) { wanted, cursor throws(PhotoClientError) in
-            let page = try await listAssets(ListAssetsParameters(
-                group: group, sort: sort, limit: wanted, cursor: cursor, fallback: fallback, since: since, until: until,
-                reverse: reverse))
-            return (page.assets, page.cursor)
+        try await listAll(ListAssetsParameters(
+            group: group, sort: sort, limit: limit, fallback: fallback, since: since, until: until, reverse: reverse)).assets
+    }
+
+    /// Every asset `parameters` ask for, following cursors page by page from its own; stops
+    /// after its `limit` when given. With the progress of a reconcile that ran meanwhile.
+    public func listAll(_ parameters: ListAssetsParameters) async throws(PhotoClientError) -> AssetPages {
+        try await allPages(from: parameters) { asked throws(PhotoClientError) in
+            let page = try await listAssets(asked)
+            return (page.assets, page.cursor, page.progress)
         }
     }
 
@@ -104,26 +114,36 @@ public final class PhotoClient: Sendable {
     public func searchAll(
         _ text: String, group: String? = nil, fallback: Bool? = nil, limit: Int? = nil
     ) async throws(PhotoClientError) -> [Asset] {
-        try await allPages(limit: limit) { wanted, cursor throws(PhotoClientError) in
-            let page = try await search(SearchParameters(
-                text: text, group: group, limit: wanted, cursor: cursor, fallback: fallback))
-            return (page.assets, page.cursor)
+        try await searchAll(SearchParameters(text: text, group: group, limit: limit, fallback: fallback)).assets
+    }
+
+    /// Every asset the search `parameters` find, page by page from its cursor; stops after its
+    /// `limit` when given. With the progress of a reconcile that ran meanwhile.
+    public func searchAll(_ parameters: SearchParameters) async throws(PhotoClientError) -> AssetPages {
+        try await allPages(from: parameters) { asked throws(PhotoClientError) in
+            let page = try await search(asked)
+            return (page.assets, page.cursor, page.progress)
         }
     }
 
-    /// Follows cursors through `page` (asked for at most 1000 at a time), stopping after `limit` when given.
-    private func allPages(
-        limit: Int?, _ page: (_ wanted: Int, _ cursor: String?) async throws(PhotoClientError) -> ([Asset], String?)
-    ) async throws(PhotoClientError) -> [Asset] {
-        var assets: [Asset] = []
-        var cursor: String?
+    /// Follows cursors from `first` through `page` (asked for at most 1000 at a time), stopping
+    /// after `first.limit` when given. The progress is the last one a page carried: the pages
+    /// were gathered while photod was still indexing, even if it finished before the last.
+    private func allPages<Parameters: CursorPaging>(
+        from first: Parameters,
+        _ page: (Parameters) async throws(PhotoClientError) -> ([Asset], String?, ScanProgress?)
+    ) async throws(PhotoClientError) -> AssetPages {
+        let limit = first.limit
+        var pages = AssetPages()
+        var asked = first
         repeat {
-            let wanted = limit.map { min($0 - assets.count, 1000) } ?? 1000
-            let (found, next) = try await page(wanted, cursor)
-            assets += found
-            cursor = next
-        } while cursor != nil && (limit.map { assets.count < $0 } ?? true)
-        return assets
+            asked.limit = limit.map { min($0 - pages.assets.count, 1000) } ?? 1000
+            let (found, next, progress) = try await page(asked)
+            pages.assets += found
+            pages.progress = progress ?? pages.progress
+            asked.cursor = next
+        } while asked.cursor != nil && (limit.map { pages.assets.count < $0 } ?? true)
+        return pages
     }
 
     /// The assets with these ids, and at these paths (absolute, as indexed); unknown (or hidden)

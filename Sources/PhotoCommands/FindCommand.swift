@@ -44,16 +44,17 @@ struct FindCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = try await global.connect()
-        let assets = try await GroupLabel.resolving(group) { name, fallback in
-            try await client.searchAll(text, group: name, fallback: fallback, limit: limit)
+        let pages = try await GroupLabel.resolving(group) { name, fallback in
+            try await client.searchAll(SearchParameters(text: text, group: name, limit: limit, fallback: fallback))
         }
         await client.close()
         if global.json {
-            try Output.json(SearchReply(assets: assets, cursor: nil))
+            try Output.json(SearchReply(assets: pages.assets, cursor: nil, progress: pages.progress))
         } else {
-            rows.print(assets, none: "No photos match \"\(text)\".")
+            rows.print(pages.assets, none: "No photos match \"\(text)\".")
+            IndexingNote.show(pages.progress)
         }
         // As grep: a script can test for a match without reading the output.
-        if assets.isEmpty { throw ExitCode.failure }
+        if pages.assets.isEmpty { throw ExitCode.failure }
     }
 }

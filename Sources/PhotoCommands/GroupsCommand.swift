@@ -16,9 +16,10 @@ struct GroupsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = try await global.connect()
-        let groups = try await client.groups()
+        let reply = try await client.listGroups()
         await client.close()
-        if global.json { return try Output.json(ListGroupsReply(groups: groups)) }
+        if global.json { return try Output.json(reply) }
+        let groups = reply.groups
         let latest = GroupsText.Latest()
         let columns = [Output.Column("GROUP"), Output.Column("PHOTOS", flexible: false, alignRight: true),
                        Output.Column("LATEST", flexible: false)]
@@ -28,5 +29,6 @@ struct GroupsCommand: AsyncParsableCommand {
         if let hint = GroupsText.caseHint(GroupsText.caseVariants(groups), config: DefaultPaths().configFile) {
             Output.note(hint)
         }
+        IndexingNote.show(reply.progress)
     }
 }

@@ -65,13 +65,14 @@ struct ListCommand: AsyncParsableCommand {
         let since = since.flatMap { DateArgument.resolve($0, now: now) }
         let until = until.flatMap { DateArgument.resolve($0, now: now) }
         let client = try await global.connect()
-        let assets = try await GroupLabel.resolving(group) { name, fallback in
-            try await client.allAssets(group: name, fallback: fallback, sort: sort, limit: limit, since: since,
-                                       until: until, reverse: reverse ? true : nil)
+        let pages = try await GroupLabel.resolving(group) { name, fallback in
+            try await client.listAll(ListAssetsParameters(group: name, sort: sort, limit: limit, fallback: fallback,
+                                                          since: since, until: until, reverse: reverse ? true : nil))
         }
         await client.close()
-        if global.json { return try Output.json(ListAssetsReply(assets: assets, cursor: nil)) }
-        rows.print(assets)
+        if global.json { return try Output.json(ListAssetsReply(assets: pages.assets, cursor: nil, progress: pages.progress)) }
+        rows.print(pages.assets)
+        IndexingNote.show(pages.progress)
     }
 }
 

@@ -87,13 +87,15 @@ public struct Daemon: Sendable {
         var mapper = AssetMapper(rules: config.grouping)
         // 4,000 files a transaction: each commit costs about 6 ms besides its rows (a first index of
         // 100,000 photos spent 2.05 s in write transactions with 1,000 a batch, 1.5-1.7 s with 4,000).
-        let scanner = Scanner(
+        let ignore = LibraryIgnore(rules: config.ignore, roots: roots)
+        var scanner = Scanner(
             store: store, reader: AssetReader(rules: config.grouping, sources: config.descriptionSources), pool: pool,
             parallelism: cores, batchSize: 4000, logger: logger)
+        scanner.ignore = ignore
         let inotify = try Inotify()
         let budget = config.maxWatches > 0 ? config.maxWatches : WatchSet.kernelBudget()
         let coverage = FolderCoverage(watches: WatchSet(inotify: inotify, budget: budget), roots: roots, state: state,
-                                      pollInterval: config.pollInterval, logger: logger)
+                                      pollInterval: config.pollInterval, ignore: ignore, logger: logger)
         let indexer = Indexer(roots: roots, scanner: scanner, coverage: coverage, state: state, logger: logger)
         mapper.volumes = indexer.volumes
         let watcher = LiveWatcher(inotify: inotify, coverage: coverage, indexer: indexer, state: state,

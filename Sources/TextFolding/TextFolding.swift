@@ -49,6 +49,13 @@ public enum TextFolding {
         return String(folded)
     }
 
+    /// `text` folded, as UTF-8: what `fold` gives, without making a `String` of an ASCII text
+    /// (a sort key, compared as bytes).
+    public static func foldedUTF8(_ text: String) -> [UInt8] {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.map(foldASCII) }
+        return Array(fold(text).utf8)
+    }
+
     private static func isDropped(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .spacingMark, .enclosingMark, .format: true
@@ -78,13 +85,15 @@ public enum TextFolding {
     ]
 
     private static func foldASCII(_ text: String) -> String {
-        let bytes = text.utf8.map { byte -> UInt8 in
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte + 32
-            case 0..<0x20, 0x7F: UInt8(ascii: " ")
-            default: byte
-            }
+        String(decoding: text.utf8.map(foldASCII), as: UTF8.self)
+    }
+
+    /// One ASCII byte folded: upper case to lower, control characters to a space.
+    private static func foldASCII(_ byte: UInt8) -> UInt8 {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte + 32
+        case 0..<0x20, 0x7F: UInt8(ascii: " ")
+        default: byte
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -22,7 +22,8 @@ public final class WatchSet: Sendable {
     /// Breadth first, so the budget goes to the upper levels. Each folder is watched before it is
     /// listed (a subfolder made meanwhile still shows up as an event), and the lock is held per
     /// folder, not for the whole walk, so decoding goes on while a large tree is covered.
-    public func watchTree(_ folder: PathBytes) -> [PathBytes] {
+    /// Subfolders `skipping` accepts (ignored folders) are neither watched nor listed.
+    public func watchTree(_ folder: PathBytes, skipping: (PathBytes) -> Bool = { _ in false }) -> [PathBytes] {
         coverage.withLock { $0.beginCover(folder) }
         var skipped: [PathBytes] = []
         var pending: [PathBytes] = [folder]
@@ -40,7 +41,7 @@ public final class WatchSet: Sendable {
             case .skipped: continue
             }
             guard case .success(let children) = FileSystem.subdirectories(of: current) else { continue }
-            pending += children
+            pending += children.filter { !skipping($0) }
         }
         return skipped
     }

@@ -89,8 +89,8 @@ import Testing
             GROUP                   PHOTOS  LATEST
             BEACH                        1  2021-07-04 10:30:00 (taken)
             Beach                        1  2021-07-04 10:30:00 (taken)
-            Hike                         1  2021-07-04 10:30:00 (taken)
             beach                        1  2021-07-04 10:30:00 (taken)
+            Hike                         1  2021-07-04 10:30:00 (taken)
             other                        1  2021-07-04 10:30:00 (taken)
             Other (no description)       1  2021-07-04 10:30:00 (taken)
 

@@ -69,9 +69,7 @@ import Testing
     }
 
     @Test func anUnknownConfigKeySaysWhichItWasLikelyMeantToBe() async throws {
-        let dir = try TemporaryDirectory()
-        let config = try dir.write("photod.toml", Array("max_conections = 3\n".utf8))
-        let result = try await ProcessRunner.run(Binaries.photod, ["--config", config, "--socket", dir.file("s")])
+        let (config, result) = try await ConfigRefusal.run("max_conections = 3\n", in: TemporaryDirectory())
         #expect(result.status == 78)
         #expect(result.stderr == "photod: bad config: \(config): max_conections: unknown key; did you mean "
                 + "\"max_connections\"? (see config/photod.toml for the keys photod reads)\n", "\(result.stderr)")

@@ -14,6 +14,9 @@ public final class DaemonHarness: @unchecked Sendable {
     }
 
     private var process: TestChild?
+    /// Variables photod alone gets besides `environment`, set before `start` (test knobs such as
+    /// `PHOTOD_TEST_READ_DELAY_MS`); photoctl does not get them.
+    public var daemonEnvironment: [String: String] = [:]
     /// photod's output goes to a file: a pipe read through Foundation's readability handler
     /// was seen to stop delivering once the daemon had been running for a while.
     private var logFile: String { dir.file("photod.log") }
@@ -106,7 +109,7 @@ public final class DaemonHarness: @unchecked Sendable {
         // The socket is made anew for each start and closed once photod is ready: later
         // status lines then fail at once instead of queueing where nobody reads.
         let notify = try NotifySocket(path: dir.file("notify"))
-        var environment = environment
+        var environment = environment.merging(daemonEnvironment) { _, knob in knob }
         environment["NOTIFY_SOCKET"] = notify.path
         let process = try TestChild(Binaries.photod,
                                     ["--root", library, "--database", database, "--socket", socket] + extraArguments,

@@ -206,7 +206,9 @@ public struct Root: Codable, Sendable, Equatable {
     }
 }
 
-/// Progress of a running reconcile (start-up scan or Rescan).
+/// Progress of a running reconcile (start-up scan or Rescan). ListGroups, ListAssets and Search
+/// carry it too while one runs, so a client can say its answer may be partial (photoctl prints
+/// "still indexing: ..." on standard error) without another call.
 public struct ScanProgress: Codable, Sendable, Equatable {
     /// Image files the walk has found so far.
     public var found: Int
@@ -408,10 +410,12 @@ public struct StatusReply: Codable, Sendable, Equatable {
 /// Reply of `io.photod.Library.ListGroups`.
 public struct ListGroupsReply: Codable, Sendable, Equatable {
     public var groups: [Group]
+    public var progress: ScanProgress?
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
-    public init(groups: [Group] = []) {
+    public init(groups: [Group] = [], progress: ScanProgress? = nil) {
         self.groups = groups
+        self.progress = progress
     }
 }
 
@@ -477,11 +481,14 @@ public struct ListAssetsParameters: Codable, Sendable, Equatable, ByteLimited {
 public struct ListAssetsReply: Codable, Sendable, Equatable {
     public var assets: [Asset]
     public var cursor: String?
+    /// Present only while a reconcile runs, as in ListGroups: the page may miss photos not yet indexed.
+    public var progress: ScanProgress?
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
-    public init(assets: [Asset] = [], cursor: String? = nil) {
+    public init(assets: [Asset] = [], cursor: String? = nil, progress: ScanProgress? = nil) {
         self.assets = assets
         self.cursor = cursor
+        self.progress = progress
     }
 }
 
@@ -568,12 +575,15 @@ public struct SearchReply: Codable, Sendable, Equatable {
     public var assets: [Asset]
     public var cursor: String?
     public var stopped: Bool?
+    /// Present only while a reconcile runs, as in ListGroups: the page may miss photos not yet indexed.
+    public var progress: ScanProgress?
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
-    public init(assets: [Asset] = [], cursor: String? = nil, stopped: Bool? = nil) {
+    public init(assets: [Asset] = [], cursor: String? = nil, stopped: Bool? = nil, progress: ScanProgress? = nil) {
         self.assets = assets
         self.cursor = cursor
         self.stopped = stopped
+        self.progress = progress
     }
 }
 

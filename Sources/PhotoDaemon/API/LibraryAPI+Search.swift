@@ -31,6 +31,7 @@ extension LibraryAPI {
                         position: AssetCursor.position(after: $0, sort: .taken)).encoded
         }
         let stopped = found.assets.count <= limit && found.stoppedAfter != nil
-        return SearchReply(assets: page.map(mapper.asset), cursor: next, stopped: stopped ? true : nil)
+        return SearchReply(assets: page.map(mapper.asset), cursor: next, stopped: stopped ? true : nil,
+                           progress: progress(for: access))
     }
 }

@@ -34,6 +34,8 @@ struct LibraryAPI: Sendable {
     let logger: Logger
     /// How many searches each app may run at once.
     let costlyCalls = CostlyCallLimit(perApp: 2, perUser: 4)
+    /// Group names folded for `ListGroups`' order, kept between calls.
+    let groupSortKeys = GroupOrder.Keys()
 
     /// The same API reading on `lane`: the owner's calls on the reserved lane, apps' on the shared.
     func onLane(_ lane: StoreLane) -> LibraryAPI {
@@ -133,10 +135,14 @@ struct LibraryAPI: Sendable {
 
     func listGroups(_ access: LibraryAccess = .everything) async throws -> ListGroupsReply {
         let groups = try await store.read(as: access) { try $0.groups() }
-        let fallbackKey = mapper.rules.fallbackKey
-        // By name, with the fallback group last: it is what is left over, not a topic.
-        let ordered = groups.filter { $0.key != fallbackKey } + groups.filter { $0.key == fallbackKey }
-        return ListGroupsReply(groups: ordered.map(mapper.group))
+        let ordered = GroupOrder.sorted(groups, fallbackKey: mapper.rules.fallbackKey, keys: groupSortKeys)
+        return ListGroupsReply(groups: ordered.map(mapper.group), progress: progress(for: access))
+    }
+
+    /// The running reconcile's progress for a reply that may be partial because of it; nil for
+    /// a limited app, as in `Status`: the counts would tell it how big the hidden rest is.
+    func progress(for access: LibraryAccess) -> ScanProgress? {
+        access == .everything ? state.runningProgress : nil
     }
 
     func listAssets(_ parameters: ListAssetsParameters, _ access: LibraryAccess = .everything) async throws -> ListAssetsReply {
@@ -162,7 +168,7 @@ struct LibraryAPI: Sendable {
             next = AssetCursor(sort: sort, reverse: reverse, groupKey: groupKey,
                                position: AssetCursor.position(after: last, sort: sort)).encoded
         }
-        return ListAssetsReply(assets: page.map(mapper.asset), cursor: next)
+        return ListAssetsReply(assets: page.map(mapper.asset), cursor: next, progress: progress(for: access))
     }
 
     /// The key of the group a call names (`group` and `fallback`, as `ListAssets` takes them),

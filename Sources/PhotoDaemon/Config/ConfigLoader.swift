@@ -6,6 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import FileSystem
 import Logging
 import Metadata
 import PhotoAPI
@@ -65,6 +66,10 @@ public struct ConfigLoader {
             let roots = config.roots.map { ShownText.of($0) }.joined(separator: ", ")
             throw ConfigError(file: file, key: "import.folder", problem: "\"\(ShownText.of(folder))\" is not inside "
                               + "any of the roots (\(roots)), so nothing imported there would be indexed")
+        }
+        if let ignored = config.importing.ignoredFolder(roots: config.roots, ignore: config.ignore) {
+            throw ConfigError(file: file, key: "library.ignore", problem: "it ignores the import folder "
+                              + "\"\(ShownText.of(ignored))\", so nothing imported there would stay indexed")
         }
         return config
     }
@@ -183,6 +188,10 @@ public struct ConfigLoader {
             }
             try permissions.rejectUnknownKeys()
         }
+        if var library = try reader.table("library") {
+            if let patterns = try library.strings("ignore") { config.ignore = try Self.ignoreRules(patterns, in: &library) }
+            try library.rejectUnknownKeys()
+        }
         if var thumbnails = try reader.table("thumbnails") {
             try readThumbnails(&thumbnails, into: &config.thumbnails)
         }
@@ -244,6 +253,19 @@ public struct ConfigLoader {
             limits.ownerReserved = min(limits.ownerReserved, config.maxConnections - 1)
         }
         config.connectionLimits = limits
+    }
+
+    /// `[library] ignore`: at most `IgnoreRules.maxPatterns` patterns, each one fnmatch takes as
+    /// its writer meant (`IgnorePattern`). The list replaces the default one; `[]` ignores nothing.
+    private static func ignoreRules(_ patterns: [String], in table: inout TableReader) throws(ConfigError) -> IgnoreRules {
+        guard patterns.count <= IgnoreRules.maxPatterns else {
+            throw table.error("ignore", "\(patterns.count) patterns are more than the \(IgnoreRules.maxPatterns) photod takes")
+        }
+        do throws(IgnorePatternError) {
+            return try IgnoreRules(patterns)
+        } catch {
+            throw table.error("ignore", "pattern \"\(ShownText.of(error.pattern))\" \(error.reason)")
+        }
     }
 
     /// `description_sources`: each of exif, xmp, iptc, sidecar at most once, at least one.

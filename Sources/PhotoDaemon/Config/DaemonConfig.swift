@@ -1,3 +1,4 @@
+import FileSystem
 import Logging
 import Metadata
 import PhotoAPI
@@ -6,6 +7,8 @@ import PhotoAPI
 public struct DaemonConfig: Sendable, Equatable {
     /// Folders to index.
     public var roots: [String]
+    /// Files and folders under the roots that are not part of the library (`[library] ignore`).
+    public var ignore = IgnoreRules.defaults
     /// The index database file.
     public var database: String
     /// The socket to bind when systemd passes none.

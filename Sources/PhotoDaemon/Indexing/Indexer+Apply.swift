@@ -8,7 +8,11 @@ import Watcher
 /// the command loop.
 extension Indexer {
     /// Applies one drained batch of live actions; never throws, as nobody waits for it.
-    func applyLive(_ actions: [WatchAction]) async {
+    func applyLive(_ seen: [WatchAction]) async {
+        // Ignored files and folders (`[library] ignore`) are not part of the library: their
+        // events are dropped here, before anything is read or watched for them.
+        let (actions, unwatch) = scanner.ignore.filter(seen)
+        for folder in unwatch { coverage.uncover(folder) }
         guard !actions.isEmpty else { return }
         let overflowed = actions.contains(.overflow)
         do {

@@ -11,7 +11,7 @@ extension Indexer {
     func forgetAwayNow(_ root: LibraryRoot) async throws -> ScanReport {
         let table = MountTable.read().table
         guard let path = try await volumes.accept(root, table: table) else {
-            markMissing(root)
+            await markMissing(root, folder: root.configuredPath)
             return ScanReport()
         }
         if state.rootState(root.configured) == .offline {
@@ -26,10 +26,18 @@ extension Indexer {
         return try await run(roots: [root], reason: "the owner forgot what is away")
     }
 
-    /// Keeps a root's assets while its folder is gone: a folder that is deleted or briefly gone
-    /// must not lose ids.
-    func markMissing(_ root: LibraryRoot) {
+    /// Keeps a root's assets while its folder (`folder`, where its photos are indexed) is gone: a
+    /// folder that is deleted or briefly gone must not lose ids. A root with no photos indexed
+    /// has none to keep: it is said not to exist, with the folder probably meant (a typo).
+    func markMissing(_ root: LibraryRoot, folder: PathBytes) async {
         let before = state.rootState(root.configured)
+        let count = (try? await scanner.store.read { try $0.assetCount(under: folder) }) ?? 0
+        guard count > 0 else {
+            let problem = MissingRootHint.problem(for: root.configured)
+            state.setRoot(root.configured, .missing, problem: problem)
+            if before != .missing { logger.warning("\(problem)") }
+            return
+        }
         state.setRoot(root.configured, .missing,
                       problem: "root \(root.configured) is missing or not a folder; its photos are kept")
         if before != .missing {
@@ -60,7 +68,7 @@ extension Indexer {
             let (path, presence) = try await volumes.check(root, table: table)
             switch presence {
             case .missing:
-                if before != .missing { markMissing(root) }
+                if before != .missing { await markMissing(root, folder: path) }
             case .offline(let reason):
                 await markOffline(root, folder: path, reason: reason)
             case .present(_, let remounted):

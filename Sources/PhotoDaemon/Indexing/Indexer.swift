@@ -168,7 +168,7 @@ final class Indexer: Sendable {
             let (path, presence) = try await volumes.check(root, table: table)
             switch presence {
             case .missing:
-                markMissing(root)
+                await markMissing(root, folder: path)
                 continue
             case .offline(let reason):
                 // Never reconciled: its folder holds none of its photos now.

@@ -88,6 +88,12 @@ final class LibraryState: Sendable {
         snapshot.withLock { $0.rootStates[root] } ?? .scanning
     }
 
+    /// The running reconcile's counters; nil when none runs. Cheap: the replies of ListGroups,
+    /// ListAssets and Search carry it, so a client can say that its answer may be partial.
+    var runningProgress: ScanProgress? {
+        snapshot.withLock { $0.scanning } ? progress.snapshot : nil
+    }
+
     /// The daemon state, problems and progress as `Status` reports them.
     var summary: (state: DaemonState, problems: [String], progress: ScanProgress?) {
         let current = snapshot.withLock { $0 }

@@ -45,11 +45,15 @@ final class LibraryWalk: Sendable {
     /// A walk of the files under `root` in `range`; `sidecars`: whether images' XMP sidecars
     /// are looked up (a description source); `beforeListing`: called with each folder just
     /// before it is listed (to watch it); `statingFiles`: whether files are stat-ed as they are
-    /// listed (see above).
+    /// listed (see above); `ignoring`: the files and folders left out, their patterns' paths
+    /// taken from `ignoreBase` (the library root; nil: `root`).
     init(root: PathBytes, range: PathRange? = nil, sidecars: Bool, statingFiles: Bool = true,
-         beforeListing: (@Sendable (PathBytes) -> Void)? = nil, logger: Logger) {
+         beforeListing: (@Sendable (PathBytes) -> Void)? = nil, ignoring: IgnoreRules = .none, ignoreBase: PathBytes? = nil,
+         logger: Logger) {
         var walker = DirectoryWalker(root: root, range: range)
         walker.beforeListing = beforeListing
+        walker.ignoring = ignoring
+        walker.ignoreBase = ignoreBase
         state = Mutex(State(cursor: walker.start(statingFiles: statingFiles, sweepingLeftovers: true)))
         self.sidecars = sidecars
         self.statingFiles = statingFiles
@@ -98,10 +102,13 @@ final class LibraryWalk: Sendable {
         swept = []
     }
 
-    /// The files under `root` a first index will read (sidecars left out), counted quickly for a
-    /// progress total. Blocking.
-    static func count(_ root: PathBytes) -> Int {
-        DirectoryWalker(root: root).countFiles { !Sidecar.isSidecar(PathBytes($0)) }
+    /// The files under `root` a first index will read (sidecars and what `ignoring` names left
+    /// out, as the walk leaves them), counted quickly for a progress total. Blocking.
+    static func count(_ root: PathBytes, ignoring: IgnoreRules = .none, ignoreBase: PathBytes? = nil) -> Int {
+        var walker = DirectoryWalker(root: root)
+        walker.ignoring = ignoring
+        walker.ignoreBase = ignoreBase
+        return walker.countFiles { !Sidecar.isSidecar(PathBytes($0)) }
     }
 
     private static func hasSidecars(

@@ -48,6 +48,9 @@ struct Scanner: Sendable {
     let logger: Logger
     /// Vanished index rows kept in memory before the reconcile sweeps the index for them instead.
     var vanishedLimit = ReconcileMerge.defaultVanishedLimit
+    /// What the walks leave out (`[library] ignore`); an indexed file it names is not found on
+    /// disk, so a reconcile removes it.
+    var ignore = LibraryIgnore.none
 
     /// Makes the index under `root` equal the disk; `beforeListing` is called with each folder
     /// just before the walk lists it (the start-up reconcile watches the folders there).
@@ -75,15 +78,20 @@ struct Scanner: Sendable {
         let started = clock.now
         // The tree is walked in as many ranges as files are read at once, side by side: the walk
         // is a stat call a file, and a reconcile of an unchanged library is nothing but the walk.
-        let ranges = try await pool.runIfActive { [parallelism] in
-            DirectoryWalker(root: root).split(into: parallelism)
+        let ignoreBase = ignore.base(for: root)
+        let ranges = try await pool.runIfActive { [parallelism, ignore] in
+            var walker = DirectoryWalker(root: root)
+            walker.ignoring = ignore.rules
+            walker.ignoreBase = ignoreBase
+            return walker.split(into: parallelism)
         }
         // With nothing indexed anywhere, no new file can be an asset moved: all are read at once,
         // and the walk need not stat them (each is fstat-ed as it is read).
         let indexedAnywhere = try await store.read { try $0.totals() }.assets
         let walks = ranges.map {
             LibraryWalk(root: root, range: $0, sidecars: reader.sources.contains(.sidecar),
-                        statingFiles: indexedAnywhere > 0, beforeListing: beforeListing, logger: logger)
+                        statingFiles: indexedAnywhere > 0, beforeListing: beforeListing, ignoring: ignore.rules,
+                        ignoreBase: ignoreBase, logger: logger)
         }
         var machine = ReconcileMachine(
             feeds: ranges.map {
@@ -112,7 +120,11 @@ struct Scanner: Sendable {
                                 return .committed(change, seconds: seconds)
                             }
                         case .count:
-                            group.addTask { .counted(try await pool.runIfActive { LibraryWalk.count(root) }) }
+                            group.addTask {
+                                .counted(try await pool.runIfActive { [ignore] in
+                                    LibraryWalk.count(root, ignoring: ignore.rules, ignoreBase: ignoreBase)
+                                })
+                            }
                         case .addToTotal(let files):
                             progress.addTotal(files)
                         case .beginBulkLoad(let files):
@@ -190,6 +202,7 @@ struct Scanner: Sendable {
 
     /// Reads one chunk of files on the file pool into the writes they call for.
     private func readChunk(_ chunk: [ReconcilePlan.Read]) async throws -> WriteBatch {
+        if let delay = ReadDelayKnob.perChunk { try await Task.sleep(for: delay) }
         let outcomes = try await pool.runIfActive { [reader] in
             let opener = SafeOpener()
             let head = HeadBuffer()

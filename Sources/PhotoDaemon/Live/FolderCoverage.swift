@@ -16,13 +16,17 @@ final class FolderCoverage: Sendable {
     private let roots: LibraryRoots
     private let state: LibraryState
     private let pollInterval: Int
+    /// Ignored folders get no watch.
+    private let ignore: LibraryIgnore
     private let logger: Logger
     /// The budget warning is logged once per run; `Status` keeps saying it.
     private let warnedAboutBudget = Atomic(false)
     /// Roots whose tree has been covered (by `cover`, or by a reconcile's walk).
     private let covered = Mutex<Set<PathBytes>>([])
 
-    init(watches: WatchSet, roots: LibraryRoots, state: LibraryState, pollInterval: Int, logger: Logger) {
+    init(watches: WatchSet, roots: LibraryRoots, state: LibraryState, pollInterval: Int, ignore: LibraryIgnore = .none,
+         logger: Logger) {
+        self.ignore = ignore
         self.watches = watches
         self.roots = roots
         self.state = state
@@ -42,7 +46,9 @@ final class FolderCoverage: Sendable {
 
     /// Watches `folder` and below, then records how each root is covered.
     func cover(_ folder: PathBytes) {
-        _ = watches.watchTree(folder)
+        let ignore = self.ignore
+        let roots = ignore.rules.isEmpty ? [] : ignore.resolvedRoots()
+        _ = watches.watchTree(folder) { ignore.ignoresFolder($0, roots: roots) }
         covered.withLock { _ = $0.insert(folder) }
         updateCoverage()
     }

@@ -85,6 +85,7 @@ final class ConfigReloader: Sendable {
         if old.changeRetentionBytes != new.changeRetentionBytes { keys.append("change_retention_bytes") }
         if old.subscriberQueue != new.subscriberQueue { keys.append("subscriber_queue") }
         if old.grouping != new.grouping || old.descriptionSources != new.descriptionSources { keys.append("[groups]") }
+        if old.ignore != new.ignore { keys.append("[library] ignore") }
         return keys
     }
 }

@@ -86,13 +86,5 @@ struct SystemdService: Service {
     }
 
     /// 10000 as "10,000".
-    static func grouped(_ number: Int) -> String {
-        let digits = String(number.magnitude)
-        var out = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { out.append(",") }
-            out.append(digit)
-        }
-        return number < 0 ? "-" + out : out
-    }
+    static func grouped(_ number: Int) -> String { Thousands.grouped(number) }
 }
