@@ -14,16 +14,21 @@ struct OutputStyle: Sendable, Equatable {
     var colours: Bool
     /// Whether tables print their header line.
     var legend: Bool
+    /// Whether a table's cells are padded so that its columns line up: on a terminal, or when
+    /// `$COLUMNS` bounds the rows; never in a plain pipe, which would get every row as wide as
+    /// the widest cell (a 4,000-character caption).
+    var aligned = true
 
-    /// Everything shown whole, no colours: what a pipe or a file gets.
-    static let plain = OutputStyle(width: nil, colours: false, legend: true)
+    /// Everything shown whole, no colours, no padding: what a pipe or a file gets.
+    static let plain = OutputStyle(width: nil, colours: false, legend: true, aligned: false)
 
     /// The columns a terminal is assumed to have when it does not say (systemd does the same).
     static let fallbackColumns = 80
 
     /// The style for these options and this environment. The width limit is `$COLUMNS` when it
     /// is a positive number, else the terminal's width when standard output is one, else none
-    /// (a pipe gets whole rows, as from systemctl); `--full` lifts it. Colours only on a
+    /// (a pipe gets whole rows, as from systemctl); `--full` lifts it. Cells padded into
+    /// columns only on a terminal or within a width. Colours only on a
     /// terminal, and never with `NO_COLOR` set (non-empty) or `TERM` unset or `dumb`.
     static func decide(full: Bool, legend: Bool, environment: [String: String], terminal: TerminalFacts) -> OutputStyle {
         var width: Int?
@@ -36,7 +41,7 @@ struct OutputStyle: Sendable, Equatable {
         }
         let colours = terminal.outputIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty
             && !TerminalFacts.isDumb(environment)
-        return OutputStyle(width: width, colours: colours, legend: legend)
+        return OutputStyle(width: width, colours: colours, legend: legend, aligned: terminal.outputIsTerminal || width != nil)
     }
 }
 

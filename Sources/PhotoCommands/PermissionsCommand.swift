@@ -103,7 +103,7 @@ struct PermissionsListCommand: AsyncParsableCommand {
                        Output.Column("ADD ONLY", flexible: false), Output.Column("PENDING", flexible: false),
                        Output.Column("LABEL"), Output.Column("REASON")]
         return Output.tableText(columns, apps.map { app in
-            [Output.Cell.path(AppText.id(app)), .text(AppText.access(app)), .text(AppText.adding(app)),
+            [Output.Cell.identifier(AppText.id(app)), .text(AppText.access(app)), .text(AppText.adding(app)),
              .text(app.pending ? "yes" : ""), .text(app.label ?? ""), .text(app.reason ?? app.addOnly?.reason ?? "")]
         }, style: style)
     }

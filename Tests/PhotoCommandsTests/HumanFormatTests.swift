@@ -92,6 +92,10 @@ import Testing
             OutputStyle.decide(full: full, legend: true, environment: environment, terminal: terminal)
         }
         #expect(decide(term, tty) == OutputStyle(width: 132, colours: true, legend: true))
+        // Padded into columns on a terminal, or within COLUMNS; a plain pipe gets no padding.
+        #expect(decide(term, tty, full: true).aligned)
+        #expect(decide(term.merging(["COLUMNS": "80"]) { $1 }, pipe).aligned)
+        #expect(!decide(term, pipe).aligned)
         #expect(decide(term.merging(["COLUMNS": "80"]) { $1 }, tty).width == 80)
         #expect(decide(term.merging(["COLUMNS": "80"]) { $1 }, pipe) == OutputStyle(width: 80, colours: false, legend: true))
         #expect(decide(term.merging(["COLUMNS": "wide"]) { $1 }, tty).width == 132)
