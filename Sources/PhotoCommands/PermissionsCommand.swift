@@ -60,8 +60,14 @@ enum AppText {
     }
 
     /// One line for people holding `name(app)`: `before` and `after` are escaped, the name is already.
+    /// Wrapped at word boundaries to the terminal's width, as prose is.
     static func line(_ before: String, _ app: App, _ after: String) {
-        Output.people(SafeText.escaped(before) + name(app) + SafeText.escaped(after) + "\n")
+        Output.paragraph(escaped: lineText(before, app, after))
+    }
+
+    /// The text of `line`, escaped, without its newline.
+    static func lineText(_ before: String, _ app: App, _ after: String) -> String {
+        SafeText.escaped(before) + name(app) + SafeText.escaped(after)
     }
 
     /// The app's id, with its user when that is not this one (photod as a system service).

@@ -62,7 +62,7 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
             Self.pendingLevels(app).map { (app, $0) }
         }.filter { Self.isAbout($0.0, only) }
         var asked = Set<String>()
-        Output.line("Waiting for apps to ask for your photo library. Ctrl-D stops.")
+        Output.paragraph("Waiting for apps to ask for your photo library. Ctrl-D stops.")
         for (app, level) in waiting {
             guard try await answer(app, level: level, using: calls) else { return }
             asked.insert("\(level.rawValue) \(app.uid) \(app.id)")
@@ -105,10 +105,10 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
     /// What an app that asked for several things says of them: whether it cannot work without
     /// this one, and what else it asked for in the same question.
     private static func needsLines(_ app: App, level: AccessLevel) {
-        if app.required?.contains(level) == true { Output.line("The app says it cannot work without this.") }
+        if app.required?.contains(level) == true { Output.paragraph("The app says it cannot work without this.") }
         if level == .readWrite && app.addOnly?.pending == true {
             let required = app.required?.contains(.addOnly) == true ? " (required)" : ""
-            Output.line("It also asks to add photos\(required); you decide that next.")
+            Output.paragraph("It also asks to add photos\(required); you decide that next.")
         }
     }
 
@@ -128,9 +128,9 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
         guard level == .readWrite else { return try await answerAdding(app, using: client) }
         Output.line("")
         AppText.line("Allow ", app, " to see your photo library?")
-        Output.line("Reason: \(app.reason ?? "(none given)")")
+        Output.paragraph("Reason: \(app.reason ?? "(none given)")")
         Self.needsLines(app, level: .readWrite)
-        if let warning = app.warning { Output.line("Careful: \(warning).") }
+        if let warning = app.warning { Output.paragraph("Careful: \(warning).") }
         Terminal.discardTypedAhead()
         while true {
             guard let reply = await Terminal.ask("[a]llow / [l]imited / [d]eny / [s]kip: ") else { return false }
@@ -151,10 +151,10 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
                                                fallback: fallback ? true : nil, confirmed: app.warning == nil ? nil : true))
                 return true
             case "s", "skip", "":
-                Output.line("Skipped; the app keeps waiting until its request times out.")
+                Output.paragraph("Skipped; the app keeps waiting until its request times out.")
                 return true
             default:
-                Output.line("Answer a, l, d or s.")
+                Output.paragraph("Answer a, l, d or s.")
             }
         }
     }
@@ -163,9 +163,9 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
     private func answerAdding(_ app: App, using client: PhotoClient) async throws -> Bool {
         Output.line("")
         AppText.line("Allow ", app, " to add photos to your library? (\(AccessLevel.addOnly.words): it sees none of them)")
-        Output.line("Reason: \(app.addOnly?.reason ?? "(none given)")")
+        Output.paragraph("Reason: \(app.addOnly?.reason ?? "(none given)")")
         Self.needsLines(app, level: .addOnly)
-        if let warning = app.warning { Output.line("Careful: \(warning).") }
+        if let warning = app.warning { Output.paragraph("Careful: \(warning).") }
         Terminal.discardTypedAhead()
         while true {
             guard let reply = await Terminal.ask("[a]llow adding / [d]eny / [s]kip: ") else { return false }
@@ -179,10 +179,10 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
                 report(try await client.decide(app: app.id, uid: app.uid, status: .denied, level: .addOnly))
                 return true
             case "s", "skip", "":
-                Output.line("Skipped; the app keeps waiting until its request times out.")
+                Output.paragraph("Skipped; the app keeps waiting until its request times out.")
                 return true
             default:
-                Output.line("Answer a, d or s.")
+                Output.paragraph("Answer a, d or s.")
             }
         }
     }
@@ -215,7 +215,7 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
                 if group.fallback { fallback = true } else { chosen.append(group.name) }
             }
             if unknown.isEmpty { return (chosen, fallback) }
-            Output.line("No group \(unknown.joined(separator: ", ")); pick from the list.")
+            Output.paragraph("No group \(unknown.joined(separator: ", ")); pick from the list.")
         }
     }
 
@@ -226,7 +226,7 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
             throw ExitCode.success
         }
         if yes { return true }
-        Output.line("Not allowed.")
+        Output.paragraph("Not allowed.")
         return false
     }
 

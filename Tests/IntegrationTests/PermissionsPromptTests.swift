@@ -51,6 +51,12 @@ import Testing
         sys.exit(os.waitstatus_to_exitcode(status))
         """
 
+    /// What the terminal showed with each wrapped line joined again: a line break followed by
+    /// the two spaces that indent a wrapped line's rest is the one space it was.
+    static func unwrapped(_ screen: String) -> String {
+        screen.replacingOccurrences(of: "\n  ", with: " ")
+    }
+
     @Test func theOwnerAnswersInTheTerminalAndTheAppSeesTheChosenGroup() async throws {
         let daemon = try DaemonHarness(trusted: [])
         try daemon.add("beach/1.jpg", Photo.jpeg("Beach"))
@@ -68,11 +74,13 @@ import Testing
             "Groups to share", "Beach",
         ], environment: daemon.environment)
         #expect(prompt.status == 0, "\(prompt.stdout)\n\(prompt.stderr)")
-        #expect(prompt.stdout.contains("Allow script:"), "\(prompt.stdout)")
-        #expect(prompt.stdout.contains(" (calls itself \"Test Viewer\") to see your photo library?"), "\(prompt.stdout)")
-        #expect(prompt.stdout.contains("Reason: to make a slideshow"))
-        #expect(prompt.stdout.contains("1) Beach (1)") && prompt.stdout.contains("2) Hike (1)"))
-        #expect(prompt.stdout.contains("limited: groups Beach"))
+        // Long lines are wrapped at the terminal's width, their later lines indented.
+        let shown = Self.unwrapped(prompt.stdout)
+        #expect(shown.contains("Allow script:"), "\(prompt.stdout)")
+        #expect(shown.contains(" (calls itself \"Test Viewer\") to see your photo library?"), "\(prompt.stdout)")
+        #expect(shown.contains("Reason: to make a slideshow"))
+        #expect(shown.contains("1) Beach (1)") && shown.contains("2) Hike (1)"))
+        #expect(shown.contains("limited: groups Beach"))
 
         await #expect(request.exitStatus() == 0)
         #expect(request.objects.last?["status"] as? String == "limited")
@@ -96,7 +104,8 @@ import Testing
             "python3", helper, Binaries.photoctl, "[a]llow / [l]imited / [d]eny / [s]kip", "s",
         ], environment: daemon.environment)
         #expect(prompt.status == 0, "\(prompt.stdout)\n\(prompt.stderr)")
-        let line = try #require(prompt.stdout.split(separator: "\n").first { $0.hasPrefix("Allow ") }, "\(prompt.stdout)")
+        let line = try #require(Self.unwrapped(prompt.stdout).split(separator: "\n").first { $0.hasPrefix("Allow ") },
+                                "\(prompt.stdout)")
         #expect(await line == "Allow \(try app.appID) (calls itself \"GNOME Photos\\\" (app:org.gnome.Pho…\") to see your photo library?")
         #expect(!prompt.stdout.contains("\u{2800}"))
     }
