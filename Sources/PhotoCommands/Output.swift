@@ -125,6 +125,12 @@ enum Output {
         paragraph(escaped: SafeText.escaped(text), indent: indent)
     }
 
+    /// Prints one line its caller escaped already, its end cut ("…") to the style's width when
+    /// it is wider: for lines that are records (an event, an entry), not prose to wrap.
+    static func fitted(escaped: String) {
+        people((style.width.map { Ellipsis.fit(escaped, width: $0, at: .end) } ?? escaped) + "\n")
+    }
+
     /// `paragraph` for text its caller escaped already (it holds an app's name set apart).
     static func paragraph(escaped: String, indent: Int = 2) {
         let lines = style.width.map { Wrap.lines(escaped, width: $0, indent: indent) } ?? [escaped]

@@ -40,11 +40,15 @@ enum AppText {
         return adding.isEmpty ? access(app) : "\(access(app)); \(AccessLevel.addOnly.words): \(adding)"
     }
 
-    /// "limited: groups Beach, Hike; 2 assets", or the status alone.
+    /// Groups `access` names before it counts the rest.
+    static let namedGroups = 5
+
+    /// "limited: groups Beach and Hike; 2 assets", or the status alone; at most `namedGroups`
+    /// groups named, each cut to `BoundedList.nameWidth`, so the line stays bounded.
     static func access(_ app: App) -> String {
         guard app.status == .limited else { return app.status.rawValue }
         var parts: [String] = []
-        if !app.groups.isEmpty { parts.append("groups " + app.groups.joined(separator: ", ")) }
+        if !app.groups.isEmpty { parts.append("groups " + BoundedList.raw(app.groups, shown: namedGroups)) }
         if app.fallback == true { parts.append("the photos without a description") }
         if !app.assets.isEmpty { parts.append("\(app.assets.count) asset\(app.assets.count == 1 ? "" : "s")") }
         return "limited: " + parts.joined(separator: "; ")
@@ -136,7 +140,8 @@ struct PermissionsDenyCommand: AsyncParsableCommand {
     }
 }
 
-/// `photoctl permissions watch`: requests and decisions as they happen.
+/// `photoctl permissions watch`: requests and decisions as they happen, a line each that fits
+/// the terminal (an app limited to many groups names a few and counts the rest).
 struct PermissionsWatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch", abstract: "Print requests and decisions as they happen (JSON lines with --json).")
@@ -146,24 +151,39 @@ struct PermissionsWatchCommand: AsyncParsableCommand {
     func run() async throws {
         let client = try await global.connect()
         if !global.json { Output.line("Watching permission events. Ctrl-C stops.") }
-        for try await event in client.watchAuthorization() {
-            if global.json {
-                try Output.jsonLine(event)
-            } else if let change = event.change {
-                let ended = event.kind == .changeEnded ? " → \(ChangeText.ended(event.answer))" : ""
-                AppText.line("\(event.kind.rawValue) ", event.app, ": \(ChangeText.what(change))\(ended)")
-            } else if let pick = event.pick {
-                let ended = event.kind == .pickEnded
-                    ? " → " + (event.answer == .allowed ? "picked \(event.picked ?? 0)" : event.answer?.rawValue ?? "ended") : ""
-                AppText.line("\(event.kind.rawValue) ", event.app, ": up to \(pick.limit): \(pick.reason)\(ended)")
-            } else {
-                let adding = event.level == .addOnly
-                let reason = event.kind == .requested ? ": " + ((adding ? event.app.addOnly?.reason : event.app.reason) ?? "") : ""
-                let access = adding ? "\(AccessLevel.addOnly.words): \(event.app.addOnly?.status.rawValue ?? "notDetermined")"
-                    : AppText.access(event.app)
-                AppText.line("\(event.kind.rawValue) ", event.app, " → \(access)\(reason)")
+        // Events are not kept: there is nothing to resume from, only a new watch.
+        try await StreamEnd.reportingStop(resume: { nil }) {
+            for try await event in client.watchAuthorization() {
+                if global.json {
+                    try Output.jsonLine(event)
+                } else {
+                    Self.print(event)
+                }
             }
         }
         await client.close()
+    }
+
+    /// One line of `AppText.line`, its end cut to the terminal's width when it is wider.
+    private static func line(_ before: String, _ app: App, _ after: String) {
+        Output.fitted(escaped: AppText.lineText(before, app, after))
+    }
+
+    /// One event as a line for people.
+    static func print(_ event: AuthorizationEventReply.Event) {
+        if let change = event.change {
+            let ended = event.kind == .changeEnded ? " → \(ChangeText.ended(event.answer))" : ""
+            line("\(event.kind.rawValue) ", event.app, ": \(ChangeText.what(change))\(ended)")
+        } else if let pick = event.pick {
+            let ended = event.kind == .pickEnded
+                ? " → " + (event.answer == .allowed ? "picked \(event.picked ?? 0)" : event.answer?.rawValue ?? "ended") : ""
+            line("\(event.kind.rawValue) ", event.app, ": up to \(pick.limit): \(pick.reason)\(ended)")
+        } else {
+            let adding = event.level == .addOnly
+            let reason = event.kind == .requested ? ": " + ((adding ? event.app.addOnly?.reason : event.app.reason) ?? "") : ""
+            let access = adding ? "\(AccessLevel.addOnly.words): \(event.app.addOnly?.status.rawValue ?? "notDetermined")"
+                : AppText.access(event.app)
+            line("\(event.kind.rawValue) ", event.app, " → \(access)\(reason)")
+        }
     }
 }
