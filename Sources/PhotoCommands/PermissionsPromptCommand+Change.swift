@@ -1,5 +1,6 @@
 import PhotoAPI
 import PhotoClient
+import SafeText
 
 /// The prompt's question for a change an app asked for (an app's SetDescription).
 extension PermissionsPromptCommand {
@@ -13,7 +14,12 @@ extension PermissionsPromptCommand {
         AppText.line("Allow ", change.app, " to \(ChangeText.what(change))?")
         let shown = Array(change.ids.prefix(Self.listedPhotos))
         let found = try await client.getAssets(ids: shown)
-        for asset in found.assets { Output.line("  \(asset.path)  (\(asset.group))") }
+        for asset in found.assets {
+            // The path loses its folders first, then the group its end, to fit the terminal.
+            let path = Ellipsis.fit(Output.Cell.path(of: asset).shown, width: BoundedList.pathWidth, at: .path)
+            let line = "  \(path)  (\(SafeText.escaped(asset.group)))"
+            Output.fitted(escaped: line)
+        }
         for id in found.missing { Output.line("  \(id)  (no longer in the library)") }
         if change.ids.count > shown.count { Output.line("  and \(change.ids.count - shown.count) more") }
         Output.paragraph("Only the description is written; the rest of each file stays as it is.")

@@ -79,7 +79,12 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
             if once { return }
         }
         if only != nil { return }
+        // Ctrl-D while nothing is asked ends the prompt, as the line above says.
+        let input = IdleInput { IdleInput.stop("Stopped waiting for requests.") }
+        input.waiting()
         for try await event in stream where Self.isAbout(event.app, only) {
+            input.busy()
+            defer { input.waiting() }
             if event.kind == .changeRequested, let change = event.change {
                 if asked.remove("change \(change.id)") != nil { continue }
                 guard try await answer(change: change, using: calls) else { return }
@@ -188,34 +193,32 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
     }
 
     /// The groups the owner picks by number or label (description groups by name, and whether
-    /// the fallback group is among them); nil when the terminal closed.
+    /// the fallback group is among them), from a menu paged to the terminal and narrowed by
+    /// typed text; nil when the terminal closed.
     private func chooseGroups(using client: PhotoClient) async throws -> (names: [String], fallback: Bool)? {
-        let groups = try await client.groups()
-        for (index, group) in groups.enumerated() {
-            Output.line("  \(index + 1)) \(GroupLabel.text(group)) (\(group.count))")
-        }
+        var menu = GroupMenu(try await client.groups())
+        let width = Output.style.width ?? OutputStyle.fallbackColumns
+        // The heading (wrapped to two or three lines) and the question take the rest of the screen.
+        let pageSize = max(Terminal.rows() - 5, 3)
+        var shown = true
         Terminal.discardTypedAhead()
         while true {
-            guard let reply = await Terminal.ask("Groups to share (numbers or names, comma-separated; empty: back): ")
-            else { return nil }
-            let words = reply.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
-            var chosen: [String] = []
-            var fallback = false
-            var unknown: [String] = []
-            for word in words {
-                // As the list shows them (the fallback group by its label); a bare name that only
-                // the fallback group has is the fallback group, as photod takes it.
-                let picked = Int(word).flatMap { groups.indices.contains($0 - 1) ? groups[$0 - 1] : nil }
-                    ?? groups.first(where: { GroupLabel.text($0) == word })
-                    ?? groups.first(where: { $0.name == word })
-                guard let group = picked else {
-                    unknown.append(word)
-                    continue
-                }
-                if group.fallback { fallback = true } else { chosen.append(group.name) }
+            if shown {
+                let page = menu.page(size: pageSize, width: width)
+                Output.paragraph(page.heading)
+                for entry in page.entries { Output.fitted(escaped: entry) }
             }
-            if unknown.isEmpty { return (chosen, fallback) }
-            Output.paragraph("No group \(unknown.joined(separator: ", ")); pick from the list.")
+            guard let reply = await Terminal.ask("Groups to share: ") else { return nil }
+            let read = menu.read(reply)
+            shown = true
+            switch read {
+            case .back: return ([], false)
+            case .chosen(let names, let fallback): return (names, fallback)
+            case .nextPage, .narrow: menu.apply(read, pageSize: pageSize)
+            case .unknown(let words):
+                Output.paragraph("No group \(words.joined(separator: ", ")); pick from the list.")
+                shown = false
+            }
         }
     }
 
@@ -232,50 +235,5 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
 
     private func report(_ app: App) {
         AppText.line("", app, ": \(AppText.accessWithAdding(app))")
-    }
-}
-
-/// Line input from the terminal without blocking the async threads.
-enum Terminal {
-    /// The longest answer kept; the rest of a longer line is read and dropped.
-    static let maxAnswerBytes = 4096
-
-    /// Drops what was typed but not yet read. Called once a new question is on the screen and
-    /// before its prompt invites an answer: keys pressed while nothing was asked, or meant for
-    /// the previous question, must not answer one the owner has not read. (Not again when the
-    /// same question is asked after an invalid answer: what follows was typed having read it.)
-    static func discardTypedAhead() {
-        if isatty(STDIN_FILENO) == 1 { tcflush(STDIN_FILENO, TCIFLUSH) }
-    }
-
-    /// Asks for a typed "yes", the one answer that confirms a warning; nil at end of input.
-    static func confirm(_ question: String) async -> Bool? {
-        await ask(question).map { $0.lowercased() == "yes" }
-    }
-
-    /// Shows `prompt` and reads one line; nil at end of input.
-    static func ask(_ prompt: String) async -> String? {
-        Output.prompt(prompt)
-        return await withCheckedContinuation { continuation in
-            // A queue of its own gets a thread of its own from Dispatch, which adds threads while
-            // one blocks: the read never holds one of the concurrency pool's few threads.
-            DispatchQueue(label: "photoctl.terminal").async {
-                continuation.resume(returning: readAnswer()?.trimmingWhitespace())
-            }
-        }
-    }
-
-    /// One line from standard input, read straight from the descriptor: a buffered reader could
-    /// hold keys typed early, where discarding the terminal's input would not reach them.
-    private static func readAnswer() -> String? {
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while true {
-            let count = read(STDIN_FILENO, &byte, 1)
-            if count < 0 && errno == EINTR { continue }
-            guard count == 1 else { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
-            if byte == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
-            if line.count < maxAnswerBytes { line.append(byte) }
-        }
     }
 }
