@@ -51,6 +51,22 @@ import Testing
         sys.exit(os.waitstatus_to_exitcode(status))
         """
 
+    /// Runs `terminal` on photoctl against `daemon` with `steps` (text to wait for, answer to
+    /// type, in pairs) and `extra` in the environment (`PROMPT_ARGS`, `TYPE_AHEAD`).
+    static func prompt(_ daemon: DaemonHarness, _ steps: [String], _ extra: [String: String] = [:]) async throws -> ProcessResult {
+        let helper = try daemon.dir.write("terminal.py", Array(terminal.utf8))
+        return try await ProcessRunner.run("/usr/bin/env", ["python3", helper, Binaries.photoctl] + steps,
+                                           environment: daemon.environment.merging(extra) { $1 })
+    }
+
+    /// A Python app that has asked `daemon` for the library, "to make a slideshow", and waits.
+    static func waitingApp(_ daemon: DaemonHarness) async throws -> (app: PythonApp, request: StreamingProcess) {
+        let app = try PythonApp(socket: daemon.socket, directory: daemon.dir)
+        let request = try app.stream(["request", "to make a slideshow"], name: "request")
+        await #expect(request.wait { $0.objects.count >= 1 }, "\(request.stderr)")
+        return (app, request)
+    }
+
     /// What the terminal showed with each wrapped line joined again: a line break followed by
     /// the two spaces that indent a wrapped line's rest is the one space it was.
     static func unwrapped(_ screen: String) -> String {
@@ -62,17 +78,12 @@ import Testing
         try daemon.add("beach/1.jpg", Photo.jpeg("Beach"))
         try daemon.add("hike/2.jpg", Photo.jpeg("Hike"))
         try await daemon.start()
-        let app = try PythonApp(socket: daemon.socket, directory: daemon.dir)
-        let request = try app.stream(["request", "to make a slideshow"], name: "request")
-        await #expect(request.wait { $0.objects.count >= 1 }, "\(request.stderr)")
-
-        let helper = try daemon.dir.write("terminal.py", Array(Self.terminal.utf8))
-        let prompt = try await ProcessRunner.run("/usr/bin/env", [
-            "python3", helper, Binaries.photoctl,
+        let (app, request) = try await Self.waitingApp(daemon)
+        let prompt = try await Self.prompt(daemon, [
             "[a]llow / [l]imited / [d]eny / [s]kip", "maybe",
             "Answer a, l, d or s.", "l",
             "Groups to share", "Beach",
-        ], environment: daemon.environment)
+        ])
         #expect(prompt.status == 0, "\(prompt.stdout)\n\(prompt.stderr)")
         // Long lines are wrapped at the terminal's width, their later lines indented.
         let shown = Self.unwrapped(prompt.stdout)
