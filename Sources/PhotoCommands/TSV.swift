@@ -6,7 +6,9 @@ import SafeText
 enum TSV {
     /// A raw value: text, or a path's bytes.
     enum Value: Equatable {
+        /// Text, as photod sent it.
         case text(String)
+        /// A path's exact bytes, which need not be UTF-8.
         case bytes([UInt8])
 
         /// The value as one tab-separated field: tab, newline and backslash as `\t`, `\n` and

@@ -13,6 +13,7 @@ enum Wrap {
         var used = 0
         /// The columns the line being filled may take.
         func room() -> Int { max(width - (lines.isEmpty ? 0 : indent), 1) }
+        /// Ends the line being filled, indented when it is not the first.
         func finish() {
             lines.append((lines.isEmpty ? "" : String.spaces(indent)) + line)
             line = ""
