@@ -44,8 +44,9 @@ struct GroupMenu {
         let shown = kept.dropFirst(start).prefix(max(size, 1))
         let narrowed = filter.isEmpty ? "" : " holding \"\(filter)\""
         let range = shown.isEmpty ? "none" : "\(start + 1)–\(start + shown.count)"
-        let more = kept.count > shown.count ? " > shows more, / all again;" : filter.isEmpty ? "" : " / shows all again;"
-        let heading = "Groups\(narrowed): \(range) of \(kept.count).\(more) other text shows only the groups "
+        let more = kept.count > shown.count ? " > shows more." : ""
+        let all = filter.isEmpty ? "" : " / shows all again."
+        let heading = "Groups\(narrowed): \(range) of \(kept.count).\(more)\(all) Other text shows only the groups "
             + "holding it; numbers or names, comma-separated, choose; empty: back."
         let entries = shown.map { index in
             let group = groups[index]
