@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import PhotoAPI
 import VarlinkCore
 
@@ -12,6 +17,9 @@ public enum PhotoClientError: Error, CustomStringConvertible, Sendable {
     case daemon(VarlinkError)
     /// The connection broke or the reply was not understood.
     case protocolFailure(String)
+    /// photod closed the connection before its answer was done: it stopped (cleanly, as on
+    /// SIGTERM, or by crashing); a stream (watch) ends here.
+    case stopped
 
     public var description: String {
         switch self {
@@ -31,6 +39,8 @@ public enum PhotoClientError: Error, CustomStringConvertible, Sendable {
             return Self.explain(error)
         case .protocolFailure(let reason):
             return "photod's reply was not understood: \(reason)"
+        case .stopped:
+            return "photod stopped"
         }
     }
 
@@ -52,7 +62,18 @@ public enum PhotoClientError: Error, CustomStringConvertible, Sendable {
     static func calling(failedWith error: any Error) -> PhotoClientError {
         if let error = error as? PhotoClientError { return error }
         if let error = error as? VarlinkError { return .daemon(error) }
+        if Self.isHangUp(error) { return .stopped }
         return .protocolFailure("\(error)")
+    }
+
+    /// Whether `error` is the server's end of the conversation: the socket read end of file
+    /// (a clean stop closes every connection unanswered) or was reset (a crash).
+    private static func isHangUp(_ error: any Error) -> Bool {
+        if let error = error as? VarlinkClientError { return error == .disconnected }
+        if case .socketFailed(let code, _) = error as? VarlinkFileDescriptorError {
+            return code == ECONNRESET || code == EPIPE
+        }
+        return false
     }
 
     private static func explain(_ error: VarlinkError) -> String {

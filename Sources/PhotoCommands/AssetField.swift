@@ -27,7 +27,10 @@ enum AssetField: String, CaseIterable, Sendable {
     /// The column this field is shown in.
     var column: Output.Column {
         switch self {
-        case .path, .group, .description, .make, .model, .sidecar:
+        case .path, .sidecar:
+            // What tells photos apart: the free text beside it gives way first.
+            Output.Column(title, flexible: true, shrinksLast: true)
+        case .group, .description, .make, .model:
             Output.Column(title, flexible: true)
         case .width, .height, .size:
             Output.Column(title, flexible: false, alignRight: true)
@@ -83,27 +86,14 @@ enum AssetField: String, CaseIterable, Sendable {
     }
 
     /// A raw field value: text, or a path's bytes.
-    enum Value: Equatable {
-        case text(String)
-        case bytes([UInt8])
-
-        /// The value as one tab-separated field: tab, newline and backslash as `\t`, `\n` and
-        /// `\\`, other controls and bytes that are not UTF-8 as `SafeText` shows them, so a
-        /// field never splits a row or a line.
-        var tsv: String {
-            switch self {
-            case .text(let text): SafeText.escaped(text, shortEscapes: true)
-            case .bytes(let bytes): SafeText.escaped(bytes: bytes, shortEscapes: true)
-            }
-        }
-    }
+    typealias Value = TSV.Value
 }
 
 extension Output.Cell {
     /// The cell's raw value, nil for a missing one.
-    fileprivate var value: AssetField.Value? {
+    var value: AssetField.Value? {
         switch self {
-        case .text(let text): .text(text)
+        case .text(let text), .identifier(let text): .text(text)
         case .bytes(let bytes): .bytes(bytes)
         case .missing: nil
         }

@@ -82,11 +82,8 @@ enum AssetRows {
     /// A header line of field names (as `--fields` takes them), then one line per photo;
     /// a missing value is an empty field.
     static func tsv(_ fields: [AssetField], _ assets: [Asset], header: Bool) -> String {
-        var text = header ? fields.map(\.rawValue).joined(separator: "\t") + "\n" : ""
-        for asset in assets {
-            text += fields.map { $0.value(of: asset)?.tsv ?? "" }.joined(separator: "\t") + "\n"
-        }
-        return text
+        TSV.text(names: fields.map(\.rawValue), rows: assets.map { asset in fields.map { $0.value(of: asset) } },
+                 header: header)
     }
 }
 

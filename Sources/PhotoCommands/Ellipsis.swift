@@ -9,9 +9,12 @@ enum Ellipsis {
     enum Position: Sendable {
         /// Keep the beginning (text: a description, a group name).
         case end
-        /// Keep both ends (a path: its folder and its file name both matter): the file name
-        /// whole when it fits, else half and half as systemd does.
+        /// Keep both ends (an app's id: its kind and its program's name both matter): the part
+        /// after the last "/" whole when it fits, else half and half as systemd does.
         case middle
+        /// A path (or an id made of one, "script:/home/ann/bin/backup.sh"): its file name
+        /// whole and the folders nearest it, the folders further up given way first; see `fitPath`.
+        case path
     }
 
     /// The mark put where text was left out; it takes one column.
@@ -26,20 +29,28 @@ enum Ellipsis {
         case .end:
             return String(prefix(pieces, width: width - 1)) + mark
         case .middle:
-            // The file name is what tells photos apart, so the folders give way first.
             if let slash = pieces.lastIndex(of: "/"), slash > pieces.startIndex {
-                let name = joined(pieces[slash...])
-                let nameWidth = TerminalWidth.of(String(name))
+                let name = String(joined(pieces[slash...]))
+                let nameWidth = TerminalWidth.of(name)
                 if nameWidth + 1 <= width {
-                    return String(prefix(pieces, width: width - 1 - nameWidth)) + mark + String(name)
+                    return String(prefix(pieces, width: width - 1 - nameWidth)) + mark + name
                 }
             }
-            // Like systemd's ellipsize_mem at 50 %: the first half rounded up keeps the start.
-            let kept = width - 1
-            let start = prefix(pieces, width: (kept + 1) / 2)
-            let used = TerminalWidth.of(String(start))
-            return String(start) + mark + String(suffix(pieces, width: kept - used))
+            return halves(pieces, width: width, keepingEnd: 0)
+        case .path:
+            return fitPath(pieces, width: width)
         }
+    }
+
+    /// `units` in `width` columns (more than they take) with the mark between a start and an
+    /// end: like systemd's ellipsize_mem at 50 %, the first half rounded up keeps the start,
+    /// except that the end keeps at least `keepingEnd` columns (a file name's extension).
+    static func halves(_ units: [Substring], width: Int, keepingEnd: Int) -> String {
+        let kept = width - 1
+        let end = min(max(keepingEnd, kept / 2), kept)
+        let start = prefix(units, width: kept - end)
+        let used = TerminalWidth.of(String(start))
+        return String(start) + mark + String(suffix(units, width: kept - used))
     }
 
     /// The pieces a cut may fall between: grapheme clusters, with each escape kept whole.
@@ -73,7 +84,7 @@ enum Ellipsis {
     }
 
     /// The leading units that fit in `width` columns.
-    private static func prefix(_ units: [Substring], width: Int) -> Substring {
+    static func prefix(_ units: [Substring], width: Int) -> Substring {
         var used = 0
         var count = 0
         for unit in units {
@@ -86,7 +97,7 @@ enum Ellipsis {
     }
 
     /// The trailing units that fit in `width` columns.
-    private static func suffix(_ units: [Substring], width: Int) -> Substring {
+    static func suffix(_ units: [Substring], width: Int) -> Substring {
         var used = 0
         var count = 0
         for unit in units.reversed() {
@@ -98,7 +109,8 @@ enum Ellipsis {
         return joined(units.suffix(count))
     }
 
-    private static func joined(_ units: ArraySlice<Substring>) -> Substring {
+    /// The units as the one piece of text they came from.
+    static func joined(_ units: ArraySlice<Substring>) -> Substring {
         guard let first = units.first, let last = units.last else { return "" }
         return first.base[first.startIndex..<last.endIndex]
     }

@@ -14,12 +14,23 @@ struct GroupsCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @Option(name: .long, help: ArgumentHelp(
+        "table: aligned columns for people; tsv: a header line (unless --no-legend), then one line per group "
+            + "(name, count, fallback, latest, latestSource), fields separated by tabs, with tab, newline and "
+            + "backslash in a value as \\t, \\n and \\\\.",
+        valueName: "format"))
+    var format: AssetRowFormat = .table
+
     func run() async throws {
         let client = try await global.connect()
         let reply = try await client.listGroups()
         await client.close()
         if global.json { return try Output.json(reply) }
         let groups = reply.groups
+        if format == .tsv {
+            Output.data(GroupsText.tsv(groups, header: Output.style.legend))
+            return IndexingNote.show(reply.progress)
+        }
         let latest = GroupsText.Latest()
         let columns = [Output.Column("GROUP"), Output.Column("PHOTOS", flexible: false, alignRight: true),
                        Output.Column("LATEST", flexible: false)]

@@ -42,6 +42,19 @@ enum GroupsText {
         }
     }
 
+    /// The fields `groups --format tsv` prints, named as in `--json`'s groups.
+    static let tsvNames = ["name", "count", "fallback", "latest", "latestSource"]
+
+    /// The groups as tab-separated values, the wire's values unescaped but for `TSV`'s escapes.
+    static func tsv(_ groups: [Group], header: Bool) -> String {
+        let rows = groups.map { group -> [TSV.Value?] in
+            let latest: TSV.Value? = group.latest.map { .text($0) }
+            let source: TSV.Value? = group.latestSource.map { .text($0.rawValue) }
+            return [.text(group.name), .text(String(group.count)), .text(String(group.fallback)), latest, source]
+        }
+        return TSV.text(names: tsvNames, rows: rows, header: header)
+    }
+
     /// How many sets of names the hint lists before it counts the rest.
     static let hintedSets = 5
 

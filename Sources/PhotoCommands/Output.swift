@@ -108,10 +108,33 @@ enum Output {
         write(text + "\n", to: .standardOutput)
     }
 
-    /// Writes a message to standard error, each of its lines escaped.
+    /// Writes a message to standard error, each of its lines escaped, and wrapped at word
+    /// boundaries to the terminal's width when standard error is one.
     static func error(_ message: String) {
-        let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { SafeText.escaped(String($0)) }
+        let width = style.errorWidth
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
+            let escaped = SafeText.escaped(String(line))
+            return width.map { Wrap.lines(escaped, width: $0) } ?? [escaped]
+        }
         write(lines.joined(separator: "\n") + "\n", to: .standardError)
+    }
+
+    /// Prints prose for people (a status line, a hint) escaped, wrapped at word boundaries to the
+    /// style's width when it has one, its later lines indented by `indent`.
+    static func paragraph(_ text: String, indent: Int = 2) {
+        paragraph(escaped: SafeText.escaped(text), indent: indent)
+    }
+
+    /// Prints one line its caller escaped already, its end cut ("…") to the style's width when
+    /// it is wider: for lines that are records (an event, an entry), not prose to wrap.
+    static func fitted(escaped: String) {
+        people((style.width.map { Ellipsis.fit(escaped, width: $0, at: .end) } ?? escaped) + "\n")
+    }
+
+    /// `paragraph` for text its caller escaped already (it holds an app's name set apart).
+    static func paragraph(escaped: String, indent: Int = 2) {
+        let lines = style.width.map { Wrap.lines(escaped, width: $0, indent: indent) } ?? [escaped]
+        people(lines.joined(separator: "\n") + "\n")
     }
 
     /// Writes a message to standard error that its caller escaped already, part by part: it

@@ -13,8 +13,13 @@ extension Output {
         /// too wide for its column loses its end.
         case text(String)
         /// A path, as bytes that need not be UTF-8 (the ones that are not are shown as
-        /// `\x{FF}`); a cell too wide for its column loses its middle, keeping folder and name.
+        /// `\x{FF}`); a cell too wide for its column loses its folders further up first,
+        /// keeping the file name (`Ellipsis.fitPath`).
         case bytes([UInt8])
+        /// An app's id ("script:/usr/bin/python3:/home/ann/bin/calendar.sh"): text that, too
+        /// wide, loses its middle, keeping its kind and interpreter at the start and its
+        /// program's name at the end, which is what tells apps apart.
+        case identifier(String)
         /// No value: "-", dimmed on a terminal.
         case missing
 
@@ -46,7 +51,7 @@ extension Output {
         /// What the terminal is given, before any shortening.
         var shown: String {
             switch self {
-            case .text(let text): SafeText.escaped(text)
+            case .text(let text), .identifier(let text): SafeText.escaped(text)
             case .bytes(let bytes): SafeText.escaped(bytes: bytes)
             case .missing: "-"
             }
@@ -54,7 +59,11 @@ extension Output {
 
         /// Where text is left out when the cell is too wide.
         var ellipsis: Ellipsis.Position {
-            if case .bytes = self { .middle } else { .end }
+            switch self {
+            case .bytes: .path
+            case .identifier: .middle
+            case .text, .missing: .end
+            }
         }
     }
 }

@@ -54,18 +54,21 @@ extension Output {
     /// when the rows would be wider than the style allows; colours that take no column.
     static func tableText(_ columns: [Column], _ rows: [[Cell]], style: OutputStyle) -> String {
         let header = style.legend ? [columns.map { Cell.text($0.title) }] : []
-        return layout(columns, header: header.count, rows: header + rows, separator: "  ", style: style)
+        return layout(columns, header: header.count, rows: header + rows, separator: "  ", pad: style.aligned, style: style)
     }
 
     /// The text `fields` prints.
     static func fieldsText(_ fields: [(String, Cell)], style: OutputStyle) -> String {
         let columns = [Column("", flexible: false, alignRight: true), Column("")]
-        return layout(columns, header: 0, rows: fields.map { [.text($0.0 + ":"), $0.1] }, separator: " ", style: style)
+        // Padded everywhere: the labels are photoctl's own and short, so the padding is bounded.
+        return layout(columns, header: 0, rows: fields.map { [.text($0.0 + ":"), $0.1] }, separator: " ", pad: true,
+                      style: style)
     }
 
     /// Lays out `rows` (the first `header` of them titles, in bold on a terminal) in columns
-    /// that fit the style's width; the last column is not padded unless it lines up right.
-    private static func layout(_ columns: [Column], header: Int, rows: [[Cell]], separator: String,
+    /// that fit the style's width; the last column is not padded unless it lines up right, and
+    /// none is without `pad` (cells then follow each other, `separator` apart).
+    private static func layout(_ columns: [Column], header: Int, rows: [[Cell]], separator: String, pad: Bool,
                                style: OutputStyle) -> String {
         let shown = rows.map { row in row.map(\.shown) }
         let measured = shown.map { row in row.map(TerminalWidth.of) }
@@ -97,7 +100,7 @@ extension Output {
                     value = Ellipsis.fit(value, width: width, at: cell.ellipsis)
                     used = TerminalWidth.of(value)
                 }
-                let padding = String.spaces(width - used)
+                let padding = pad ? String.spaces(width - used) : ""
                 let right = index < columns.count && columns[index].alignRight
                 let painted = paint(value, header: rowIndex < header, missing: cell == .missing, style: style)
                 if right {

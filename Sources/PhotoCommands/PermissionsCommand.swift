@@ -40,11 +40,15 @@ enum AppText {
         return adding.isEmpty ? access(app) : "\(access(app)); \(AccessLevel.addOnly.words): \(adding)"
     }
 
-    /// "limited: groups Beach, Hike; 2 assets", or the status alone.
+    /// Groups `access` names before it counts the rest.
+    static let namedGroups = 5
+
+    /// "limited: groups Beach and Hike; 2 assets", or the status alone; at most `namedGroups`
+    /// groups named, each cut to `BoundedList.nameWidth`, so the line stays bounded.
     static func access(_ app: App) -> String {
         guard app.status == .limited else { return app.status.rawValue }
         var parts: [String] = []
-        if !app.groups.isEmpty { parts.append("groups " + app.groups.joined(separator: ", ")) }
+        if !app.groups.isEmpty { parts.append("groups " + BoundedList.raw(app.groups, shown: namedGroups)) }
         if app.fallback == true { parts.append("the photos without a description") }
         if !app.assets.isEmpty { parts.append("\(app.assets.count) asset\(app.assets.count == 1 ? "" : "s")") }
         return "limited: " + parts.joined(separator: "; ")
@@ -60,8 +64,14 @@ enum AppText {
     }
 
     /// One line for people holding `name(app)`: `before` and `after` are escaped, the name is already.
+    /// Wrapped at word boundaries to the terminal's width, as prose is.
     static func line(_ before: String, _ app: App, _ after: String) {
-        Output.people(SafeText.escaped(before) + name(app) + SafeText.escaped(after) + "\n")
+        Output.paragraph(escaped: lineText(before, app, after))
+    }
+
+    /// The text of `line`, escaped, without its newline.
+    static func lineText(_ before: String, _ app: App, _ after: String) -> String {
+        SafeText.escaped(before) + name(app) + SafeText.escaped(after)
     }
 
     /// The app's id, with its user when that is not this one (photod as a system service).
@@ -114,7 +124,7 @@ struct PermissionsListCommand: AsyncParsableCommand {
                        Output.Column("ADD ONLY", flexible: false), Output.Column("PENDING", flexible: false),
                        Output.Column("LABEL"), Output.Column("REASON")]
         return Output.tableText(columns, apps.map { app in
-            [Output.Cell.path(AppText.id(app)), .text(AppText.access(app)), .text(AppText.adding(app)),
+            [Output.Cell.identifier(AppText.id(app)), .text(AppText.access(app)), .text(AppText.adding(app)),
              .text(app.pending ? "yes" : ""), .text(app.label ?? ""), .text(app.reason ?? app.addOnly?.reason ?? "")]
         }, style: style)
     }
@@ -141,7 +151,8 @@ struct PermissionsDenyCommand: AsyncParsableCommand {
     }
 }
 
-/// `photoctl permissions watch`: requests and decisions as they happen.
+/// `photoctl permissions watch`: requests and decisions as they happen, a line each that fits
+/// the terminal (an app limited to many groups names a few and counts the rest).
 struct PermissionsWatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch", abstract: "Print requests and decisions as they happen (JSON lines with --json).")
@@ -151,24 +162,39 @@ struct PermissionsWatchCommand: AsyncParsableCommand {
     func run() async throws {
         let client = try await global.connect()
         if !global.json { Output.line("Watching permission events. Ctrl-C stops.") }
-        for try await event in client.watchAuthorization() {
-            if global.json {
-                try Output.jsonLine(event)
-            } else if let change = event.change {
-                let ended = event.kind == .changeEnded ? " → \(ChangeText.ended(event.answer))" : ""
-                AppText.line("\(event.kind.rawValue) ", event.app, ": \(ChangeText.what(change))\(ended)")
-            } else if let pick = event.pick {
-                let ended = event.kind == .pickEnded
-                    ? " → " + (event.answer == .allowed ? "picked \(event.picked ?? 0)" : event.answer?.rawValue ?? "ended") : ""
-                AppText.line("\(event.kind.rawValue) ", event.app, ": up to \(pick.limit): \(pick.reason)\(ended)")
-            } else {
-                let adding = event.level == .addOnly
-                let reason = event.kind == .requested ? ": " + ((adding ? event.app.addOnly?.reason : event.app.reason) ?? "") : ""
-                let access = adding ? "\(AccessLevel.addOnly.words): \(event.app.addOnly?.status.rawValue ?? "notDetermined")"
-                    : AppText.access(event.app)
-                AppText.line("\(event.kind.rawValue) ", event.app, " → \(access)\(reason)")
+        // Events are not kept: there is nothing to resume from, only a new watch.
+        try await StreamEnd.reportingStop(resume: { nil }) {
+            for try await event in client.watchAuthorization() {
+                if global.json {
+                    try Output.jsonLine(event)
+                } else {
+                    Self.print(event)
+                }
             }
         }
         await client.close()
+    }
+
+    /// One line of `AppText.line`, its end cut to the terminal's width when it is wider.
+    private static func line(_ before: String, _ app: App, _ after: String) {
+        Output.fitted(escaped: AppText.lineText(before, app, after))
+    }
+
+    /// One event as a line for people.
+    static func print(_ event: AuthorizationEventReply.Event) {
+        if let change = event.change {
+            let ended = event.kind == .changeEnded ? " → \(ChangeText.ended(event.answer))" : ""
+            line("\(event.kind.rawValue) ", event.app, ": \(ChangeText.what(change))\(ended)")
+        } else if let pick = event.pick {
+            let ended = event.kind == .pickEnded
+                ? " → " + (event.answer == .allowed ? "picked \(event.picked ?? 0)" : event.answer?.rawValue ?? "ended") : ""
+            line("\(event.kind.rawValue) ", event.app, ": up to \(pick.limit): \(pick.reason)\(ended)")
+        } else {
+            let adding = event.level == .addOnly
+            let reason = event.kind == .requested ? ": " + ((adding ? event.app.addOnly?.reason : event.app.reason) ?? "") : ""
+            let access = adding ? "\(AccessLevel.addOnly.words): \(event.app.addOnly?.status.rawValue ?? "notDetermined")"
+                : AppText.access(event.app)
+            line("\(event.kind.rawValue) ", event.app, " → \(access)\(reason)")
+        }
     }
 }

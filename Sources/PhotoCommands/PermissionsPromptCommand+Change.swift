@@ -1,5 +1,6 @@
 import PhotoAPI
 import PhotoClient
+import SafeText
 
 /// The prompt's question for a change an app asked for (an app's SetDescription).
 extension PermissionsPromptCommand {
@@ -13,10 +14,15 @@ extension PermissionsPromptCommand {
         AppText.line("Allow ", change.app, " to \(ChangeText.what(change))?")
         let shown = Array(change.ids.prefix(Self.listedPhotos))
         let found = try await client.getAssets(ids: shown)
-        for asset in found.assets { Output.line("  \(asset.path)  (\(asset.group))") }
+        for asset in found.assets {
+            // The path loses its folders first, then the group its end, to fit the terminal.
+            let path = Ellipsis.fit(Output.Cell.path(of: asset).shown, width: BoundedList.pathWidth, at: .path)
+            let line = "  \(path)  (\(SafeText.escaped(asset.group)))"
+            Output.fitted(escaped: line)
+        }
         for id in found.missing { Output.line("  \(id)  (no longer in the library)") }
         if change.ids.count > shown.count { Output.line("  and \(change.ids.count - shown.count) more") }
-        Output.line("Only the description is written; the rest of each file stays as it is.")
+        Output.paragraph("Only the description is written; the rest of each file stays as it is.")
         Terminal.discardTypedAhead()
         while true {
             guard let reply = await Terminal.ask("[a]llow / [d]eny / [s]kip: ") else { return false }
@@ -25,10 +31,10 @@ extension PermissionsPromptCommand {
             case "a", "allow": allow = true
             case "d", "deny": allow = false
             case "s", "skip", "":
-                Output.line("Skipped; the app keeps waiting until its change times out.")
+                Output.paragraph("Skipped; the app keeps waiting until its change times out.")
                 return true
             default:
-                Output.line("Answer a, d or s.")
+                Output.paragraph("Answer a, d or s.")
                 continue
             }
             do {
@@ -36,7 +42,7 @@ extension PermissionsPromptCommand {
                 AppText.line("", answered.change.app, ": change \(ChangeText.ended(answered.answer))")
             } catch {
                 guard error.isRefusal(named: AuthorizationInterface.Error.noSuchChange) else { throw error }
-                Output.line("That change is no longer waiting (answered elsewhere, timed out, or withdrawn).")
+                Output.paragraph("That change is no longer waiting (answered elsewhere, timed out, or withdrawn).")
             }
             return true
         }

@@ -9,7 +9,7 @@ extension PermissionsPromptCommand {
         Output.line("")
         let photos = pick.limit == 1 ? "a photo" : "up to \(pick.limit) photos"
         AppText.line("", pick.app, " wants you to choose \(photos)\(pick.label.map { " (\"\($0)\")" } ?? ""): \(pick.reason)")
-        Output.line("It gets only the photos you choose.")
+        Output.paragraph("It gets only the photos you choose.")
         Terminal.discardTypedAhead()
         while true {
             guard let reply = await Terminal.ask("[c]hoose / [x] cancel it / [s]kip: ") else { return false }
@@ -22,10 +22,10 @@ extension PermissionsPromptCommand {
                 AppText.line("", answered.pick.app, ": pick cancelled")
                 return true
             case "s", "skip", "":
-                Output.line("Skipped; the app keeps waiting until its pick times out (photoctl pick answers it).")
+                Output.paragraph("Skipped; the app keeps waiting until its pick times out (photoctl pick answers it).")
                 return true
             default:
-                Output.line("Answer c, x or s.")
+                Output.paragraph("Answer c, x or s.")
             }
         }
     }

@@ -63,7 +63,7 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
             Self.pendingLevels(app).map { (app, $0) }
         }.filter { Self.isAbout($0.0, only) }
         var asked = Set<String>()
-        Output.line("Waiting for apps to ask for your photo library. Ctrl-D stops.")
+        Output.paragraph("Waiting for apps to ask for your photo library. Ctrl-D stops.")
         for (app, level) in waiting {
             guard try await answer(app, level: level, using: calls) else { return }
             asked.insert("\(level.rawValue) \(app.uid) \(app.id)")
@@ -80,7 +80,12 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
             if once { return }
         }
         if only != nil { return }
+        // Ctrl-D while nothing is asked ends the prompt, as the line above says.
+        let input = IdleInput { IdleInput.stop("Stopped waiting for requests.") }
+        input.waiting()
         for try await event in stream where Self.isAbout(event.app, only) {
+            input.busy()
+            defer { input.waiting() }
             if event.kind == .changeRequested, let change = event.change {
                 if asked.remove("change \(change.id)") != nil { continue }
                 guard try await answer(change: change, using: calls) else { return }
@@ -106,10 +111,10 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
     /// What an app that asked for several things says of them: whether it cannot work without
     /// this one, and what else it asked for in the same question.
     private static func needsLines(_ app: App, level: AccessLevel) {
-        if app.required?.contains(level) == true { Output.line("The app says it cannot work without this.") }
+        if app.required?.contains(level) == true { Output.paragraph("The app says it cannot work without this.") }
         if level == .readWrite && app.addOnly?.pending == true {
             let required = app.required?.contains(.addOnly) == true ? " (required)" : ""
-            Output.line("It also asks to add photos\(required); you decide that next.")
+            Output.paragraph("It also asks to add photos\(required); you decide that next.")
         }
     }
 
@@ -129,9 +134,9 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
         guard level == .readWrite else { return try await answerAdding(app, using: client) }
         Output.line("")
         AppText.line("Allow ", app, " to see your photo library?")
-        Output.line("Reason: \(app.reason ?? "(none given)")")
+        Output.paragraph("Reason: \(app.reason ?? "(none given)")")
         Self.needsLines(app, level: .readWrite)
-        if let warning = app.warning { Output.line("Careful: \(warning).") }
+        if let warning = app.warning { Output.paragraph("Careful: \(warning).") }
         Terminal.discardTypedAhead()
         while true {
             guard let reply = await Terminal.ask("[a]llow / [l]imited / [d]eny / [s]kip: ") else { return false }
@@ -152,10 +157,10 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
                                                fallback: fallback ? true : nil, confirmed: app.warning == nil ? nil : true))
                 return true
             case "s", "skip", "":
-                Output.line("Skipped; the app keeps waiting until its request times out.")
+                Output.paragraph("Skipped; the app keeps waiting until its request times out.")
                 return true
             default:
-                Output.line("Answer a, l, d or s.")
+                Output.paragraph("Answer a, l, d or s.")
             }
         }
     }
@@ -164,9 +169,9 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
     private func answerAdding(_ app: App, using client: PhotoClient) async throws -> Bool {
         Output.line("")
         AppText.line("Allow ", app, " to add photos to your library? (\(AccessLevel.addOnly.words): it sees none of them)")
-        Output.line("Reason: \(app.addOnly?.reason ?? "(none given)")")
+        Output.paragraph("Reason: \(app.addOnly?.reason ?? "(none given)")")
         Self.needsLines(app, level: .addOnly)
-        if let warning = app.warning { Output.line("Careful: \(warning).") }
+        if let warning = app.warning { Output.paragraph("Careful: \(warning).") }
         Terminal.discardTypedAhead()
         while true {
             guard let reply = await Terminal.ask("[a]llow adding / [d]eny / [s]kip: ") else { return false }
@@ -180,43 +185,41 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
                 report(try await client.decide(app: app.id, uid: app.uid, status: .denied, level: .addOnly))
                 return true
             case "s", "skip", "":
-                Output.line("Skipped; the app keeps waiting until its request times out.")
+                Output.paragraph("Skipped; the app keeps waiting until its request times out.")
                 return true
             default:
-                Output.line("Answer a, d or s.")
+                Output.paragraph("Answer a, d or s.")
             }
         }
     }
 
     /// The groups the owner picks by number or label (description groups by name, and whether
-    /// the fallback group is among them); nil when the terminal closed.
+    /// the fallback group is among them), from a menu paged to the terminal and narrowed by
+    /// typed text; nil when the terminal closed.
     private func chooseGroups(using client: PhotoClient) async throws -> (names: [String], fallback: Bool)? {
-        let groups = try await client.groups()
-        for (index, group) in groups.enumerated() {
-            Output.line("  \(index + 1)) \(GroupLabel.text(group)) (\(group.count))")
-        }
+        var menu = GroupMenu(try await client.groups())
+        let width = Output.style.width ?? OutputStyle.fallbackColumns
+        // The heading (wrapped to two or three lines) and the question take the rest of the screen.
+        let pageSize = max(Terminal.rows() - 5, 3)
+        var shown = true
         Terminal.discardTypedAhead()
         while true {
-            guard let reply = await Terminal.ask("Groups to share (numbers or names, comma-separated; empty: back): ")
-            else { return nil }
-            let words = reply.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
-            var chosen: [String] = []
-            var fallback = false
-            var unknown: [String] = []
-            for word in words {
-                // As the list shows them (the fallback group by its label); a bare name that only
-                // the fallback group has is the fallback group, as photod takes it.
-                let picked = Int(word).flatMap { groups.indices.contains($0 - 1) ? groups[$0 - 1] : nil }
-                    ?? groups.first(where: { GroupLabel.text($0) == word })
-                    ?? groups.first(where: { $0.name == word })
-                guard let group = picked else {
-                    unknown.append(word)
-                    continue
-                }
-                if group.fallback { fallback = true } else { chosen.append(group.name) }
+            if shown {
+                let page = menu.page(size: pageSize, width: width)
+                Output.paragraph(page.heading)
+                for entry in page.entries { Output.fitted(escaped: entry) }
             }
-            if unknown.isEmpty { return (chosen, fallback) }
-            Output.line("No group \(unknown.joined(separator: ", ")); pick from the list.")
+            guard let reply = await Terminal.ask("Groups to share: ") else { return nil }
+            let read = menu.read(reply)
+            shown = true
+            switch read {
+            case .back: return ([], false)
+            case .chosen(let names, let fallback): return (names, fallback)
+            case .nextPage, .narrow: menu.apply(read, pageSize: pageSize)
+            case .unknown(let words):
+                Output.paragraph("No group \(words.joined(separator: ", ")); pick from the list.")
+                shown = false
+            }
         }
     }
 
@@ -227,56 +230,11 @@ struct PermissionsPromptCommand: AsyncParsableCommand {
             throw ExitCode.success
         }
         if yes { return true }
-        Output.line("Not allowed.")
+        Output.paragraph("Not allowed.")
         return false
     }
 
     private func report(_ app: App) {
         AppText.line("", app, ": \(AppText.accessWithAdding(app))")
-    }
-}
-
-/// Line input from the terminal without blocking the async threads.
-enum Terminal {
-    /// The longest answer kept; the rest of a longer line is read and dropped.
-    static let maxAnswerBytes = 4096
-
-    /// Drops what was typed but not yet read. Called once a new question is on the screen and
-    /// before its prompt invites an answer: keys pressed while nothing was asked, or meant for
-    /// the previous question, must not answer one the owner has not read. (Not again when the
-    /// same question is asked after an invalid answer: what follows was typed having read it.)
-    static func discardTypedAhead() {
-        if isatty(STDIN_FILENO) == 1 { tcflush(STDIN_FILENO, TCIFLUSH) }
-    }
-
-    /// Asks for a typed "yes", the one answer that confirms a warning; nil at end of input.
-    static func confirm(_ question: String) async -> Bool? {
-        await ask(question).map { $0.lowercased() == "yes" }
-    }
-
-    /// Shows `prompt` and reads one line; nil at end of input.
-    static func ask(_ prompt: String) async -> String? {
-        Output.prompt(prompt)
-        return await withCheckedContinuation { continuation in
-            // A queue of its own gets a thread of its own from Dispatch, which adds threads while
-            // one blocks: the read never holds one of the concurrency pool's few threads.
-            DispatchQueue(label: "photoctl.terminal").async {
-                continuation.resume(returning: readAnswer()?.trimmingWhitespace())
-            }
-        }
-    }
-
-    /// One line from standard input, read straight from the descriptor: a buffered reader could
-    /// hold keys typed early, where discarding the terminal's input would not reach them.
-    private static func readAnswer() -> String? {
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while true {
-            let count = read(STDIN_FILENO, &byte, 1)
-            if count < 0 && errno == EINTR { continue }
-            guard count == 1 else { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
-            if byte == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
-            if line.count < maxAnswerBytes { line.append(byte) }
-        }
     }
 }

@@ -7,8 +7,8 @@ import Musl
 import PhotoClient
 
 /// Runs photoctl and exits with its documented status: 0 success, 1 an error from the
-/// daemon, 2 a usage error, 3 the daemon cannot be reached (or not safely), 141 the output
-/// pipe closed.
+/// daemon, 2 a usage error, 3 the daemon cannot be reached (or not safely) or stopped while
+/// photoctl waited on it, 141 the output pipe closed.
 public enum PhotoctlMain {
     /// Parses the process's arguments, runs the command, exits.
     public static func main() async -> Never {
@@ -40,7 +40,7 @@ public enum PhotoctlMain {
             let owner = parsed.map { OutputSetup.actsAsOwner($0) } ?? false
             Output.error(CopiedClient.explanation(of: error, actingAsOwner: owner) ?? "photoctl: \(error)")
             switch error {
-            case .unreachable, .untrustedSocket: return 3
+            case .unreachable, .untrustedSocket, .stopped: return 3
             case .daemon, .protocolFailure: break
             }
             return 1

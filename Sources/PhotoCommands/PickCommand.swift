@@ -92,7 +92,7 @@ struct PickCommand: AsyncParsableCommand {
         let columns = [Output.Column("APP", shrinksLast: true), Output.Column("LIMIT", flexible: false),
                        Output.Column("LABEL"), Output.Column("GROUPS"), Output.Column("REASON")]
         return Output.tableText(columns, picks.map { pick in
-            [Output.Cell.path(AppText.id(pick.app)), .text("\(pick.limit)"), .text(pick.label ?? ""),
+            [Output.Cell.identifier(AppText.id(pick.app)), .text("\(pick.limit)"), .text(pick.label ?? ""),
              .text(pick.groups.joined(separator: ", ")), .text(pick.reason)]
         }, style: style)
     }

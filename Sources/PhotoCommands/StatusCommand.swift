@@ -1,7 +1,7 @@
 import ArgumentParser
 import PhotoAPI
 
-/// `photoctl status`: the daemon's state, roots and counts.
+/// `photoctl status`: the daemon's state, roots and counts, every line within the terminal's width.
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "status", abstract: "Show photod's state and roots.")
 
@@ -12,19 +12,20 @@ struct StatusCommand: AsyncParsableCommand {
         let status = try await client.status()
         await client.close()
         if global.json { return try Output.json(status) }
-        Output.line("photod \(status.version): \(status.state.rawValue)")
-        Output.line("\(status.assets) photos in \(status.groups) groups; change token \(status.token)")
+        // Each line wrapped to the terminal, its later lines indented: a problem or a root may be long.
+        Output.paragraph("photod \(status.version): \(status.state.rawValue)")
+        Output.paragraph("\(status.assets) photos in \(status.groups) groups; change token \(status.token)")
         var watching = "\(status.watches) folders watched with inotify"
         if let overflows = status.overflows, overflows > 0 {
             watching += "; its queue overflowed \(overflows) times, each followed by a reconcile"
         }
-        Output.line(watching)
+        Output.paragraph(watching)
         if let progress = status.progress {
             let total = progress.total.map { " of \($0)" } ?? ""
-            Output.line("Indexing: \(progress.indexed)\(total) files read, \(progress.found) found so far")
+            Output.paragraph("Indexing: \(progress.indexed)\(total) files read, \(progress.found) found so far")
         }
-        if let thumbnails = status.thumbnails { Output.line(Self.describe(thumbnails)) }
-        for problem in status.problems { Output.line("Problem: \(problem)") }
+        if let thumbnails = status.thumbnails { Output.paragraph(Self.describe(thumbnails)) }
+        for problem in status.problems { Output.paragraph("Problem: \(problem)") }
         Output.line("")
         Output.table([Output.Column("ROOT"), Output.Column("STATE", flexible: false),
                       Output.Column("PHOTOS", flexible: false, alignRight: true)],

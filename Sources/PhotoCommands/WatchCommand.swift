@@ -1,7 +1,9 @@
 import ArgumentParser
 import PhotoAPI
+import PhotoClient
 
-/// `photoctl watch`: one line per committed change, as it happens.
+/// `photoctl watch`: one line per committed change, as it happens, naming the photos and groups
+/// it touched; each line fits the terminal.
 struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
@@ -18,38 +20,52 @@ struct WatchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = try await global.connect()
+        var line = ChangeLine()
+        if !global.json { line.roots = await lookUp { try await $0.status().roots.map(\.path) } ?? [] }
         var first = true
-        for try await change in client.subscribe(since: since) {
-            if global.json {
-                try Output.jsonLine(change)
-            } else if first {
-                Output.line("Watching photod from change token \(change.token). Ctrl-C stops.")
-            } else {
-                Output.line(Self.describe(change))
+        // The newest token this run has shown all changes up to: where a new watch resumes.
+        var seen = since
+        try await StreamEnd.reportingStop(resume: { seen.map { resumeCommand(since: $0) } }) {
+            for try await change in client.subscribe(since: since) {
+                if global.json {
+                    try Output.jsonLine(change)
+                } else if first {
+                    Output.line(header(current: change.token))
+                } else {
+                    line.paths = await paths(of: ChangeLine.idsToLookUp(change))
+                    Output.people(line.text(change, width: Output.style.width) + "\n")
+                }
+                if !first || seen == nil { seen = change.token }
+                first = false
             }
-            first = false
         }
         await client.close()
     }
 
-    static func describe(_ change: Change) -> String {
-        if change.resync {
-            return "[\(change.token)] resync: photod cannot say what changed; list everything again"
-        }
-        var parts: [String] = []
-        if !change.inserted.isEmpty { parts.append("\(change.inserted.count) added") }
-        if !change.updated.isEmpty { parts.append("\(change.updated.count) updated") }
-        if !change.moved.isEmpty { parts.append("\(change.moved.count) moved") }
-        if !change.removed.isEmpty { parts.append("\(change.removed.count) removed") }
-        var line = "[\(change.token)] " + (parts.isEmpty ? "no photos changed" : parts.joined(separator: ", "))
-        if !change.groupsChanged.isEmpty {
-            line += "; groups changed: "
-                + GroupLabel.names(change.groupsChanged, firstIsFallback: change.fallbackChanged).joined(separator: ", ")
-        }
-        if !change.groupsRemoved.isEmpty {
-            line += "; groups emptied: "
-                + GroupLabel.names(change.groupsRemoved, firstIsFallback: change.fallbackRemoved).joined(separator: ", ")
-        }
-        return line
+    /// The paths of the photos `ids` that are still there, by id; none when they cannot be had.
+    func paths(of ids: [String]) async -> [String: String] {
+        guard !ids.isEmpty, let found = await lookUp({ try await $0.getAssets(ids: ids) }) else { return [:] }
+        return Dictionary(found.assets.map { ($0.id, $0.path) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// `call` on a connection of its own, opened for it (the stream's carries only the stream,
+    /// and one kept open would be closed as idle between changes); nil when it fails.
+    func lookUp<T>(_ call: (PhotoClient) async throws -> T) async -> T? {
+        guard let client = try? await global.connect() else { return nil }
+        let result = try? await call(client)
+        await client.close()
+        return result
+    }
+
+    /// The first line: from which token on changes are shown, and which are replayed first.
+    func header(current: Int) -> String {
+        guard let since else { return "Watching photod from change token \(current). Ctrl-C stops." }
+        guard since < current else { return "Watching photod from change token \(current) (nothing to replay). Ctrl-C stops." }
+        return "Replaying changes after token \(since) (\(since + 1) to \(current)), then watching. Ctrl-C stops."
+    }
+
+    /// The command that watches on from `token`, in this run's format.
+    func resumeCommand(since token: Int) -> String {
+        "photoctl watch --since \(token)" + (global.json ? " --json" : "")
     }
 }

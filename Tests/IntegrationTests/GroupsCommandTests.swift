@@ -173,9 +173,9 @@ import Testing
 
     @Test func watchLabelsTheFallbackGroupAmongTheChangedOnes() {
         let change = PhotoAPI.Change(token: 7, inserted: ["a", "b"], groupsChanged: ["Other", "Other"], fallbackChanged: true)
-        #expect(WatchCommand.describe(change) == "[7] 2 added; groups changed: Other (no description), Other")
+        #expect(ChangeLine().text(change, width: nil) == "[7] 2 added: a, b; groups changed: Other (no description), Other")
         let plain = PhotoAPI.Change(token: 8, removed: ["a"], groupsRemoved: ["Other"])
-        #expect(WatchCommand.describe(plain) == "[8] 1 removed; groups emptied: Other")
+        #expect(ChangeLine().text(plain, width: nil) == "[8] removed a; groups emptied: Other")
     }
 
     @Test func theLabelAndTheHintAreReadAsWritten() {

@@ -41,15 +41,18 @@ import Testing
 
         let list = try await Self.photoctl(daemon, ["list", "--sort", "path"], ["COLUMNS": "80"])
         #expect(list.status == 0)
-        // GROUP and PATH shrink alike; the path keeps its start and its whole file name.
-        func path(_ name: String) async -> String {
+        // GROUP gives way first, down to 8 columns; PATH gets the other 31 and loses whole
+        // folders from its start, keeping its file name and the folders nearest it.
+        func path(_ name: String) -> String {
             let whole = daemon.library + "/" + name
-            return String(whole.prefix(19 - 2 - name.count)) + "…/" + name
+            let slashes = whole.indices.filter { whole[$0] == "/" }
+            let tail = slashes.map { String(whole[$0...]) }.first { $0.count + 1 <= 31 } ?? "/" + name
+            return "…" + tail
         }
-        #expect(await list.stdout == """
-            ID\(Self.spaces(16))GROUP\(Self.spaces(17))TAKEN\(Self.spaces(16))PATH
-            \(beach)  Beach\(Self.spaces(17))\(Self.taken)  \(path("beach.jpg"))
-            \(caption)  \(Self.caption.prefix(19))…  \(Self.taken)  \(path("caption.jpg"))
+        #expect(list.stdout == """
+            ID\(Self.spaces(16))GROUP\(Self.spaces(5))TAKEN\(Self.spaces(16))PATH
+            \(beach)  Beach\(Self.spaces(5))\(Self.taken)  \(path("beach.jpg"))
+            \(caption)  \(Self.caption.prefix(7))…  \(Self.taken)  \(path("caption.jpg"))
 
             """)
         for line in list.stdout.split(separator: "\n") { #expect(line.count <= 80) }

@@ -51,28 +51,47 @@ import Testing
         sys.exit(os.waitstatus_to_exitcode(status))
         """
 
+    /// Runs `terminal` on photoctl against `daemon` with `steps` (text to wait for, answer to
+    /// type, in pairs) and `extra` in the environment (`PROMPT_ARGS`, `TYPE_AHEAD`).
+    static func prompt(_ daemon: DaemonHarness, _ steps: [String], _ extra: [String: String] = [:]) async throws -> ProcessResult {
+        let helper = try daemon.dir.write("terminal.py", Array(terminal.utf8))
+        return try await ProcessRunner.run("/usr/bin/env", ["python3", helper, Binaries.photoctl] + steps,
+                                           environment: daemon.environment.merging(extra) { $1 })
+    }
+
+    /// A Python app that has asked `daemon` for the library, "to make a slideshow", and waits.
+    static func waitingApp(_ daemon: DaemonHarness) async throws -> (app: PythonApp, request: StreamingProcess) {
+        let app = try PythonApp(socket: daemon.socket, directory: daemon.dir)
+        let request = try app.stream(["request", "to make a slideshow"], name: "request")
+        await #expect(request.wait { $0.objects.count >= 1 }, "\(request.stderr)")
+        return (app, request)
+    }
+
+    /// What the terminal showed with each wrapped line joined again: a line break followed by
+    /// the two spaces that indent a wrapped line's rest is the one space it was.
+    static func unwrapped(_ screen: String) -> String {
+        screen.replacingOccurrences(of: "\n  ", with: " ")
+    }
+
     @Test func theOwnerAnswersInTheTerminalAndTheAppSeesTheChosenGroup() async throws {
         let daemon = try DaemonHarness(trusted: [])
         try daemon.add("beach/1.jpg", Photo.jpeg("Beach"))
         try daemon.add("hike/2.jpg", Photo.jpeg("Hike"))
         try await daemon.start()
-        let app = try PythonApp(socket: daemon.socket, directory: daemon.dir)
-        let request = try app.stream(["request", "to make a slideshow"], name: "request")
-        await #expect(request.wait { $0.objects.count >= 1 }, "\(request.stderr)")
-
-        let helper = try daemon.dir.write("terminal.py", Array(Self.terminal.utf8))
-        let prompt = try await ProcessRunner.run("/usr/bin/env", [
-            "python3", helper, Binaries.photoctl,
+        let (app, request) = try await Self.waitingApp(daemon)
+        let prompt = try await Self.prompt(daemon, [
             "[a]llow / [l]imited / [d]eny / [s]kip", "maybe",
             "Answer a, l, d or s.", "l",
             "Groups to share", "Beach",
-        ], environment: daemon.environment)
+        ])
         #expect(prompt.status == 0, "\(prompt.stdout)\n\(prompt.stderr)")
-        #expect(prompt.stdout.contains("Allow script:"), "\(prompt.stdout)")
-        #expect(prompt.stdout.contains(" (calls itself \"Test Viewer\") to see your photo library?"), "\(prompt.stdout)")
-        #expect(prompt.stdout.contains("Reason: to make a slideshow"))
-        #expect(prompt.stdout.contains("1) Beach (1)") && prompt.stdout.contains("2) Hike (1)"))
-        #expect(prompt.stdout.contains("limited: groups Beach"))
+        // Long lines are wrapped at the terminal's width, their later lines indented.
+        let shown = Self.unwrapped(prompt.stdout)
+        #expect(shown.contains("Allow script:"), "\(prompt.stdout)")
+        #expect(shown.contains(" (calls itself \"Test Viewer\") to see your photo library?"), "\(prompt.stdout)")
+        #expect(shown.contains("Reason: to make a slideshow"))
+        #expect(shown.contains("1) Beach (1)") && shown.contains("2) Hike (1)"))
+        #expect(shown.contains("limited: groups Beach"))
 
         await #expect(request.exitStatus() == 0)
         #expect(request.objects.last?["status"] as? String == "limited")
@@ -96,7 +115,8 @@ import Testing
             "python3", helper, Binaries.photoctl, "[a]llow / [l]imited / [d]eny / [s]kip", "s",
         ], environment: daemon.environment)
         #expect(prompt.status == 0, "\(prompt.stdout)\n\(prompt.stderr)")
-        let line = try #require(prompt.stdout.split(separator: "\n").first { $0.hasPrefix("Allow ") }, "\(prompt.stdout)")
+        let line = try #require(Self.unwrapped(prompt.stdout).split(separator: "\n").first { $0.hasPrefix("Allow ") },
+                                "\(prompt.stdout)")
         #expect(await line == "Allow \(try app.appID) (calls itself \"GNOME Photos\\\" (app:org.gnome.Pho…\") to see your photo library?")
         #expect(!prompt.stdout.contains("\u{2800}"))
     }

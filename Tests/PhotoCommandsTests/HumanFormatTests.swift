@@ -85,13 +85,17 @@ import Testing
     }
 
     @Test func widthComesFromCOLUMNSThenTheTerminalAndColoursOnlyFromATerminal() {
-        let tty = TerminalFacts(outputIsTerminal: true, errorIsTerminal: true, columns: 132)
+        let tty = TerminalFacts(outputIsTerminal: true, errorIsTerminal: true, columns: 132, errorColumns: 100)
         let pipe = TerminalFacts(outputIsTerminal: false, errorIsTerminal: false, columns: nil)
         let term = ["TERM": "xterm-256color"]
         func decide(_ environment: [String: String], _ terminal: TerminalFacts, full: Bool = false) -> OutputStyle {
             OutputStyle.decide(full: full, legend: true, environment: environment, terminal: terminal)
         }
-        #expect(decide(term, tty) == OutputStyle(width: 132, colours: true, legend: true))
+        #expect(decide(term, tty) == OutputStyle(width: 132, colours: true, legend: true, errorWidth: 100))
+        // Padded into columns on a terminal, or within COLUMNS; a plain pipe gets no padding.
+        #expect(decide(term, tty, full: true).aligned)
+        #expect(decide(term.merging(["COLUMNS": "80"]) { $1 }, pipe).aligned)
+        #expect(!decide(term, pipe).aligned)
         #expect(decide(term.merging(["COLUMNS": "80"]) { $1 }, tty).width == 80)
         #expect(decide(term.merging(["COLUMNS": "80"]) { $1 }, pipe) == OutputStyle(width: 80, colours: false, legend: true))
         #expect(decide(term.merging(["COLUMNS": "wide"]) { $1 }, tty).width == 132)

@@ -19,11 +19,21 @@ import Testing
     @Test func textLosesItsEndAndPathsTheirMiddle() {
         #expect(Ellipsis.fit("Beach at dawn", width: 8, at: .end) == "Beach a…")
         #expect(Ellipsis.fit("Beach", width: 8, at: .end) == "Beach")
-        // A path keeps its file name whole when it can: the folders give way first.
-        #expect(Ellipsis.fit("/home/ann/Pictures/2021/beach.jpg", width: 15, at: .middle) == "/hom…/beach.jpg")
-        #expect(Ellipsis.fit("/home/ann/Pictures/2021/beach.jpg", width: 11, at: .middle) == "…/beach.jpg")
-        // A name too long for the column is cut half and half, like any text kept at both ends.
-        #expect(Ellipsis.fit("/home/ann/Pictures/2021/beach.jpg", width: 10, at: .middle) == "/home….jpg")
+        // A path keeps its file name whole, and the whole folders nearest it that fit: the
+        // folders further up give way first.
+        #expect(Ellipsis.fit("/home/ann/Pictures/2021/beach.jpg", width: 25, at: .path) == "…/Pictures/2021/beach.jpg")
+        #expect(Ellipsis.fit("/home/ann/Pictures/2021/beach.jpg", width: 16, at: .path) == "…/2021/beach.jpg")
+        #expect(Ellipsis.fit("/home/ann/Pictures/2021/beach.jpg", width: 15, at: .path) == "…/beach.jpg")
+        #expect(Ellipsis.fit("/home/ann/Pictures/2021/beach.jpg", width: 10, at: .path) == "…beach.jpg")
+        // What comes before the first slash (a kind) stays in front.
+        #expect(Ellipsis.fit("script:/home/ann/bin/backup.sh", width: 24, at: .path) == "script:…/bin/backup.sh")
+        // A name too long for the column loses its middle, keeping its extension.
+        #expect(Ellipsis.fit("/p/IMG_20190704_103000_HDR.jpg", width: 12, at: .path) == "IMG_20…R.jpg")
+        #expect(Ellipsis.fit("IMG_20190704_103000_HDR.jpeg", width: 9, at: .path) == "IMG….jpeg")
+        // An app's id keeps its start and its program's name; other text half and half.
+        #expect(Ellipsis.fit("script:/usr/bin/python3:/home/ann/bin/backup.sh", width: 24, at: .middle)
+                == "script:/usr/b…/backup.sh")
+        #expect(Ellipsis.fit("abcdefghij", width: 7, at: .middle) == "abc…hij")
         #expect(Ellipsis.fit("abcdef", width: 1, at: .end) == "…")
         #expect(Ellipsis.fit("abcdef", width: 0, at: .middle) == "…")
     }
@@ -62,7 +72,7 @@ import Testing
         let marked = SafeText.escaped("\u{7}\u{301}zzzz")
         #expect(Ellipsis.units(of: marked).first == "\\u{07}\u{301}")
         let bytes = SafeText.escaped(bytes: Array("/p/a".utf8) + [0xFF, 0xFE] + Array("b.jpg".utf8))
-        #expect(Ellipsis.fit(bytes, width: 16, at: .middle) == "/p/a…\\x{FE}b.jpg")
+        #expect(Ellipsis.fit(bytes, width: 16, at: .path) == "a\\x{FF}…b.jpg")
     }
 
     @Test func aCaptionOfThousandsOfCharactersIsCutToTheColumn() {
@@ -106,8 +116,8 @@ import Testing
         func spaces(_ count: Int) -> String { String(repeating: " ", count: count) }
         // ID 16, GROUP and PATH shrunk alike to 26, SIZE 6 on the right: 80 with the gaps.
         #expect(lines[0] == "ID" + spaces(16) + "GROUP" + spaces(25) + "SIZE  PATH")
-        #expect(lines[1] == "4k2x9q0c1m7zt5ha  <?xml version=\"1.0\"?><x:x…  4.2 MB  /home/ann/Pic…/caption.tif")
-        #expect(lines[2] == "a1b2c3d4e5f6g7h8  写真 e\u{301}te\u{301}" + spaces(20) + " 512 B  /home/ann/Pictur…/写真.jpg")
+        #expect(lines[1] == "4k2x9q0c1m7zt5ha  <?xml version=\"1.0\"?><x:x…  4.2 MB  …/2019/tiff/caption.tif")
+        #expect(lines[2] == "a1b2c3d4e5f6g7h8  写真 e\u{301}te\u{301}" + spaces(20) + " 512 B  …/ann/Pictures/写真.jpg")
         #expect(lines[3] == "zz" + spaces(16) + "Other" + spaces(28) + "-  /p/bad\\x{FF}.jpg")
         let whole = Output.tableText(columns, rows, style: .plain)
         #expect(whole.contains(SafeText.escaped(Self.caption)))

@@ -35,7 +35,7 @@ import Testing
             ["写真", "1", "-"],          // two wide characters: four columns
             ["e\u{301}te\u{301}", "2", "-"],  // combining accents take none
             ["tab\there", "3", "-"],      // escaped: the \u{09} is shown, six columns more than "tab"
-        ])
+        ], style: OutputStyle(width: nil, colours: false, legend: true))  // a terminal, with --full
         let rows = text.split(separator: "\n").map(String.init)
         // The second column starts at the same terminal column on every row.
         let starts = zip(rows, ["PHOTOS", "1", "2", "3"]).map { row, value in

@@ -38,7 +38,7 @@ enum PickerRows {
                                       separator: gap, limit: width)
         return cells.map { row in
             let fitted = row.indices.map { column -> String in
-                let position: Ellipsis.Position = column == 1 ? .middle : .end
+                let position: Ellipsis.Position = column == 1 ? .path : .end
                 let cut = Ellipsis.fit(row[column], width: widths[column], at: position)
                 // Sizes line up on the right, as in `list`; the rest on the left.
                 let padding = String(repeating: " ", count: max(widths[column] - TerminalWidth.of(cut), 0))

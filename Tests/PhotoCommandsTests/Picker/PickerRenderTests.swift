@@ -47,9 +47,9 @@ import Testing
             }
             #expect(lines[1].hasPrefix("Reason: Free\\u{1B}]52;c;AAAA\\u{07}"))
         }
-        // The file name survives the cut; the folders give way.
+        // The file name survives the cut, with the whole folders nearest it; the ones further up give way.
         let row = renderer.frame(state, columns: 100, rows: 16).lines[3]
-        #expect(row.contains("…/IMG\\u{0A}_1.jpg"))
+        #expect(row.contains(" …/long folder/IMG\\u{0A}_1.jpg"))
     }
 
     @Test func picturesGetAPlaceOnlyWhereShown() {
