@@ -168,7 +168,8 @@ struct AppDescribeTests {
             "python3", helper, Binaries.photoctl, "[a]llow / [d]eny / [s]kip", "a",
         ], environment: daemon.environment)
         #expect(prompt.status == 0, "\(prompt.stdout)\n\(prompt.stderr)")
-        #expect(prompt.stdout.contains("to set the description of 1 photo to \"Summit\\u{202E}gpj.exe\"?"),
+        // The question wraps at the terminal's width, later lines indented.
+        #expect(PermissionsPromptTests.unwrapped(prompt.stdout).contains("to set the description of 1 photo to \"Summit\\u{202E}gpj.exe\"?"),
                 "the app's text is escaped: \(prompt.stdout)")
         #expect(prompt.stdout.contains(hike[0].path) && prompt.stdout.contains("(Hike)"), "\(prompt.stdout)")
         #expect(prompt.stdout.contains("change allowed"), "\(prompt.stdout)")

@@ -11,7 +11,10 @@ import Testing
         try await daemon.start()
         let copy = daemon.dir.file("bin/photoctl")
         try FileManager.default.createDirectory(atPath: daemon.dir.file("bin"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Binaries.photoctl, toPath: copy)
+        // Copied by cp, not by this process: a file this process has open for writing while
+        // another test forks cannot be run ("Text file busy") until that child has exec'd.
+        let copied = try await ProcessRunner.run("/bin/cp", [Binaries.photoctl, copy])
+        try #require(copied.status == 0, "\(copied.stderr)")
         for arguments in [["permissions"], ["groups"], ["status"]] {
             let result = try await ProcessRunner.run(copy, arguments, environment: daemon.environment)
             #expect(result.status == 1, "\(arguments)")
