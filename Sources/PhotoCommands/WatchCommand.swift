@@ -11,7 +11,7 @@ struct WatchCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .long, parsing: .unconditional, help: "Replay the changes after this token first.")
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Replay the changes after this change token first.", valueName: "token"))
     var since: Int?
 
     func validate() throws {
