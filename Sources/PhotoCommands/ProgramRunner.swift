@@ -16,14 +16,8 @@ import SystemPackage
 enum ProgramRunner {
     /// The executable `name` in the first PATH folder that has one, like the shell finds it.
     static func find(_ name: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
-        for folder in (path ?? "").split(separator: ":", omittingEmptySubsequences: true) {
-            let candidate = folder + "/" + name
-            var status = stat()
-            if stat(candidate, &status) == 0, status.st_mode & S_IFMT == S_IFREG, access(candidate, X_OK) == 0 {
-                return candidate
-            }
-        }
-        return nil
+        // A name with a slash was never looked up on PATH here.
+        name.contains("/") ? nil : ExecutablePath.find(name, path: path)
     }
 
     /// Runs `program` with `arguments` (argv[1...], each passed whole) and returns its wait
