@@ -43,6 +43,13 @@ public final class VarlinkClient: VarlinkStreamConnection {
         }
     }
 
+    /// A client over `descriptor`, a connected stream socket it now owns (see
+    /// `VarlinkDescriptorClient.adopting`); like `connect`, no call waits for a set time.
+    public static func adopting(socketDescriptor descriptor: Int32) -> VarlinkClient {
+        VarlinkClient(client: VarlinkDescriptorClient.adopting(socketDescriptor: descriptor, receiveTimeout: nil),
+                      queue: DispatchQueue(label: "varlink.client"))
+    }
+
     /// Calls `method` and decodes its reply; an error reply throws VarlinkError.
     public func call<P: Encodable & Sendable, R: Decodable & Sendable>(
         _ method: String, _ parameters: P, returning: R.Type

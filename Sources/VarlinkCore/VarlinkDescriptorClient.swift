@@ -51,6 +51,24 @@ public final class VarlinkDescriptorClient {
         return VarlinkDescriptorClient(socket: socket)
     }
 
+    /// A client over `descriptor`, an already connected stream socket this client now owns (one
+    /// end of a socketpair whose other end is a child's stdin and stdout, as `ssh HOST photoctl
+    /// bridge`): no server to check, since the process at the other end is this user's own.
+    public static func adopting(socketDescriptor descriptor: Int32,
+                                receiveTimeout: Duration? = .seconds(30)) -> VarlinkDescriptorClient {
+        VarlinkDescriptorClient(socket: BlockingUnixSocket(descriptor: descriptor, timeout: receiveTimeout))
+    }
+
+    /// Hands the connected socket to the caller, who must close it (`photoctl bridge` relays
+    /// its bytes as they are); this client is closed without it. Nil when already closed.
+    public func takeSocketDescriptor() -> Int32? {
+        guard let socket = self.socket else { return nil }
+        self.interrupter.detach()
+        self.socket = nil
+        self.streaming = false
+        return socket.descriptor
+    }
+
     /// Calls `method` and decodes its reply, with the descriptors that came with it; an error
     /// reply throws VarlinkError (and closes any descriptors it carried).
     public func call<P: Encodable, R: Decodable>(
