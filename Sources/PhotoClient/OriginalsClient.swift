@@ -80,9 +80,9 @@ public final class OriginalsClient: Sendable {
             do {
                 let (reply, descriptors) = try connection.call(
                     LibraryMethods.openOriginal.qualifiedName, parameters, returning: OpenOriginalReply.self)
-                guard let descriptor = descriptors.take(reply.fileDescriptor) else {
+                guard let index = reply.fileDescriptor, let descriptor = descriptors.take(index) else {
                     return .failure(.protocolFailure("OpenOriginal's reply came without file descriptor "
-                                                     + "\(reply.fileDescriptor)"))
+                                                     + "\(reply.fileDescriptor ?? -1)"))
                 }
                 return .success(OpenedOriginal(reply: reply, fileDescriptor: descriptor))
             } catch {

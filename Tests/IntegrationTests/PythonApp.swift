@@ -9,7 +9,7 @@ struct PythonApp {
     let directory: TemporaryDirectory
 
     static let source = """
-        import json, sys, varlink
+        import base64, hashlib, json, sys, varlink
         address, command = "unix:" + sys.argv[1], sys.argv[2]
         def emit(value):
             print(json.dumps(value), flush=True)
@@ -42,6 +42,15 @@ struct PythonApp {
                     with client.open("io.photod.Library") as library:
                         for reply in library.Pick(sys.argv[3], "Test Viewer", limit, None, _more=True):
                             emit(reply)
+                elif command == "original":
+                    with client.open("io.photod.Library") as library:
+                        data, offsets, size = b"", [], None
+                        for reply in library.OpenOriginal(sys.argv[3], False, True, _more=True):
+                            offsets.append(reply["offset"])
+                            size = reply["size"]
+                            data += base64.b64decode(reply["data"])
+                        emit({"count": len(data), "size": size, "offsets": offsets,
+                              "sha256": hashlib.sha256(data).hexdigest()})
                 elif command == "subscribe":
                     with client.open("io.photod.Library") as library:
                         for reply in library.Subscribe(_more=True):
@@ -69,6 +78,15 @@ struct PythonApp {
     /// The error name of a call that failed, or nil when it succeeded.
     func error(of method: String, _ parameters: String = "{}") async throws -> String? {
         try await call(method, parameters)["error"] as? String
+    }
+
+    /// OpenOriginal of `id` as streamed bytes: `{count, size, offsets, sha256}` or `{"error", "parameters"}`.
+    func streamedOriginal(_ id: String) async throws -> [String: Any] {
+        let result = try await ProcessRunner.run("/usr/bin/env", ["python3", script, socket, "original", id])
+        guard let object = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
+            throw PythonAppError.noReply(method: "OpenOriginal", stdout: result.stdout, stderr: result.stderr)
+        }
+        return object
     }
 
     /// A streaming run (`request REASON [LABEL]`, `pick REASON [LIMIT]` or `subscribe`) in the background.

@@ -770,11 +770,13 @@ public struct RequestImageReply: Codable, Sendable, Equatable {
 public struct OpenOriginalParameters: Codable, Sendable, Equatable, ByteLimited {
     public var id: String
     public var acceptFileDescriptors: Bool?
+    public var stream: Bool?
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
-    public init(id: String, acceptFileDescriptors: Bool? = nil) {
+    public init(id: String, acceptFileDescriptors: Bool? = nil, stream: Bool? = nil) {
         self.id = id
         self.acceptFileDescriptors = acceptFileDescriptors
+        self.stream = stream
     }
 
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
@@ -796,8 +798,8 @@ public enum OriginalDescriptor: String, Codable, Sendable, CaseIterable {
 
 /// Reply of `io.photod.Library.OpenOriginal`.
 public struct OpenOriginalReply: Codable, Sendable, Equatable {
-    /// Index of the descriptor among those passed with this reply (always 0).
-    public var fileDescriptor: Int
+    /// Index of the descriptor among those passed with this reply (always 0); absent when streamed.
+    public var fileDescriptor: Int?
     /// The file's name (its last path component) as UTF-8, invalid bytes as U+FFFD.
     public var name: String
     /// Base64 of the name's exact bytes; present only when name is not valid UTF-8.
@@ -807,18 +809,24 @@ public struct OpenOriginalReply: Codable, Sendable, Equatable {
     /// Modification time, ISO 8601 UTC, as in Asset.
     public var modified: String
     public var format: String
-    /// file (the original, read-only: the owner only), sealedCopy (a sealed memfd), pipe.
+    /// file (the original, read-only: the owner only), sealedCopy (a sealed memfd), pipe; absent when streamed.
     public var descriptor: OriginalDescriptor?
+    /// stream: where data starts in the file.
+    public var offset: Int?
+    /// stream: base64 of the file's bytes from offset, at most 262144 of them.
+    public var data: String?
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
     public init(
-        fileDescriptor: Int,
+        fileDescriptor: Int? = nil,
         name: String,
         nameBytes: String? = nil,
         size: Int,
         modified: String,
         format: String,
-        descriptor: OriginalDescriptor? = nil
+        descriptor: OriginalDescriptor? = nil,
+        offset: Int? = nil,
+        data: String? = nil
     ) {
         self.fileDescriptor = fileDescriptor
         self.name = name
@@ -827,6 +835,8 @@ public struct OpenOriginalReply: Codable, Sendable, Equatable {
         self.modified = modified
         self.format = format
         self.descriptor = descriptor
+        self.offset = offset
+        self.data = data
     }
 }
 

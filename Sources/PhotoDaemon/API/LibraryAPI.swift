@@ -81,7 +81,7 @@ struct LibraryAPI: Sendable {
         }
         table.stream(LibraryMethods.openOriginal) { [opener = images.opener(store: store, logger: logger)] request in
             try await opener.open(request.parameters, access: request.admission, caller: request.caller,
-                                  replier: request.replier)
+                                  more: request.call.more, replier: request.replier)
         }
         table.on(LibraryMethods.importPhoto) { request in
             try await importing.run(request.parameters, call: request.call, caller: request.caller)

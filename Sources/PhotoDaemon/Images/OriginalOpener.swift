@@ -30,12 +30,17 @@ struct OriginalOpener: Sendable {
     /// What a client that did not offer to receive descriptors is told.
     static let descriptorsHint = "OpenOriginal answers with a file descriptor passed over the socket (SCM_RIGHTS); "
         + "a client that receives them (recvmsg with a control buffer) sets acceptFileDescriptors: true. "
-        + "One that cannot gets the pixels with io.photod.Library.RequestImage instead"
+        + "One that cannot calls with stream: true and more: true for the bytes themselves, "
+        + "or gets the pixels with io.photod.Library.RequestImage"
 
     /// Opens the asset's file and replies with a descriptor of its bytes (index 0) and its facts.
-    func open(_ parameters: OpenOriginalParameters, access: LibraryAccess, caller: Caller,
+    func open(_ parameters: OpenOriginalParameters, access: LibraryAccess, caller: Caller, more: Bool,
               replier: VarlinkReplier) async throws {
-        guard parameters.acceptFileDescriptors == true else {
+        if parameters.stream == true {
+            // Bytes in the replies, or descriptors: one answer, never both.
+            guard parameters.acceptFileDescriptors != true else { throw VarlinkError.invalidParameter("stream") }
+            guard more else { throw VarlinkError.expectedMore() }
+        } else if parameters.acceptFileDescriptors != true {
             throw VarlinkError(LibraryInterface.Error.fileDescriptorsRequired,
                                parameters: FileDescriptorsRequiredError(hint: Self.descriptorsHint))
         }
@@ -52,6 +57,13 @@ struct OriginalOpener: Sendable {
             fileDescriptor: 0, name: name.text, nameBytes: name.bytes, size: size,
             modified: ISOTime.utcString(nanoseconds: file.info.mtimeNs), format: asset.content.format,
             descriptor: .file)
+        if parameters.stream == true {
+            reply.fileDescriptor = nil
+            reply.descriptor = nil
+            try await OriginalStreamer.send(file.fileDescriptor, size: size, reply: reply, id: parameters.id,
+                                            replier: replier)
+            return
+        }
         if caller.isOwner {
             // The owner may write the file anyway; export needs its times and size as they are.
             try await replier.reply(reply, fileDescriptors: [file.fileDescriptor])
