@@ -120,7 +120,7 @@ let package = Package(
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             systemPackage,
         ]),
-        .target(name: "PhotoClient", dependencies: ["PhotoAPI", "VarlinkCore"]),
+        .target(name: "PhotoClient", dependencies: ["PhotoAPI", "VarlinkCore", "Posix"]),
         // The session bus through sd-bus, as a client of the desktop's notification server: the
         // only code of photod-notify that touches libsystemd's bus or an unsafe pointer.
         .target(name: "SessionBus", dependencies: ["CSystemd", "Posix", systemPackage]),

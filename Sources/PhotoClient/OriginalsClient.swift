@@ -8,13 +8,33 @@ import VarlinkCore
 /// One connection serves many calls (an export of many ids); calls block the calling thread and
 /// run one at a time. The connection is trusted exactly as `PhotoClient.connect` trusts one.
 public final class OriginalsClient: Sendable {
-    private let connection: Mutex<VarlinkDescriptorClient?>
-    /// The socket this client talks to.
+    let connection: Mutex<VarlinkDescriptorClient?>
+    /// The socket this client talks to (for `--host`, the host).
     public let socketPath: String
+    /// The ssh child the connection runs through (`photoctl --host`), which carries no descriptors.
+    private let bridge: RemoteBridge?
 
-    private init(connection: consuming sending VarlinkDescriptorClient, socketPath: String) {
+    private init(connection: consuming sending VarlinkDescriptorClient, socketPath: String,
+                 bridge: RemoteBridge? = nil) {
         self.connection = Mutex(connection)
         self.socketPath = socketPath
+        self.bridge = bridge
+    }
+
+    /// Whether descriptors can reach this client; over `--host` they cannot, and originals
+    /// come as bytes (`read(id:into:)`).
+    public var receivesDescriptors: Bool { bridge == nil }
+
+    /// Connects to photod on `host` through ssh, as `PhotoClient.connect(host:...)` does.
+    public static func connect(
+        host: String, remoteArguments: [String], environment: [String: String]
+    ) throws(PhotoClientError) -> OriginalsClient {
+        let (bridge, descriptor) = try RemoteBridge.start(host: host, remoteArguments: remoteArguments,
+                                                           environment: environment)
+        // Unlike a local socket's, a remote call may wait on a slow link: no time limit.
+        return OriginalsClient(connection: VarlinkDescriptorClient.adopting(socketDescriptor: descriptor,
+                                                                            receiveTimeout: nil),
+                               socketPath: host, bridge: bridge)
     }
 
     /// Connects to photod at `socketPath` after the same checks as `PhotoClient.connect`: the
@@ -105,11 +125,21 @@ public final class OriginalsClient: Sendable {
         return try result.get()
     }
 
-    /// Closes the connection; later calls fail.
+    /// Closes the connection (and waits for ssh to end); later calls fail.
     public func close() {
         connection.withLock { connection in
             connection?.close()
             connection = nil
+        }
+        bridge?.reapBlocking()
+    }
+
+    /// `error`, or ssh's own failure when the connection broke because of it.
+    func explained(_ error: PhotoClientError) -> PhotoClientError {
+        guard let bridge else { return error }
+        switch error {
+        case .stopped, .protocolFailure: return bridge.failureBlocking() ?? error
+        default: return error
         }
     }
 }

@@ -8,12 +8,27 @@ import VarlinkCore
 /// command such as `photoctl groups` starts no event loop.
 public final class PhotoClient: Sendable {
     private let connection: VarlinkClient
-    /// The socket this client talks to.
+    /// The socket this client talks to (for `--host`, the host).
     public let socketPath: String
+    /// The ssh child the connection runs through, for `photoctl --host`; nil over a local socket.
+    private let bridge: RemoteBridge?
 
-    private init(connection: VarlinkClient, socketPath: String) {
+    private init(connection: VarlinkClient, socketPath: String, bridge: RemoteBridge? = nil) {
         self.connection = connection
         self.socketPath = socketPath
+        self.bridge = bridge
+    }
+
+    /// Connects to photod on `host` through `ssh HOST photoctl bridge` (`remoteArguments` are
+    /// what the far side's photoctl is given). The far side's photod names the caller from the
+    /// bridge's SSH login, as for a photoctl run there; nothing about identity is sent.
+    public static func connect(
+        host: String, remoteArguments: [String], environment: [String: String]
+    ) throws(PhotoClientError) -> PhotoClient {
+        let (bridge, descriptor) = try RemoteBridge.start(host: host, remoteArguments: remoteArguments,
+                                                           environment: environment)
+        return PhotoClient(connection: VarlinkClient.adopting(socketDescriptor: descriptor), socketPath: host,
+                           bridge: bridge)
     }
 
     /// Connects to photod at `socketPath` (by default `$PHOTOD_SOCKET`, else the XDG runtime socket).
@@ -61,7 +76,10 @@ public final class PhotoClient: Sendable {
     }
 
     /// Closes the connection.
-    public func close() async { await connection.close() }
+    public func close() async {
+        await connection.close()
+        await bridge?.reap()
+    }
 
     /// The daemon's health and counts.
     public func status() async throws(PhotoClientError) -> StatusReply {
@@ -180,7 +198,7 @@ public final class PhotoClient: Sendable {
                     for try await reply in replies { continuation.yield(transform(reply)) }
                     continuation.finish()
                 } catch {
-                    continuation.finish(throwing: PhotoClientError.calling(failedWith: error))
+                    continuation.finish(throwing: await self.explained(PhotoClientError.calling(failedWith: error)))
                 }
             }
             continuation.onTermination = { _ in task.cancel() }
@@ -192,7 +210,17 @@ public final class PhotoClient: Sendable {
         do {
             return try await connection.call(method.qualifiedName, parameters, returning: R.self)
         } catch {
-            throw .calling(failedWith: error)
+            throw await explained(.calling(failedWith: error))
+        }
+    }
+
+    /// `error`, or ssh's failure when the connection broke because ssh could not reach the
+    /// host, log in or run photoctl there.
+    private func explained(_ error: PhotoClientError) async -> PhotoClientError {
+        guard let bridge else { return error }
+        switch error {
+        case .stopped, .protocolFailure: return await bridge.failure() ?? error
+        default: return error
         }
     }
 }

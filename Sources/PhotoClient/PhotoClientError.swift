@@ -20,6 +20,9 @@ public enum PhotoClientError: Error, CustomStringConvertible, Sendable {
     /// photod closed the connection before its answer was done: it stopped (cleanly, as on
     /// SIGTERM, or by crashing); a stream (watch) ends here.
     case stopped
+    /// `photoctl --host`: ssh could not reach the host, log in, or run photoctl there; ssh's
+    /// own message went to stderr before this.
+    case remoteUnreachable(host: String, command: String, reason: String)
 
     public var description: String {
         switch self {
@@ -41,6 +44,8 @@ public enum PhotoClientError: Error, CustomStringConvertible, Sendable {
             return "photod's reply was not understood: \(reason)"
         case .stopped:
             return "photod stopped"
+        case .remoteUnreachable(let host, let command, let reason):
+            return "cannot reach photod on \(host): \(reason); the command run was: \(command)"
         }
     }
 

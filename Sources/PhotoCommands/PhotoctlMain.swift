@@ -40,7 +40,7 @@ public enum PhotoctlMain {
             let owner = parsed.map { OutputSetup.actsAsOwner($0) } ?? false
             Output.error(CopiedClient.explanation(of: error, actingAsOwner: owner) ?? "photoctl: \(error)")
             switch error {
-            case .unreachable, .untrustedSocket, .stopped: return 3
+            case .unreachable, .untrustedSocket, .stopped, .remoteUnreachable: return 3
             case .daemon, .protocolFailure: break
             }
             return 1
