@@ -67,6 +67,13 @@ struct ExportCommand: AsyncParsableCommand {
         for id in ids {
             let shownID = SafeText.escaped(id)
             do {
+                guard client.receivesDescriptors else {
+                    // Over --host: the bytes come in the replies.
+                    let streamed = StreamedExport(folder: folder, rename: rename, force: force)
+                    let (path, renamed) = try streamed.export(id, client: client, names: &names)
+                    Output.people("\(shownID) \(SafeText.escaped(bytes: path))\(renamed ? " (renamed: the name was taken)" : "")\n")
+                    continue
+                }
                 let original = try client.open(id: id)
                 let name = Self.exactName(of: original.reply)
                 let shownName = SafeText.escaped(bytes: name)
@@ -88,6 +95,9 @@ struct ExportCommand: AsyncParsableCommand {
                 // Only an error reply leaves the connection usable for the next id.
                 guard case .daemon = error else { throw error }
                 Output.error("photoctl: \(error)")
+                failed = true
+            } catch let skipped as StreamedExport.Skipped {
+                Output.escapedError(skipped.message)
                 failed = true
             } catch let error as NewFileError {
                 let hint = if case .exists = error { " (or --rename to keep both)" } else { "" }

@@ -16,6 +16,8 @@ enum GlobalHelp {
                                help: "photod's socket (default: $PHOTOD_SOCKET, else $XDG_RUNTIME_DIR/photod/io.photod).")
     static let serviceUser = Option(name: "--service-user NAME",
                                     help: "Also accept photod running as this user (a system service; default: $PHOTOD_SERVICE_USER).")
+    static let host = Option(name: "--host [USER@]HOST",
+                             help: "Reach photod on another machine through `ssh HOST photoctl bridge` (default: $PHOTOD_HOST).")
     static let asApp = Option(name: "--as-app",
                               help: "Act as the program that ran photoctl: photod shows it only what that program may see.")
     static let json = Option(name: "--json", help: "Print JSON for scripts (the varlink reply's shape) instead of text for people.")
@@ -24,10 +26,10 @@ enum GlobalHelp {
     static let noPager = Option(name: "--no-pager", help: "Do not send long output through $PAGER or less.")
 
     /// Every global option, in the order `photoctl --help` lists them.
-    static let all = [socket, serviceUser, asApp, json, full, noLegend, noPager]
+    static let all = [socket, serviceUser, host, asApp, json, full, noLegend, noPager]
 
-    /// The global options that change what `command` does, besides --socket and --service-user,
-    /// which every command that reaches photod takes.
+    /// The global options that change what `command` does, besides --socket, --service-user and
+    /// --host, which every command that reaches photod takes.
     static func applying(to command: ParsableCommand.Type) -> [Option] {
         let paged = command is PagedOutput.Type
         switch command {
@@ -39,7 +41,7 @@ enum GlobalHelp {
             return [asApp, json, full]
         case is ThumbnailCommand.Type, is ImportCommand.Type, is DescribeCommand.Type:
             return [asApp, json]
-        case is ExportCommand.Type, is OpenCommand.Type:
+        case is ExportCommand.Type, is OpenCommand.Type, is BridgeCommand.Type:
             return [asApp]
         case is PickCommand.Type:
             return [json, full, noLegend]
@@ -55,9 +57,9 @@ enum GlobalHelp {
     /// How ArgumentParser writes each global option in a usage line and at the start of its
     /// entry in OPTIONS.
     private static let usageTokens = ["[--socket <path>]", "[--json]", "[--full]", "[--no-legend]", "[--no-pager]",
-                                      "[--as-app]", "[--service-user <name>]"]
+                                      "[--as-app]", "[--service-user <name>]", "[--host <[user@]host>]"]
     private static let entryStarts = ["  --socket <path>", "  --json ", "  --full ", "  --no-legend ", "  --no-pager ",
-                                      "  --as-app ", "  --service-user <name>"]
+                                      "  --as-app ", "  --service-user <name>", "  --host <[user@]host>"]
 
     /// ArgumentParser's help of a command without the global options in its usage line and
     /// its OPTIONS (each entry with its continuation lines, which are indented further).
@@ -90,8 +92,8 @@ enum GlobalHelp {
     /// pointer to the rest.
     static func section(for command: ParsableCommand.Type) -> String {
         let options = applying(to: command)
-        guard !options.isEmpty else { return "GLOBAL OPTIONS: --socket, --service-user (see photoctl --help).\n" }
-        return "GLOBAL OPTIONS (and --socket, --service-user: see photoctl --help):\n" + lines(options)
+        guard !options.isEmpty else { return "GLOBAL OPTIONS: --socket, --service-user, --host (see photoctl --help).\n" }
+        return "GLOBAL OPTIONS (and --socket, --service-user, --host: see photoctl --help):\n" + lines(options)
     }
 
     /// The command `arguments` ask help for (`photoctl list --help`, `photoctl help list`,

@@ -29,7 +29,7 @@ struct Photoctl: AsyncParsableCommand {
                       ForgetCommand.self,
                       WatchCommand.self, PermissionsCommand.self, RequestCommand.self, ThumbnailCommand.self,
                       ExportCommand.self, OpenCommand.self, ImportCommand.self, DescribeCommand.self,
-                      FindCommand.self, PickCommand.self])
+                      FindCommand.self, PickCommand.self, BridgeCommand.self])
 }
 
 /// Options every subcommand takes. ArgumentParser would list all of them in every command's
@@ -55,6 +55,11 @@ struct GlobalOptions: ParsableArguments {
         "Act as the program that ran photoctl: photod then shows it only what that program may see."))
     var asApp = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Reach photod on another machine, through `ssh [USER@]HOST photoctl bridge` (default: $PHOTOD_HOST).",
+        valueName: "[user@]host"))
+    var host: String?
+
     @Option(name: .customLong("service-user"), help: ArgumentHelp(
         "Also accept photod running as this user (a system service); default: $PHOTOD_SERVICE_USER.",
         valueName: "name"))
@@ -64,15 +69,45 @@ struct GlobalOptions: ParsableArguments {
     /// as this user or as the service user. photod takes photoctl for the owner unless it acts
     /// for the program that ran it (`--as-app`, or `forCaller` for `photoctl request`).
     func connect(forCaller: Bool = false) async throws -> PhotoClient {
+        if let remote = remoteHost {
+            RemoteHost.note(remote)
+            return try PhotoClient.connect(host: remote, remoteArguments: bridgeArguments(forCaller: forCaller),
+                                           environment: ProcessInfo.processInfo.environment)
+        }
         try ProcessRole.declare(asApp || forCaller ? .app : .owner)
         return try await PhotoClient.connect(socketPath: socket ?? DefaultPaths().socket, serviceUser: serviceUserID())
     }
 
     /// Connects a client for originals (file descriptors) to the same daemon, trusted and
-    /// declared the same way as `connect`.
+    /// declared the same way as `connect`; over `--host`, one that receives originals as bytes.
     func originals(forCaller: Bool = false) throws -> OriginalsClient {
+        if let remote = remoteHost {
+            RemoteHost.note(remote)
+            return try OriginalsClient.connect(host: remote, remoteArguments: bridgeArguments(forCaller: forCaller),
+                                               environment: ProcessInfo.processInfo.environment)
+        }
         try ProcessRole.declare(asApp || forCaller ? .app : .owner)
         return try OriginalsClient.connect(socketPath: socket ?? DefaultPaths().socket, serviceUser: serviceUserID())
+    }
+
+    /// `photoctl bridge`'s socket: photod's, found and trusted as `connect` finds it, with the
+    /// role (`--as-app`) declared for photod to read from this process.
+    func bridgeSocket() throws -> Int32 {
+        try ProcessRole.declare(asApp ? .app : .owner)
+        return try BridgeSocket.open(socketPath: socket ?? DefaultPaths().socket, serviceUser: serviceUserID())
+    }
+
+    /// `--host`, else `$PHOTOD_HOST`; nil (or empty): photod on this machine.
+    var remoteHost: String? {
+        let environment = ProcessInfo.processInfo.environment["PHOTOD_HOST"].flatMap { $0.isEmpty ? nil : $0 }
+        return (host.flatMap { $0.isEmpty ? nil : $0 }) ?? environment
+    }
+
+    /// What the far side's photoctl runs: the bridge, acting as the app when this photoctl
+    /// would (`--as-app`, `photoctl request`), so photod there sees the same role. The far
+    /// side finds its own socket; `--socket` and `--service-user` name this machine's.
+    private func bridgeArguments(forCaller: Bool) -> [String] {
+        ["photoctl"] + (asApp || forCaller ? ["--as-app"] : []) + ["bridge"]
     }
 
     /// The uid of `--service-user` (else `$PHOTOD_SERVICE_USER`), nil when neither is given.

@@ -38,7 +38,8 @@ public enum PhotoctlMain {
             return 0
         } catch let error as PhotoClientError {
             let owner = parsed.map { OutputSetup.actsAsOwner($0) } ?? false
-            Output.error(CopiedClient.explanation(of: error, actingAsOwner: owner) ?? "photoctl: \(error)")
+            let explained = CopiedClient.explanation(of: error, actingAsOwner: owner) ?? "photoctl: \(error)"
+            Output.error(RemoteHost.naming(explained, for: error))
             switch error {
             case .unreachable, .untrustedSocket, .stopped, .remoteUnreachable: return 3
             case .daemon, .protocolFailure: break
@@ -76,7 +77,7 @@ public enum PhotoctlMain {
     /// The global flags that take no value.
     private static let globalFlags: Set<String> = ["--json", "--as-app", "--full", "--no-legend", "--no-pager"]
 
-    /// Moves the global flags, `--socket PATH` and `--service-user NAME` given before the subcommand to the end,
+    /// Moves the global flags, `--socket PATH`, `--service-user NAME` and `--host HOST` given before the subcommand to the end,
     /// so both `photoctl --json groups` (the design's original form) and `photoctl groups --json` work,
     /// also for nested commands (`photoctl --json permissions list`).
     static func hoistingGlobalOptions(_ arguments: [String]) -> [String] {
@@ -85,9 +86,10 @@ public enum PhotoctlMain {
         while index < arguments.count, arguments[index].hasPrefix("--") {
             let argument = arguments[index]
             if globalFlags.contains(argument) || argument.hasPrefix("--socket=")
-                || argument.hasPrefix("--service-user=") {
+                || argument.hasPrefix("--service-user=") || argument.hasPrefix("--host=") {
                 global.append(argument)
-            } else if argument == "--socket" || argument == "--service-user", index + 1 < arguments.count {
+            } else if argument == "--socket" || argument == "--service-user" || argument == "--host",
+                      index + 1 < arguments.count {
                 global += [argument, arguments[index + 1]]
                 index += 1
             } else {

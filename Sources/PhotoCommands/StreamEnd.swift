@@ -13,7 +13,7 @@ enum StreamEnd {
         do {
             try await body()
         } catch PhotoClientError.stopped {
-            Output.error("photoctl: " + message(resume: resume()))
+            Output.error(RemoteHost.naming("photoctl: " + message(resume: resume()), for: .stopped))
             throw ExitCode(stoppedStatus)
         }
     }

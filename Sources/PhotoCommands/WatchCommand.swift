@@ -66,6 +66,8 @@ struct WatchCommand: AsyncParsableCommand {
 
     /// The command that watches on from `token`, in this run's format.
     func resumeCommand(since token: Int) -> String {
-        "photoctl watch --since \(token)" + (global.json ? " --json" : "")
+        // Over --host the resumed watch must reach the same photod.
+        let host = global.remoteHost.map { " --host \($0)" } ?? ""
+        return "photoctl\(host) watch --since \(token)" + (global.json ? " --json" : "")
     }
 }
