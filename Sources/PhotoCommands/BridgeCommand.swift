@@ -25,14 +25,24 @@ struct BridgeCommand: AsyncParsableCommand {
     func run() async throws {
         let socket = try global.bridgeSocket()
         // Each direction on its own thread with plain reads and writes: neither waits on the other.
-        _ = DetachedThread.start(name: "bridge-in") {
+        let started = DetachedThread.start(name: "bridge-in") {
             _ = ByteRelay.copy(from: STDIN_FILENO, to: socket)
             // Half-close: photod sees the end of the calls and still answers those it has.
             shutdown(socket, Int32(SHUT_WR))
         }
+        guard started else {
+            // Nothing would carry the calls: say so rather than wait for replies that never come.
+            close(socket)
+            throw BridgeError()
+        }
         // However photod went (closed, or reset by a crash), the far end sees the stream end and
         // says "photod stopped" itself; exit status 3 is kept for a photod the bridge cannot reach.
         _ = await DetachedThread.result(name: "bridge-out") { ByteRelay.copy(from: socket, to: STDOUT_FILENO) }
-        close(socket)
+        // The socket is left to the exit: the other thread may still be reading stdin for it.
     }
+}
+
+/// `photoctl bridge` could not start its second thread.
+struct BridgeError: Error, CustomStringConvertible {
+    var description: String { "photoctl bridge: cannot start a thread to carry stdin to photod" }
 }
