@@ -23,6 +23,14 @@ struct OpenCommand: AsyncParsableCommand {
               completion: LibraryCompletion.assets)
     var photo: String
 
+    func validate() throws {
+        // The viewer runs here, and the photo's path names a file on the other machine.
+        if let host = global.remoteHost {
+            throw ValidationError("open shows a file on this machine, and the photo is on \(host): copy it here with "
+                                  + "`photoctl --host \(host) export ID FOLDER` and open the copy")
+        }
+    }
+
     func run() async throws {
         let client = try await global.connect()
         let id = try await AssetArguments.ids(of: [photo], client: client)[0]

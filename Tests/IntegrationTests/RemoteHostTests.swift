@@ -89,6 +89,15 @@ struct RemoteHostTests {
         #expect(result.stdout.contains("Holidays"), "\(result.stdout) \(result.stderr)")
     }
 
+    @Test func openRefusesAPhotoOnAnotherHost() async throws {
+        // Refused before ssh runs: the viewer here cannot show a path on the other machine.
+        let daemon = try DaemonHarness()
+        let result = try await ProcessRunner.run(Binaries.photoctl, ["--host", "nas", "open", "0123456789abcdef"],
+                                                 environment: daemon.environment.merging(["PHOTOD_SSH": "/bin/false"]) { $1 })
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("photoctl --host nas export ID FOLDER"), "\(result.stderr)")
+    }
+
     @Test func anAppWithoutAGrantIsRefusedAsLocally() async throws {
         let (daemon, ssh, _) = try await started()
         // sshd is this process's child: never left running, whatever fails.
