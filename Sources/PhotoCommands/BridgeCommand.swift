@@ -15,9 +15,10 @@ struct BridgeCommand: AsyncParsableCommand {
         commandName: "bridge",
         abstract: "Join stdin and stdout to photod's socket (for ssh and varlink --bridge).",
         discussion: """
-            Bytes pass unchanged both ways. End of file on stdin closes the socket's sending side \
-            and the replies still come until photod closes; the bridge then exits. Example: \
-            varlink --bridge "ssh nas photoctl bridge" call io.photod.Library.ListGroups '{}'
+            Bytes pass unchanged both ways; photod sees the user who ran the bridge. End of file \
+            on stdin closes the socket's sending side; the bridge exits when photod closes. \
+            photod takes that as the client gone, so keep stdin open until the replies came. \
+            Example: varlink --bridge "ssh nas photoctl bridge" call io.photod.Library.ListGroups '{}'
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -27,7 +28,8 @@ struct BridgeCommand: AsyncParsableCommand {
         // Each direction on its own thread with plain reads and writes: neither waits on the other.
         let started = DetachedThread.start(name: "bridge-in") {
             _ = ByteRelay.copy(from: STDIN_FILENO, to: socket)
-            // Half-close: photod sees the end of the calls and still answers those it has.
+            // Half-close, as varlink's bridge convention has it: photod's relay takes it for the
+            // client gone (RelayLoop), so it closes and the other direction ends too.
             shutdown(socket, Int32(SHUT_WR))
         }
         guard started else {
