@@ -32,6 +32,11 @@ struct RemoteHostTests {
             #expect(remote.status == 0, "\(arguments): \(remote.stderr) \(ssh.log)")
             if arguments != ["status"] { #expect(remote.stdout == local.stdout, "\(arguments)") }
         }
+        // PHOTOD_HOST does what --host does.
+        let viaEnvironment = try await ProcessRunner.run(
+            Binaries.photoctl, ["groups", "--json"], environment: ssh.environment(daemon).merging(["PHOTOD_HOST": "127.0.0.1"]) { $1 })
+        #expect(viaEnvironment.status == 0, "\(viaEnvironment.stderr)")
+        #expect(viaEnvironment.stdout == (try await daemon.photoctl(["groups", "--json"])).stdout)
         await ssh.stop()
     }
 
