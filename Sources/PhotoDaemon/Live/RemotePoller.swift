@@ -16,8 +16,9 @@ final class RemotePoller: Sendable {
     private let logger: Logger
     /// One probe per polled folder, each with at most one thread out.
     private let probes = Mutex<[PathBytes: MountProbe]>([:])
-    /// Whether the last pass went over its budget (logged when that changes).
-    private let overBudget = Atomic(false)
+    /// Whether a pass went over its budget yet: said once per run as a notice, as a pass near
+    /// the budget crosses it back and forth; every pass's time is in the debug log.
+    private let warnedOverBudget = Atomic(false)
 
     /// Passes may take this share of the time at most: the next waits this many times as long
     /// as the last took, when that is longer than the interval, so one huge share cannot keep a
@@ -123,12 +124,12 @@ final class RemotePoller: Sendable {
             // answers again it is polled at the usual pace, not held back for that wait.
             let waited = mounts.stallCount != stallsBefore
             wait = waited ? interval : max(interval, spent * Self.budgetFactor)
-            let over = wait > interval
             logger.debug("polled \(mounts.polledTops.count) remote folders in \(spent); next pass in \(wait)")
-            if overBudget.exchange(over, ordering: .relaxed) != over {
-                logger.notice(over
-                    ? "a poll pass took \(spent), over a quarter of remote_poll_interval: polling every \(wait) instead"
-                    : "poll passes fit in the poll interval again: polling every \(mounts.interval) s")
+            if wait > interval, !warnedOverBudget.exchange(true, ordering: .relaxed) {
+                logger.notice("""
+                    a poll pass took \(spent), over a quarter of remote_poll_interval: the next waits \(wait); \
+                    passes are kept to a quarter of the time (each pass's time is logged at debug level)
+                    """)
             }
         }
     }
