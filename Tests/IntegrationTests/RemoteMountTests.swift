@@ -95,6 +95,15 @@ import Testing
                 #expect(problems.contains("does not answer"), "\(problems)")
                 try await Task.sleep(for: .seconds(1))
             }
+            // A mount elsewhere makes photod check every root again, and a rescan walks them: neither
+            // may walk into the stopped mount (that would hold the indexer until it answers).
+            let elsewhere = daemon.dir.file("elsewhere")
+            try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+            try await TmpfsMount.with(at: elsewhere, options: "size=1m") {
+                try await Task.sleep(for: .seconds(2))
+            }
+            let rescan = try await daemon.photoctl(["rescan"])
+            #expect(rescan.status == 0, "\(rescan.stderr)")
             let list = try await daemon.photoctlJSON(["list"])
             #expect(list.assets.count == 2, "what is indexed stays readable")
             // Many polls went by (every second): one probe thread is stuck in the mount, not one a poll.

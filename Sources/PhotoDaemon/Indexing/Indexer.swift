@@ -168,7 +168,9 @@ final class Indexer: Sendable {
         defer { state.scanFinished() }
         var total = ScanReport()
         let table = MountTable.read().table
-        for root in targets {
+        // A root whose file system does not answer is left as indexed: resolving or walking it
+        // would hold this loop, and every root's changes behind it, until it answers.
+        for root in targets where !polled.isRootStalled(root.configured) {
             let (path, presence) = try await volumes.check(root, table: table)
             switch presence {
             case .missing:

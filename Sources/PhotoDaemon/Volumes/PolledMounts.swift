@@ -77,6 +77,11 @@ final class PolledMounts: Sendable {
     /// Times a folder stopped answering so far.
     var stallCount: Int { stalls.load(ordering: .relaxed) }
 
+    /// Whether the folder of `root` is on a polled file system that did not answer the last probe.
+    func isRootStalled(_ root: String) -> Bool {
+        rootFolder(root).map { isStalled($0.path) } ?? false
+    }
+
     /// Whether `path` did not answer the last probe.
     func isStalled(_ path: PathBytes) -> Bool {
         stalled.withLock { $0.contains(path) }
