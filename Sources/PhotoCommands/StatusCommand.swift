@@ -29,7 +29,7 @@ struct StatusCommand: AsyncParsableCommand {
         Output.line("")
         Output.table([Output.Column("ROOT"), Output.Column("STATE", flexible: false),
                       Output.Column("PHOTOS", flexible: false, alignRight: true)],
-                     status.roots.map { [.path($0.path), .text($0.state.rawValue), .text(String($0.assets))] })
+                     status.roots.flatMap(RootStateText.rows))
     }
 
     /// One line on the image workers and the thumbnail cache.

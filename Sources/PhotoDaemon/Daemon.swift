@@ -96,7 +96,8 @@ public struct Daemon: Sendable {
         let budget = config.maxWatches > 0 ? config.maxWatches : WatchSet.kernelBudget()
         let coverage = FolderCoverage(watches: WatchSet(inotify: inotify, budget: budget), roots: roots, state: state,
                                       pollInterval: config.pollInterval, ignore: ignore, logger: logger)
-        let indexer = Indexer(roots: roots, scanner: scanner, coverage: coverage, state: state, logger: logger)
+        let indexer = Indexer(roots: roots, scanner: scanner, coverage: coverage, state: state,
+                              polled: PolledMounts(interval: config.remotePollInterval), logger: logger)
         mapper.volumes = indexer.volumes
         let watcher = LiveWatcher(inotify: inotify, coverage: coverage, indexer: indexer, state: state,
                                   pollInterval: config.pollInterval, logger: logger)

@@ -190,19 +190,61 @@ public enum RootState: String, Codable, Sendable, CaseIterable {
 /// `io.photod.Library.Root` on the wire.
 public struct Root: Codable, Sendable, Equatable {
     public var path: String
-    /// watching: inotify covers it; scanning: a reconcile is running; polling: no watch budget
-    /// left, rescanned periodically; missing: the folder does not exist or cannot be read;
+    /// watching: inotify covers it; scanning: a reconcile is running; polling: on a remote or
+    /// stacked file system (pollInterval), or no watch budget left, rescanned periodically; missing: the folder does not exist or cannot be read;
     /// offline: the file system its photos were indexed on is away (an unmounted drive, or an
     /// empty mount point left in its place): its photos keep their ids and are not reconciled
     /// until that file system is mounted again (problems names it).
     public var state: RootState
     public var assets: Int
+    /// The file system the root's folder is on, as /proc/self/mountinfo names it (ext4, nfs4,
+    /// cifs, fuse.sshfs...); absent when it is not known (the folder is missing).
+    public var fileSystem: String?
+    /// Seconds between polls when the root is on a file system inotify cannot see into (NFS,
+    /// SMB, FUSE, 9p, Ceph...: changes others make there raise no event): state is then polling,
+    /// and each folder's listing is compared with the index this often. Absent when watched.
+    public var pollInterval: Int?
+    /// True while that file system does not answer (a hung server, a stopped FUSE daemon): what
+    /// is indexed stays readable, and the root is polled again once it answers (problems says so).
+    public var stalled: Bool?
+    /// File systems mounted inside the root, each watched or polled on its own; absent when none.
+    public var mounts: [RootMount]?
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
-    public init(path: String, state: RootState, assets: Int) {
+    public init(
+        path: String,
+        state: RootState,
+        assets: Int,
+        fileSystem: String? = nil,
+        pollInterval: Int? = nil,
+        stalled: Bool? = nil,
+        mounts: [RootMount]? = nil
+    ) {
         self.path = path
         self.state = state
         self.assets = assets
+        self.fileSystem = fileSystem
+        self.pollInterval = pollInterval
+        self.stalled = stalled
+        self.mounts = mounts
+    }
+}
+
+/// A file system mounted at a folder inside a root.
+public struct RootMount: Codable, Sendable, Equatable {
+    public var path: String
+    /// As Root.fileSystem.
+    public var fileSystem: String
+    /// As Root.pollInterval and Root.stalled: absent for a mount inotify watches.
+    public var pollInterval: Int?
+    public var stalled: Bool?
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(path: String, fileSystem: String, pollInterval: Int? = nil, stalled: Bool? = nil) {
+        self.path = path
+        self.fileSystem = fileSystem
+        self.pollInterval = pollInterval
+        self.stalled = stalled
     }
 }
 

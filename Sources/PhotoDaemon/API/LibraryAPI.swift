@@ -110,7 +110,11 @@ struct LibraryAPI: Sendable {
     func status(_ access: LibraryAccess = .everything) async throws -> StatusReply {
         let summary = state.summary
         let roots = indexer.roots.all
-        let paths = roots.map { $0.resolveOrConfigured() }
+        let polled = indexer.polled
+        // A root on a polled file system is not resolved again: a stat there may hang.
+        let paths = roots.map { root in
+            polled.rootFolder(root.configured).flatMap { $0.polled ? $0.path : nil } ?? root.resolveOrConfigured()
+        }
         let (counts, totals, token) = try await store.read(as: access) { view in
             (try paths.map { try view.assetCount(under: $0) }, try view.totals(), try view.currentToken())
         }
@@ -121,7 +125,8 @@ struct LibraryAPI: Sendable {
             version: PhotodVersion.current,
             state: summary.state,
             roots: zip(roots, counts).map { root, count in
-                Root(path: root.configured, state: state.rootState(root.configured), assets: count)
+                polled.describe(Root(path: root.configured, state: state.rootState(root.configured), assets: count),
+                                limited: limited)
             },
             assets: totals.assets,
             groups: totals.groups,

@@ -142,6 +142,7 @@ public struct ConfigLoader {
         try Self.readConnectionLimits(&reader, into: &config)
         if let interval = try reader.int("rescan_interval", in: 0...31_536_000) { config.rescanInterval = interval }
         if let interval = try reader.int("poll_interval", in: 1...86_400) { config.pollInterval = interval }
+        if let interval = try reader.int("remote_poll_interval", in: 1...86_400) { config.remotePollInterval = interval }
         if let watches = try reader.int("max_watches", in: 0...100_000_000) { config.maxWatches = watches }
         if let kept = try reader.int("change_retention", in: 1...100_000_000) { config.changeRetention = kept }
         if let bytes = try reader.int("change_retention_bytes", in: 4096...(1 << 36)) { config.changeRetentionBytes = bytes }

@@ -22,6 +22,8 @@ public struct DaemonConfig: Sendable, Equatable {
     public var rescanInterval: Int
     /// Seconds between looks at folders inotify cannot cover and at missing roots.
     public var pollInterval: Int
+    /// Seconds between polls of roots and mounts on file systems inotify cannot see into.
+    public var remotePollInterval = 30
     /// inotify watches photod may use; 0 means the kernel's limit less a margin for other programs.
     public var maxWatches: Int
     /// Changes kept in the log for `Subscribe(since:)`.

@@ -63,7 +63,7 @@ extension Indexer {
     func recheckRootsNow() async throws {
         let table = MountTable.read().table
         var back: [LibraryRoot] = []
-        for root in roots.all {
+        for root in roots.all where !polled.isRootStalled(root.configured) {
             let before = state.rootState(root.configured)
             let (path, presence) = try await volumes.check(root, table: table)
             switch presence {

@@ -27,11 +27,15 @@ final class Indexer: Sendable {
     let logger: Logger
     /// Which file system each root's photos are on, and which roots are offline.
     let volumes: RootVolumes
+    /// The file system of each root and mount inside one, and which are polled or stalled.
+    let polled: PolledMounts
     /// Retries a reconcile of every root while the index cannot be written.
     private let catchUp: WriteCatchUp
 
-    init(roots: LibraryRoots, scanner: Scanner, coverage: FolderCoverage, state: LibraryState, logger: Logger) {
+    init(roots: LibraryRoots, scanner: Scanner, coverage: FolderCoverage, state: LibraryState,
+         polled: PolledMounts = PolledMounts(interval: 30), logger: Logger) {
         self.roots = roots
+        self.polled = polled
         self.scanner = scanner
         self.coverage = coverage
         self.state = state
@@ -164,7 +168,9 @@ final class Indexer: Sendable {
         defer { state.scanFinished() }
         var total = ScanReport()
         let table = MountTable.read().table
-        for root in targets {
+        // A root whose file system does not answer is left as indexed: resolving or walking it
+        // would hold this loop, and every root's changes behind it, until it answers.
+        for root in targets where !polled.isRootStalled(root.configured) {
             let (path, presence) = try await volumes.check(root, table: table)
             switch presence {
             case .missing:

@@ -77,6 +77,11 @@ final class LibraryState: Sendable {
         snapshot.withLock { $0.problems["mount:" + folder] = problem }
     }
 
+    /// Records why the polled file system at `folder` is stalled (nil: it answers).
+    func setPollProblem(_ folder: String, _ problem: String?) {
+        snapshot.withLock { $0.problems["poll:" + folder] = problem }
+    }
+
     func setRoot(_ root: String, _ state: RootState, problem: String? = nil) {
         snapshot.withLock {
             $0.rootStates[root] = state

@@ -100,6 +100,8 @@ final class LiveWatcher: LiveEventSource {
             }
             group.addTask { await self.poll() }
             group.addTask { await self.followMounts() }
+            group.addTask { await RemotePoller(indexer: self.indexer, mounts: self.indexer.polled, state: self.state,
+                                               logger: self.logger).run() }
         }
     }
 

@@ -80,6 +80,7 @@ final class ConfigReloader: Sendable {
         if old.connectionLimits != new.connectionLimits { keys.append("the connection limits") }
         if old.rescanInterval != new.rescanInterval { keys.append("rescan_interval") }
         if old.pollInterval != new.pollInterval { keys.append("poll_interval") }
+        if old.remotePollInterval != new.remotePollInterval { keys.append("remote_poll_interval") }
         if old.maxWatches != new.maxWatches { keys.append("max_watches") }
         if old.changeRetention != new.changeRetention { keys.append("change_retention") }
         if old.changeRetentionBytes != new.changeRetentionBytes { keys.append("change_retention_bytes") }

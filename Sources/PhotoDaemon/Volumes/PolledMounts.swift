@@ -1,0 +1,89 @@
+import FileSystem
+import Synchronization
+
+/// Which file system each root and each mount inside a root is on, which of them are polled
+/// (`RemoteFileSystems`), and which of those do not answer: kept by `RemotePoller`, read by
+/// `Status` without touching the disk, so a hung mount never holds an answer.
+final class PolledMounts: Sendable {
+    /// A root's folder or a mount inside it, as last surveyed.
+    struct Folder: Sendable, Equatable {
+        /// The configured root it belongs to.
+        var root: String
+        var path: PathBytes
+        /// The mount's type in /proc/self/mountinfo.
+        var fileSystem: String
+        /// True for the root's own folder, false for a mount inside it.
+        var isRoot: Bool
+        /// Whether it is polled rather than watched.
+        var polled: Bool { RemoteFileSystems.isPolled(fileSystem) }
+    }
+
+    /// Seconds between polls (the config's remote_poll_interval).
+    let interval: Int
+    private let folders = Mutex<[Folder]>([])
+    private let stalled = Mutex<Set<PathBytes>>([])
+    /// How many times a folder stopped answering: a pass during which it grew waited on a mount
+    /// rather than worked, and says nothing of what a pass costs.
+    private let stalls = Atomic(0)
+
+    init(interval: Int) {
+        self.interval = interval
+    }
+
+    /// Surveys `roots` against `table`: each root's folder (`paths`, canonical, nil for a root
+    /// that is not there) and the mounts inside it. Pure but for the lock.
+    func survey(paths: [(root: String, path: PathBytes?)], table: MountTable) {
+        var found: [Folder] = []
+        for (root, path) in paths {
+            guard let path, let mount = table.covering(path) else { continue }
+            found.append(Folder(root: root, path: path, fileSystem: mount.fsType, isRoot: true))
+            var seen: Set<PathBytes> = []
+            for inside in table.mounts(inside: path).reversed() where seen.insert(inside.mountPoint).inserted {
+                found.append(Folder(root: root, path: inside.mountPoint, fileSystem: inside.fsType, isRoot: false))
+            }
+        }
+        folders.withLock { $0 = found.sorted { $0.path.bytes.lexicographicallyPrecedes($1.path.bytes) } }
+        let kept = Set(found.map(\.path))
+        stalled.withLock { $0.formIntersection(kept) }
+    }
+
+    /// Every folder surveyed.
+    var all: [Folder] { folders.withLock { $0 } }
+
+    /// The polled folders to compare with the index, none inside another (a polled root's
+    /// reconcile takes in the mounts inside it).
+    var polledTops: [Folder] {
+        let polled = all.filter(\.polled)
+        return polled.filter { folder in !polled.contains { folder.path.isInside($0.path) } }
+    }
+
+    /// The root's own folder as last surveyed, nil when none was.
+    func rootFolder(_ root: String) -> Folder? {
+        all.first { $0.root == root && $0.isRoot }
+    }
+
+    /// The mounts inside `root`, as last surveyed.
+    func mounts(inside root: String) -> [Folder] {
+        all.filter { $0.root == root && !$0.isRoot }
+    }
+
+    /// Records whether `path` answers; true when that changed.
+    func setStalled(_ path: PathBytes, _ isStalled: Bool) -> Bool {
+        let changed = stalled.withLock { set in isStalled ? set.insert(path).inserted : set.remove(path) != nil }
+        if changed, isStalled { stalls.add(1, ordering: .relaxed) }
+        return changed
+    }
+
+    /// Times a folder stopped answering so far.
+    var stallCount: Int { stalls.load(ordering: .relaxed) }
+
+    /// Whether the folder of `root` is on a polled file system that did not answer the last probe.
+    func isRootStalled(_ root: String) -> Bool {
+        rootFolder(root).map { isStalled($0.path) } ?? false
+    }
+
+    /// Whether `path` did not answer the last probe.
+    func isStalled(_ path: PathBytes) -> Bool {
+        stalled.withLock { $0.contains(path) }
+    }
+}

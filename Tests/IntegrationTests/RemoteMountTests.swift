@@ -1,0 +1,135 @@
+import Foundation
+import PhotoTestSupport
+import Testing
+
+/// Roots on file systems inotify cannot see into are polled: a bindfs FUSE mount over a folder
+/// the test owns, changed in that folder behind the mount's back; and a FUSE daemon that stops
+/// answering never holds photod's answers. Needs root, bindfs and /dev/fuse.
+@Suite(.serialized) struct RemoteMountTests {
+    /// The first root of `photoctl status --json`.
+    private static func root(_ daemon: DaemonHarness) async -> [String: Any] {
+        let status = try? await daemon.photoctlJSON(["status"])
+        return (status?["roots"] as? [[String: Any]])?.first ?? [:]
+    }
+
+    /// Runs `body` with a daemon whose library is a bindfs mount of `backing` (holding
+    /// `photos` before the mount), polled every second; then continues bindfs, stops the daemon
+    /// and unmounts, whether `body` returned or threw.
+    private static func withFUSELibrary(photos: [String: String],
+                                        _ body: (DaemonHarness, BindfsMount, String) async throws -> Void) async throws {
+        let daemon = try DaemonHarness(settings: "remote_poll_interval = 1\n")
+        let backing = daemon.dir.file("backing")
+        try FileManager.default.createDirectory(atPath: backing, withIntermediateDirectories: true)
+        for (name, description) in photos { try daemon.dir.write("backing/" + name, Photo.jpeg(description)) }
+        let mount = try await BindfsMount(backing, at: daemon.library)
+        try await withClosing(mount, close: { mount in
+            mount.resume()
+            await daemon.stop()
+            await mount.unmount()
+        }) { mount in
+            try await daemon.start()
+            try await body(daemon, mount, backing)
+        }
+    }
+
+    /// How many threads of process `pid` have the name `name`.
+    private static func threads(named name: String, in pid: Int32) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.filter { task in
+            (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .newlines) == name
+        }.count
+    }
+
+    private static func ids(_ daemon: DaemonHarness) async -> [String: String] {
+        (try? await daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)) ?? [:]
+    }
+
+    @Test(.enabled(if: BindfsMount.canMount, "a FUSE mount needs root, bindfs (scripts/install-deps --test) and /dev/fuse"))
+    func changesBehindAFUSERootAreFoundWithinAPollInterval() async throws {
+        try await Self.withFUSELibrary(photos: ["a.jpg": "Trip"]) { daemon, _, backing in
+            let root = await Self.root(daemon)
+            #expect(root["fileSystem"] as? String == "fuse", "\(root)")
+            #expect(root["state"] as? String == "polling")
+            #expect(root["pollInterval"] as? Int == 1)
+            #expect(root["stalled"] as? Bool == false)
+            let text = try await daemon.photoctl(["status"]).stdout
+            #expect(text.contains("polling every 1 s"), "\(text)")
+            let first = await Self.ids(daemon)
+            #expect(first.keys.sorted() == ["a.jpg"])
+
+            // Each change is made in the backing folder: no inotify event reaches photod.
+            try daemon.dir.write("backing/new.jpg", Photo.jpeg("New"))
+            #expect(await eventually(within: 5) { await Self.ids(daemon)["new.jpg"] != nil }, "created: \(daemon.log)")
+            let new = await Self.ids(daemon)["new.jpg"]
+
+            try Data(Photo.jpeg("Changed")).write(to: URL(fileURLWithPath: backing + "/a.jpg"))
+            #expect(await eventually(within: 5) {
+                (try? await daemon.photoctlJSON(["groups"]).groupCounts["Changed"]) == 1
+            }, "changed: \(daemon.log)")
+            #expect(await Self.ids(daemon)["a.jpg"] == first["a.jpg"], "a changed photo keeps its id")
+
+            try FileManager.default.moveItem(atPath: backing + "/new.jpg", toPath: backing + "/renamed.jpg")
+            #expect(await eventually(within: 5) { await Self.ids(daemon)["renamed.jpg"] != nil }, "renamed: \(daemon.log)")
+            let renamed = await Self.ids(daemon)
+            #expect(renamed["renamed.jpg"] == new && renamed["new.jpg"] == nil, "a renamed photo keeps its id")
+
+            try FileManager.default.removeItem(atPath: backing + "/renamed.jpg")
+            #expect(await eventually(within: 5) { await Self.ids(daemon).keys.sorted() == ["a.jpg"] }, "deleted: \(daemon.log)")
+        }
+    }
+
+    @Test(.enabled(if: BindfsMount.canMount, "a FUSE mount needs root, bindfs (scripts/install-deps --test) and /dev/fuse"))
+    func aStoppedFUSEDaemonNeverHoldsStatusAndIsPolledAgainWhenItAnswers() async throws {
+        try await Self.withFUSELibrary(photos: ["a.jpg": "Trip", "b.jpg": "Trip"]) { daemon, mount, _ in
+            #expect(await Self.ids(daemon).count == 2)
+            mount.pause()
+            #expect(await eventually(within: 10) { await Self.root(daemon)["stalled"] as? Bool == true }, "\(daemon.log)")
+            // Several answers while it stays stopped, each quick.
+            for _ in 0..<3 {
+                let clock = ContinuousClock()
+                let started = clock.now
+                let status = try await daemon.photoctlJSON(["status"])
+                #expect(clock.now - started < .seconds(2), "status took \(clock.now - started)")
+                let problems = (status["problems"] as? [String] ?? []).joined(separator: "\n")
+                #expect(problems.contains("does not answer"), "\(problems)")
+                try await Task.sleep(for: .seconds(1))
+            }
+            // A mount elsewhere makes photod check every root again, and a rescan walks them: neither
+            // may walk into the stopped mount (that would hold the indexer until it answers).
+            let elsewhere = daemon.dir.file("elsewhere")
+            try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+            try await TmpfsMount.with(at: elsewhere, options: "size=1m") {
+                try await Task.sleep(for: .seconds(2))
+            }
+            let rescan = try await daemon.photoctl(["rescan"])
+            #expect(rescan.status == 0, "\(rescan.stderr)")
+            let list = try await daemon.photoctlJSON(["list"])
+            #expect(list.assets.count == 2, "what is indexed stays readable")
+            // Many polls went by (every second): one probe thread is stuck in the mount, not one a poll.
+            let probes = Self.threads(named: "photod-probe", in: daemon.pid ?? 0)
+            #expect(probes <= 1, "\(probes) probe threads")
+
+            mount.resume()
+            #expect(await eventually(within: 10) { await Self.root(daemon)["stalled"] as? Bool == false }, "\(daemon.log)")
+            try daemon.dir.write("backing/c.jpg", Photo.jpeg("After"))
+            #expect(await eventually(within: 5) { await Self.ids(daemon)["c.jpg"] != nil }, "polled again: \(daemon.log)")
+            let status = try await daemon.photoctlJSON(["status"])
+            #expect(status["state"] as? String == "ready", "\(status)")
+        }
+    }
+
+    @Test func aLocalRootIsWatchedNotPolled() async throws {
+        // Polls far apart: only inotify can find the new photo in time.
+        let daemon = try DaemonHarness(settings: "remote_poll_interval = 600\n")
+        try await withClosing(daemon, close: { await $0.stop() }) { daemon in
+            try await daemon.start()
+            let root = await Self.root(daemon)
+            #expect(root["state"] as? String == "watching", "\(root)")
+            #expect(root["pollInterval"] == nil && root["stalled"] == nil)
+            #expect((root["fileSystem"] as? String)?.isEmpty == false)
+            try daemon.add("live.jpg", Photo.jpeg("Live"))
+            #expect(await eventually(within: 3) { await Self.ids(daemon)["live.jpg"] != nil })
+        }
+    }
+}
