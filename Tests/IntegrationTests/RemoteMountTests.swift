@@ -15,9 +15,10 @@ import Testing
     /// Runs `body` with a daemon whose library is a bindfs mount of `backing` (holding
     /// `photos` before the mount), polled every second; then continues bindfs, stops the daemon
     /// and unmounts, whether `body` returned or threw.
-    private static func withFUSELibrary(photos: [String: String],
+    private static func withFUSELibrary(photos: [String: String], interval: Int = 1,
                                         _ body: (DaemonHarness, BindfsMount, String) async throws -> Void) async throws {
-        let daemon = try DaemonHarness(settings: "remote_poll_interval = 1\n")
+        // At debug level photod logs each poll pass, which a test can wait for.
+        let daemon = try DaemonHarness(arguments: ["--log-level", "debug"], settings: "remote_poll_interval = \(interval)\n")
         let backing = daemon.dir.file("backing")
         try FileManager.default.createDirectory(atPath: backing, withIntermediateDirectories: true)
         for (name, description) in photos { try daemon.dir.write("backing/" + name, Photo.jpeg(description)) }
@@ -81,8 +82,14 @@ import Testing
 
     @Test(.enabled(if: BindfsMount.canMount, "a FUSE mount needs root, bindfs (scripts/install-deps --test) and /dev/fuse"))
     func aStoppedFUSEDaemonNeverHoldsStatusAndIsPolledAgainWhenItAnswers() async throws {
-        try await Self.withFUSELibrary(photos: ["a.jpg": "Trip", "b.jpg": "Trip"]) { daemon, mount, _ in
+        try await Self.withFUSELibrary(photos: ["a.jpg": "Trip", "b.jpg": "Trip"], interval: 4) { daemon, mount, _ in
             #expect(await Self.ids(daemon).count == 2)
+            // Stopped just after a pass, so the stall is found by the probes before the next one.
+            // A mount that stops answering in the middle of a pass still holds the indexer until
+            // it answers (a known limit, in issue 31's note): that case is not what this tests.
+            let passes = daemon.log.components(separatedBy: "remote folders in").count
+            #expect(await eventually(within: 15) { daemon.log.components(separatedBy: "remote folders in").count > passes },
+                    "a pass ends: \(daemon.log)")
             mount.pause()
             #expect(await eventually(within: 10) { await Self.root(daemon)["stalled"] as? Bool == true }, "\(daemon.log)")
             // Several answers while it stays stopped, each quick.
@@ -113,7 +120,7 @@ import Testing
             mount.resume()
             #expect(await eventually(within: 10) { await Self.root(daemon)["stalled"] as? Bool == false }, "\(daemon.log)")
             try daemon.dir.write("backing/c.jpg", Photo.jpeg("After"))
-            #expect(await eventually(within: 5) { await Self.ids(daemon)["c.jpg"] != nil }, "polled again: \(daemon.log)")
+            #expect(await eventually(within: 12) { await Self.ids(daemon)["c.jpg"] != nil }, "polled again: \(daemon.log)")
             let status = try await daemon.photoctlJSON(["status"])
             #expect(status["state"] as? String == "ready", "\(status)")
         }
