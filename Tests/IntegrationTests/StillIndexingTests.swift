@@ -27,7 +27,10 @@ import Testing
         while caught.count < commands.count, ContinuousClock.now < deadline {
             for command in commands where caught[command.joined(separator: " ")] == nil {
                 let result = try await daemon.photoctl(command)
-                guard result.status == 0 else { continue }  // not yet listening
+                // Not yet listening; find with nothing indexed yet exits 1 (no match, as grep)
+                // and still says it is indexing, which is what this looks for.
+                let answered = result.status == 0 || (command.first == "find" && result.status == 1)
+                guard answered else { continue }
                 if result.stderr.contains("still indexing") || result.stdout.contains("\"progress\"") {
                     caught[command.joined(separator: " ")] = result
                 }
