@@ -45,6 +45,9 @@ public struct DirectoryWalker {
     /// The library root the `ignoring` patterns' paths are relative to; nil: the walk's root (a
     /// walk of a folder inside a root sets the root).
     public var ignoreBase: PathBytes?
+    /// Folders never opened, by full path: drives that are away, and polled file systems
+    /// reconciled on their own threads, where even a stat may hang.
+    public var skippingFolders: Set<PathBytes> = []
 
     /// Prepares a walk of `root`, an absolute path; `range`: only the files whose paths lie in
     /// it (folders wholly outside it are not opened).
@@ -104,7 +107,7 @@ public struct DirectoryWalker {
     /// The rules and how many leading bytes of a folder's path (with its trailing "/") are the
     /// base's, so the rest is its path from the base.
     private func cursorIgnoring(_ root: PathBytes) -> Cursor.Ignoring {
-        Cursor.Ignoring(rules: ignoring, baseLength: (ignoreBase ?? root).folderPrefix.bytes.count)
+        Cursor.Ignoring(rules: ignoring, baseLength: (ignoreBase ?? root).folderPrefix.bytes.count, folders: skippingFolders)
     }
 
     /// What one pull from a `Cursor` found.
@@ -142,9 +145,11 @@ public struct DirectoryWalker {
         fileprivate struct Ignoring {
             let rules: IgnoreRules
             let baseLength: Int
+            let folders: Set<PathBytes>
 
             /// Whether the entry `name` of the folder `folderPrefix` (a full path ending in "/") is ignored.
             func skips(_ name: [UInt8], in folderPrefix: PathBytes, isFolder: Bool) -> Bool {
+                if isFolder, !folders.isEmpty, folders.contains(PathBytes(folderPrefix.bytes + name)) { return true }
                 guard !rules.isEmpty else { return false }
                 let folder = folderPrefix.bytes.dropFirst(min(baseLength, folderPrefix.bytes.count))
                 return rules.ignores(name: name, inFolder: folder, isFolder: isFolder)

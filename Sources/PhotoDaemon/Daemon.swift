@@ -99,6 +99,8 @@ public struct Daemon: Sendable {
         let indexer = Indexer(roots: roots, scanner: scanner, coverage: coverage, state: state,
                               polled: PolledMounts(interval: config.remotePollInterval), logger: logger)
         mapper.volumes = indexer.volumes
+        // Threads stuck in a mount that does not answer are not waited for.
+        defer { indexer.folderThreads.shutDown() }
         let watcher = LiveWatcher(inotify: inotify, coverage: coverage, indexer: indexer, state: state,
                                   pollInterval: config.pollInterval, logger: logger)
         // The start-up reconcile watches each folder just before its walk lists it (Indexer.run),

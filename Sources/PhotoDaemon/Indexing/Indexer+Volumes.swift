@@ -65,7 +65,18 @@ extension Indexer {
         var back: [LibraryRoot] = []
         for root in roots.all where !polled.isRootStalled(root.configured) {
             let before = state.rootState(root.configured)
-            let (path, presence) = try await volumes.check(root, table: table)
+            let checked: (folder: PathBytes, presence: VolumePresence)
+            if let folder = polled.rootFolder(root.configured), folder.polled {
+                // Its stat may hang: made on the root's own threads, and given up if it does.
+                do {
+                    checked = try await onPolledFolder(folder.path) { _ in try await self.volumes.check(root, table: table) }
+                } catch is PolledFolderStalledError {
+                    continue
+                }
+            } else {
+                checked = try await volumes.check(root, table: table)
+            }
+            let (path, presence) = checked
             switch presence {
             case .missing:
                 if before != .missing { await markMissing(root, folder: path) }
@@ -100,7 +111,9 @@ extension Indexer {
     /// Follows the drives mounted inside a root that stays: one that went away goes offline,
     /// one that was mounted (again) is watched and reconciled.
     func recheckInside(_ root: LibraryRoot, path: PathBytes, table: MountTable) async throws {
-        let inside = try await volumes.checkInside(root, path: path, table: table)
+        // Polled file systems inside are the poller's: a stat of one may hang.
+        let polledInside = polled.mounts(inside: root.configured).filter(\.polled).map(\.path)
+        let inside = try await volumes.checkInside(root, path: path, table: table, skipping: polledInside)
         await note(inside, in: root, rewatch: true)
         let away = inside.away.map(\.folder)
         for folder in inside.arrived where state.indexProblem == nil {

@@ -29,6 +29,8 @@ final class Indexer: Sendable {
     let volumes: RootVolumes
     /// The file system of each root and mount inside one, and which are polled or stalled.
     let polled: PolledMounts
+    /// Each polled folder's own threads, where its reconciles run (`onPolledFolder`).
+    let folderThreads: FolderThreads
     /// Retries a reconcile of every root while the index cannot be written.
     private let catchUp: WriteCatchUp
 
@@ -36,6 +38,7 @@ final class Indexer: Sendable {
          polled: PolledMounts = PolledMounts(interval: 30), logger: Logger) {
         self.roots = roots
         self.polled = polled
+        folderThreads = FolderThreads(threadsPerFolder: scanner.parallelism)
         self.scanner = scanner
         self.coverage = coverage
         self.state = state
@@ -167,45 +170,26 @@ final class Indexer: Sendable {
         state.scanStarted()
         defer { state.scanFinished() }
         var total = ScanReport()
+        // Which roots and mounts are polled must be known before any is walked (at start-up
+        // this runs before the poller's first survey).
+        surveyPolled()
         let table = MountTable.read().table
         // A root whose file system does not answer is left as indexed: resolving or walking it
         // would hold this loop, and every root's changes behind it, until it answers.
         for root in targets where !polled.isRootStalled(root.configured) {
-            let (path, presence) = try await volumes.check(root, table: table)
-            switch presence {
-            case .missing:
-                await markMissing(root, folder: path)
-                continue
-            case .offline(let reason):
-                // Never reconciled: its folder holds none of its photos now.
-                await markOffline(root, folder: path, reason: reason)
-                continue
-            case .present(_, let remounted):
-                // Watches made on the mount that went away are dead: watched again as walked.
-                if remounted { coverage.uncover(path) }
-            case .new:
-                break
-            }
-            state.setRoot(root.configured, .scanning)
-            // A root not yet watched (at start-up) is watched by its walk, folder by folder, just
-            // before each is listed: nothing made in a folder after its listing goes unseen.
-            let covering = coverage.needsCovering(path)
-            // Drives mounted inside the root: one that is away is left out of the reconcile.
-            let inside = try await volumes.checkInside(root, path: path, table: table)
-            await note(inside, in: root, rewatch: !covering)
-            let coverage = self.coverage
-            let watch: (@Sendable (PathBytes) -> Void)? =
-                covering ? { @Sendable folder in coverage.watchWhileWalking(folder) } : nil
             do {
-                total = total + (try await scanner.reconcile(root: path, progress: state.progress, beforeListing: watch,
-                                                             excluding: inside.away.map(\.folder)))
-                if covering { coverage.finishCovering(path, walked: true) }
-            } catch {
-                if covering { coverage.finishCovering(path, walked: false) }
+                if let folder = polled.rootFolder(root.configured), folder.polled {
+                    let inside = polled.mounts(inside: root.configured).filter(\.polled).map(\.path)
+                    total = total + (try await onPolledFolder(folder.path, watching: inside) { scanner in
+                        try await self.reconcile(root, table: table, scanner: scanner)
+                    })
+                } else {
+                    total = total + (try await reconcile(root, table: table, scanner: scanner))
+                }
+            } catch let error as PolledFolderStalledError {
                 state.setRoot(root.configured, state.coverage(of: root.configured))
-                throw unwritable(error) ?? error
+                logger.warning("root \(root.configured) was not reconciled (\(reason)): \(error)")
             }
-            state.setRoot(root.configured, state.coverage(of: root.configured))
         }
         let everyRoot = Set(targets.map(\.configured)) == Set(roots.all.map(\.configured))
         if everyRoot, state.indexProblem != nil {
@@ -232,8 +216,18 @@ final class Indexer: Sendable {
         guard state.indexProblem == nil else { return }
         do {
             for folder in folders {
-                _ = try await scanner.reconcile(root: folder, progress: ScanProgressTracker(),
-                                                excluding: volumes.offlineFolders(inside: folder))
+                let excluding = volumes.offlineFolders(inside: folder)
+                guard let top = polled.polledFolder(containing: folder) else {
+                    _ = try await scanner.reconcile(root: folder, progress: ScanProgressTracker(), excluding: excluding)
+                    continue
+                }
+                do {
+                    _ = try await onPolledFolder(top.path) { scanner in
+                        try await scanner.reconcile(root: folder, progress: ScanProgressTracker(), excluding: excluding)
+                    }
+                } catch let error as PolledFolderStalledError {
+                    logger.debug("polling \(folder) was given up: \(error)")
+                }
             }
         } catch {
             guard unwritable(error) != nil else { throw error }

@@ -49,11 +49,12 @@ final class LibraryWalk: Sendable {
     /// taken from `ignoreBase` (the library root; nil: `root`).
     init(root: PathBytes, range: PathRange? = nil, sidecars: Bool, statingFiles: Bool = true,
          beforeListing: (@Sendable (PathBytes) -> Void)? = nil, ignoring: IgnoreRules = .none, ignoreBase: PathBytes? = nil,
-         logger: Logger) {
+         skipping: Set<PathBytes> = [], logger: Logger) {
         var walker = DirectoryWalker(root: root, range: range)
         walker.beforeListing = beforeListing
         walker.ignoring = ignoring
         walker.ignoreBase = ignoreBase
+        walker.skippingFolders = skipping
         state = Mutex(State(cursor: walker.start(statingFiles: statingFiles, sweepingLeftovers: true)))
         self.sidecars = sidecars
         self.statingFiles = statingFiles
@@ -104,10 +105,12 @@ final class LibraryWalk: Sendable {
 
     /// The files under `root` a first index will read (sidecars and what `ignoring` names left
     /// out, as the walk leaves them), counted quickly for a progress total. Blocking.
-    static func count(_ root: PathBytes, ignoring: IgnoreRules = .none, ignoreBase: PathBytes? = nil) -> Int {
+    static func count(_ root: PathBytes, ignoring: IgnoreRules = .none, ignoreBase: PathBytes? = nil,
+                      skipping: Set<PathBytes> = []) -> Int {
         var walker = DirectoryWalker(root: root)
         walker.ignoring = ignoring
         walker.ignoreBase = ignoreBase
+        walker.skippingFolders = skipping
         return walker.countFiles { !Sidecar.isSidecar(PathBytes($0)) }
     }
 

@@ -40,7 +40,8 @@ struct ScanReport: Sendable, Equatable {
 struct Scanner: Sendable {
     let store: Store
     let reader: AssetReader
-    let pool: NIOThreadPool
+    /// Where file work runs: the shared file pool, or a polled folder's own threads.
+    var pool: NIOThreadPool
     /// How many files are read at once (the core count).
     let parallelism: Int
     /// Files per write transaction.
@@ -79,10 +80,14 @@ struct Scanner: Sendable {
         // The tree is walked in as many ranges as files are read at once, side by side: the walk
         // is a stat call a file, and a reconcile of an unchanged library is nothing but the walk.
         let ignoreBase = ignore.base(for: root)
+        // Excluded folders are never opened: a drive away has nothing of its own there, and a
+        // polled mount reconciled on its own threads may hang at the first stat.
+        let skipping = Set(excluding)
         let ranges = try await pool.runIfActive { [parallelism, ignore] in
             var walker = DirectoryWalker(root: root)
             walker.ignoring = ignore.rules
             walker.ignoreBase = ignoreBase
+            walker.skippingFolders = skipping
             return walker.split(into: parallelism)
         }
         // With nothing indexed anywhere, no new file can be an asset moved: all are read at once,
@@ -91,7 +96,7 @@ struct Scanner: Sendable {
         let walks = ranges.map {
             LibraryWalk(root: root, range: $0, sidecars: reader.sources.contains(.sidecar),
                         statingFiles: indexedAnywhere > 0, beforeListing: beforeListing, ignoring: ignore.rules,
-                        ignoreBase: ignoreBase, logger: logger)
+                        ignoreBase: ignoreBase, skipping: skipping, logger: logger)
         }
         var machine = ReconcileMachine(
             feeds: ranges.map {
@@ -122,7 +127,7 @@ struct Scanner: Sendable {
                         case .count:
                             group.addTask {
                                 .counted(try await pool.runIfActive { [ignore] in
-                                    LibraryWalk.count(root, ignoring: ignore.rules, ignoreBase: ignoreBase)
+                                    LibraryWalk.count(root, ignoring: ignore.rules, ignoreBase: ignoreBase, skipping: skipping)
                                 })
                             }
                         case .addToTotal(let files):
@@ -142,6 +147,9 @@ struct Scanner: Sendable {
                         }
                     }
                     guard let step = try await group.next() else { break }
+                    // Given up (a polled mount stopped answering, or shutdown): nothing more is
+                    // started, so work that comes back late writes nothing after it.
+                    try Task.checkCancellation()
                     switch step {
                     case .walked(_, let walked): progress.found(walked.found)
                     case .read(_, let files): progress.indexed(files)

@@ -7,15 +7,14 @@ import Synchronization
 /// rescan, so moves keep their ids as they do there. Local parts of a tree keep inotify.
 ///
 /// Two loops: one probes each polled mount (`MountProbe`) and marks the ones that do not answer
-/// stalled, the other reconciles the ones that answer. A pass that hangs in a mount that stopped
-/// answering half-way holds only the poll loop and the indexer; the probe loop still says so.
+/// stalled, the other reconciles the ones that answer. A pass runs on the mount's own threads
+/// (`Indexer.onPolledFolder`): one that hangs half-way is given up once the mount does not
+/// answer a probe, and holds nothing but those threads.
 final class RemotePoller: Sendable {
     private let indexer: Indexer
     private let mounts: PolledMounts
     private let state: LibraryState
     private let logger: Logger
-    /// One probe per polled folder, each with at most one thread out.
-    private let probes = Mutex<[PathBytes: MountProbe]>([:])
     /// Whether a pass went over its budget yet: said once per run as a notice, as a pass near
     /// the budget crosses it back and forth; every pass's time is in the debug log.
     private let warnedOverBudget = Atomic(false)
@@ -43,20 +42,9 @@ final class RemotePoller: Sendable {
         }
     }
 
-    /// Reads the mount table and where each root is. A root already known to be on a polled
-    /// file system is not resolved again (that would stat a mount that may hang); the mount
-    /// table alone says whether it is still mounted there.
+    /// Reads the mount table and where each root is (`Indexer.surveyPolled`).
     func survey() {
-        let table = MountTable.read().table
-        let paths = indexer.roots.all.map { root -> (root: String, path: PathBytes?) in
-            if let known = mounts.rootFolder(root.configured), known.polled,
-               let mount = table.covering(known.path), mount.fsType == known.fileSystem,
-               state.rootState(root.configured) != .missing, state.rootState(root.configured) != .offline {
-                return (root.configured, known.path)
-            }
-            return (root.configured, root.resolve())
-        }
-        mounts.survey(paths: paths, table: table)
+        indexer.surveyPolled()
     }
 
     /// Every `interval` (and at once): surveys again, then probes each polled folder.
@@ -64,36 +52,11 @@ final class RemotePoller: Sendable {
         repeat {
             survey()
             for folder in mounts.all where folder.polled {
-                if let answered = await probe(folder.path).answers(folder.path) { note(folder, answers: answered) }
+                if let answered = await mounts.probe(for: folder.path).answers(folder.path) {
+                    indexer.notePolled(folder.path, answers: answered)
+                }
             }
         } while (try? await Task.sleep(for: interval)) != nil
-    }
-
-    /// The probe of `path`, made on first use.
-    private func probe(_ path: PathBytes) -> MountProbe {
-        probes.withLock { probes in
-            if let probe = probes[path] { return probe }
-            let probe = MountProbe()
-            probes[path] = probe
-            return probe
-        }
-    }
-
-    /// Says in Status and the journal when a polled folder stops or starts answering.
-    private func note(_ folder: PolledMounts.Folder, answers: Bool) {
-        guard mounts.setStalled(folder.path, !answers) else { return }
-        let key = folder.path.description
-        if answers {
-            state.setPollProblem(key, nil)
-            logger.notice("\(folder.fileSystem) at \(key) in root \(folder.root) answers again: polling it")
-            return
-        }
-        let problem = """
-            the \(folder.fileSystem) file system at \(key) in root \(folder.root) does not answer (a hung server or a \
-            stopped FUSE daemon): its photos stay readable as indexed, and it is polled again once it answers
-            """
-        state.setPollProblem(key, problem)
-        logger.warning("\(problem)")
     }
 
     /// Every `interval`, or longer after a pass over budget: reconciles each polled folder that
@@ -106,8 +69,8 @@ final class RemotePoller: Sendable {
             for folder in mounts.polledTops where !mounts.isStalled(folder.path) {
                 // Probed again just before: a mount that stopped answering since the probe loop
                 // last looked is not walked into (nil: a probe is out, so it may not answer).
-                let answered = await probe(folder.path).answers(folder.path)
-                if answered == false { note(folder, answers: false) }
+                let answered = await mounts.probe(for: folder.path).answers(folder.path)
+                if answered == false { indexer.notePolled(folder.path, answers: false) }
                 guard answered == true else { continue }
                 do {
                     try await indexer.reconcile(folders: [folder.path])

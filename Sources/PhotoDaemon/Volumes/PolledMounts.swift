@@ -25,6 +25,9 @@ final class PolledMounts: Sendable {
     /// How many times a folder stopped answering: a pass during which it grew waited on a mount
     /// rather than worked, and says nothing of what a pass costs.
     private let stalls = Atomic(0)
+    /// One probe per polled folder, each with at most one thread out, shared by the poller and
+    /// the indexer's watch over a pass.
+    private let probes = Mutex<[PathBytes: MountProbe]>([:])
 
     init(interval: Int) {
         self.interval = interval
@@ -57,6 +60,11 @@ final class PolledMounts: Sendable {
         return polled.filter { folder in !polled.contains { folder.path.isInside($0.path) } }
     }
 
+    /// The polled folder that `path` is in (the outermost), nil when it is on no polled file system.
+    func polledFolder(containing path: PathBytes) -> Folder? {
+        polledTops.first { path.isSameOrInside($0.path) }
+    }
+
     /// The root's own folder as last surveyed, nil when none was.
     func rootFolder(_ root: String) -> Folder? {
         all.first { $0.root == root && $0.isRoot }
@@ -65,6 +73,16 @@ final class PolledMounts: Sendable {
     /// The mounts inside `root`, as last surveyed.
     func mounts(inside root: String) -> [Folder] {
         all.filter { $0.root == root && !$0.isRoot }
+    }
+
+    /// The probe of `path`, made on first use.
+    func probe(for path: PathBytes) -> MountProbe {
+        probes.withLock { probes in
+            if let probe = probes[path] { return probe }
+            let probe = MountProbe()
+            probes[path] = probe
+            return probe
+        }
     }
 
     /// Records whether `path` answers; true when that changed.

@@ -75,12 +75,15 @@ final class RootVolumes: Sendable {
 
     /// Decides for each drive mounted, or recorded as mounted, at a folder inside `root` (present
     /// at `path`): records the ones mounted now, and says which are away, which arrived and
-    /// which are back.
-    func checkInside(_ root: LibraryRoot, path: PathBytes, table: MountTable) async throws -> InsideMounts {
+    /// which are back. Mounts in `skipping` (polled file systems, which may hang) are neither
+    /// statted nor decided: they are reconciled on their own threads.
+    func checkInside(_ root: LibraryRoot, path: PathBytes, table: MountTable,
+                     skipping: [PathBytes] = []) async throws -> InsideMounts {
         let known = try await loaded()
         var result = InsideMounts()
-        var seen: Set<PathBytes> = []
-        for mount in table.mounts(inside: path) where seen.insert(mount.mountPoint).inserted {
+        var seen = Set(skipping)
+        let notSkipped = table.mounts(inside: path).filter { mount in !skipping.contains { mount.mountPoint.isSameOrInside($0) } }
+        for mount in notSkipped where seen.insert(mount.mountPoint).inserted {
             let folder = mount.mountPoint
             let recorded = known[folder]
             let wasAway = offline.withLock { $0[Self.mountKey(folder)] != nil }
@@ -99,7 +102,7 @@ final class RootVolumes: Sendable {
             }
         }
         for recorded in known.values where recorded.root == root.configured && recorded.folder.isInside(path)
-            && !seen.contains(recorded.folder) {
+            && !seen.contains(recorded.folder) && !skipping.contains(where: { recorded.folder.isInside($0) }) {
             let folder = recorded.folder
             let wasAway = offline.withLock { $0[Self.mountKey(folder)] != nil }
             switch try await decide(folder: folder, root: root.configured, recorded: recorded, table: table,
