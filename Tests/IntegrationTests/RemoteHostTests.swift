@@ -94,6 +94,18 @@ struct RemoteHostTests {
         #expect(result.stdout.contains("Holidays"), "\(result.stdout) \(result.stderr)")
     }
 
+    @Test func callsPipedThroughSSHGetEveryReply() async throws {
+        let (daemon, ssh, _) = try await started()
+        // sshd is this process's child: never left running, whatever fails.
+        defer { Task { await ssh.stop() } }
+        // ssh's stdin ends as soon as the calls are written; the bridge there half-closes.
+        let command = "printf '\(BridgeCommandTests.pipedCalls)' | \(ssh.sshWrapper) 127.0.0.1 photoctl bridge"
+        let result = try await ProcessRunner.run("/bin/sh", ["-c", command], environment: daemon.environment, timeout: 30)
+        await ssh.stop()
+        #expect(result.status == 0, "\(result.stderr)")
+        BridgeCommandTests.expectPipedReplies(result.stdout)
+    }
+
     @Test func openRefusesAPhotoOnAnotherHost() async throws {
         // Refused before ssh runs: the viewer here cannot show a path on the other machine.
         let daemon = try DaemonHarness()
