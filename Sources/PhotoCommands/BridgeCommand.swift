@@ -16,8 +16,9 @@ struct BridgeCommand: AsyncParsableCommand {
         abstract: "Join stdin and stdout to photod's socket (for ssh and varlink --bridge).",
         discussion: """
             Bytes pass unchanged both ways; photod sees the user who ran the bridge. End of file \
-            on stdin closes the socket's sending side; the bridge exits when photod closes. \
-            photod takes that as the client gone, so keep stdin open until the replies came. \
+            on stdin closes the socket's sending side: photod still answers every call sent, \
+            then closes, and the bridge exits once the replies are out (or at once when stdout's \
+            reader is gone). \
             Example: varlink --bridge "ssh nas photoctl bridge" call io.photod.Library.ListGroups '{}'
             """)
 
@@ -28,9 +29,15 @@ struct BridgeCommand: AsyncParsableCommand {
         // Each direction on its own thread with plain reads and writes: neither waits on the other.
         let started = DetachedThread.start(name: "bridge-in") {
             _ = ByteRelay.copy(from: STDIN_FILENO, to: socket)
-            // Half-close, as varlink's bridge convention has it: photod's relay takes it for the
-            // client gone (RelayLoop), so it closes and the other direction ends too.
+            // Half-close, as varlink's bridge convention has it: photod answers the calls it has
+            // (RelayLoop), then closes, which ends the other direction and the bridge.
             shutdown(socket, Int32(SHUT_WR))
+            // Whoever reads the replies may go meanwhile (ssh's connection dropped): a call that
+            // never ends (a watch) would then keep the bridge and photod's call alive until its
+            // next reply failed to go out. Nobody can take them, so end the connection at once.
+            if ReaderGone.wait(on: STDOUT_FILENO) {
+                shutdown(socket, Int32(SHUT_RDWR))
+            }
         }
         guard started else {
             // Nothing would carry the calls: say so rather than wait for replies that never come.

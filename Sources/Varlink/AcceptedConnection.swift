@@ -10,7 +10,8 @@ import VarlinkCore
 /// `input` is the read end of the pipe the relay copies the client's bytes into, `output` and
 /// `sender` are duplicates of the socket: NIO writes replies to `output` (and may close it alone
 /// when the client hangs up), `sender` stays open for replies with descriptors until the
-/// connection's last handler is done. Closing them is how the relay learns the connection ended.
+/// connection's last handler is done. Closing them is how the relay learns the connection ended
+/// (once the client half-closed and the pipe is gone, the socket's shutdown is).
 final class AcceptedConnection: Sendable {
     /// The descriptors of one connection, for exactly one owner.
     struct Descriptors: Sendable {
@@ -21,11 +22,11 @@ final class AcceptedConnection: Sendable {
         /// A duplicate of the socket for sendmsg with descriptors (ConnectionOutput).
         let sender: Int32
 
-        /// Closes all three.
+        /// Closes all three, the socket shut down so the client and the relay see it end.
         func close() {
-            for descriptor in [self.input, self.output, self.sender] {
-                _ = Glibc.close(descriptor)
-            }
+            _ = Glibc.close(self.input)
+            _ = Glibc.close(self.output)
+            ServedSocket.end(self.sender)
         }
     }
 
@@ -33,12 +34,15 @@ final class AcceptedConnection: Sendable {
     let peer: VarlinkPeer?
     /// The descriptors the client passes, as the relay receives them.
     let inbox: DescriptorInbox
+    /// Where the relay says the client is gone, as opposed to done sending.
+    let departure: ClientDeparture
     private let descriptors: Mutex<Descriptors?>
 
-    init(_ descriptors: Descriptors, peer: VarlinkPeer?, inbox: DescriptorInbox) {
+    init(_ descriptors: Descriptors, peer: VarlinkPeer?, inbox: DescriptorInbox, departure: ClientDeparture) {
         self.descriptors = Mutex(descriptors)
         self.peer = peer
         self.inbox = inbox
+        self.departure = departure
     }
 
     deinit {

@@ -88,12 +88,7 @@ struct ConnectionOutput: Sendable {
         let loop = channel.eventLoop
         var pieces = message.pieces(of: self.limit)
         // First the replies before this one, then each piece in turn, must be taken in time.
-        var previous: EventLoopFuture<Void>? = try await loop.submit { () -> EventLoopFuture<Void>? in
-            guard channel.isActive else { return nil }
-            let drained = loop.makePromise(of: Void.self)
-            channel.writeAndFlush(channel.allocator.buffer(capacity: 0), promise: drained)
-            return drained.futureResult
-        }.get()
+        var previous = try await self.drained()
         while true {
             guard let written = previous else { throw Gone.closed }
             guard await Self.completes(written, before: .now() + Self.pieceWait, on: loop) else {
@@ -107,6 +102,29 @@ struct ConnectionOutput: Sendable {
                 return sent.futureResult
             }.get()
         }
+    }
+
+    /// Waits until every reply queued so far is written, as a client that closed its sending side
+    /// still takes them before the connection closes; one that takes nothing for `pieceWait` is
+    /// dropped, as a reply in pieces would be.
+    func finishWriting() async {
+        guard let written = try? await self.drained() else { return }
+        if !(await Self.completes(written, before: .now() + Self.pieceWait, on: self.channel.eventLoop)) {
+            _ = self.dropNotReading()
+        }
+    }
+
+    /// A future completed once everything queued before it is written (an empty write completes
+    /// then); nil when the channel is closed.
+    private func drained() async throws -> EventLoopFuture<Void>? {
+        let channel = self.channel
+        let loop = channel.eventLoop
+        return try await loop.submit { () -> EventLoopFuture<Void>? in
+            guard channel.isActive else { return nil }
+            let drained = loop.makePromise(of: Void.self)
+            channel.writeAndFlush(channel.allocator.buffer(capacity: 0), promise: drained)
+            return drained.futureResult
+        }.get()
     }
 
     /// Whether `future` completes (either way) before `deadline`.

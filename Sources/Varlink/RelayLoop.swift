@@ -12,10 +12,16 @@ import VarlinkCore
 ///
 /// Backpressure: while a connection's pipe is full its socket is not read (only watched for
 /// hang-up), so a client that sends faster than its calls are served waits in its own socket
-/// rather than in this process. A hang-up, an error or end-of-file closes the socket and the
-/// pipe, which makes NIO close the channel (and so cancel a running handler); NIO closing the
-/// channel (idle, not reading, shutdown) shows here as an error on the pipe, and the socket is
-/// closed in turn.
+/// rather than in this process.
+///
+/// End-of-file is the client shutting down its sending side (varlink's bridge convention): the
+/// pipe is closed once everything before it is in, which tells the server no more calls come
+/// (the channel allows half-closure, so it still answers the calls it has), and the socket is
+/// watched only for a hang-up from then on. A hang-up or an error means the client is gone: the
+/// socket and the pipe are closed and ClientDeparture closes the channel (which cancels a running
+/// handler). NIO closing the channel (idle, not reading, shutdown, done after end-of-file) shows
+/// here as an error on the pipe, or once the pipe is gone as the hang-up of the socket the server
+/// shut down (ServedSocket), and the socket is closed in turn.
 ///
 /// Unchecked Sendable: everything here is touched only by the relay thread once it runs.
 final class RelayLoop: @unchecked Sendable {
@@ -131,9 +137,11 @@ final class RelayLoop: @unchecked Sendable {
         let id = self.nextID
         self.nextID += 1
         let inbox = DescriptorInbox()
-        let connection = RelayedSocket(id: id, socket: socket, pipe: made[1], inbox: inbox)
+        let departure = ClientDeparture()
+        let connection = RelayedSocket(id: id, socket: socket, pipe: made[1], inbox: inbox, departure: departure)
         do {
-            try self.epoll.add(socket, [.input, .peerClosed], token: connection.socketToken)
+            // Hang-ups and errors are always reported; a half-close is end-of-file on reading.
+            try self.epoll.add(socket, .input, token: connection.socketToken)
             try self.epoll.add(connection.pipe, [], token: connection.pipeToken)
         } catch {
             self.epoll.remove(socket)
@@ -144,7 +152,7 @@ final class RelayLoop: @unchecked Sendable {
         self.connections[id] = connection
         // A server that stopped listening drops it, which closes its ends: the pipe reports it.
         self.output.yield(AcceptedConnection(
-            .init(input: made[0], output: made[2], sender: made[3]), peer: peer, inbox: inbox
+            .init(input: made[0], output: made[2], sender: made[3]), peer: peer, inbox: inbox, departure: departure
         ))
     }
 
@@ -165,12 +173,13 @@ final class RelayLoop: @unchecked Sendable {
     // MARK: Relaying
 
     private func socketReady(_ connection: RelayedSocket, _ events: Epoll.Events) {
-        // A hang-up ends the connection at once, bytes still unread or not: calls not yet started
-        // are dropped, and the running one is cancelled, as its client is gone.
-        guard events.isDisjoint(with: [.peerClosed, .hangUp, .error]) else {
+        // A hang-up (the client closed) or an error (a reset) ends the connection at once, bytes
+        // still unread or not: calls not yet started are dropped, and the running one is
+        // cancelled, as its client is gone. A half-close is not one: it is read as end-of-file.
+        guard events.isDisjoint(with: [.hangUp, .error]) else {
             return self.close(connection)
         }
-        if events.contains(.input), connection.pending.isEmpty {
+        if events.contains(.input), connection.pending.isEmpty, !connection.inputEnded {
             self.receive(connection)
         }
     }
@@ -193,7 +202,7 @@ final class RelayLoop: @unchecked Sendable {
                 if received.truncated {
                     self.refuse(connection, "varlink client passed more file descriptors than a message may carry")
                 } else {
-                    self.close(connection)
+                    self.endInput(connection)
                 }
                 return
             }
@@ -223,13 +232,15 @@ final class RelayLoop: @unchecked Sendable {
             self.close(connection)
             return false
         }
-        // Still watched for hang-up, so a gone client cancels its running call.
-        try? self.epoll.modify(connection.socket, [.peerClosed], token: connection.socketToken)
+        // Still watched for hang-up (always reported), so a gone client cancels its running call.
+        try? self.epoll.modify(connection.socket, [], token: connection.socketToken)
         try? self.epoll.modify(connection.pipe, .output, token: connection.pipeToken)
         return false
     }
 
     private func pipeReady(_ connection: RelayedSocket, _ events: Epoll.Events) {
+        // An event from before the pipe was closed, in the same batch: nothing to do with it.
+        guard !connection.inputEnded else { return }
         // NIO closed its end: the channel is closed, whoever closed it.
         guard events.isDisjoint(with: [.hangUp, .error]) else {
             return self.close(connection)
@@ -245,7 +256,23 @@ final class RelayLoop: @unchecked Sendable {
         }
         if connection.pending.isEmpty {
             try? self.epoll.modify(connection.pipe, [], token: connection.pipeToken)
-            try? self.epoll.modify(connection.socket, [.input, .peerClosed], token: connection.socketToken)
+            try? self.epoll.modify(connection.socket, .input, token: connection.socketToken)
+        }
+    }
+
+    /// The client shut down its sending side and all it sent is in the pipe (nothing is read
+    /// while bytes wait for it): closing the pipe tells the server no more calls come, and it
+    /// answers those it has. The socket stays open and watched for a hang-up only, the client
+    /// going or the server done (ServedSocket), either way the end of the connection.
+    private func endInput(_ connection: RelayedSocket) {
+        self.epoll.remove(connection.pipe)
+        _ = Glibc.close(connection.pipe)
+        connection.inputEnded = true
+        do {
+            try self.epoll.modify(connection.socket, [], token: connection.socketToken)
+        } catch {
+            // Still watched for input, which end-of-file keeps ready: stop rather than spin.
+            self.close(connection)
         }
     }
 
@@ -255,14 +282,18 @@ final class RelayLoop: @unchecked Sendable {
         self.close(connection)
     }
 
-    /// Stops relaying: the client sees its socket closed once NIO's duplicates are closed too,
-    /// NIO sees the pipe end, and descriptors nobody claimed are closed.
+    /// Stops relaying: the channel is closed (ClientDeparture; nothing happens if it already
+    /// is), the client sees its socket closed once NIO's duplicates are closed too, and
+    /// descriptors nobody claimed are closed.
     private func close(_ connection: RelayedSocket) {
         // Out of epoll first: NIO's duplicates keep the socket open, and with it the registration.
         self.epoll.remove(connection.socket)
-        self.epoll.remove(connection.pipe)
         _ = Glibc.close(connection.socket)
-        _ = Glibc.close(connection.pipe)
+        if !connection.inputEnded {
+            self.epoll.remove(connection.pipe)
+            _ = Glibc.close(connection.pipe)
+        }
+        connection.departure.depart()
         connection.inbox.closeAll()
         self.connections[connection.id] = nil
     }
@@ -273,9 +304,12 @@ final class RelayedSocket {
     let id: UInt64
     /// The accepted socket, read with recvmsg.
     let socket: Int32
-    /// The write end of the pipe NIO reads.
+    /// The write end of the pipe NIO reads; closed once `inputEnded`.
     let pipe: Int32
     let inbox: DescriptorInbox
+    let departure: ClientDeparture
+    /// The client shut down its sending side and the pipe is closed.
+    var inputEnded = false
     /// Bytes received so far: the stream offset of the next one.
     var offset = 0
     /// Bytes received and not yet written to the full pipe.
@@ -284,10 +318,11 @@ final class RelayedSocket {
     var socketToken: UInt64 { self.id << 1 }
     var pipeToken: UInt64 { self.id << 1 | 1 }
 
-    init(id: UInt64, socket: Int32, pipe: Int32, inbox: DescriptorInbox) {
+    init(id: UInt64, socket: Int32, pipe: Int32, inbox: DescriptorInbox, departure: ClientDeparture) {
         self.id = id
         self.socket = socket
         self.pipe = pipe
         self.inbox = inbox
+        self.departure = departure
     }
 }

@@ -11,7 +11,9 @@ import Synchronization
 /// Calls are handled strictly in order, and the next bytes are read only once the current call
 /// is done (NIOAsyncChannel stops reading the relay's pipe when its inbound buffer is full, and
 /// the relay stops reading the socket when the pipe is full), so a client's pipelined calls wait
-/// in its own socket. Each call gets the file descriptors that came with its message (see
+/// in its own socket. A client that shuts down its sending side gets the replies to every call it
+/// sent, then the connection closes; one that is gone (ClientDeparture) has it closed at once,
+/// its running call cancelled. Each call gets the file descriptors that came with its message (see
 /// DescriptorInbox); those its handler does not take are closed when it returns. A client that
 /// does not read its replies is disconnected once they pass the bound (ConnectionOutput), and a
 /// connection without a call in flight is closed by its IdleTimer.
@@ -29,6 +31,8 @@ struct VarlinkConnection {
     let sender: Int32
     /// The descriptors the client passes with its calls, as the relay receives them.
     let inbox: DescriptorInbox
+    /// Where the relay says the client is gone.
+    let departure: ClientDeparture
     let registry: VarlinkRegistry
     let peer: VarlinkPeer?
     let attachment: (any Sendable)?
@@ -46,10 +50,12 @@ struct VarlinkConnection {
             budget.log(logger, .notice, "closing an idle varlink connection", metadata: ["idle.seconds": "\(idleSeconds)"])
         }
         // Closed on the event loop once the channel is: ConnectionOutput sends on it only from the
-        // loop, after checking the channel is active, so never after this. The client sees its
-        // connection end as soon as NIO's copies and the relay's are closed.
+        // loop, after checking the channel is active, so never after this. It is shut down first,
+        // so the client sees its connection end even while the relay holds a copy (ServedSocket).
         let sender = self.sender
-        self.channel.channel.closeFuture.whenComplete { _ in close(sender) }
+        self.channel.channel.closeFuture.whenComplete { _ in ServedSocket.end(sender) }
+        // The pipe's end only says no more calls come (half-closure); a client gone closes it all.
+        self.departure.whenGone { [channel = self.channel.channel] in channel.close(promise: nil) }
         defer {
             idle.disarm()
             self.inbox.closeAll()
@@ -77,6 +83,8 @@ struct VarlinkConnection {
                         idle.arm()
                     }
                 }
+                // The client is done sending (half-closed): the replies it waits for go out first.
+                await output.finishWriting()
             }
             logger.debug("varlink connection closed")
         } catch let error as VarlinkProtocolError {

@@ -223,6 +223,7 @@ public final class VarlinkServer: Sendable {
             channel: made.channel,
             sender: made.sender,
             inbox: accepted.inbox,
+            departure: accepted.departure,
             registry: self.registry,
             peer: peer,
             attachment: attachment,
@@ -257,6 +258,9 @@ public final class VarlinkServer: Sendable {
         do {
             let channel = try await NIOPipeBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .channelOption(ChannelOptions.writeBufferWaterMark, value: watermark)
+                // The pipe's end is the client done sending (RelayLoop): its calls still get their
+                // replies. A client gone closes the channel through ClientDeparture instead.
+                .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
                 .takingOwnershipOfDescriptors(input: descriptors.input, output: descriptors.output) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
@@ -267,7 +271,7 @@ public final class VarlinkServer: Sendable {
             // Not closing input and output: NIO may have closed them with the channel it failed
             // to set up, and closing a number twice could close someone else's descriptor. The
             // relay sees the connection end once NIO's copies are gone.
-            close(descriptors.sender)
+            ServedSocket.end(descriptors.sender)
             accepted.inbox.closeAll()
             logger.error("cannot serve a varlink connection", metadata: ["error": "\(error)"])
             return nil

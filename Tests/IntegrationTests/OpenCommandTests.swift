@@ -6,7 +6,7 @@ import Testing
 @Suite(.serialized) struct OpenCommandTests {
     /// A folder holding an `xdg-open` that writes its argument count and arguments, one a line,
     /// to `record`, and exits with `status`.
-    private func fakeXDGOpen(in dir: TemporaryDirectory, record: String, status: Int = 0) throws -> String {
+    static func fakeXDGOpen(in dir: TemporaryDirectory, record: String, status: Int = 0) throws -> String {
         let script = "#!/bin/sh\nprintf '%s\\n' \"$#\" \"$@\" > '\(record)'\nexit \(status)\n"
         let program = try dir.write("bin/xdg-open", Array(script.utf8))
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program)
@@ -30,7 +30,7 @@ import Testing
     @Test func xdgOpenGetsExactlyTheAssetsPath() async throws {
         let (daemon, id, path) = try await daemonWithPhoto()
         let record = daemon.dir.file("argv.txt")
-        let bin = try fakeXDGOpen(in: daemon.dir, record: record)
+        let bin = try Self.fakeXDGOpen(in: daemon.dir, record: record)
         let result = try await photoctl(daemon, ["open", id], path: bin + ":/usr/bin:/bin")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try String(contentsOfFile: record, encoding: .utf8) == "1\n\(path)\n")
@@ -38,7 +38,7 @@ import Testing
 
     @Test func aFailingXDGOpenIsAnError() async throws {
         let (daemon, id, _) = try await daemonWithPhoto()
-        let bin = try fakeXDGOpen(in: daemon.dir, record: daemon.dir.file("argv.txt"), status: 4)
+        let bin = try Self.fakeXDGOpen(in: daemon.dir, record: daemon.dir.file("argv.txt"), status: 4)
         let result = try await photoctl(daemon, ["open", id], path: bin + ":/usr/bin:/bin")
         #expect(result.status == 1)
         #expect(result.stderr.contains("exited with status 4"))
@@ -55,7 +55,7 @@ import Testing
 
     @Test func anUnknownIdExits1NamingIt() async throws {
         let (daemon, _, _) = try await daemonWithPhoto()
-        let bin = try fakeXDGOpen(in: daemon.dir, record: daemon.dir.file("argv.txt"))
+        let bin = try Self.fakeXDGOpen(in: daemon.dir, record: daemon.dir.file("argv.txt"))
         let result = try await photoctl(daemon, ["open", "00000000deadbeef"], path: bin)
         #expect(result.status == 1)
         #expect(result.stderr.contains("00000000deadbeef"))

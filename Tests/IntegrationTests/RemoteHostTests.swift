@@ -94,13 +94,74 @@ struct RemoteHostTests {
         #expect(result.stdout.contains("Holidays"), "\(result.stdout) \(result.stderr)")
     }
 
-    @Test func openRefusesAPhotoOnAnotherHost() async throws {
-        // Refused before ssh runs: the viewer here cannot show a path on the other machine.
-        let daemon = try DaemonHarness()
-        let result = try await ProcessRunner.run(Binaries.photoctl, ["--host", "nas", "open", "0123456789abcdef"],
-                                                 environment: daemon.environment.merging(["PHOTOD_SSH": "/bin/false"]) { $1 })
-        #expect(result.status == 2, "\(result.stderr)")
-        #expect(result.stderr.contains("photoctl --host nas export ID FOLDER"), "\(result.stderr)")
+    @Test func callsPipedThroughSSHGetEveryReply() async throws {
+        let (daemon, ssh, _) = try await started()
+        // sshd is this process's child: never left running, whatever fails.
+        defer { Task { await ssh.stop() } }
+        // ssh's stdin ends as soon as the calls are written; the bridge there half-closes.
+        let command = "printf '\(BridgeCommandTests.pipedCalls)' | \(ssh.sshWrapper) 127.0.0.1 photoctl bridge"
+        let result = try await ProcessRunner.run("/bin/sh", ["-c", command], environment: daemon.environment, timeout: 30)
+        await ssh.stop()
+        #expect(result.status == 0, "\(result.stderr)")
+        BridgeCommandTests.expectPipedReplies(result.stdout)
+    }
+
+    @Test func openShowsAPrivateCopyOfTheOriginalAndClearsOldOnes() async throws {
+        let (daemon, ssh, ids) = try await started()
+        // sshd is this process's child: never left running, whatever fails.
+        defer { Task { await ssh.stop() } }
+        let record = daemon.dir.file("argv.txt")
+        let first = try await Self.open(try #require(ids["big.jpg"]), daemon, ssh, record: record)
+        #expect(first.status == 0, "\(first.stderr)")
+        // The viewer got one path: a copy named as the original, in a private folder for copies.
+        let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").map(String.init)
+        let copy = try #require(lines.count == 2 ? lines[1] : nil, "\(lines)")
+        let root = try #require(daemon.environment["XDG_RUNTIME_DIR"]) + "/photoctl-open"
+        #expect(copy.hasPrefix(root + "/") && copy.hasSuffix("/big.jpg"), "\(copy)")
+        #expect(try fileBytes(copy) == fileBytes(daemon.library + "/big.jpg"))
+        let folder = (copy as NSString).deletingLastPathComponent
+        #expect(try Self.mode(copy) == 0o600)
+        #expect(try Self.mode(folder) == 0o700)
+        #expect(try Self.mode(root) == 0o700)
+        #expect(first.stderr.contains("\(copy) is a copy fetched from 127.0.0.1"), "\(first.stderr)")
+        #expect(first.stderr.contains("edits to it do not reach the library"), "\(first.stderr)")
+        // A day later, the next open removes that copy and keeps its own.
+        let dayAgo = Date().addingTimeInterval(-25 * 3600)
+        try FileManager.default.setAttributes([.modificationDate: dayAgo], ofItemAtPath: folder)
+        let second = try await Self.open(try #require(ids["beach.jpg"]), daemon, ssh, record: record)
+        await ssh.stop()
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder), "an old copy is removed")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: root)
+        #expect(kept.count == 1, "\(kept)")
+        #expect(try String(contentsOfFile: record, encoding: .utf8).hasSuffix("/beach.jpg\n"))
+    }
+
+    @Test func openOfAPhotoNotThereLeavesNoCopy() async throws {
+        let (daemon, ssh, _) = try await started()
+        // sshd is this process's child: never left running, whatever fails.
+        defer { Task { await ssh.stop() } }
+        let record = daemon.dir.file("argv.txt")
+        let result = try await Self.open("00000000deadbeef", daemon, ssh, record: record)
+        await ssh.stop()
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("00000000deadbeef"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: record), "no viewer runs")
+        let root = try #require(daemon.environment["XDG_RUNTIME_DIR"]) + "/photoctl-open"
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root).isEmpty)
+    }
+
+    /// `photoctl --host 127.0.0.1 open ID` with a fake xdg-open that writes what it got to `record`.
+    private static func open(_ id: String, _ daemon: DaemonHarness, _ ssh: SSHServerFixture,
+                             record: String) async throws -> ProcessResult {
+        let bin = try OpenCommandTests.fakeXDGOpen(in: daemon.dir, record: record)
+        return try await ProcessRunner.run(Binaries.photoctl, ["--host", "127.0.0.1", "open", id],
+                                           environment: ssh.environment(daemon).merging(["PATH": bin + ":/usr/bin:/bin"]) { $1 })
+    }
+
+    /// The permission bits of `path`.
+    private static func mode(_ path: String) throws -> Int {
+        try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) & 0o777
     }
 
     @Test func anAppWithoutAGrantIsRefusedAsLocally() async throws {

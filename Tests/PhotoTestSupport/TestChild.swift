@@ -133,6 +133,12 @@ public final class TestChild: @unchecked Sendable {
         inputWriter = -1
     }
 
+    /// Closes the read end of the child's standard output: the child's writes fail (EPIPE).
+    public func closeOutput() {
+        if outputReader >= 0 { close(outputReader) }
+        outputReader = -1
+    }
+
     /// Reads standard output (a pipe) until `separator` or EOF; the bytes before it.
     public func readOutput(until separator: UInt8 = UInt8(ascii: "\n")) -> [UInt8] {
         var bytes: [UInt8] = []
