@@ -51,6 +51,23 @@ import Testing
                 "a limited app learns nothing of the mounts")
     }
 
+    @Test func aRootsOwnIntervalIsAlsoItsMounts() {
+        let mounts = PolledMounts(interval: 30, perRoot: ["/srv/nas": 120, "/srv/other": 5])
+        #expect(mounts.shortestInterval == 5)
+        mounts.survey(paths: [("/srv/nas", PathBytes("/srv/nas")), ("/home/ann/Pictures", PathBytes("/home/ann/Pictures"))],
+                      table: Self.table(
+                        Self.local,
+                        "40 22 0:40 / /srv/nas rw - nfs4 nas:/export rw",
+                        "41 40 0:41 / /srv/nas/cloud rw - fuse.rclone cloud: rw",
+                        "42 22 0:42 / /home/ann/Pictures/phone rw - fuse.sshfs phone: rw"))
+        let nas = mounts.describe(Root(path: "/srv/nas", state: .watching, assets: 3), limited: false)
+        #expect(nas.pollInterval == 120)
+        #expect(nas.mounts?.first?.pollInterval == 120, "a mount inside a root takes the root's interval")
+        let pictures = mounts.describe(Root(path: "/home/ann/Pictures", state: .watching, assets: 5), limited: false)
+        #expect(pictures.pollInterval == nil)
+        #expect(pictures.mounts?.first?.pollInterval == 30, "a mount inside a root without one takes the default")
+    }
+
     @Test func aProbeOfAFolderThatAnswersSaysSoAndHoldsNoThread() async {
         let probe = MountProbe()
         #expect(await probe.answers(PathBytes("/")) == true)

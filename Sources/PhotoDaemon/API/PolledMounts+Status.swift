@@ -7,6 +7,7 @@ extension PolledMounts {
     func describe(_ root: Root, limited: Bool) -> Root {
         var root = root
         guard !limited, let folder = rootFolder(root.path) else { return root }
+        let interval = interval(ofRoot: root.path)
         root.fileSystem = folder.fileSystem
         if folder.polled {
             root.pollInterval = interval

@@ -18,16 +18,31 @@ final class PolledMounts: Sendable {
         var polled: Bool { RemoteFileSystems.isPolled(fileSystem) }
     }
 
-    /// Seconds between polls (the config's remote_poll_interval).
+    /// Seconds between polls of a root not in `perRoot` (the config's remote_poll_interval).
     let interval: Int
+    /// Seconds between polls of some roots and the mounts inside them, by root as configured
+    /// (`[remote_poll_intervals]`).
+    let perRoot: [String: Int]
     private let folders = Mutex<[Folder]>([])
     private let stalled = Mutex<Set<PathBytes>>([])
     /// How many times a folder stopped answering: a pass during which it grew waited on a mount
     /// rather than worked, and says nothing of what a pass costs.
     private let stalls = Atomic(0)
 
-    init(interval: Int) {
+    init(interval: Int, perRoot: [String: Int] = [:]) {
         self.interval = interval
+        self.perRoot = perRoot
+    }
+
+    /// Seconds between polls of `root` and of the mounts inside it.
+    func interval(ofRoot root: String) -> Int {
+        perRoot[root] ?? interval
+    }
+
+    /// The shortest interval any root may have: how often the probe loop looks, and the
+    /// longest the poll loop sleeps before it takes in a folder surveyed meanwhile.
+    var shortestInterval: Int {
+        perRoot.values.reduce(interval, min)
     }
 
     /// Surveys `roots` against `table`: each root's folder (`paths`, canonical, nil for a root
