@@ -19,7 +19,7 @@ final class RemotePoller: Sendable {
     /// One probe per polled folder, each with at most one thread out.
     private let probes = Mutex<[PathBytes: MountProbe]>([:])
     /// Whether a pass went over its budget yet: said once per run as a notice, as a pass near
-    /// the budget crosses it back and forth; every pass's time is in the debug log.
+    /// the budget crosses it back and forth; every pass's time is in the debug log and Status.
     private let warnedOverBudget = Atomic(false)
 
     init(indexer: Indexer, mounts: PolledMounts, state: LibraryState, logger: Logger) {
@@ -143,18 +143,23 @@ final class RemotePoller: Sendable {
         // answers again it is polled at the usual pace, not held back for that wait.
         let waited = mounts.stallCount != stallsBefore
         let delayed = schedule.finished(folder.path, spent: spent, waited: waited, now: .now)
-        log(folder, spent: spent, delayed: delayed)
+        await record(folder, spent: spent, delayed: delayed)
         return true
     }
 
-    /// Logs the pass over `folder`; a pass over budget is a notice once a run.
-    private func log(_ folder: PolledMounts.Folder, spent: Duration, delayed: Duration?) {
+    /// Keeps the pass over `folder` for Status and logs it; a pass over budget is a notice once a run.
+    private func record(_ folder: PolledMounts.Folder, spent: Duration, delayed: Duration?) async {
+        // The photos indexed under the folder now are what its listing was compared with: the
+        // reconcile reports no count of its own to the poller.
+        let files = try? await indexer.scanner.store.read { try $0.assetCount(under: folder.path) }
+        mounts.record(PassCost(endedNanoseconds: PassCost.wallClockNow(), spent: spent, files: files, delayedWait: delayed),
+                      for: folder.path)
         let interval = Duration.seconds(mounts.interval(ofRoot: folder.root))
-        logger.debug("polled remote folder \(folder.path) in \(spent); next pass in \(delayed ?? interval)")
+        logger.debug("polled remote folder \(folder.path) in \(spent) over \(files ?? 0) files; next pass in \(delayed ?? interval)")
         if let delayed, !warnedOverBudget.exchange(true, ordering: .relaxed) {
             logger.notice("""
                 a poll pass over \(folder.path) took \(spent), over a quarter of its interval (\(interval)): the next \
-                waits \(delayed); passes are kept to a quarter of the time (each pass's time is logged at debug level)
+                waits \(delayed); passes are kept to a quarter of the time (each pass's time is in photoctl status)
                 """)
         }
     }

@@ -24,6 +24,8 @@ final class PolledMounts: Sendable {
     /// (`[remote_poll_intervals]`).
     let perRoot: [String: Int]
     private let folders = Mutex<[Folder]>([])
+    /// Each polled folder's last pass, for Status.
+    private let passes = Mutex<[PathBytes: PassCost]>([:])
     private let stalled = Mutex<Set<PathBytes>>([])
     /// How many times a folder stopped answering: a pass during which it grew waited on a mount
     /// rather than worked, and says nothing of what a pass costs.
@@ -60,6 +62,7 @@ final class PolledMounts: Sendable {
         folders.withLock { $0 = found.sorted { $0.path.bytes.lexicographicallyPrecedes($1.path.bytes) } }
         let kept = Set(found.map(\.path))
         stalled.withLock { $0.formIntersection(kept) }
+        passes.withLock { $0 = $0.filter { kept.contains($0.key) } }
     }
 
     /// Every folder surveyed.
@@ -95,6 +98,17 @@ final class PolledMounts: Sendable {
     /// Whether the folder of `root` is on a polled file system that did not answer the last probe.
     func isRootStalled(_ root: String) -> Bool {
         rootFolder(root).map { isStalled($0.path) } ?? false
+    }
+
+    /// Keeps `pass` as the last of `path`.
+    func record(_ pass: PassCost, for path: PathBytes) {
+        passes.withLock { $0[path] = pass }
+    }
+
+    /// The last pass over `path`; nil before the first, and for a mount its polled root's
+    /// pass takes in.
+    func lastPass(_ path: PathBytes) -> PassCost? {
+        passes.withLock { $0[path] }
     }
 
     /// Whether `path` did not answer the last probe.
