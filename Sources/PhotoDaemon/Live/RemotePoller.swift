@@ -106,7 +106,9 @@ final class RemotePoller: Sendable {
             case .sleep(let until):
                 guard (try? await Task.sleep(until: until, clock: .continuous)) != nil else { return }
             case .poll(let due):
-                for folder in folders where due.contains(folder.path) {
+                // In the schedule's order, longest overdue first, not the survey's.
+                let byPath = Dictionary(folders.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+                for folder in due.compactMap({ byPath[$0] }) {
                     guard await poll(folder, schedule: &schedule) else { return }
                 }
             }
