@@ -28,7 +28,7 @@ from PIL import Image
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.environ.get("REMOTE_BIN", os.path.join(REPO, ".build", "release"))
-PASS = re.compile(r"polled \d+ remote folders in ([\d.e-]+) (seconds|milliseconds|ms|µs|microseconds)")
+PASS = re.compile(r"polled remote folder .+? in ([\d.e-]+) (seconds|milliseconds|ms|µs|microseconds) over")
 UNITS = {"seconds": 1, "milliseconds": 1e-3, "ms": 1e-3, "µs": 1e-6, "microseconds": 1e-6}
 
 

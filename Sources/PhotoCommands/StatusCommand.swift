@@ -1,4 +1,9 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import PhotoAPI
 
 /// `photoctl status`: the daemon's state, roots and counts, every line within the terminal's width.
@@ -30,6 +35,9 @@ struct StatusCommand: AsyncParsableCommand {
         Output.table([Output.Column("ROOT"), Output.Column("STATE", flexible: false),
                       Output.Column("PHOTOS", flexible: false, alignRight: true)],
                      status.roots.flatMap(RootStateText.rows))
+        let passes = PollPassText.lines(status.roots, now: Int(time(nil)))
+        if !passes.isEmpty { Output.line("") }
+        for pass in passes { Output.paragraph(pass) }
     }
 
     /// One line on the image workers and the thumbnail cache.

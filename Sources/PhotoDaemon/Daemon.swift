@@ -97,7 +97,8 @@ public struct Daemon: Sendable {
         let coverage = FolderCoverage(watches: WatchSet(inotify: inotify, budget: budget), roots: roots, state: state,
                                       pollInterval: config.pollInterval, ignore: ignore, logger: logger)
         let indexer = Indexer(roots: roots, scanner: scanner, coverage: coverage, state: state,
-                              polled: PolledMounts(interval: config.remotePollInterval), logger: logger)
+                              polled: PolledMounts(interval: config.remotePollInterval, perRoot: config.remotePollIntervals),
+                              logger: logger)
         mapper.volumes = indexer.volumes
         // Threads stuck in a mount that does not answer are not waited for.
         defer { indexer.folderThreads.shutDown() }

@@ -13,14 +13,18 @@ import Testing
     }
 
     /// Runs `body` with a daemon whose library is a bindfs mount of `backing` (holding
-    /// `photos` before the mount), polled every second; then continues bindfs, stops the daemon
-    /// and unmounts, whether `body` returned or threw. With `inside`, the library is a local
-    /// folder holding `local`, and the mount is at `inside` in it.
+    /// `photos` before the mount), polled every `interval` seconds (its own, in
+    /// `[remote_poll_intervals]`); then continues bindfs, stops the daemon and unmounts, whether
+    /// `body` returned or threw. With `inside`, the library is a local folder holding `local`,
+    /// and the mount is at `inside` in it (polled at the root's interval).
     private static func withFUSELibrary(photos: [String: String], interval: Int = 1, knobs: [String: String] = [:],
                                         inside: String? = nil, local: [String: String] = [:],
                                         _ body: (DaemonHarness, BindfsMount, String) async throws -> Void) async throws {
-        // At debug level photod logs each poll pass, which a test can wait for.
-        let daemon = try DaemonHarness(arguments: ["--log-level", "debug"], settings: "remote_poll_interval = \(interval)\n")
+        // At debug level photod logs each poll pass. The root's own interval is the one used:
+        // at the default of 600 s no change would be found within a test.
+        let daemon = try DaemonHarness(arguments: ["--log-level", "debug"])
+        try daemon.writeConfig(settings: "remote_poll_interval = 600\n[remote_poll_intervals]\n\"\(daemon.library)\" = \(interval)\n",
+                               trusted: DaemonHarness.defaultTrusted)
         daemon.daemonEnvironment = knobs
         let backing = daemon.dir.file("backing")
         try FileManager.default.createDirectory(atPath: backing, withIntermediateDirectories: true)
@@ -48,6 +52,11 @@ import Testing
         }.count
     }
 
+    /// The first root's last poll pass in `photoctl status --json`.
+    private static func lastPass(_ daemon: DaemonHarness) async -> [String: Any]? {
+        await root(daemon)["lastPass"] as? [String: Any]
+    }
+
     private static func ids(_ daemon: DaemonHarness) async -> [String: String] {
         (try? await daemon.photoctlJSON(["list"]).ids(relativeTo: daemon.library)) ?? [:]
     }
@@ -62,6 +71,22 @@ import Testing
             #expect(root["stalled"] as? Bool == false)
             let text = try await daemon.photoctl(["status"]).stdout
             #expect(text.contains("polling every 1 s"), "\(text)")
+            // The last pass: when it ended, what it cost, over the one photo, within its budget.
+            #expect(await eventually(within: 5) { await Self.lastPass(daemon) != nil }, "a pass: \(daemon.log)")
+            let pass = await Self.lastPass(daemon) ?? [:]
+            let ended = (pass["ended"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) }
+            #expect(ended.map { abs($0.timeIntervalSinceNow) < 10 } == true, "\(pass)")
+            #expect(pass["files"] as? Int == 1, "\(pass)")
+            // A pass is put back only past a quarter of the interval: on a loaded machine one may be.
+            let seconds = pass["seconds"] as? Double ?? -1
+            if let delayed = pass["delayedInterval"] as? Int {
+                #expect(seconds >= 0.25 && delayed == Int((seconds * 4).rounded(.up)), "\(pass)")
+            } else {
+                #expect((0...0.25).contains(seconds), "\(pass)")
+            }
+            let passText = try await daemon.photoctl(["status"]).stdout
+            #expect(passText.contains("\(daemon.library): polling every 1 s; last pass "), "\(passText)")
+            #expect(passText.contains(" s over 1 file, "), "\(passText)")
             let first = await Self.ids(daemon)
             #expect(first.keys.sorted() == ["a.jpg"])
 
@@ -92,9 +117,11 @@ import Testing
             #expect(await Self.ids(daemon).count == 2)
             // Stopped just after a pass, so the stall is found by the probes between passes (the
             // next test stops it in the middle of one).
-            let passes = daemon.log.components(separatedBy: "remote folders in").count
-            #expect(await eventually(within: 15) { daemon.log.components(separatedBy: "remote folders in").count > passes },
-                    "a pass ends: \(daemon.log)")
+            let passed = await Self.lastPass(daemon)?["ended"] as? String
+            #expect(await eventually(within: 15) {
+                let ended = await Self.lastPass(daemon)?["ended"] as? String
+                return ended != nil && ended != passed
+            }, "a pass ends: \(daemon.log)")
             mount.pause()
             #expect(await eventually(within: 10) { await Self.root(daemon)["stalled"] as? Bool == true }, "\(daemon.log)")
             // Several answers while it stays stopped, each quick.

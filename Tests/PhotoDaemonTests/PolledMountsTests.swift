@@ -51,6 +51,39 @@ import Testing
                 "a limited app learns nothing of the mounts")
     }
 
+    @Test func aRootsOwnIntervalIsAlsoItsMountsAndItsLastPassIsInStatus() {
+        let mounts = PolledMounts(interval: 30, perRoot: ["/srv/nas": 120, "/srv/other": 5])
+        #expect(mounts.shortestInterval == 5)
+        mounts.survey(paths: [("/srv/nas", PathBytes("/srv/nas")), ("/home/ann/Pictures", PathBytes("/home/ann/Pictures"))],
+                      table: Self.table(
+                        Self.local,
+                        "40 22 0:40 / /srv/nas rw - nfs4 nas:/export rw",
+                        "41 40 0:41 / /srv/nas/cloud rw - fuse.rclone cloud: rw",
+                        "42 22 0:42 / /home/ann/Pictures/phone rw - fuse.sshfs phone: rw"))
+        let before = mounts.describe(Root(path: "/srv/nas", state: .watching, assets: 3), limited: false)
+        #expect(before.pollInterval == 120 && before.lastPass == nil)
+        #expect(before.mounts?.first?.pollInterval == 120, "a mount inside a root takes the root's interval")
+
+        // 2024-03-01T12:00:00Z; 0.4216 s over 10,000 files, then one over budget.
+        let ended: Int64 = 1_709_294_400_000_000_000
+        mounts.record(PassCost(endedNanoseconds: ended, spent: .microseconds(421_600), files: 10_000, delayedWait: nil),
+                      for: PathBytes("/srv/nas"))
+        mounts.record(PassCost(endedNanoseconds: ended, spent: .seconds(9), files: nil, delayedWait: .milliseconds(36_000.5)),
+                      for: PathBytes("/home/ann/Pictures/phone"))
+        let nas = mounts.describe(Root(path: "/srv/nas", state: .watching, assets: 3), limited: false)
+        #expect(nas.lastPass == PollPass(ended: "2024-03-01T12:00:00Z", seconds: 0.422, files: 10_000))
+        #expect(nas.mounts?.first?.lastPass == nil, "the root's pass takes the mount in")
+        let pictures = mounts.describe(Root(path: "/home/ann/Pictures", state: .watching, assets: 5), limited: false)
+        #expect(pictures.pollInterval == nil && pictures.lastPass == nil)
+        #expect(pictures.mounts?.first?.pollInterval == 30)
+        #expect(pictures.mounts?.first?.lastPass == PollPass(ended: "2024-03-01T12:00:00Z", seconds: 9, delayedInterval: 37),
+                "a delayed wait is rounded up")
+        #expect(mounts.describe(Root(path: "/srv/nas", state: .watching, assets: 3), limited: true).lastPass == nil)
+
+        mounts.survey(paths: [("/home/ann/Pictures", PathBytes("/home/ann/Pictures"))], table: Self.table(Self.local))
+        #expect(mounts.lastPass(PathBytes("/srv/nas")) == nil, "a folder no longer polled forgets its passes")
+    }
+
     @Test func aProbeOfAFolderThatAnswersSaysSoAndHoldsNoThread() async {
         let probe = MountProbe()
         #expect(await probe.answers(PathBytes("/")) == true)

@@ -202,13 +202,16 @@ public struct Root: Codable, Sendable, Equatable {
     public var fileSystem: String?
     /// Seconds between polls when the root is on a file system inotify cannot see into (NFS,
     /// SMB, FUSE, 9p, Ceph...: changes others make there raise no event): state is then polling,
-    /// and each folder's listing is compared with the index this often. Absent when watched.
+    /// and each folder's listing is compared with the index this often (the root's own interval
+    /// when the config gives it one, which the mounts inside it take too). Absent when watched.
     public var pollInterval: Int?
     /// True while that file system does not answer (a hung server, a stopped FUSE daemon): what
     /// is indexed stays readable, and the root is polled again once it answers (problems says so).
     public var stalled: Bool?
     /// File systems mounted inside the root, each watched or polled on its own; absent when none.
     public var mounts: [RootMount]?
+    /// The last poll pass over the root: absent when it is watched, and before the first pass.
+    public var lastPass: PollPass?
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
     public init(
@@ -218,7 +221,8 @@ public struct Root: Codable, Sendable, Equatable {
         fileSystem: String? = nil,
         pollInterval: Int? = nil,
         stalled: Bool? = nil,
-        mounts: [RootMount]? = nil
+        mounts: [RootMount]? = nil,
+        lastPass: PollPass? = nil
     ) {
         self.path = path
         self.state = state
@@ -227,6 +231,7 @@ public struct Root: Codable, Sendable, Equatable {
         self.pollInterval = pollInterval
         self.stalled = stalled
         self.mounts = mounts
+        self.lastPass = lastPass
     }
 }
 
@@ -238,13 +243,45 @@ public struct RootMount: Codable, Sendable, Equatable {
     /// As Root.pollInterval and Root.stalled: absent for a mount inotify watches.
     public var pollInterval: Int?
     public var stalled: Bool?
+    /// As Root.lastPass; also absent for a mount inside a polled root, whose pass takes it in.
+    public var lastPass: PollPass?
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
-    public init(path: String, fileSystem: String, pollInterval: Int? = nil, stalled: Bool? = nil) {
+    public init(
+        path: String,
+        fileSystem: String,
+        pollInterval: Int? = nil,
+        stalled: Bool? = nil,
+        lastPass: PollPass? = nil
+    ) {
         self.path = path
         self.fileSystem = fileSystem
         self.pollInterval = pollInterval
         self.stalled = stalled
+        self.lastPass = lastPass
+    }
+}
+
+/// What one poll pass cost: each pass compares a polled folder's listing with the index, and may
+/// take a quarter of pollInterval at most.
+public struct PollPass: Codable, Sendable, Equatable {
+    /// When it ended, ISO 8601 UTC.
+    public var ended: String
+    /// How long it took, in seconds, to the millisecond.
+    public var seconds: Double
+    /// Photos indexed under the folder once it was over: the files its listing was compared with.
+    /// Absent when the index could not be read.
+    public var files: Int?
+    /// Present when the pass took over a quarter of pollInterval: the next pass comes this many
+    /// seconds after it ended (four times the pass) rather than pollInterval.
+    public var delayedInterval: Int?
+
+    /// Creates the value; optionals default to absent, arrays to empty, flags to false.
+    public init(ended: String, seconds: Double, files: Int? = nil, delayedInterval: Int? = nil) {
+        self.ended = ended
+        self.seconds = seconds
+        self.files = files
+        self.delayedInterval = delayedInterval
     }
 }
 

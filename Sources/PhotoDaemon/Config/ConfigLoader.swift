@@ -45,7 +45,7 @@ public struct ConfigLoader {
 
     /// A path from the config file: relative to the home folder, wherever photod was started
     /// (the user service starts in it too).
-    private func filePath(_ path: String) -> String {
+    func filePath(_ path: String) -> String {
         AbsolutePath.resolve(paths.expandingTilde(path), against: paths.home)
     }
 
@@ -67,6 +67,7 @@ public struct ConfigLoader {
             throw ConfigError(file: file, key: "import.folder", problem: "\"\(ShownText.of(folder))\" is not inside "
                               + "any of the roots (\(roots)), so nothing imported there would be indexed")
         }
+        try Self.checkPollIntervals(of: config, file: file)
         if let ignored = config.importing.ignoredFolder(roots: config.roots, ignore: config.ignore) {
             throw ConfigError(file: file, key: "library.ignore", problem: "it ignores the import folder "
                               + "\"\(ShownText.of(ignored))\", so nothing imported there would stay indexed")
@@ -143,6 +144,9 @@ public struct ConfigLoader {
         if let interval = try reader.int("rescan_interval", in: 0...31_536_000) { config.rescanInterval = interval }
         if let interval = try reader.int("poll_interval", in: 1...86_400) { config.pollInterval = interval }
         if let interval = try reader.int("remote_poll_interval", in: 1...86_400) { config.remotePollInterval = interval }
+        if var intervals = try reader.table("remote_poll_intervals") {
+            config.remotePollIntervals = try readPollIntervals(&intervals)
+        }
         if let watches = try reader.int("max_watches", in: 0...100_000_000) { config.maxWatches = watches }
         if let kept = try reader.int("change_retention", in: 1...100_000_000) { config.changeRetention = kept }
         if let bytes = try reader.int("change_retention_bytes", in: 4096...(1 << 36)) { config.changeRetentionBytes = bytes }
@@ -290,7 +294,7 @@ public struct ConfigLoader {
 }
 
 /// Typed access to one TOML table that remembers which keys were used, so typos are caught.
-private struct TableReader {
+struct TableReader {
     let table: TOMLTable
     let file: String
     let prefix: String
@@ -326,6 +330,7 @@ private struct TableReader {
         return bool
     }
 
+    /// The integer at `key`, refused outside `range`; nil when the table has no `key`.
     mutating func int(_ key: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int? {
         guard let value = value(key) else { return nil }
         guard let number = value.int else { throw error(key, "expected an integer, found \(kind(value))") }

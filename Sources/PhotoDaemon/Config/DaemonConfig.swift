@@ -24,6 +24,9 @@ public struct DaemonConfig: Sendable, Equatable {
     public var pollInterval: Int
     /// Seconds between polls of roots and mounts on file systems inotify cannot see into.
     public var remotePollInterval = 30
+    /// Seconds between such polls for some roots (`[remote_poll_intervals]`), keyed by the root
+    /// as in `roots`; a root not named here, and the mounts inside it, take `remotePollInterval`.
+    public var remotePollIntervals: [String: Int] = [:]
     /// inotify watches photod may use; 0 means the kernel's limit less a margin for other programs.
     public var maxWatches: Int
     /// Changes kept in the log for `Subscribe(since:)`.

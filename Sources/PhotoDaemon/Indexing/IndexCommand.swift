@@ -9,7 +9,7 @@ enum IndexCommand: Sendable {
     /// Reconcile `only` that root, or every root.
     case reconcile(only: LibraryRoot?, reason: String, reply: IndexReply<ScanReport>)
     /// Reconcile folders inotify cannot watch, each with its subtree.
-    case reconcileFolders([PathBytes], reply: IndexReply<Void>)
+    case reconcileFolders([PathBytes], reply: IndexReply<ScanReport>)
     /// Make these the roots (a config reload).
     case replaceRoots([LibraryRoot], reply: IndexReply<RootChange>)
     /// Decide again whether each root's file system is there (`Indexer.recheckRoots`).

@@ -54,8 +54,9 @@ final class Indexer: Sendable {
         try await queue.send { .reconcile(only: only, reason: reason, reply: $0) }
     }
 
-    /// Reconciles folders inotify cannot watch, each with its subtree.
-    func reconcile(folders: [PathBytes]) async throws {
+    /// Reconciles folders inotify cannot watch, each with its subtree; what it compared.
+    @discardableResult
+    func reconcile(folders: [PathBytes]) async throws -> ScanReport {
         try await queue.send { .reconcileFolders(folders, reply: $0) }
     }
 
@@ -212,19 +213,21 @@ final class Indexer: Sendable {
         return total
     }
 
-    private func reconcileNow(folders: [PathBytes]) async throws {
-        guard state.indexProblem == nil else { return }
+    private func reconcileNow(folders: [PathBytes]) async throws -> ScanReport {
+        guard state.indexProblem == nil else { return ScanReport() }
+        var total = ScanReport()
         do {
             for folder in folders {
                 let excluding = volumes.offlineFolders(inside: folder)
                 guard let top = polled.polledFolder(containing: folder) else {
-                    _ = try await scanner.reconcile(root: folder, progress: ScanProgressTracker(), excluding: excluding)
+                    total = total + (try await scanner.reconcile(root: folder, progress: ScanProgressTracker(),
+                                                                 excluding: excluding))
                     continue
                 }
                 do {
-                    _ = try await onPolledFolder(top.path) { scanner in
+                    total = total + (try await onPolledFolder(top.path) { scanner in
                         try await scanner.reconcile(root: folder, progress: ScanProgressTracker(), excluding: excluding)
-                    }
+                    })
                 } catch let error as PolledFolderStalledError {
                     logger.debug("polling \(folder) was given up: \(error)")
                 }
@@ -232,6 +235,7 @@ final class Indexer: Sendable {
         } catch {
             guard unwritable(error) != nil else { throw error }
         }
+        return total
     }
 }
 

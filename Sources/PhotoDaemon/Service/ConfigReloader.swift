@@ -81,6 +81,8 @@ final class ConfigReloader: Sendable {
         if old.rescanInterval != new.rescanInterval { keys.append("rescan_interval") }
         if old.pollInterval != new.pollInterval { keys.append("poll_interval") }
         if old.remotePollInterval != new.remotePollInterval { keys.append("remote_poll_interval") }
+        // As remote_poll_interval: the poll loop is given its intervals when it starts.
+        if old.remotePollIntervals != new.remotePollIntervals { keys.append("[remote_poll_intervals]") }
         if old.maxWatches != new.maxWatches { keys.append("max_watches") }
         if old.changeRetention != new.changeRetention { keys.append("change_retention") }
         if old.changeRetentionBytes != new.changeRetentionBytes { keys.append("change_retention_bytes") }

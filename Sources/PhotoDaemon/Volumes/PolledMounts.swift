@@ -18,9 +18,14 @@ final class PolledMounts: Sendable {
         var polled: Bool { RemoteFileSystems.isPolled(fileSystem) }
     }
 
-    /// Seconds between polls (the config's remote_poll_interval).
+    /// Seconds between polls of a root not in `perRoot` (the config's remote_poll_interval).
     let interval: Int
+    /// Seconds between polls of some roots and the mounts inside them, by root as configured
+    /// (`[remote_poll_intervals]`).
+    let perRoot: [String: Int]
     private let folders = Mutex<[Folder]>([])
+    /// Each polled folder's last pass, for Status.
+    private let passes = Mutex<[PathBytes: PassCost]>([:])
     private let stalled = Mutex<Set<PathBytes>>([])
     /// How many times a folder stopped answering: a pass during which it grew waited on a mount
     /// rather than worked, and says nothing of what a pass costs.
@@ -29,8 +34,20 @@ final class PolledMounts: Sendable {
     /// the indexer's watch over a pass.
     private let probes = Mutex<[PathBytes: MountProbe]>([:])
 
-    init(interval: Int) {
+    init(interval: Int, perRoot: [String: Int] = [:]) {
         self.interval = interval
+        self.perRoot = perRoot
+    }
+
+    /// Seconds between polls of `root` and of the mounts inside it.
+    func interval(ofRoot root: String) -> Int {
+        perRoot[root] ?? interval
+    }
+
+    /// The shortest interval any root may have: how often the probe loop looks, and the
+    /// longest the poll loop sleeps before it takes in a folder surveyed meanwhile.
+    var shortestInterval: Int {
+        perRoot.values.reduce(interval, min)
     }
 
     /// Surveys `roots` against `table`: each root's folder (`paths`, canonical, nil for a root
@@ -48,6 +65,7 @@ final class PolledMounts: Sendable {
         folders.withLock { $0 = found.sorted { $0.path.bytes.lexicographicallyPrecedes($1.path.bytes) } }
         let kept = Set(found.map(\.path))
         stalled.withLock { $0.formIntersection(kept) }
+        passes.withLock { $0 = $0.filter { kept.contains($0.key) } }
     }
 
     /// Every folder surveyed.
@@ -98,6 +116,17 @@ final class PolledMounts: Sendable {
     /// Whether the folder of `root` is on a polled file system that did not answer the last probe.
     func isRootStalled(_ root: String) -> Bool {
         rootFolder(root).map { isStalled($0.path) } ?? false
+    }
+
+    /// Keeps `pass` as the last of `path`.
+    func record(_ pass: PassCost, for path: PathBytes) {
+        passes.withLock { $0[path] = pass }
+    }
+
+    /// The last pass over `path`; nil before the first, and for a mount its polled root's
+    /// pass takes in.
+    func lastPass(_ path: PathBytes) -> PassCost? {
+        passes.withLock { $0[path] }
     }
 
     /// Whether `path` did not answer the last probe.

@@ -117,6 +117,8 @@ import Testing
         Edit(key: "the connection limits") { $0.connectionLimits.idleTimeout += 1 },
         Edit(key: "rescan_interval") { $0.rescanInterval += 1 },
         Edit(key: "poll_interval") { $0.pollInterval += 1 },
+        Edit(key: "remote_poll_interval") { $0.remotePollInterval += 1 },
+        Edit(key: "[remote_poll_intervals]") { $0.remotePollIntervals[$0.roots[0]] = 120 },
         Edit(key: "max_watches") { $0.maxWatches += 1 },
         Edit(key: "change_retention") { $0.changeRetention += 1 },
         Edit(key: "change_retention_bytes") { $0.changeRetentionBytes += 1 },
