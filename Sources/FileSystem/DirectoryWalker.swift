@@ -48,6 +48,11 @@ public struct DirectoryWalker {
     /// Folders never opened, by full path: drives that are away, and polled file systems
     /// reconciled on their own threads, where even a stat may hang.
     public var skippingFolders: Set<PathBytes> = []
+    /// Asked with each folder and its status just before it is listed: true when its entries
+    /// are known not to have changed since a listing the caller remembers (a polled file
+    /// system's folder whose time did not move), so its files are listed by name, not stat-ed,
+    /// each with `FileInfo.unchangedFolder`.
+    public var folderUnchanged: ((PathBytes, FileInfo) -> Bool)?
 
     /// Prepares a walk of `root`, an absolute path; `range`: only the files whose paths lie in
     /// it (folders wholly outside it are not opened).
@@ -76,7 +81,8 @@ public struct DirectoryWalker {
     /// removed as they are listed (see `LeftoverTemporaries`), and each step names them.
     public func start(statingFiles: Bool = true, sweepingLeftovers: Bool = false) -> Cursor {
         Cursor(root: root, range: range, willOpenFolder: willOpenFolder, beforeListing: beforeListing,
-               statFiles: statingFiles, sorted: true, sweeps: sweepingLeftovers, ignoring: cursorIgnoring(root))
+               statFiles: statingFiles, sorted: true, sweeps: sweepingLeftovers, ignoring: cursorIgnoring(root),
+               folderUnchanged: folderUnchanged)
     }
 
     /// Up to `parts` ranges that together hold every path under the root, in order, for walks
@@ -133,6 +139,8 @@ public struct DirectoryWalker {
         private let beforeListing: ((PathBytes) -> Void)?
         /// Whether regular files are stat-ed, or only named.
         private let statFiles: Bool
+        /// See `DirectoryWalker.folderUnchanged`.
+        private let folderUnchanged: ((PathBytes, FileInfo) -> Bool)?
         /// Whether listings are sorted into path order (a walk) or left as read (a count).
         private let sorted: Bool
         /// Whether leftover temporary files are removed from the folders listed.
@@ -158,8 +166,9 @@ public struct DirectoryWalker {
 
         fileprivate init(root: PathBytes, range: PathRange?, willOpenFolder: ((PathBytes) -> Void)?,
                          beforeListing: ((PathBytes) -> Void)?, statFiles: Bool, sorted: Bool, sweeps: Bool = false,
-                         ignoring: Ignoring) {
+                         ignoring: Ignoring, folderUnchanged: ((PathBytes, FileInfo) -> Bool)? = nil) {
             self.ignoring = ignoring
+            self.folderUnchanged = folderUnchanged
             self.willOpenFolder = willOpenFolder
             self.beforeListing = beforeListing
             self.statFiles = statFiles
@@ -269,7 +278,12 @@ public struct DirectoryWalker {
             beforeListing?(path)
             let prefix = path.folderPrefix
             let bounded = parentBounded && !(range?.holdsEverything(under: prefix) ?? true)
-            let listing = FolderListing(prefix: prefix, children: list(folder, at: prefix, bounded: bounded))
+            var status = stat()
+            let unchanged = statFiles && folderUnchanged.map { asked in
+                fstat(fd, &status) == 0 && asked(path, FileInfo(status))
+            } == true
+            let listing = FolderListing(prefix: prefix, children: list(folder, at: prefix, bounded: bounded,
+                                                                       unchanged: unchanged))
             frames.append(Frame(folder: folder, listing: listing, bounded: bounded))
         }
 
@@ -283,7 +297,12 @@ public struct DirectoryWalker {
         /// The folder's visible files (with their status) and subfolders, in path order; only
         /// the subfolders that reach into the range when it is `bounded` (it straddles a bound).
         /// `folderPrefix`: its path with a trailing "/".
-        private mutating func list(_ folder: OpenFolder, at folderPrefix: PathBytes, bounded: Bool) -> [FolderListing.Child] {
+        /// `unchanged`: the folder did not change since the caller last listed it, so its regular
+        /// files are not stat-ed (`FileInfo.unchangedFolder`).
+        private mutating func list(_ folder: OpenFolder, at folderPrefix: PathBytes, bounded: Bool,
+                                   unchanged: Bool = false) -> [FolderListing.Child] {
+            let statFiles = statFiles && !unchanged
+            let unstatedInfo = unchanged ? FileInfo.unchangedFolder : FileInfo.unstated
             let prefix = bounded ? folderPrefix : nil
             var children: [FolderListing.Child] = []
             while let entry = readdir(folder.stream) {
@@ -305,7 +324,7 @@ public struct DirectoryWalker {
                 guard type == UInt8(DT_REG) || type == UInt8(DT_UNKNOWN) else { continue }
                 if !statFiles, type == UInt8(DT_REG) {
                     if ignoring.skips(name, in: folderPrefix, isFolder: false) { continue }
-                    children.append(FolderListing.Child(name: name, info: .unstated))
+                    children.append(FolderListing.Child(name: name, info: unstatedInfo))
                     continue
                 }
                 var childStat = stat()
@@ -432,6 +451,9 @@ public final class FolderListing: Sendable {
 extension FileInfo {
     /// A regular file known by name only (a count, or a walk that does not stat files).
     public static let unstated = FileInfo(kind: .regular, device: 0, inode: 0, size: 0, mtimeNs: 0)
+    /// A regular file listed by name in a folder that did not change since the walk's caller
+    /// last listed it: what the index knows of it stands (`DirectoryWalker.folderUnchanged`).
+    public static let unchangedFolder = FileInfo(kind: .regular, device: 0, inode: 0, size: -1, mtimeNs: -1)
 }
 
 /// A span of paths in path order, from `low` (included) to `high` (excluded); nil: unbounded.

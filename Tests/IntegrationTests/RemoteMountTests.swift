@@ -95,7 +95,9 @@ import Testing
             #expect(await eventually(within: 5) { await Self.ids(daemon)["new.jpg"] != nil }, "created: \(daemon.log)")
             let new = await Self.ids(daemon)["new.jpg"]
 
-            try Data(Photo.jpeg("Changed")).write(to: URL(fileURLWithPath: backing + "/a.jpg"))
+            // Changed as editors and ExifTool save: a new file renamed over the old, which moves
+            // the folder's time (a rewrite in place waits for a full pass: the next test).
+            try Data(Photo.jpeg("Changed")).write(to: URL(fileURLWithPath: backing + "/a.jpg"), options: .atomic)
             #expect(await eventually(within: 5) {
                 (try? await daemon.photoctlJSON(["groups"]).groupCounts["Changed"]) == 1
             }, "changed: \(daemon.log)")
@@ -214,6 +216,32 @@ import Testing
             mount.resume()
             try daemon.dir.write("backing/back.jpg", Photo.jpeg("Back"))
             #expect(await eventually(within: 15) { await Self.ids(daemon)["nas/back.jpg"] != nil }, "\(daemon.log)")
+        }
+    }
+
+    @Test(.enabled(if: BindfsMount.canMount, "a FUSE mount needs root, bindfs (scripts/install-deps --test) and /dev/fuse"))
+    func unchangedFoldersAreListedByNameAndARewriteInPlaceIsFoundAtTheNextFullPass() async throws {
+        // Folder times are kept only once settled (3 s before the listing), so the photos are
+        // made well before the passes counted here.
+        try await Self.withFUSELibrary(photos: ["a.jpg": "Trip", "sub/b.jpg": "Trip"]) { daemon, _, _ in
+            let trusted = "unchanged folders listed by name"
+            #expect(await eventually(within: 20) { daemon.log.contains("2 \(trusted)") }, "\(daemon.log)")
+            // Just after a full pass: the next nine list the unchanged folders by name.
+            let fullPasses = { daemon.log.components(separatedBy: "(every file stat-ed)").count }
+            let before = fullPasses()
+            #expect(await eventually(within: 20) { fullPasses() > before }, "\(daemon.log)")
+            try daemon.dir.write("backing/sub/b.jpg", Photo.jpeg("Rewritten"))
+            // Rewritten in place (open, truncate, write): the folder's time does not move.
+            try await Task.sleep(for: .seconds(4))
+            let groups = try await daemon.photoctlJSON(["groups"]).groupCounts
+            #expect(groups["Rewritten"] == nil, "a pass that trusts folder times does not stat b.jpg: \(daemon.log)")
+            // The tenth pass stats every file again.
+            #expect(await eventually(within: 25) {
+                (try? await daemon.photoctlJSON(["groups"]).groupCounts["Rewritten"]) == 1
+            }, "\(daemon.log)")
+            // A new photo moves its folder's time: found at the next pass, however trusting.
+            try daemon.dir.write("backing/sub/c.jpg", Photo.jpeg("New"))
+            #expect(await eventually(within: 5) { await Self.ids(daemon)["sub/c.jpg"] != nil }, "\(daemon.log)")
         }
     }
 

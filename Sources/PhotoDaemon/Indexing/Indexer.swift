@@ -224,9 +224,14 @@ final class Indexer: Sendable {
                                                                  excluding: excluding))
                     continue
                 }
+                // Unchanged folders are listed by name where the file system's folder times can
+                // be trusted, but for a pass in `FolderTimes.fullPassEvery`.
+                let times = polled.folderTimes(for: top.path)
+                let check = times.check(trusting: times.beginPass(fileSystemTrusted: top.trustsFolderTimes))
                 do {
                     total = total + (try await onPolledFolder(top.path) { scanner in
-                        try await scanner.reconcile(root: folder, progress: ScanProgressTracker(), excluding: excluding)
+                        try await scanner.reconcile(root: folder, progress: ScanProgressTracker(), excluding: excluding,
+                                                    folderUnchanged: check)
                     })
                 } catch let error as PolledFolderStalledError {
                     logger.debug("polling \(folder) was given up: \(error)")

@@ -49,9 +49,11 @@ final class LibraryWalk: Sendable {
     /// taken from `ignoreBase` (the library root; nil: `root`).
     init(root: PathBytes, range: PathRange? = nil, sidecars: Bool, statingFiles: Bool = true,
          beforeListing: (@Sendable (PathBytes) -> Void)? = nil, ignoring: IgnoreRules = .none, ignoreBase: PathBytes? = nil,
-         skipping: Set<PathBytes> = [], logger: Logger) {
+         skipping: Set<PathBytes> = [], folderUnchanged: (@Sendable (PathBytes, FileInfo) -> Bool)? = nil,
+         logger: Logger) {
         var walker = DirectoryWalker(root: root, range: range)
         walker.beforeListing = beforeListing
+        walker.folderUnchanged = folderUnchanged
         walker.ignoring = ignoring
         walker.ignoreBase = ignoreBase
         walker.skippingFolders = skipping
@@ -78,8 +80,11 @@ final class LibraryWalk: Sendable {
                 guard !Sidecar.isSidecar(path) else { continue }
                 var file = ReconcilePlan.Read(path: path, stamp: FileStamp(entry.info), id: nil,
                                               linked: entry.info.linkCount > 1)
+                file.inUnchangedFolder = entry.info == .unchangedFolder
+                // A listing whose files were not stat-ed cannot sign their sidecars.
+                let stated = statingFiles && !file.inUnchangedFolder
                 if sidecars, let folder = entry.folder, Self.hasSidecars(folder, remembered: &state.folder),
-                   let sidecar = statingFiles ? Sidecar.find(for: path, in: folder) : Sidecar.find(for: path) {
+                   let sidecar = stated ? Sidecar.find(for: path, in: folder) : Sidecar.find(for: path) {
                     file.stamp.sidecar = sidecar.signature
                     file.sidecar = sidecar.path
                 }

@@ -55,7 +55,7 @@ struct ReconcileMerge {
                     disk.removeFirst()
                     index.removeFirst()
                     indexedRows += 1
-                    if file.stamp.isUnchanged(since: row.stamp) {
+                    if file.inUnchangedFolder || file.stamp.isUnchanged(since: row.stamp) {
                         unchanged += 1
                     } else if pairing, !file.stamp.isSameIdentity(as: row.stamp) {
                         // Another file at the row's path: it may be another asset moved over

@@ -23,6 +23,9 @@ struct ReconcilePlan: Equatable {
         /// under that id (an editor's save while nobody watched) unless the file is another
         /// asset moved here, which keeps its own id while this one leaves the library.
         var replaces: String? = nil
+        /// Listed by name in a folder unchanged since the last poll pass (`FolderTimes`): the
+        /// index's stamp stands for it.
+        var inUnchangedFolder = false
 
         /// Read under the id of the asset it replaces, if any: what it is when no asset moved here.
         var readUnderReplacedID: Read {

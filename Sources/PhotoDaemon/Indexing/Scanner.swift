@@ -57,11 +57,13 @@ struct Scanner: Sendable {
     /// just before the walk lists it (the start-up reconcile watches the folders there).
     /// Folders in `excluding` (where a drive is away) are left as indexed: neither their
     /// indexed files nor what the walk finds there is compared.
+    /// `folderUnchanged`: asked of each folder before it is listed (`FolderTimes.check`).
     func reconcile(root: PathBytes, progress: ScanProgressTracker,
                    beforeListing: (@Sendable (PathBytes) -> Void)? = nil,
-                   excluding: [PathBytes] = []) async throws -> ScanReport {
+                   excluding: [PathBytes] = [],
+                   folderUnchanged: (@Sendable (PathBytes, FileInfo) -> Bool)? = nil) async throws -> ScanReport {
         let (report, bulk) = try await reconcileFiles(root: root, progress: progress, beforeListing: beforeListing,
-                                                      excluding: excluding)
+                                                      excluding: excluding, folderUnchanged: folderUnchanged)
         // Built once the reconcile's buffers are gone and their memory given back, so theirs and
         // the build's never add up.
         if bulk {
@@ -74,7 +76,8 @@ struct Scanner: Sendable {
     /// The reconcile itself, run by a `ReconcileMachine`; true with the report when it left a
     /// bulk load to end.
     private func reconcileFiles(root: PathBytes, progress: ScanProgressTracker, beforeListing: (@Sendable (PathBytes) -> Void)?,
-                                excluding: [PathBytes]) async throws -> (ScanReport, Bool) {
+                                excluding: [PathBytes], folderUnchanged: (@Sendable (PathBytes, FileInfo) -> Bool)?
+    ) async throws -> (ScanReport, Bool) {
         let clock = ContinuousClock()
         let started = clock.now
         // The tree is walked in as many ranges as files are read at once, side by side: the walk
@@ -96,7 +99,7 @@ struct Scanner: Sendable {
         let walks = ranges.map {
             LibraryWalk(root: root, range: $0, sidecars: reader.sources.contains(.sidecar),
                         statingFiles: indexedAnywhere > 0, beforeListing: beforeListing, ignoring: ignore.rules,
-                        ignoreBase: ignoreBase, skipping: skipping, logger: logger)
+                        ignoreBase: ignoreBase, skipping: skipping, folderUnchanged: folderUnchanged, logger: logger)
         }
         var machine = ReconcileMachine(
             feeds: ranges.map {

@@ -118,7 +118,9 @@ final class RemotePoller: Sendable {
         mounts.record(PassCost(endedNanoseconds: PassCost.wallClockNow(), spent: spent, files: files, delayedWait: delayed),
                       for: folder.path)
         let interval = Duration.seconds(mounts.interval(ofRoot: folder.root))
-        logger.debug("polled remote folder \(folder.path) in \(spent) over \(files) files; next pass in \(delayed ?? interval)")
+        let listing = mounts.folderTimes(for: folder.path).lastPassUnchangedFolders
+            .map { "\($0) unchanged folders listed by name" } ?? "every file stat-ed"
+        logger.debug("polled remote folder \(folder.path) in \(spent) over \(files) files (\(listing)); next pass in \(delayed ?? interval)")
         if let delayed, !warnedOverBudget.exchange(true, ordering: .relaxed) {
             logger.notice("""
                 a poll pass over \(folder.path) took \(spent), over a quarter of its interval (\(interval)): the next \

@@ -16,6 +16,8 @@ final class PolledMounts: Sendable {
         var isRoot: Bool
         /// Whether it is polled rather than watched.
         var polled: Bool { RemoteFileSystems.isPolled(fileSystem) }
+        /// Whether a folder's time there says when its entries changed (`FolderTimes`).
+        var trustsFolderTimes = false
     }
 
     /// Seconds between polls of a root not in `perRoot` (the config's remote_poll_interval).
@@ -33,6 +35,8 @@ final class PolledMounts: Sendable {
     /// One probe per polled folder, each with at most one thread out, shared by the poller and
     /// the indexer's watch over a pass.
     private let probes = Mutex<[PathBytes: MountProbe]>([:])
+    /// Each polled folder's folder times, kept between its passes.
+    private let times = Mutex<[PathBytes: FolderTimes]>([:])
 
     init(interval: Int, perRoot: [String: Int] = [:]) {
         self.interval = interval
@@ -56,16 +60,20 @@ final class PolledMounts: Sendable {
         var found: [Folder] = []
         for (root, path) in paths {
             guard let path, let mount = table.covering(path) else { continue }
-            found.append(Folder(root: root, path: path, fileSystem: mount.fsType, isRoot: true))
+            found.append(Folder(root: root, path: path, fileSystem: mount.fsType, isRoot: true,
+                                trustsFolderTimes: RemoteFileSystems.trustsFolderTimes(mount.fsType, source: mount.source)))
             var seen: Set<PathBytes> = []
             for inside in table.mounts(inside: path).reversed() where seen.insert(inside.mountPoint).inserted {
-                found.append(Folder(root: root, path: inside.mountPoint, fileSystem: inside.fsType, isRoot: false))
+                found.append(Folder(root: root, path: inside.mountPoint, fileSystem: inside.fsType, isRoot: false,
+                                    trustsFolderTimes: RemoteFileSystems.trustsFolderTimes(inside.fsType,
+                                                                                           source: inside.source)))
             }
         }
         folders.withLock { $0 = found.sorted { $0.path.bytes.lexicographicallyPrecedes($1.path.bytes) } }
         let kept = Set(found.map(\.path))
         stalled.withLock { $0.formIntersection(kept) }
         passes.withLock { $0 = $0.filter { kept.contains($0.key) } }
+        times.withLock { $0 = $0.filter { kept.contains($0.key) } }
     }
 
     /// Every folder surveyed.
@@ -100,6 +108,16 @@ final class PolledMounts: Sendable {
             let probe = MountProbe()
             probes[path] = probe
             return probe
+        }
+    }
+
+    /// The folder times kept for the polled folder at `path`, made on first use.
+    func folderTimes(for path: PathBytes) -> FolderTimes {
+        times.withLock { times in
+            if let kept = times[path] { return kept }
+            let made = FolderTimes()
+            times[path] = made
+            return made
         }
     }
 
