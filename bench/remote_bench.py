@@ -28,7 +28,8 @@ from PIL import Image
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.environ.get("REMOTE_BIN", os.path.join(REPO, ".build", "release"))
-PASS = re.compile(r"polled remote folder .+? in ([\d.e-]+) (seconds|milliseconds|ms|µs|microseconds) over")
+PASS = re.compile(r"polled remote folder .+? in ([\d.e-]+) (seconds|milliseconds|ms|µs|microseconds) over \d+ files "
+                  r"\((every file stat-ed|\d+ unchanged folders listed by name)\)")
 UNITS = {"seconds": 1, "milliseconds": 1e-3, "ms": 1e-3, "µs": 1e-6, "microseconds": 1e-6}
 
 
@@ -71,8 +72,12 @@ class Library:
         fields = open("/proc/%d/stat" % self.photod.pid).read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
-    def passes(self):
-        return [float(m.group(1)) * UNITS[m.group(2)] for m in PASS.finditer(open(self.log).read())]
+    def passes(self, kind=None):
+        """Each pass's wall time; with `kind`, only full passes ("full") or ones that listed
+        unchanged folders by name ("by name")."""
+        found = [(float(m.group(1)) * UNITS[m.group(2)], m.group(3) == "every file stat-ed")
+                 for m in PASS.finditer(open(self.log).read())]
+        return [wall for wall, full in found if kind is None or full == (kind == "full")]
 
     def stop(self):
         self.photod.terminate()
@@ -82,14 +87,21 @@ class Library:
 
 
 def measure(library, passes, before_each=None):
-    """Wall time per pass (median) and CPU per pass over `passes` passes."""
+    """Over `passes` passes: the median wall time of those that listed unchanged folders by name
+    and of full ones (None when there was none), and the CPU per pass of all."""
+    full, by_name = len(library.passes("full")), len(library.passes("by name"))
     start_count, start_cpu = len(library.passes()), library.cpu()
     while len(library.passes()) < start_count + passes:
         if before_each:
             before_each()
-        time.sleep(library.interval)
-    walls = library.passes()[start_count:]
-    return statistics.median(walls), (library.cpu() - start_cpu) / len(walls)
+        time.sleep(1)
+    median = lambda walls: statistics.median(walls) if walls else None
+    cpu = (library.cpu() - start_cpu) / (len(library.passes()) - start_count)
+    return median(library.passes("by name")[by_name:]), median(library.passes("full")[full:]), cpu
+
+
+def seconds(value):
+    return "-" if value is None else "%.3f s" % value
 
 
 def main():
@@ -109,11 +121,14 @@ def main():
         print("photod %s, %d photos in %d folders on %s, remote_poll_interval %d s" % (
             BIN, status["assets"], folders, status["roots"][0].get("fileSystem"), interval))
         time.sleep(interval * 2 + 1)
-        wall, cpu = measure(library, 5)
-        print("unchanged tree: one pass %.3f s wall, %.3f s CPU" % (wall, cpu))
+        # Eleven passes take in at least one full pass (every tenth stats every file).
+        by_name, full, cpu = measure(library, 11)
+        print("unchanged tree: pass listing unchanged folders by name %s wall, full pass %s wall; %.3f s CPU a pass"
+              % (seconds(by_name), seconds(full), cpu))
         added = iter(range(10**6))
-        wall, cpu = measure(library, 5, lambda: open("%s/f0000/new%d.jpg" % (library.backing, next(added)), "wb").write(jpeg))
-        print("one folder changed: one pass %.3f s wall, %.3f s CPU" % (wall, cpu))
+        by_name, full, cpu = measure(library, 5, lambda: open("%s/f0000/new%d.jpg" % (library.backing, next(added)), "wb").write(jpeg))
+        print("one folder changed: pass listing unchanged folders by name %s wall, full pass %s wall; %.3f s CPU a pass"
+              % (seconds(by_name), seconds(full), cpu))
         watch = subprocess.Popen([BIN + "/photoctl", "watch", "--json"], env=library.env, stdout=subprocess.PIPE, text=True)
         time.sleep(1)
         latencies = []
