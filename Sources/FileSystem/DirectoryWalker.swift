@@ -394,12 +394,33 @@ public final class FolderListing: Sendable {
         var info: FileInfo?
 
         /// `children` in path order. Their positions are sorted rather than the children
-        /// themselves, which are 64 bytes each with a name to retain on every move.
+        /// themselves, which are 64 bytes each with a name to retain on every move; and each is
+        /// compared by `sortKey` first, so most comparisons touch (and retain) no name at all
+        /// (the names' comparison was 7% of a restart's CPU).
         static func inPathOrder(_ children: [Child]) -> [Child] {
             guard children.count > 1 else { return children }
+            let keys = children.map(sortKey)
             var order = Array(children.indices)
-            order.sort { precedes(children[$0], children[$1]) }
+            order.sort { left, right in
+                if keys[left] != keys[right] { return keys[left] < keys[right] }
+                return precedes(children[left], children[right])
+            }
             return order.map { children[$0] }
+        }
+
+        /// The child's first 16 bytes as one number, followed by what comes after its name in
+        /// path order when it is shorter ("/" for a folder, nothing for a file: no name holds
+        /// a NUL). Two keys differ only as `precedes` orders their children; equal keys are two
+        /// names of 16 bytes or more that start alike, which `precedes` then orders.
+        static func sortKey(_ child: Child) -> UInt128 {
+            var key: UInt128 = 0
+            var shift = 120
+            for byte in child.name.prefix(16) {
+                key |= UInt128(byte) << shift
+                shift -= 8
+            }
+            if child.name.count < 16, child.info == nil { key |= UInt128(UInt8(ascii: "/")) << shift }
+            return key
         }
 
         /// Path order: a folder's own files come where "name/" sorts, so "b.jpg" < "b/x.jpg" < "b0.jpg".
