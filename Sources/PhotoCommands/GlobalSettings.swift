@@ -24,38 +24,50 @@ struct GlobalSettings: Sendable {
     /// as this user or as the service user. photod takes photoctl for the owner unless it acts
     /// for the program that ran it (`--as-app`, or `forCaller` for `photoctl request`).
     func connect(forCaller: Bool = false) async throws -> PhotoClient {
-        if let remote = remoteHost {
+        // Read once: each read copies the whole environment into a new dictionary, and this needs
+        // four of its variables (nearly a tenth of `photoctl groups`' instructions when each read its own).
+        let environment = ProcessInfo.processInfo.environment
+        if let remote = remoteHost(in: environment) {
             RemoteHost.note(remote)
             return try PhotoClient.connect(host: remote, remoteArguments: bridgeArguments(forCaller: forCaller),
-                                           environment: ProcessInfo.processInfo.environment)
+                                           environment: environment)
         }
         try ProcessRole.declare(asApp || forCaller ? .app : .owner)
-        return try await PhotoClient.connect(socketPath: socket ?? DefaultPaths().socket, serviceUser: serviceUserID())
+        let paths = DefaultPaths(environment: environment)
+        return try await PhotoClient.connect(socketPath: socket ?? paths.socket, serviceUser: serviceUserID(in: environment),
+                                             runtimeDirectory: paths.runtimeDirectory)
     }
 
     /// Connects a client for originals (file descriptors) to the same daemon, trusted and
     /// declared the same way as `connect`; over `--host`, one that receives originals as bytes.
     func originals(forCaller: Bool = false) throws -> OriginalsClient {
-        if let remote = remoteHost {
+        // Read once, as in `connect`.
+        let environment = ProcessInfo.processInfo.environment
+        if let remote = remoteHost(in: environment) {
             RemoteHost.note(remote)
             return try OriginalsClient.connect(host: remote, remoteArguments: bridgeArguments(forCaller: forCaller),
-                                               environment: ProcessInfo.processInfo.environment)
+                                               environment: environment)
         }
         try ProcessRole.declare(asApp || forCaller ? .app : .owner)
-        return try OriginalsClient.connect(socketPath: socket ?? DefaultPaths().socket, serviceUser: serviceUserID())
+        let paths = DefaultPaths(environment: environment)
+        return try OriginalsClient.connect(socketPath: socket ?? paths.socket, serviceUser: serviceUserID(in: environment),
+                                           runtimeDirectory: paths.runtimeDirectory)
     }
 
     /// `photoctl bridge`'s socket: photod's, found and trusted as `connect` finds it, with the
     /// role (`--as-app`) declared for photod to read from this process.
     func bridgeSocket() throws -> Int32 {
         try ProcessRole.declare(asApp ? .app : .owner)
-        return try BridgeSocket.open(socketPath: socket ?? DefaultPaths().socket, serviceUser: serviceUserID())
+        return try BridgeSocket.open(socketPath: socket ?? DefaultPaths().socket,
+                                     serviceUser: serviceUserID(in: ProcessInfo.processInfo.environment))
     }
 
     /// `--host`, else `$PHOTOD_HOST`; nil (or empty): photod on this machine.
-    var remoteHost: String? {
-        let environment = ProcessInfo.processInfo.environment["PHOTOD_HOST"].flatMap { $0.isEmpty ? nil : $0 }
-        return (host.flatMap { $0.isEmpty ? nil : $0 }) ?? environment
+    var remoteHost: String? { remoteHost(in: ProcessInfo.processInfo.environment) }
+
+    /// `remoteHost`, with `$PHOTOD_HOST` read from `environment`.
+    private func remoteHost(in environment: [String: String]) -> String? {
+        (host.flatMap { $0.isEmpty ? nil : $0 }) ?? environment["PHOTOD_HOST"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// What the far side's photoctl runs: the bridge, acting as the app when this photoctl
@@ -66,9 +78,9 @@ struct GlobalSettings: Sendable {
     }
 
     /// The uid of `--service-user` (else `$PHOTOD_SERVICE_USER`), nil when neither is given.
-    private func serviceUserID() throws -> UInt32? {
-        let environment = ProcessInfo.processInfo.environment["PHOTOD_SERVICE_USER"].flatMap { $0.isEmpty ? nil : $0 }
-        guard let name = serviceUser ?? environment else { return nil }
+    private func serviceUserID(in environment: [String: String]) throws -> UInt32? {
+        let variable = environment["PHOTOD_SERVICE_USER"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let name = serviceUser ?? variable else { return nil }
         guard let uid = PhotoClient.userID(named: name) else {
             throw ValidationError("no user named \"\(name)\" (--service-user or PHOTOD_SERVICE_USER)")
         }
