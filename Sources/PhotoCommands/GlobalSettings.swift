@@ -19,6 +19,10 @@ struct GlobalSettings: Sendable {
     var asApp = false
     var host: String?
     var serviceUser: String?
+    /// Whether photod's replies are waited for on the calling thread (`VarlinkClient.connect`'s
+    /// `onCallingThread`): set by `QuickCommand`, whose commands make their calls one after
+    /// another with nothing else to run, and no timeout.
+    var callsOnCallingThread = false
 
     /// Connects to the daemon named by `--socket` or the defaults, trusting a server that runs
     /// as this user or as the service user. photod takes photoctl for the owner unless it acts
@@ -35,7 +39,8 @@ struct GlobalSettings: Sendable {
         try ProcessRole.declare(asApp || forCaller ? .app : .owner)
         let paths = DefaultPaths(environment: environment)
         return try await PhotoClient.connect(socketPath: socket ?? paths.socket, serviceUser: serviceUserID(in: environment),
-                                             runtimeDirectory: paths.runtimeDirectory)
+                                             runtimeDirectory: paths.runtimeDirectory,
+                                             onCallingThread: callsOnCallingThread)
     }
 
     /// Connects a client for originals (file descriptors) to the same daemon, trusted and

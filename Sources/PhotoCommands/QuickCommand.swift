@@ -21,7 +21,7 @@ struct QuickCommand {
     /// they are not one of the quick shapes.
     init?(_ arguments: [String]) {
         guard let name = arguments.first else { return nil }
-        var global = GlobalSettings()
+        var global = GlobalSettings(callsOnCallingThread: true)
         var limit: Int?
         var positionals: [String] = []
         var rest = arguments.dropFirst()

@@ -30,6 +30,7 @@ import Testing
         let quick = try #require(QuickCommand(["list", "--json", "--full", "--no-legend", "--no-pager", "--as-app"]))
         #expect(quick.global.json && quick.global.full && quick.global.noLegend && quick.global.noPager && quick.global.asApp)
         #expect(quick.global.socket == nil && quick.global.host == nil && quick.global.serviceUser == nil)
+        #expect(quick.global.callsOnCallingThread, "its calls wait on the calling thread")
         #expect(quick.paged)
         #expect(try #require(QuickCommand(["find", "x"])).paged == false, "find is not PagedOutput")
     }
