@@ -23,8 +23,12 @@ public enum SafeText {
     /// every byte that is not part of a valid sequence as `\x{XX}`.
     public static func escaped(bytes: some Collection<UInt8>, shortEscapes: Bool = false) -> String {
         // A path of plain ASCII (most of them) is its own escape, as in `escaped(_:)`: taken
-        // whole instead of scalar by scalar (a fifth of `photoctl list`'s instructions).
-        if bytes.allSatisfy(isPlainASCII) { return String(decoding: bytes, as: UTF8.self) }
+        // whole instead of scalar by scalar. Read through a buffer pointer: a generic collection
+        // from another module is walked byte by byte through witness tables.
+        let plain = bytes.withContiguousStorageIfAvailable { buffer in
+            buffer.allSatisfy(isPlainASCII) ? String(decoding: buffer, as: UTF8.self) : nil
+        }
+        if let plain = plain ?? nil { return plain }
         var out = ""
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
