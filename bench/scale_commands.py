@@ -43,9 +43,9 @@ def rows(photoctl, database, library, env, total):
     search = search_script(index, WORD, total)[0]
     show = "SELECT %s FROM assets a %s WHERE a.id = x'%s';\n" % (COLUMNS, JOINS, first)
     cases = [
-        ("status", [photoctl, "status"], status_sql, "counts: assets, root, groups"),
-        ("list --limit 100", [photoctl, "list", "--limit", "100"], listing, "the first 101 rows"),
-        ("find %s --limit 50" % WORD, [photoctl, "find", WORD, "--limit", "50"], search, "Search's statements"),
+        ("status", [photoctl, "status"], status_sql, "the counts"),
+        ("list --limit 100", [photoctl, "list", "--limit", "100"], listing, "first 101 rows"),
+        ("find %s --limit 50" % WORD, [photoctl, "find", WORD, "--limit", "50"], search, "Search's SQL"),
         ("show ID", [photoctl, "show", asset_id(first)], show, "one row by id"),
     ]
     return [(name, "sqlite3 CLI, " + peer, process_ms(sqlite, env, stdin=sql), process_ms(command, env))
