@@ -17,6 +17,9 @@ Rows, photod on the right, the peer on the left, and photod / peer:
   photoctl groups          the whole process, vs the sqlite3 CLI running photod's query on the same
                            index and vs a Swift program on the standard library alone doing the
                            same varlink round trip (bench/scale/ListGroups.swift)
+  photoctl status, list --limit 100, find beach --limit 50, show ID
+                           the whole process, vs the sqlite3 CLI running the SQL photod runs for it
+                           (bench/scale_commands.py)
   index size               the index file (and WAL) per photo after photod stopped
   root renamed while down  photod over a copy of its index in which the library's folders are
                            recorded under another name, start to "ready" (every photo found by its
@@ -41,6 +44,7 @@ import time
 
 from index_bench import build_exifidx, warm
 from permissions_bench import Varlink
+import scale_commands
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(os.path.dirname(REPO), "shared")
@@ -295,6 +299,7 @@ def main():
         sqlite = process_ms(["sqlite3", "-readonly", "-batch", database, GROUPS_SQL], env)
         stdlib = process_ms([list_groups, sock], env)
         photoctl_help = process_ms([photoctl, "--help"], env)
+        commands = scale_commands.rows(photoctl, database, library, env, assets)
     finally:
         daemon.stop()
     index_bytes = sum(os.path.getsize(p) for p in glob.glob(os.path.join(run, "index.sqlite")) +
@@ -326,8 +331,11 @@ def main():
     row("restart, nothing changed", "find -printf walk + stat", "%.3f s" % walk, "%.3f s" % restart,
         "%.2fx" % (restart / walk), "<= 1.2x the walk (peak RSS %s)" % mib(max(restart_hwms)))
     row("photoctl groups, whole process", "sqlite3 CLI, same query", "%.1f ms" % sqlite[0], "%.1f ms" % groups[0],
-        "%.1fx" % (groups[0] / sqlite[0]), "<= 8 ms (p99 %.1f ms)" % groups[1])
+        "%.1fx" % (groups[0] / sqlite[0]), "<= 5 ms (p99 %.1f ms)" % groups[1])
     row("", "Swift, stdlib only, ListGroups", "%.1f ms" % stdlib[0], "", "%.1fx" % (groups[0] / stdlib[0]), "")
+    for name, peer, peer_ms, photoctl_ms in commands:
+        row("photoctl %s" % name, peer, "%.1f ms" % peer_ms[0], "%.1f ms" % photoctl_ms[0],
+            "%.1fx" % (photoctl_ms[0] / peer_ms[0]), "<= 8 ms (p99 %.1f ms)" % photoctl_ms[1])
     row("photoctl --help", "", "", "%.1f ms" % photoctl_help[0], "", "")
     row("index file size", "", "", "%.0f B/photo" % (index_bytes / assets), "",
         "<= 300 B/photo (%.1f MB)" % (index_bytes / 1e6))

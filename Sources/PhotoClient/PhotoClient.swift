@@ -36,24 +36,26 @@ public final class PhotoClient: Sendable {
     /// A socket under the user's runtime directory is used only when that directory and the
     /// folders below it are the user's own and private; and whatever the path, nothing is sent
     /// until the kernel says the server runs as this user or as `serviceUser` (the uid photod
-    /// runs as when it is a system service).
+    /// runs as when it is a system service). `onCallingThread`: see `VarlinkClient.connect`.
     public static func connect(
         socketPath: String = DefaultPaths().socket, serviceUser: UInt32? = nil,
-        runtimeDirectory: String = DefaultPaths().runtimeDirectory
+        runtimeDirectory: String = DefaultPaths().runtimeDirectory, onCallingThread: Bool = false
     ) async throws(PhotoClientError) -> PhotoClient {
         try await connect(socketPath: socketPath, serviceUser: serviceUser, runtimeDirectory: runtimeDirectory,
-                          localAddress: nil)
+                          localAddress: nil, onCallingThread: onCallingThread)
     }
 
     /// `connect`, with this end bound to `localAddress` first: a test's in-process daemon tells
     /// its callers apart by it (`VarlinkPeer.address`), as they share one process.
     package static func connect(
-        socketPath: String, serviceUser: UInt32? = nil, runtimeDirectory: String, localAddress: String?
+        socketPath: String, serviceUser: UInt32? = nil, runtimeDirectory: String, localAddress: String?,
+        onCallingThread: Bool = false
     ) async throws(PhotoClientError) -> PhotoClient {
         try verifyFolder(of: socketPath, runtimeDirectory: runtimeDirectory)
         do {
             let connection = try await VarlinkClient.connect(
-                unixSocketPath: socketPath, trusted: .sameUser(or: serviceUser), localAddress: localAddress)
+                unixSocketPath: socketPath, trusted: .sameUser(or: serviceUser), localAddress: localAddress,
+                onCallingThread: onCallingThread)
             return PhotoClient(connection: connection, socketPath: socketPath)
         } catch {
             throw .connecting(socketPath, failedWith: error)

@@ -39,25 +39,12 @@ struct AssetRowOptions: ParsableArguments {
         if print0 && json { throw ValidationError("--print0 and --json are two outputs: choose one") }
     }
 
-    /// The fields to show, in order.
-    var chosen: [AssetField] {
-        fields.flatMap { try? AssetField.parse($0) } ?? AssetField.defaults
-    }
+    /// The parsed values, for code that runs with or without ArgumentParser (`QuickCommand`).
+    var style: AssetRowStyle { AssetRowStyle(fields: fields, format: format, print0: print0) }
 
-    /// Prints `assets` in the chosen fields and format (the caller prints JSON itself). With no
-    /// photos, a table for people is `none` instead of a lone header (unless --no-legend); tsv
-    /// stays a header alone, for scripts.
+    /// Prints `assets` as `AssetRowStyle.print` does.
     func print(_ assets: [Asset], none: String = "No photos.") {
-        if print0 { return Output.bytes(AssetRows.nulSeparatedPaths(assets)) }
-        let fields = chosen
-        switch format {
-        case .table where assets.isEmpty:
-            if Output.style.legend { Output.line(none) }
-        case .table:
-            Output.table(fields.map(\.column), assets.map { asset in fields.map { $0.cell(of: asset) } })
-        case .tsv:
-            Output.data(AssetRows.tsv(fields, assets, header: Output.style.legend))
-        }
+        style.print(assets, none: none)
     }
 }
 

@@ -43,6 +43,13 @@ struct FindCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try await Self.find(global.settings, text: text, group: group, limit: limit, rows: rows.style)
+    }
+
+    /// Asks photod for the photos `text` finds (in `group`, a label as `groups` prints it, when
+    /// given), printed as `rows` says (or as JSON); exits 1 when none match.
+    static func find(_ global: GlobalSettings, text: String, group: String?, limit: Int?,
+                     rows: AssetRowStyle) async throws {
         let client = try await global.connect()
         let pages = try await GroupLabel.resolving(group) { name, fallback in
             try await client.searchAll(SearchParameters(text: text, group: name, limit: limit, fallback: fallback))

@@ -22,6 +22,11 @@ struct GroupsCommand: AsyncParsableCommand {
     var format: AssetRowFormat = .table
 
     func run() async throws {
+        try await Self.show(global.settings, format: format)
+    }
+
+    /// Asks photod for the groups and prints them in `format` (or as JSON).
+    static func show(_ global: GlobalSettings, format: AssetRowFormat) async throws {
         let client = try await global.connect()
         let reply = try await client.listGroups()
         await client.close()

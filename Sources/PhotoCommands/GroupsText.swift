@@ -36,6 +36,13 @@ enum GroupsText {
 
         /// "2021-06-05T14:03:07" with a space for the "T", as `ls` and `journalctl` write times.
         private static func spaced(_ time: String) -> String {
+            // Printable ASCII, as photod sends it, is a character a byte: no grapheme breaking
+            // (which took 13% of `photoctl groups`' instructions for its 51 times).
+            if time.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+                let bytes = Array(time.utf8)
+                guard bytes.count > 10, bytes[10] == UInt8(ascii: "T") else { return time }
+                return String(decoding: bytes[..<10], as: UTF8.self) + " " + String(decoding: bytes[11...], as: UTF8.self)
+            }
             let characters = Array(time)
             guard characters.count > 10, characters[10] == "T" else { return time }
             return String(characters[..<10]) + " " + String(characters[11...])

@@ -64,10 +64,21 @@ struct ListCommand: AsyncParsableCommand {
         let now = Int(time(nil))
         let since = since.flatMap { DateArgument.resolve($0, now: now) }
         let until = until.flatMap { DateArgument.resolve($0, now: now) }
+        try await Self.list(global.settings, group: group, rows: rows.style,
+                            ListAssetsParameters(sort: sort, limit: limit, since: since, until: until,
+                                                 reverse: reverse ? true : nil))
+    }
+
+    /// Lists the photos `query` asks for (its group and fallback set from `group`, a label as
+    /// `groups` prints it), page after page, printed as `rows` says (or as JSON).
+    static func list(_ global: GlobalSettings, group: String?, rows: AssetRowStyle,
+                     _ query: ListAssetsParameters) async throws {
         let client = try await global.connect()
         let pages = try await GroupLabel.resolving(group) { name, fallback in
-            try await client.listAll(ListAssetsParameters(group: name, sort: sort, limit: limit, fallback: fallback,
-                                                          since: since, until: until, reverse: reverse ? true : nil))
+            var asked = query
+            asked.group = name
+            asked.fallback = fallback
+            return try await client.listAll(asked)
         }
         await client.close()
         if global.json { return try Output.json(ListAssetsReply(assets: pages.assets, cursor: nil, progress: pages.progress)) }

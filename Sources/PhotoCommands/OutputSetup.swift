@@ -21,12 +21,17 @@ enum OutputSetup {
     /// Configures `Output` for `command`: its global options (`--full`, `--no-legend`,
     /// `--no-pager`, `--json`), the environment and the terminal.
     static func configure(for command: ParsableCommand) {
-        let global = globalOptions(of: command)
+        configure(global: globalOptions(of: command)?.settings, paged: command is PagedOutput)
+    }
+
+    /// Configures `Output` for a command with these global options (nil: it takes none) whose
+    /// output for people is `paged` (see `PagedOutput`).
+    static func configure(global: GlobalSettings?, paged: Bool) {
         let environment = ProcessInfo.processInfo.environment
         let terminal = TerminalFacts.current()
         let style = OutputStyle.decide(full: global?.full ?? false, legend: !(global?.noLegend ?? false),
                                        environment: environment, terminal: terminal)
-        let paged = command is PagedOutput && terminal.outputIsTerminal && global.map { !$0.json && !$0.noPager } ?? false
+        let paged = paged && terminal.outputIsTerminal && global.map { !$0.json && !$0.noPager } ?? false
         let pager = paged ? Pager.command(environment: environment, elevated: Pager.isElevated) : nil
         Output.configure(style: style, pager: pager, pageErrors: terminal.errorIsTerminal)
     }
@@ -35,9 +40,14 @@ enum OutputSetup {
     /// --as-app, not `request` (which always asks as the program that ran it), and not to a
     /// photod serving other users (--service-user), to which every user's photoctl is an app.
     static func actsAsOwner(_ command: ParsableCommand) -> Bool {
-        guard let global = globalOptions(of: command) else { return false }
+        actsAsOwner(globalOptions(of: command)?.settings, isRequest: command is RequestCommand)
+    }
+
+    /// `actsAsOwner(_:)` for a command with these global options (nil: it takes none); `isRequest`: `request`.
+    static func actsAsOwner(_ global: GlobalSettings?, isRequest: Bool) -> Bool {
+        guard let global else { return false }
         let serviceUser = global.serviceUser ?? ProcessInfo.processInfo.environment["PHOTOD_SERVICE_USER"] ?? ""
-        return !global.asApp && !(command is RequestCommand) && serviceUser.isEmpty
+        return !global.asApp && !isRequest && serviceUser.isEmpty
     }
 
     /// The command's `@OptionGroup var global: GlobalOptions`, found by reflection so that

@@ -1,9 +1,4 @@
 import ArgumentParser
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import PhotoAPI
 import PhotoClient
 
@@ -65,58 +60,27 @@ struct GlobalOptions: ParsableArguments {
         valueName: "name"))
     var serviceUser: String?
 
-    /// Connects to the daemon named by `--socket` or the defaults, trusting a server that runs
-    /// as this user or as the service user. photod takes photoctl for the owner unless it acts
-    /// for the program that ran it (`--as-app`, or `forCaller` for `photoctl request`).
+    /// The parsed values, for code that runs with or without ArgumentParser (`QuickCommand`).
+    var settings: GlobalSettings {
+        GlobalSettings(socket: socket, json: json, full: full, noLegend: noLegend, noPager: noPager, asApp: asApp,
+                       host: host, serviceUser: serviceUser)
+    }
+
+    /// Connects to photod as `GlobalSettings.connect` does.
     func connect(forCaller: Bool = false) async throws -> PhotoClient {
-        if let remote = remoteHost {
-            RemoteHost.note(remote)
-            return try PhotoClient.connect(host: remote, remoteArguments: bridgeArguments(forCaller: forCaller),
-                                           environment: ProcessInfo.processInfo.environment)
-        }
-        try ProcessRole.declare(asApp || forCaller ? .app : .owner)
-        return try await PhotoClient.connect(socketPath: socket ?? DefaultPaths().socket, serviceUser: serviceUserID())
+        try await settings.connect(forCaller: forCaller)
     }
 
-    /// Connects a client for originals (file descriptors) to the same daemon, trusted and
-    /// declared the same way as `connect`; over `--host`, one that receives originals as bytes.
+    /// A client for originals, as `GlobalSettings.originals` makes one.
     func originals(forCaller: Bool = false) throws -> OriginalsClient {
-        if let remote = remoteHost {
-            RemoteHost.note(remote)
-            return try OriginalsClient.connect(host: remote, remoteArguments: bridgeArguments(forCaller: forCaller),
-                                               environment: ProcessInfo.processInfo.environment)
-        }
-        try ProcessRole.declare(asApp || forCaller ? .app : .owner)
-        return try OriginalsClient.connect(socketPath: socket ?? DefaultPaths().socket, serviceUser: serviceUserID())
+        try settings.originals(forCaller: forCaller)
     }
 
-    /// `photoctl bridge`'s socket: photod's, found and trusted as `connect` finds it, with the
-    /// role (`--as-app`) declared for photod to read from this process.
+    /// `photoctl bridge`'s socket, as `GlobalSettings.bridgeSocket` opens it.
     func bridgeSocket() throws -> Int32 {
-        try ProcessRole.declare(asApp ? .app : .owner)
-        return try BridgeSocket.open(socketPath: socket ?? DefaultPaths().socket, serviceUser: serviceUserID())
+        try settings.bridgeSocket()
     }
 
-    /// `--host`, else `$PHOTOD_HOST`; nil (or empty): photod on this machine.
-    var remoteHost: String? {
-        let environment = ProcessInfo.processInfo.environment["PHOTOD_HOST"].flatMap { $0.isEmpty ? nil : $0 }
-        return (host.flatMap { $0.isEmpty ? nil : $0 }) ?? environment
-    }
-
-    /// What the far side's photoctl runs: the bridge, acting as the app when this photoctl
-    /// would (`--as-app`, `photoctl request`), so photod there sees the same role. The far
-    /// side finds its own socket; `--socket` and `--service-user` name this machine's.
-    private func bridgeArguments(forCaller: Bool) -> [String] {
-        ["photoctl"] + (asApp || forCaller ? ["--as-app"] : []) + ["bridge"]
-    }
-
-    /// The uid of `--service-user` (else `$PHOTOD_SERVICE_USER`), nil when neither is given.
-    private func serviceUserID() throws -> UInt32? {
-        let environment = ProcessInfo.processInfo.environment["PHOTOD_SERVICE_USER"].flatMap { $0.isEmpty ? nil : $0 }
-        guard let name = serviceUser ?? environment else { return nil }
-        guard let uid = PhotoClient.userID(named: name) else {
-            throw ValidationError("no user named \"\(name)\" (--service-user or PHOTOD_SERVICE_USER)")
-        }
-        return uid
-    }
+    /// `--host`, else `$PHOTOD_HOST`, as `GlobalSettings.remoteHost` reads them.
+    var remoteHost: String? { settings.remoteHost }
 }

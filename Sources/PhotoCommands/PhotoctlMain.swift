@@ -25,6 +25,16 @@ public enum PhotoctlMain {
     /// Parses and runs `arguments`; returns the exit status.
     public static func run(_ arguments: [String]) async -> Int32 {
         let hoisted = hoistingGlobalOptions(arguments)
+        if let quick = QuickCommand(hoisted) {
+            do {
+                OutputSetup.configure(global: quick.global, paged: quick.paged)
+                try await quick.run()
+                return 0
+            } catch {
+                return status(after: error, actingAsOwner: OutputSetup.actsAsOwner(quick.global, isRequest: false),
+                              hoisted)
+            }
+        }
         var parsed: ParsableCommand?
         do {
             var command = try Photoctl.parseAsRoot(hoisted)
@@ -36,31 +46,37 @@ public enum PhotoctlMain {
                 try command.run()
             }
             return 0
-        } catch let error as PhotoClientError {
-            let owner = parsed.map { OutputSetup.actsAsOwner($0) } ?? false
-            let explained = CopiedClient.explanation(of: error, actingAsOwner: owner) ?? "photoctl: \(error)"
+        } catch {
+            return status(after: error, actingAsOwner: parsed.map { OutputSetup.actsAsOwner($0) } ?? false, hoisted)
+        }
+    }
+
+    /// Reports `error`, which ended the command line `hoisted`, and returns the exit status;
+    /// `actingAsOwner` is asked only for photod's refusals.
+    private static func status(after error: Error, actingAsOwner: @autoclosure () -> Bool, _ hoisted: [String]) -> Int32 {
+        if let error = error as? PhotoClientError {
+            let explained = CopiedClient.explanation(of: error, actingAsOwner: actingAsOwner()) ?? "photoctl: \(error)"
             Output.error(RemoteHost.naming(explained, for: error))
             switch error {
             case .unreachable, .untrustedSocket, .stopped, .remoteUnreachable: return 3
             case .daemon, .protocolFailure: break
             }
             return 1
-        } catch {
-            let code = Photoctl.exitCode(for: error)
-            let message = Photoctl.fullMessage(for: error)
-            if code == .success {
-                // The message of a clean exit is help, a version or a completion script.
-                if !message.isEmpty { Output.help(BashCompletionQuoting.adjusted(withGlobalHelp(message, hoisted))) }
-                return 0
-            }
-            if code == .validationFailure, let unknown = UnknownCommand.find(in: hoisted, root: Photoctl.self) {
-                Output.error(unknown.description)
-                return 2
-            }
-            if !message.isEmpty { Output.error(message) }
-            // swift-argument-parser uses EX_USAGE (64) for usage errors; photoctl promises 2.
-            return code == .validationFailure ? 2 : code.rawValue
         }
+        let code = Photoctl.exitCode(for: error)
+        let message = Photoctl.fullMessage(for: error)
+        if code == .success {
+            // The message of a clean exit is help, a version or a completion script.
+            if !message.isEmpty { Output.help(BashCompletionQuoting.adjusted(withGlobalHelp(message, hoisted))) }
+            return 0
+        }
+        if code == .validationFailure, let unknown = UnknownCommand.find(in: hoisted, root: Photoctl.self) {
+            Output.error(unknown.description)
+            return 2
+        }
+        if !message.isEmpty { Output.error(message) }
+        // swift-argument-parser uses EX_USAGE (64) for usage errors; photoctl promises 2.
+        return code == .validationFailure ? 2 : code.rawValue
     }
 
     /// `message` with the global options that apply when it is a command's help (ArgumentParser's

@@ -28,6 +28,11 @@ struct ShowCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try await Self.show(global.settings, ids: ids)
+    }
+
+    /// Shows the photos `ids` name (ids, or paths as `PathArgument` tells them apart), or their JSON.
+    static func show(_ global: GlobalSettings, ids: [String]) async throws {
         let directory = FileManager.default.currentDirectoryPath
         let paths = ids.filter(PathArgument.isPath).map { PathArgument.resolve($0, in: directory) }
         // A UTF-8 path goes as text (as photod has always taken it), any other as its bytes.

@@ -13,6 +13,11 @@ struct StatusCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
+        try await Self.show(global.settings)
+    }
+
+    /// Asks photod for its status and prints it (or its JSON).
+    static func show(_ global: GlobalSettings) async throws {
         let client = try await global.connect()
         let status = try await client.status()
         await client.close()

@@ -4,7 +4,9 @@
 enum TerminalWidth {
     /// The columns `text` takes; `text` is already escaped, so it holds no controls.
     static func of(_ text: String) -> Int {
-        text.unicodeScalars.reduce(0) { $0 + of($1) }
+        // Printable ASCII, most of every table: a column a byte, with no scalar decoded.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+        return text.unicodeScalars.reduce(0) { $0 + of($1) }
     }
 
     /// The columns one scalar takes.

@@ -10,6 +10,9 @@ public enum SafeText {
     /// With `shortEscapes`, a tab and a newline are shown as `\t` and `\n` instead (tab-separated
     /// values, where those two are common in text and the short forms are what readers expect).
     public static func escaped(_ text: String, shortEscapes: Bool = false) -> String {
+        // Printable ASCII but the backslash, most of every table, is its own escape: no look at
+        // each scalar's Unicode properties.
+        if text.utf8.allSatisfy(isPlainASCII) { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars { append(scalar, to: &out, shortEscapes: shortEscapes) }
@@ -19,6 +22,13 @@ public enum SafeText {
     /// Bytes (a path need not be UTF-8) shown as text: valid UTF-8 escaped as `escaped(_:)` does,
     /// every byte that is not part of a valid sequence as `\x{XX}`.
     public static func escaped(bytes: some Collection<UInt8>, shortEscapes: Bool = false) -> String {
+        // A path of plain ASCII (most of them) is its own escape, as in `escaped(_:)`: taken
+        // whole instead of scalar by scalar. Read through a buffer pointer: a generic collection
+        // from another module is walked byte by byte through witness tables.
+        let plain = bytes.withContiguousStorageIfAvailable { buffer in
+            buffer.allSatisfy(isPlainASCII) ? String(decoding: buffer, as: UTF8.self) : nil
+        }
+        if let plain = plain ?? nil { return plain }
         var out = ""
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
@@ -58,11 +68,16 @@ public enum SafeText {
 
     /// Whether `scalar` would act on a terminal or a log line instead of being printed.
     public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        if scalar == "\\" { return true }
+        if scalar.value < 0x80 { return scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\\" }
         switch scalar.properties.generalCategory {
         case .control, .format, .lineSeparator, .paragraphSeparator: return true
         default: return false
         }
+    }
+
+    /// A byte of printable ASCII other than the backslash: one that `escaped` keeps as it is.
+    static func isPlainASCII(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\\")
     }
 
     static func append(_ scalar: Unicode.Scalar, to out: inout String, shortEscapes: Bool) {

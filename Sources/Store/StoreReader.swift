@@ -105,17 +105,6 @@ extension StoreDatabase {
         }
     }
 
-    /// Number of assets under `root`.
-    public func assetCount(under root: PathBytes) throws -> Int {
-        try read { db in
-            let condition = try PathStems.range(db, prefix: root.folderPrefix.bytes).condition
-            let statement = try db.statement(
-                "SELECT count(*) FROM folders f CROSS JOIN assets a ON a.folder = f.id WHERE \(condition.sql)")
-            try statement.bind(condition.values)
-            return try statement.step() ? Int(statement.int64(0)) : 0
-        }
-    }
-
     /// Total assets and groups.
     public func totals() throws -> (assets: Int, groups: Int) {
         try read { db in

@@ -15,7 +15,8 @@ import Synchronization
 public final class VarlinkClient: VarlinkStreamConnection {
     private let client: Mutex<VarlinkDescriptorClient?>
     private let interrupter: VarlinkInterrupter
-    private let queue: DispatchQueue
+    /// Where the blocking sends and receives run; nil: on the calling thread (`connect`'s `onCallingThread`).
+    private let queue: DispatchQueue?
     private let lifecycle = Mutex(Lifecycle())
 
     private struct Lifecycle {
@@ -23,7 +24,7 @@ public final class VarlinkClient: VarlinkStreamConnection {
         var closed = false
     }
 
-    private init(client: consuming sending VarlinkDescriptorClient, queue: DispatchQueue) {
+    private init(client: consuming sending VarlinkDescriptorClient, queue: DispatchQueue?) {
         self.interrupter = client.interrupter
         self.client = Mutex(client)
         self.queue = queue
@@ -34,9 +35,14 @@ public final class VarlinkClient: VarlinkStreamConnection {
     /// says the server runs as a user outside `trusted` (by default: only this process's own).
     /// No call or reply waits for a set time (a rescan answers when it is done). `localAddress`:
     /// a path to bind this end to first, which the server reads as `VarlinkPeer.address`.
+    ///
+    /// `onCallingThread`: block the calling thread in each send and receive instead of handing
+    /// them to a thread of the connection's own, which saves a short command two thread
+    /// switches a call. Only for a caller with nothing else to run meanwhile, and no timeout
+    /// racing the call: the blocked thread is one of the concurrency pool's few.
     public static func connect(unixSocketPath path: String, trusted: TrustedServer = .sameUser,
-                               localAddress: String? = nil) async throws -> VarlinkClient {
-        let queue = DispatchQueue(label: "varlink.client")
+                               localAddress: String? = nil, onCallingThread: Bool = false) async throws -> VarlinkClient {
+        let queue = onCallingThread ? nil : DispatchQueue(label: "varlink.client")
         return try await onThread(queue) {
             VarlinkClient(client: try VarlinkDescriptorClient.connect(
                 unixSocketPath: path, trusted: trusted, receiveTimeout: nil, localAddress: localAddress), queue: queue)
@@ -102,7 +108,11 @@ public final class VarlinkClient: VarlinkStreamConnection {
             state.busy = false
         }
         self.interrupter.interrupt()
-        self.queue.async { self.client.withLock { $0?.close() } }
+        guard let queue else {
+            self.client.withLock { $0?.close() }
+            return
+        }
+        queue.async { self.client.withLock { $0?.close() } }
     }
 
     /// Takes the connection for one call or stream.
@@ -149,10 +159,12 @@ public final class VarlinkClient: VarlinkStreamConnection {
         }
     }
 
+    /// Runs `body` on `queue`'s thread, or here when there is none.
     private static func onThread<T: Sendable>(
-        _ queue: DispatchQueue, _ body: @escaping @Sendable () throws -> T
+        _ queue: DispatchQueue?, _ body: @escaping @Sendable () throws -> T
     ) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
+        guard let queue else { return try body() }
+        return try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try body() }) }
         }
     }

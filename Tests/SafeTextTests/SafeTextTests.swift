@@ -23,6 +23,20 @@ struct SafeTextTests {
         #expect(SafeText.escaped(bytes: bytes) == "ok\\x{FF}\\x{C3}é\\u{0A}")
     }
 
+    @Test("each ASCII character is escaped alike in text and in bytes, and only controls, DEL and the backslash are")
+    func asciiAsTextAndAsBytes() {
+        for value in UInt8(0)..<0x80 {
+            let text = String(UnicodeScalar(value))
+            let plain = value >= 0x20 && value != 0x7F && value != UInt8(ascii: "\\")
+            #expect(SafeText.escaped(text) == SafeText.escaped(bytes: [value]), "\(value)")
+            #expect((SafeText.escaped(text) == text) == plain, "\(value)")
+            #expect(SafeText.needsEscape(UnicodeScalar(value)) == !plain, "\(value)")
+        }
+        #expect(SafeText.escaped(bytes: Array("/photos/2012/01/IMG_1.jpg".utf8)) == "/photos/2012/01/IMG_1.jpg")
+        #expect(SafeText.escaped("tab\there", shortEscapes: true) == "tab\\there")
+        #expect(SafeText.escaped("tab\there\u{7F}", shortEscapes: true) == "tab\\there\\u{7F}")
+    }
+
     @Test("a long text is cut at a scalar boundary and says how much was left out")
     func cutToBytes() {
         let text = String(repeating: "é", count: 100)

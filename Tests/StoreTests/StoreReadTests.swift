@@ -19,6 +19,24 @@ import Testing
         await #expect(try store.read { try $0.assetCount(under: PathBytes("/")) } == 4)
     }
 
+    /// A root holding most folders is counted as every asset less those outside it: the same figure.
+    @Test func aRootHoldingMostFoldersCountsTheSameFromTheRest() async throws {
+        let paths = ["/lib/a/1.jpg", "/lib/a/2.jpg", "/lib/b/3.jpg", "/lib/c/4.jpg", "/lib/d/5.jpg", "/lib0/6.jpg",
+                     "/lib-x/7.jpg", "/lib-x/8.jpg", "/li/9.jpg"]
+        let dir = try TemporaryDirectory()
+        defer { withExtendedLifetime(dir) {} }
+        let store = try await openStore(dir)
+        var batch = WriteBatch()
+        batch.inserts = paths.enumerated().map { insert($1, Int64($0 + 1), "A") }
+        _ = try await store.write { [batch] in try $0.apply(batch) }
+        func count(_ root: String) async throws -> Int { try await store.read { try $0.assetCount(under: PathBytes(root)) } }
+        #expect(try await count("/lib") == 5, "4 of the 7 folders: counted from the 4 photos outside")
+        #expect(try await count("/lib/a") == 2)
+        #expect(try await count("/lib-x") == 2)
+        #expect(try await count("/nowhere") == 0)
+        #expect(try await count("/") == 9)
+    }
+
     @Test(arguments: StoreSort.allCases, [nil, "B"])
     func pagesCoverEveryAssetOnceInOrder(sort: StoreSort, group: String?) async throws {
         let dir = try TemporaryDirectory()

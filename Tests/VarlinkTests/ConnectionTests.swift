@@ -122,6 +122,21 @@ struct ConnectionTests {
         removeSocketFolder(of: path)
     }
 
+    @Test("a client on the calling thread calls, streams and closes as one on its own thread does")
+    func callingThreadClient() async throws {
+        let service = TestService()
+        let server = try await RunningServer.start(interfaces: [service.interface])
+        let client = try await VarlinkClient.connect(unixSocketPath: server.path, onCallingThread: true)
+        #expect(try await client.call("org.example.test.Echo", Text(text: "here"), returning: Text.self).text == "here")
+        #expect(try await client.call("org.example.test.Echo", Text(text: "again"), returning: Text.self).text == "again")
+        var replies = client.stream("org.example.test.Forever", Empty(), returning: TestService.Count.self).makeAsyncIterator()
+        #expect(try await replies.next()?.n == 0)
+        await client.close()
+        #expect(await eventually { service.foreverCancelled == 1 })
+        #expect(await eventually { server.server.connectionCount == 0 })
+        try await server.stop()
+    }
+
     @Test("past maxConnections a new connection is closed at once; a freed slot is reused")
     func connectionCap() async throws {
         var configuration = VarlinkServer.Configuration()
