@@ -16,8 +16,11 @@ extension StoreDatabase {
                 ?? from.map { try Self.from(db, $0) } ?? [([], [])]
             var files: [IndexedFile] = []
             for part in parts where files.count < limit {
-                files += try Self.indexedFiles(db, where: ([range.sql] + part.conditions).joined(separator: " AND "),
-                                               range.values + part.values, orderedLimit: limit - files.count)
+                let rows = try Self.indexedFiles(db, where: ([range.sql] + part.conditions).joined(separator: " AND "),
+                                                 range.values + part.values, orderedLimit: limit - files.count)
+                // The first part's rows are taken as they are: appending copies (and retains)
+                // every id and path, a share of a restart's CPU.
+                if files.isEmpty { files = rows } else { files += rows }
             }
             return files
         }

@@ -92,7 +92,9 @@ struct ReconcileFeed {
         walking = false
         walkEnded = step.ended
         found += step.found
-        disk += excluding.isEmpty ? step.files : step.files.filter { !Self.isExcluded($0.path, excluding) }
+        let files = excluding.isEmpty ? step.files : step.files.filter { !Self.isExcluded($0.path, excluding) }
+        // Taken whole when the last step's files are used up, rather than copied in one by one.
+        if disk.isEmpty { disk = files[...] } else { disk += files }
         compare()
     }
 
@@ -109,7 +111,8 @@ struct ReconcileFeed {
         lastIndexed = rows.last?.path ?? lastIndexed
         // Paged on from the last row read, kept or not.
         if !excluding.isEmpty { rows.removeAll { Self.isExcluded($0.path, excluding) } }
-        index += rows
+        // Usually the last page is used up: the new one is taken whole rather than copied in.
+        if index.isEmpty { index = rows[...] } else { index += rows }
         compare()
     }
 
