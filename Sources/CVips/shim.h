@@ -27,6 +27,18 @@ static inline int photod_vips_thumbnail_image(VipsImage *in, VipsImage **out, in
                                 "no_rotate", FALSE, NULL);
 }
 
+/// A JPEG decoded by libjpeg at 1/`shrink` of its size (1, 2, 4 or 8), top to bottom, then made
+/// a thumbnail as `photod_vips_thumbnail_image` makes one.
+static inline int photod_vips_thumbnail_jpeg(VipsSource *source, VipsImage **out, int shrink, int width, int height,
+                                             int fill) {
+    VipsImage *loaded = NULL;
+    if (vips_jpegload_source(source, &loaded, "shrink", shrink, "access", VIPS_ACCESS_SEQUENTIAL, NULL)) return -1;
+    int result = photod_vips_thumbnail_image(loaded, out, width, height, fill);
+    // The thumbnail's pipeline holds its own reference to the loaded image.
+    g_object_unref(loaded);
+    return result;
+}
+
 /// Loads a HEIF/AVIF file's primary image, or with `thumbnail` its thumbnail item when it has one.
 static inline int photod_vips_heifload(VipsSource *source, VipsImage **out, int thumbnail) {
     return vips_heifload_source(source, out, "thumbnail", thumbnail ? TRUE : FALSE, NULL);
