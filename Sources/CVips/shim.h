@@ -57,10 +57,18 @@ static inline int photod_vips_jpegsave(VipsImage *in, void **buffer, size_t *len
     return vips_jpegsave_buffer(in, buffer, length, "Q", quality, "strip", TRUE, "interlace", FALSE, NULL);
 }
 
-/// Compression 1 with the SUB filter: the cache wants speed more than the last few percent of
-/// size (adaptive filtering at level 3 took 4 ms for a 256 px thumbnail, half the whole job).
+/// The PNG a request asked for: compression 1 with the SUB filter, speed before the last few
+/// percent of size (adaptive filtering at level 3 took 4 ms for a 256 px thumbnail, half the job).
 static inline int photod_vips_pngsave(VipsImage *in, void **buffer, size_t *length) {
     return vips_pngsave_buffer(in, buffer, length, "compression", 1, "filter", VIPS_FOREIGN_PNG_FILTER_SUB,
+                               "strip", TRUE, NULL);
+}
+
+/// The thumbnail cache's copy, stored without deflate: even level 1 took 3.8 ms of a 640x480
+/// JPEG's 10 ms, for files half the size (bench/README.md, "Images"). The cache is bounded in
+/// bytes, so it holds fewer thumbnails, each made in a third of the time.
+static inline int photod_vips_pngsave_stored(VipsImage *in, void **buffer, size_t *length) {
+    return vips_pngsave_buffer(in, buffer, length, "compression", 0, "filter", VIPS_FOREIGN_PNG_FILTER_NONE,
                                "strip", TRUE, NULL);
 }
 

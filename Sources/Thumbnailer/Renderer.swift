@@ -43,7 +43,7 @@ enum Renderer {
         }
         let decoded = try pipeline.inMemory()
         let image = try encode(decoded, as: request.format, quality: Int32(request.jpegQuality))
-        let cache = request.wantsCacheCopy ? try encode(decoded, as: .png, quality: 0) : []
+        let cache = request.wantsCacheCopy ? try decoded.encode { photod_vips_pngsave_stored($0, $1, $2) } : []
         return Rendering(image: image, cache: cache, width: decoded.width, height: decoded.height,
                          sourceWidth: sourceWidth, sourceHeight: sourceHeight, usedEmbedded: usedEmbedded)
     }
