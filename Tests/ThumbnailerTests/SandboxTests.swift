@@ -35,7 +35,8 @@ import ThumbnailProtocol
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
             if parts.count == 2 { outcomes[parts[0]] = parts[1] }
         }
-        let attempts = ["execve", "socket", "fork", "killgroup", "undump", "setrlimit",
+        // affinity: refused so that dav1d decodes on one thread (SeccompFilter.allowed).
+        let attempts = ["execve", "socket", "fork", "killgroup", "undump", "setrlimit", "affinity",
                         "open#0", "create#0", "open#1", "create#1", "open#2", "open#3",
                         "kill0#4", "kill0#5", "sigkill#5", "setpriority#6", "setpriority#7"]
         for name in attempts {
