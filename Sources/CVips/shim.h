@@ -8,6 +8,34 @@
 
 static inline int photod_vips_init(const char *argv0) { return VIPS_INIT(argv0); }
 
+/// glibc's Dl_info; dlfcn.h shows it and dladdr only under _GNU_SOURCE, which Swift's Glibc
+/// module is built without. The asm label keeps this declaration apart from dlfcn.h's.
+typedef struct { const char *dli_fname; void *dli_fbase; const char *dli_sname; void *dli_saddr; } photod_dl_info;
+extern int photod_dladdr(const void *address, photod_dl_info *info) __asm__("dladdr");
+
+/// Loads libvips' HEIF and JPEG XL modules (the formats photod decodes that libvips may build as
+/// modules) from vips-modules-MAJOR.MINOR beside the libvips in use, as vips_init loads every module
+/// when it finds that folder. Returns how many failed: a missing one only lacks its loader.
+static inline int photod_vips_load_photo_modules(void) {
+    static const char *const names[] = {"vips-heif", "vips-jxl"};
+    const int count = sizeof names / sizeof names[0];
+    photod_dl_info info;
+    if (!photod_dladdr((const void *)vips_init, &info) || !info.dli_fname) return count;
+    char *folder = g_path_get_dirname(info.dli_fname);
+    int failures = 0;
+    for (int index = 0; index < count; index++) {
+        char *path = g_strdup_printf("%s/vips-modules-%d.%d/%s.%s", folder, vips_version(0), vips_version(1),
+                                     names[index], G_MODULE_SUFFIX);
+        GModule *module = g_module_open(path, G_MODULE_BIND_LAZY);
+        // Modules register types, so they can never be unloaded (vips_init does the same).
+        if (module) g_module_make_resident(module);
+        else failures++;
+        g_free(path);
+    }
+    g_free(folder);
+    return failures;
+}
+
 /// Opens the image's header only (pixels stay undecoded): its size and orientation.
 static inline VipsImage *photod_vips_header(VipsSource *source) {
     return vips_image_new_from_source(source, "", NULL);

@@ -12,6 +12,8 @@ import ThumbnailProtocol
         #expect(hello.message.hasPrefix("photod-thumbnailer 8."))
         let loaders = hello.message.split(separator: ":").last.map { $0.split(separator: " ").map(String.init) } ?? []
         #expect(Set(["jpeg", "png", "webp", "tiff", "gif"]).isSubset(of: loaders), "\(hello.message)")
+        // libvips' HEIF and JPEG XL modules, loaded by the worker itself (VipsRuntime.start).
+        #expect(Set(["heif", "jxl", "jp2k"]).isSubset(of: loaders), "\(hello.message)")
         #expect(Set(loaders).isDisjoint(with: ["magick", "pdf", "svg", "matrix", "csv", "fits", "vips"]), "\(hello.message)")
         #expect(hello.peakRSSKiB > 0)
         // The probe runs only behind its flag, which photod never passes.
