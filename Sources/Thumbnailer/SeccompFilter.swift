@@ -21,7 +21,7 @@ public enum SeccompFilter {
         "sched_yield", "getrandom", "uname", "sysinfo",
     ]
     // Not sched_getaffinity: refused, dav1d counts one processor and decodes an AVIF on one thread,
-    // without the frame-threading buffers that took a 20-megapixel image's worker from 152 to 178 MiB.
+    // without the frame-threading buffers: a 20-megapixel AVIF's worker peaked at 178 MiB, now 158.
     // photod runs a worker per core, so a second decoding thread bought nothing (bench/README.md, "Images").
 
     /// Calls whose glibc callers fall back to an older call this filter can inspect (clone3 and
