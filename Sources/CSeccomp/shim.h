@@ -23,6 +23,12 @@ static inline long photod_close_from(unsigned int first) { return syscall(SYS_cl
 /// ioprio_set(IOPRIO_WHO_PROCESS, self, IOPRIO_CLASS_IDLE): disk reads only when nobody else wants the disk.
 static inline long photod_ioprio_idle(void) { return syscall(SYS_ioprio_set, 1, 0, 3 << 13); }
 
+/// sched_getaffinity of this process into a scratch mask: 0, or -1 with errno (the sandbox probe).
+static inline long photod_sched_getaffinity_probe(void) {
+    unsigned long mask[16];
+    return syscall(SYS_sched_getaffinity, 0, sizeof mask, mask) < 0 ? -1 : 0;
+}
+
 /// The Landlock ruleset attribute as of ABI 6, declared here because the distribution's
 /// linux/landlock.h may predate the network and scope fields; the kernel reads only `size` bytes.
 struct photod_landlock_ruleset_attr {

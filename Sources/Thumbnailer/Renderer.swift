@@ -21,7 +21,8 @@ enum Renderer {
         // The source dup()s the descriptor; the caller still closes its own.
         guard let source = vips_source_new_from_descriptor(descriptor) else { throw RenderError(VipsRuntime.takeError()) }
         defer { g_object_unref(source) }
-        let (sourceWidth, sourceHeight, isHEIF) = try inspect(source)
+        let (sourceWidth, sourceHeight, loader) = try inspect(source)
+        let isHEIF = loader.contains("Heif")
         let width = Int32(request.width), height = Int32(request.height), fill: Int32 = request.fit == .fill ? 1 : 0
         var thumbnail: VipsImageRef?
         var usedEmbedded = false
@@ -33,12 +34,16 @@ enum Renderer {
         let pipeline: VipsImageRef
         if let thumbnail {
             pipeline = thumbnail
+        } else if loader.hasPrefix("VipsForeignLoadJpeg"), case let shrink = JPEGShrink.factor(
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight, boxWidth: width, boxHeight: height, fill: fill == 1),
+            shrink > 1 {
+            pipeline = try VipsImageRef.make { photod_vips_thumbnail_jpeg(source, $0, shrink, width, height, fill) }
         } else {
             pipeline = try VipsImageRef.make { photod_vips_thumbnail_source(source, $0, width, height, fill) }
         }
         let decoded = try pipeline.inMemory()
         let image = try encode(decoded, as: request.format, quality: Int32(request.jpegQuality))
-        let cache = request.wantsCacheCopy ? try encode(decoded, as: .png, quality: 0) : []
+        let cache = request.wantsCacheCopy ? try decoded.encode { photod_vips_pngsave_stored($0, $1, $2) } : []
         return Rendering(image: image, cache: cache, width: decoded.width, height: decoded.height,
                          sourceWidth: sourceWidth, sourceHeight: sourceHeight, usedEmbedded: usedEmbedded)
     }
@@ -51,15 +56,16 @@ enum Renderer {
         guard status.st_size > 0 else { throw RenderError("empty file") }
     }
 
-    /// The original's size as shown (orientation applied) and whether it is HEIF/AVIF, from the header alone.
+    /// The original's size as shown (orientation applied) and the loader libvips picked for it
+    /// (e.g. "VipsForeignLoadJpegSource"), from the header alone.
     private static func inspect(_ source: UnsafeMutablePointer<VipsSource>)
-        throws(RenderError) -> (Int32, Int32, Bool) {
+        throws(RenderError) -> (Int32, Int32, String) {
         guard let header = photod_vips_header(source) else { throw RenderError(VipsRuntime.takeError()) }
         let image = VipsImageRef(header)
         let loader = vips_foreign_find_load_source(source).map { String(cString: $0) } ?? ""
         // Orientations 5...8 turn the image a quarter: width and height swap.
         let turned = photod_vips_orientation(image.pointer) >= 5
-        return (turned ? image.height : image.width, turned ? image.width : image.height, loader.contains("Heif"))
+        return (turned ? image.height : image.width, turned ? image.width : image.height, loader)
     }
 
     /// The HEIF thumbnail item, or nil when the file has none (libheif then gives the primary image back).

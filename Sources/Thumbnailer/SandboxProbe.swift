@@ -45,6 +45,8 @@ enum SandboxProbe {
         results.append(("fork", forkOnce()))
         results.append(("killgroup", refused(kill(0, 0))))
         results.append(("undump", refused(photod_prctl(PR_SET_DUMPABLE, 1))))
+        // Refused on purpose, so dav1d decodes on one thread (see SeccompFilter.allowed).
+        results.append(("affinity", refused(Int32(photod_sched_getaffinity_probe()))))
         var raised = rlimit(rlim_cur: 3600, rlim_max: 3600)
         results.append(("setrlimit", refused(setrlimit(Int32(RLIMIT_CPU.rawValue), &raised))))
         var text = "; probe"

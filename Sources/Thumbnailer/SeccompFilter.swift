@@ -18,8 +18,11 @@ public enum SeccompFilter {
         "exit", "exit_group", "rt_sigreturn", "rt_sigaction", "rt_sigprocmask", "sigaltstack", "restart_syscall",
         "gettid", "getpid", "getppid", "getuid", "geteuid", "getgid", "getegid", "getrusage", "getpriority",
         "clock_gettime", "clock_getres", "clock_nanosleep", "nanosleep", "gettimeofday", "time",
-        "sched_yield", "sched_getaffinity", "getrandom", "uname", "sysinfo",
+        "sched_yield", "getrandom", "uname", "sysinfo",
     ]
+    // Not sched_getaffinity: refused, dav1d counts one processor and decodes an AVIF on one thread,
+    // without the frame-threading buffers: a 20-megapixel AVIF's worker peaked at 178 MiB, now 158.
+    // photod runs a worker per core, so a second decoding thread bought nothing (bench/README.md, "Images").
 
     /// Calls whose glibc callers fall back to an older call this filter can inspect (clone3 and
     /// openat2 hide their flags behind a pointer BPF cannot follow): ENOSYS rather than EPERM.

@@ -22,6 +22,7 @@ public enum ThumbnailWorker {
         do {
             try ProcessLimits.apply(memoryMiB: environmentInt("PHOTOD_THUMBNAILER_MEMORY_MB")
                 ?? ProcessLimits.defaultMemoryMiB)
+            QuietStandardError.unlessWritable()
             if arguments.contains("--background") {
                 try ProcessLimits.lowerPriority()
             } else if arguments.contains("--for-apps") {

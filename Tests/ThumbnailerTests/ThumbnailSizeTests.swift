@@ -54,5 +54,7 @@ import ThumbnailProtocol
         #expect(Array(response.cache.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         let cache = try await Pillow.inspect(response.cache, in: folder)
         #expect((cache.width, cache.height) == (150, 100))
+        // Stored without deflate (photod_vips_pngsave_stored): every RGB byte and a filter byte a row.
+        #expect(response.cache.count >= 100 * (150 * 3 + 1), "\(response.cache.count) bytes")
     }
 }

@@ -46,6 +46,13 @@ final class WorkerProcess: @unchecked Sendable {
         socket = pair[0]
     }
 
+    /// A worker spawned in `folder` whose hello has been read, ready for requests.
+    static func ready(in folder: TemporaryDirectory) async throws -> WorkerProcess {
+        let worker = try WorkerProcess(in: folder)
+        _ = try await worker.receive()
+        return worker
+    }
+
     deinit {
         if !closed { close(socket) }
         kill(pid, SIGKILL)

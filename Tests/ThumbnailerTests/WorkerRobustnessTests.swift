@@ -12,11 +12,29 @@ import ThumbnailProtocol
         #expect(hello.message.hasPrefix("photod-thumbnailer 8."))
         let loaders = hello.message.split(separator: ":").last.map { $0.split(separator: " ").map(String.init) } ?? []
         #expect(Set(["jpeg", "png", "webp", "tiff", "gif"]).isSubset(of: loaders), "\(hello.message)")
+        // libvips' HEIF and JPEG XL modules, loaded by the worker itself (VipsRuntime.start).
+        #expect(Set(["heif", "jxl", "jp2k"]).isSubset(of: loaders), "\(hello.message)")
         #expect(Set(loaders).isDisjoint(with: ["magick", "pdf", "svg", "matrix", "csv", "fits", "vips"]), "\(hello.message)")
         #expect(hello.peakRSSKiB > 0)
         // The probe runs only behind its flag, which photod never passes.
         #expect(!hello.message.contains("probe"), "\(hello.message)")
     }
+
+    /// dav1d, refused sched_getaffinity, writes a line to stderr on every AVIF; the test worker's
+    /// stderr is a regular file, which RLIMIT_FSIZE 0 would turn into SIGXFSZ.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: Self.avif), "../shared/corpus is not beside this checkout"))
+    func anAVIFDecodesWithStandardErrorInAFile() async throws {
+        let folder = try TemporaryDirectory()
+        let worker = try await WorkerProcess.ready(in: folder)
+        let response = try await worker.thumbnail(ThumbnailRequest(id: 4, format: .png, width: 256, height: 256),
+                                                  file: Self.avif)
+        #expect(response.status == .ok, "\(response.message)")
+        #expect((response.width, response.height) == (256, 192))
+    }
+
+    /// An 800x600 AVIF of the shared corpus.
+    static let avif = Binaries.repository.deletingLastPathComponent()
+        .appendingPathComponent("shared/corpus/images/me_avif_32Bit-72dpi-sRGB-800x600.avif").path
 
     @Test func corruptFilesFailAndTheWorkerCarriesOn() async throws {
         let folder = try TemporaryDirectory()
