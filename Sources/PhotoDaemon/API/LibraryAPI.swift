@@ -113,7 +113,7 @@ struct LibraryAPI: Sendable {
         let polled = indexer.polled
         // A root on a polled file system is not resolved again: a stat there may hang.
         let paths = roots.map { root in
-            polled.rootFolder(root.configured).flatMap { $0.polled ? $0.path : nil } ?? root.resolveOrConfigured()
+            polled.polledRoot(root.configured)?.path ?? root.resolveOrConfigured()
         }
         let (counts, totals, token) = try await store.read(as: access) { view in
             (try paths.map { try view.assetCount(under: $0) }, try view.totals(), try view.currentToken())

@@ -72,7 +72,7 @@ extension Indexer {
     func surveyPolled() {
         let table = MountTable.read().table
         let paths = roots.all.map { root -> (root: String, path: PathBytes?) in
-            if let known = polled.rootFolder(root.configured), known.polled,
+            if let known = polled.polledRoot(root.configured),
                let mount = table.covering(known.path), mount.fsType == known.fileSystem,
                state.rootState(root.configured) != .missing, state.rootState(root.configured) != .offline {
                 return (root.configured, known.path)

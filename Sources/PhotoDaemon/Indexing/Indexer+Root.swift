@@ -29,9 +29,7 @@ extension Indexer {
         let covering = coverage.needsCovering(path)
         // Polled file systems mounted inside a local root are reconciled on their own threads
         // after it, so one that hangs cannot hold this walk; they are not statted here either.
-        let rootIsPolled = polled.rootFolder(root.configured)?.polled ?? false
-        let polledInside = rootIsPolled ? [] : polled.mounts(inside: root.configured).filter(\.polled).map(\.path)
-            .filter { path in !polled.mounts(inside: root.configured).contains { $0.polled && path.isInside($0.path) } }
+        let polledInside = polled.polledRoot(root.configured) == nil ? polled.polledMounts(inside: root.configured) : []
         // Drives mounted inside the root: one that is away is left out of the reconcile.
         let inside = try await volumes.checkInside(root, path: path, table: table, skipping: polledInside)
         await note(inside, in: root, rewatch: !covering)

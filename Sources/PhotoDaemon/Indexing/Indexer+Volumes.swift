@@ -66,7 +66,7 @@ extension Indexer {
         for root in roots.all where !polled.isRootStalled(root.configured) {
             let before = state.rootState(root.configured)
             let checked: (folder: PathBytes, presence: VolumePresence)
-            if let folder = polled.rootFolder(root.configured), folder.polled {
+            if let folder = polled.polledRoot(root.configured) {
                 // Its stat may hang: made on the root's own threads, and given up if it does.
                 do {
                     checked = try await onPolledFolder(folder.path) { _ in try await self.volumes.check(root, table: table) }
@@ -112,8 +112,8 @@ extension Indexer {
     /// one that was mounted (again) is watched and reconciled.
     func recheckInside(_ root: LibraryRoot, path: PathBytes, table: MountTable) async throws {
         // Polled file systems inside are the poller's: a stat of one may hang.
-        let polledInside = polled.mounts(inside: root.configured).filter(\.polled).map(\.path)
-        let inside = try await volumes.checkInside(root, path: path, table: table, skipping: polledInside)
+        let inside = try await volumes.checkInside(root, path: path, table: table,
+                                                   skipping: polled.polledMounts(inside: root.configured))
         await note(inside, in: root, rewatch: true)
         let away = inside.away.map(\.folder)
         for folder in inside.arrived where state.indexProblem == nil {

@@ -179,7 +179,8 @@ final class Indexer: Sendable {
         // would hold this loop, and every root's changes behind it, until it answers.
         for root in targets where !polled.isRootStalled(root.configured) {
             do {
-                if let folder = polled.rootFolder(root.configured), folder.polled {
+                if let folder = polled.polledRoot(root.configured) {
+                    // Every polled mount inside, nested ones too: any of them may hang the walk.
                     let inside = polled.mounts(inside: root.configured).filter(\.polled).map(\.path)
                     total = total + (try await onPolledFolder(folder.path, watching: inside) { scanner in
                         try await self.reconcile(root, table: table, scanner: scanner)

@@ -14,10 +14,12 @@ final class PolledMounts: Sendable {
         var fileSystem: String
         /// True for the root's own folder, false for a mount inside it.
         var isRoot: Bool
+        /// What is mounted there (mountinfo's source: a server's share, a FUSE daemon's folder).
+        var source = ""
         /// Whether it is polled rather than watched.
         var polled: Bool { RemoteFileSystems.isPolled(fileSystem) }
         /// Whether a folder's time there says when its entries changed (`FolderTimes`).
-        var trustsFolderTimes = false
+        var trustsFolderTimes: Bool { RemoteFileSystems.trustsFolderTimes(fileSystem, source: source) }
     }
 
     /// Seconds between polls of a root not in `perRoot` (the config's remote_poll_interval).
@@ -60,13 +62,11 @@ final class PolledMounts: Sendable {
         var found: [Folder] = []
         for (root, path) in paths {
             guard let path, let mount = table.covering(path) else { continue }
-            found.append(Folder(root: root, path: path, fileSystem: mount.fsType, isRoot: true,
-                                trustsFolderTimes: RemoteFileSystems.trustsFolderTimes(mount.fsType, source: mount.source)))
+            found.append(Folder(root: root, path: path, fileSystem: mount.fsType, isRoot: true, source: mount.source))
             var seen: Set<PathBytes> = []
             for inside in table.mounts(inside: path).reversed() where seen.insert(inside.mountPoint).inserted {
                 found.append(Folder(root: root, path: inside.mountPoint, fileSystem: inside.fsType, isRoot: false,
-                                    trustsFolderTimes: RemoteFileSystems.trustsFolderTimes(inside.fsType,
-                                                                                           source: inside.source)))
+                                    source: inside.source))
             }
         }
         folders.withLock { $0 = found.sorted { $0.path.bytes.lexicographicallyPrecedes($1.path.bytes) } }
@@ -96,28 +96,42 @@ final class PolledMounts: Sendable {
         all.first { $0.root == root && $0.isRoot }
     }
 
+    /// The root's own folder when it is on a polled file system, nil when it is not (or was
+    /// not surveyed).
+    func polledRoot(_ root: String) -> Folder? {
+        rootFolder(root).flatMap { $0.polled ? $0 : nil }
+    }
+
     /// The mounts inside `root`, as last surveyed.
     func mounts(inside root: String) -> [Folder] {
         all.filter { $0.root == root && !$0.isRoot }
     }
 
+    /// The polled mounts inside `root`, none inside another (a reconcile of one takes in the
+    /// mounts inside it): what a local root's walk leaves to their own threads.
+    func polledMounts(inside root: String) -> [PathBytes] {
+        let polled = mounts(inside: root).filter(\.polled).map(\.path)
+        return polled.filter { path in !polled.contains { path.isInside($0) } }
+    }
+
     /// The probe of `path`, made on first use.
     func probe(for path: PathBytes) -> MountProbe {
-        probes.withLock { probes in
-            if let probe = probes[path] { return probe }
-            let probe = MountProbe()
-            probes[path] = probe
-            return probe
-        }
+        Self.kept(in: probes, for: path, made: MountProbe.init)
     }
 
     /// The folder times kept for the polled folder at `path`, made on first use.
     func folderTimes(for path: PathBytes) -> FolderTimes {
-        times.withLock { times in
-            if let kept = times[path] { return kept }
-            let made = FolderTimes()
-            times[path] = made
-            return made
+        Self.kept(in: times, for: path, made: FolderTimes.init)
+    }
+
+    /// The value `map` keeps for `path`, made with `made` and kept on first use.
+    private static func kept<Value>(in map: borrowing Mutex<[PathBytes: Value]>, for path: PathBytes,
+                                    made: () -> Value) -> Value {
+        map.withLock { map in
+            if let kept = map[path] { return kept }
+            let value = made()
+            map[path] = value
+            return value
         }
     }
 
