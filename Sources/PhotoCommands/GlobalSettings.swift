@@ -28,35 +28,47 @@ struct GlobalSettings: Sendable {
     /// as this user or as the service user. photod takes photoctl for the owner unless it acts
     /// for the program that ran it (`--as-app`, or `forCaller` for `photoctl request`).
     func connect(forCaller: Bool = false) async throws -> PhotoClient {
-        // Read once: each read copies the whole environment into a new dictionary, and this needs
-        // four of its variables (nearly a tenth of `photoctl groups`' instructions when each read its own).
-        let environment = ProcessInfo.processInfo.environment
-        if let remote = remoteHost(in: environment) {
-            RemoteHost.note(remote)
-            return try PhotoClient.connect(host: remote, remoteArguments: bridgeArguments(forCaller: forCaller),
-                                           environment: environment)
+        switch try endpoint(forCaller: forCaller) {
+        case .remote(let host, let arguments, let environment):
+            return try PhotoClient.connect(host: host, remoteArguments: arguments, environment: environment)
+        case .local(let socket, let serviceUser, let runtimeDirectory):
+            return try await PhotoClient.connect(socketPath: socket, serviceUser: serviceUser,
+                                                 runtimeDirectory: runtimeDirectory, onCallingThread: callsOnCallingThread)
         }
-        try ProcessRole.declare(asApp || forCaller ? .app : .owner)
-        let paths = DefaultPaths(environment: environment)
-        return try await PhotoClient.connect(socketPath: socket ?? paths.socket, serviceUser: serviceUserID(in: environment),
-                                             runtimeDirectory: paths.runtimeDirectory,
-                                             onCallingThread: callsOnCallingThread)
     }
 
     /// Connects a client for originals (file descriptors) to the same daemon, trusted and
     /// declared the same way as `connect`; over `--host`, one that receives originals as bytes.
     func originals(forCaller: Bool = false) throws -> OriginalsClient {
-        // Read once, as in `connect`.
+        switch try endpoint(forCaller: forCaller) {
+        case .remote(let host, let arguments, let environment):
+            return try OriginalsClient.connect(host: host, remoteArguments: arguments, environment: environment)
+        case .local(let socket, let serviceUser, let runtimeDirectory):
+            return try OriginalsClient.connect(socketPath: socket, serviceUser: serviceUser,
+                                               runtimeDirectory: runtimeDirectory)
+        }
+    }
+
+    /// Where photod is for this command line: on `--host` through ssh, or at a local socket.
+    private enum Endpoint {
+        case remote(host: String, arguments: [String], environment: [String: String])
+        case local(socket: String, serviceUser: UInt32?, runtimeDirectory: String)
+    }
+
+    /// The endpoint `connect` and `originals` reach; for a local one, photoctl's role (owner or
+    /// app) is declared first for photod to read from this process.
+    private func endpoint(forCaller: Bool) throws -> Endpoint {
+        // Read once: each read copies the whole environment into a new dictionary, and this needs
+        // four of its variables (nearly a tenth of `photoctl groups`' instructions when each read its own).
         let environment = ProcessInfo.processInfo.environment
         if let remote = remoteHost(in: environment) {
             RemoteHost.note(remote)
-            return try OriginalsClient.connect(host: remote, remoteArguments: bridgeArguments(forCaller: forCaller),
-                                               environment: environment)
+            return .remote(host: remote, arguments: bridgeArguments(forCaller: forCaller), environment: environment)
         }
         try ProcessRole.declare(asApp || forCaller ? .app : .owner)
         let paths = DefaultPaths(environment: environment)
-        return try OriginalsClient.connect(socketPath: socket ?? paths.socket, serviceUser: serviceUserID(in: environment),
-                                           runtimeDirectory: paths.runtimeDirectory)
+        return .local(socket: socket ?? paths.socket, serviceUser: try serviceUserID(in: environment),
+                      runtimeDirectory: paths.runtimeDirectory)
     }
 
     /// `photoctl bridge`'s socket: photod's, found and trusted as `connect` finds it, with the
