@@ -245,6 +245,22 @@ import Testing
         }
     }
 
+    @Test(.enabled(if: BindfsMount.canMount, "a FUSE mount needs root, bindfs (scripts/install-deps --test) and /dev/fuse"))
+    func aCrashedFUSEDaemonLosesNoPhoto() async throws {
+        try await Self.withFUSELibrary(photos: ["a.jpg": "Trip", "sub/b.jpg": "Trip"]) { daemon, mount, _ in
+            let before = await Self.ids(daemon)
+            #expect(before.count == 2)
+            // Killed, not stopped: the mount stays, and every call on it fails at once with
+            // ENOTCONN ("Transport endpoint is not connected") instead of hanging.
+            mount.daemon.signal(SIGKILL)
+            let passes = daemon.log.components(separatedBy: "Transport endpoint is not connected").count
+            #expect(await eventually(within: 15) {
+                daemon.log.components(separatedBy: "Transport endpoint is not connected").count > passes + 2
+            }, "several passes met the dead mount: \(daemon.log)")
+            #expect(await Self.ids(daemon) == before, "every photo and its id stays: \(daemon.log)")
+        }
+    }
+
     @Test func aLocalRootIsWatchedNotPolled() async throws {
         // Polls far apart: only inotify can find the new photo in time.
         let daemon = try DaemonHarness(settings: "remote_poll_interval = 600\n")

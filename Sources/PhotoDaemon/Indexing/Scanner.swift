@@ -87,6 +87,14 @@ struct Scanner: Sendable {
         // polled mount reconciled on its own threads may hang at the first stat.
         let skipping = Set(excluding)
         let ranges = try await pool.runIfActive { [parallelism, ignore] in
+            // A root that is there but cannot be opened (a crashed FUSE daemon's mount answers
+            // ENOTCONN, a failing disk EIO) is not empty: walking nothing would remove every
+            // photo under it. Only a root that is gone (ENOENT) is walked as empty.
+            switch SafeOpener().openFolder(root) {
+            case .success(let descriptor): close(descriptor)
+            case .failure(let error) where error.errno != ENOENT: throw RootUnreadableError(failure: error)
+            case .failure: break
+            }
             var walker = DirectoryWalker(root: root)
             walker.ignoring = ignore.rules
             walker.ignoreBase = ignoreBase
@@ -261,4 +269,13 @@ struct Scanner: Sendable {
         let change = try await store.write { try $0.apply(batch) }
         return (change, (ContinuousClock.now - started).seconds)
     }
+}
+
+/// A reconcile's root could not be opened for a reason other than being gone: it is left as
+/// indexed, as nothing can be said of what it holds.
+struct RootUnreadableError: Error, CustomStringConvertible {
+    /// The failed open.
+    let failure: FileSystemError
+
+    var description: String { "\(failure); its photos are kept as indexed until it can be read" }
 }
