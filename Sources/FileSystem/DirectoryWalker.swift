@@ -282,7 +282,7 @@ public struct DirectoryWalker {
             let unchanged = statFiles && folderUnchanged.map { asked in
                 fstat(fd, &status) == 0 && asked(path, FileInfo(status))
             } == true
-            let listing = FolderListing(prefix: prefix, children: list(folder, at: prefix, bounded: bounded,
+            let listing = FolderListing(prefix: prefix, children: list(folder, at: path, prefix: prefix, bounded: bounded,
                                                                        unchanged: unchanged))
             frames.append(Frame(folder: folder, listing: listing, bounded: bounded))
         }
@@ -299,13 +299,22 @@ public struct DirectoryWalker {
         /// `folderPrefix`: its path with a trailing "/".
         /// `unchanged`: the folder did not change since the caller last listed it, so its regular
         /// files are not stat-ed (`FileInfo.unchangedFolder`).
-        private mutating func list(_ folder: OpenFolder, at folderPrefix: PathBytes, bounded: Bool,
+        /// A folder whose listing fails part way (EIO), or one of whose files cannot be stat-ed
+        /// for a reason other than being gone (EACCES: it can be listed but not searched), is a
+        /// failure of the folder's: what it holds is not known, which is not the same as empty.
+        private mutating func list(_ folder: OpenFolder, at path: PathBytes, prefix folderPrefix: PathBytes, bounded: Bool,
                                    unchanged: Bool = false) -> [FolderListing.Child] {
             let statFiles = statFiles && !unchanged
             let unstatedInfo = unchanged ? FileInfo.unchangedFolder : FileInfo.unstated
             let prefix = bounded ? folderPrefix : nil
             var children: [FolderListing.Child] = []
-            while let entry = readdir(folder.stream) {
+            var failure: FileSystemError?
+            while true {
+                errno = 0
+                guard let entry = readdir(folder.stream) else {
+                    if errno != 0, failure == nil { failure = FileSystemError(path: path, errno: errno, operation: "read folder") }
+                    break
+                }
                 let name = DirectoryWalker.name(of: entry)
                 guard let first = name.first else { continue }
                 if first == UInt8(ascii: ".") {
@@ -329,7 +338,13 @@ public struct DirectoryWalker {
                 }
                 var childStat = stat()
                 let rc = DirectoryWalker.withName(of: entry) { fstatat(folder.descriptor, $0, &childStat, AT_SYMLINK_NOFOLLOW) }
-                guard rc == 0 else { continue }  // vanished between readdir and stat
+                guard rc == 0 else {
+                    // ENOENT: gone between readdir and stat.
+                    if errno != ENOENT, failure == nil {
+                        failure = FileSystemError(path: path, errno: errno, operation: "stat a file in")
+                    }
+                    continue
+                }
                 let info = FileInfo(childStat)
                 if info.kind == .regular || info.kind == .directory,
                    ignoring.skips(name, in: folderPrefix, isFolder: info.kind == .directory) {
@@ -346,6 +361,7 @@ public struct DirectoryWalker {
                 case .symlink, .other: break
                 }
             }
+            if let failure { pendingFailures.append(failure) }
             return sorted ? FolderListing.Child.inPathOrder(children) : children
         }
     }

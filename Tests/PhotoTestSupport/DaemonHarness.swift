@@ -17,6 +17,9 @@ public final class DaemonHarness: @unchecked Sendable {
     /// Variables photod alone gets besides `environment`, set before `start` (test knobs such as
     /// `PHOTOD_TEST_READ_DELAY_MS`); photoctl does not get them.
     public var daemonEnvironment: [String: String] = [:]
+    /// A program photod is started through, with its arguments (`setpriv` dropping a
+    /// capability); it must exec photod in its own process, so the pid stays photod's.
+    public var launcher: [String] = []
     /// photod's output goes to a file: a pipe read through Foundation's readability handler
     /// was seen to stop delivering once the daemon had been running for a while.
     private var logFile: String { dir.file("photod.log") }
@@ -111,8 +114,9 @@ public final class DaemonHarness: @unchecked Sendable {
         let notify = try NotifySocket(path: dir.file("notify"))
         var environment = environment.merging(daemonEnvironment) { _, knob in knob }
         environment["NOTIFY_SOCKET"] = notify.path
-        let process = try TestChild(Binaries.photod,
-                                    ["--root", library, "--database", database, "--socket", socket] + extraArguments,
+        let arguments = ["--root", library, "--database", database, "--socket", socket] + extraArguments
+        let process = try TestChild(launcher.first ?? Binaries.photod,
+                                    launcher.isEmpty ? arguments : launcher.dropFirst() + [Binaries.photod] + arguments,
                                     environment: environment, output: .file(logFile), error: .file(logFile))
         self.process = process
         switch await notify.waitForReady(of: process, timeout: timeout) {

@@ -27,6 +27,9 @@ final class LibraryWalk: Sendable {
         var found: Int
         /// True when the walk is over.
         var ended: Bool
+        /// Folders found since the last pull that are there but could not be read whole (EACCES,
+        /// EIO, a dead mount inside): what they hold is unknown, so the reconcile keeps it.
+        var unreadable: [PathBytes] = []
     }
 
     private struct State {
@@ -35,7 +38,12 @@ final class LibraryWalk: Sendable {
         var folder: (listing: FolderListing, hasSidecars: Bool)?
         /// Leftover temporary files removed and not yet logged.
         var swept: [PathBytes] = []
+        /// Unreadable folders logged so far: a tree of thousands says so in a bounded number of lines.
+        var warned = 0
     }
+
+    /// Unreadable folders a walk names in the journal one by one; past it, one line counts the rest.
+    static let warningsPerWalk = 20
 
     private let state: Mutex<State>
     private let sidecars: Bool
@@ -67,9 +75,16 @@ final class LibraryWalk: Sendable {
     func next(upTo limit: Int) -> Step {
         state.withLock { state in
             let step = state.cursor.next(upTo: limit)
-            for error in step.failures where error.errno != ENOENT {
-                // A folder that is gone is simply empty now (a live rescan of a removed folder).
-                logger.warning("skipping a folder photod cannot read: \(error)")
+            // A folder that is gone is simply empty now (a live rescan of a removed folder).
+            let unreadable = step.failures.filter { $0.errno != ENOENT }
+            for error in unreadable {
+                state.warned += 1
+                if state.warned <= Self.warningsPerWalk {
+                    logger.warning("cannot read a folder, keeping its photos as indexed: \(error)")
+                }
+            }
+            if step.isLast, state.warned > Self.warningsPerWalk {
+                logger.warning("\(state.warned - Self.warningsPerWalk) more folders could not be read; their photos are kept as indexed")
             }
             state.swept += step.swept
             if step.isLast { logSwept(&state.swept) }
@@ -90,7 +105,7 @@ final class LibraryWalk: Sendable {
                 }
                 files.append(file)
             }
-            return Step(files: files, found: step.entries.count, ended: step.isLast)
+            return Step(files: files, found: step.entries.count, ended: step.isLast, unreadable: unreadable.map(\.path))
         }
     }
 

@@ -47,6 +47,9 @@ struct ReconcileFeed {
     let range: PathRange
     /// Folders left out of the comparison on both sides: a drive mounted there is away.
     let excluding: [PathBytes]
+    /// Folders the walk found but could not read: also left out on both sides, so their photos
+    /// stay as indexed rather than being taken for gone.
+    private(set) var unreadable = UnreadableFolders()
 
     /// A feed for a merge that pairs moves when `pairing` and keeps up to `vanishedLimit` vanished
     /// rows (see `ReconcileMerge`), of the paths in `range`.
@@ -92,7 +95,14 @@ struct ReconcileFeed {
         walking = false
         walkEnded = step.ended
         found += step.found
-        let files = excluding.isEmpty ? step.files : step.files.filter { !Self.isExcluded($0.path, excluding) }
+        if !step.unreadable.isEmpty {
+            step.unreadable.forEach { unreadable.add($0) }
+            // Rows already paged in are not compared yet: the walk reports a folder before any
+            // file after it, and a row is only settled once the walk has gone past it.
+            if !index.isEmpty { index.removeAll { unreadable.holds($0.path) } }
+        }
+        var files = excluding.isEmpty ? step.files : step.files.filter { !Self.isExcluded($0.path, excluding) }
+        if !unreadable.isEmpty { files.removeAll { unreadable.holds($0.path) } }
         // Taken whole when the last step's files are used up, rather than copied in one by one.
         if disk.isEmpty { disk = files[...] } else { disk += files }
         compare()
@@ -111,6 +121,7 @@ struct ReconcileFeed {
         lastIndexed = rows.last?.path ?? lastIndexed
         // Paged on from the last row read, kept or not.
         if !excluding.isEmpty { rows.removeAll { Self.isExcluded($0.path, excluding) } }
+        if !unreadable.isEmpty { rows.removeAll { unreadable.holds($0.path) } }
         // Usually the last page is used up: the new one is taken whole rather than copied in.
         if index.isEmpty { index = rows[...] } else { index += rows }
         compare()

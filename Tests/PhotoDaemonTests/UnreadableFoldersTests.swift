@@ -1,0 +1,55 @@
+import FileSystem
+import Store
+import Testing
+@testable import PhotoDaemon
+
+/// The folders a walk could not read, and the reconcile keeping their photos.
+@Suite struct UnreadableFoldersTests {
+    @Test func aPathIsHeldOnlyByAFolderItLiesInWholeComponentByComponent() {
+        var folders = UnreadableFolders()
+        #expect(!folders.holds(PathBytes("/r/a/b.jpg")))
+        folders.add(PathBytes("/r/a"))
+        // "!" sorts before "/": a sibling whose name extends this one's comes between the
+        // folder and its files in byte order, and must neither hide nor be taken for them.
+        folders.add(PathBytes("/r/a!x"))
+        folders.add(PathBytes("/r/z"))
+        #expect(folders.holds(PathBytes("/r/a/b.jpg")))
+        #expect(folders.holds(PathBytes("/r/a/deep/c.jpg")))
+        #expect(folders.holds(PathBytes("/r/a!x/c.jpg")))
+        #expect(folders.holds(PathBytes("/r/z/c.jpg")))
+        #expect(!folders.holds(PathBytes("/r/a")))
+        #expect(!folders.holds(PathBytes("/r/ab/c.jpg")))
+        #expect(!folders.holds(PathBytes("/r/a.jpg")))
+        #expect(!folders.holds(PathBytes("/r/b/c.jpg")))
+        #expect(!folders.holds(PathBytes("/q/a/c.jpg")))
+    }
+
+    @Test func aFolderInsideOneAlreadyAddedChangesNothing() {
+        var folders = UnreadableFolders()
+        folders.add(PathBytes("/r/a"))
+        folders.add(PathBytes("/r/a/b"))
+        folders.add(PathBytes("/r/c"))
+        #expect(folders.holds(PathBytes("/r/a/b/c.jpg")))
+        #expect(folders.holds(PathBytes("/r/c/d.jpg")))
+        #expect(!folders.holds(PathBytes("/r/b/d.jpg")))
+    }
+
+    @Test func indexedFilesInAFolderTheWalkCouldNotReadAreNeitherGoneNorRead() {
+        var feed = ReconcileFeed(pairing: false)
+        _ = feed.fetches()
+        let stamp = FileStamp(device: 7, inode: 1, size: 100, mtimeNs: 1)
+        // Paged in before the walk got there.
+        feed.paged([IndexedFile(id: "a", path: PathBytes("/r/a.jpg"), stamp: stamp),
+                    IndexedFile(id: "b", path: PathBytes("/r/locked/b.jpg"), stamp: stamp),
+                    IndexedFile(id: "c", path: PathBytes("/r/z.jpg"), stamp: stamp)])
+        // The walk found a.jpg, could not read locked (a partial listing's file included), and ended.
+        let read = ReconcilePlan.Read(path: PathBytes("/r/locked/partial.jpg"), stamp: stamp, id: nil)
+        feed.walked(LibraryWalk.Step(files: [ReconcilePlan.Read(path: PathBytes("/r/a.jpg"), stamp: stamp, id: nil), read],
+                                     found: 2, ended: true, unreadable: [PathBytes("/r/locked")]))
+        #expect(feed.isExhausted)
+        var merge = feed.takeMerge()
+        let plan = merge.finish()
+        #expect(plan.vanished.map(\.id) == ["c"], "only z.jpg is gone")
+        #expect(plan.reads.isEmpty)
+    }
+}
