@@ -182,6 +182,9 @@ import Testing
             #expect(daemon.log.contains("was given up") || daemon.log.contains("was not reconciled"),
                     "a pass was given up half-way: \(daemon.log)")
             #expect(await Self.root(daemon)["stalled"] as? Bool == true, "\(daemon.log)")
+            // Status keeps the last whole pass: one given up (when the poller's was) is not a pass over no files.
+            let shown = await Self.root(daemon)
+            #expect((shown["lastPass"] as? [String: Any])?["files"] as? Int != 0, "\(shown)")
             let started = clock.now
             let list = try await daemon.photoctlJSON(["list"])
             #expect(clock.now - started < .seconds(2))

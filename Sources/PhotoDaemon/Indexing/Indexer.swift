@@ -236,6 +236,7 @@ final class Indexer: Sendable {
                     })
                 } catch let error as PolledFolderStalledError {
                     logger.debug("polling \(folder) was given up: \(error)")
+                    total.givenUp += 1
                 }
             }
         } catch {

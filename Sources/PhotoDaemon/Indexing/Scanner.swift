@@ -22,6 +22,9 @@ struct ScanReport: Sendable, Equatable {
     var writeSeconds = 0.0
     /// Whether the files were written in a bulk load (`StoreDatabase.beginBulkLoad`).
     var loadedInBulk = false
+    /// Folders whose pass was given up because their mount stopped answering: the counts
+    /// above then say nothing of them.
+    var givenUp = 0
 
     /// Assets inserted, updated, moved or removed.
     var changed: Int { inserted + updated + moved + removed }
@@ -30,7 +33,7 @@ struct ScanReport: Sendable, Equatable {
         ScanReport(scanned: lhs.scanned + rhs.scanned, read: lhs.read + rhs.read, inserted: lhs.inserted + rhs.inserted,
                    updated: lhs.updated + rhs.updated, moved: lhs.moved + rhs.moved,
                    removed: lhs.removed + rhs.removed, unchanged: lhs.unchanged + rhs.unchanged,
-                   loadedInBulk: lhs.loadedInBulk || rhs.loadedInBulk)
+                   loadedInBulk: lhs.loadedInBulk || rhs.loadedInBulk, givenUp: lhs.givenUp + rhs.givenUp)
     }
 }
 

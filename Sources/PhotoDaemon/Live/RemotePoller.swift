@@ -109,7 +109,9 @@ final class RemotePoller: Sendable {
         // answers again it is polled at the usual pace, not held back for that wait.
         let waited = mounts.stallCount != stallsBefore
         let delayed = schedule.finished(folder.path, spent: spent, waited: waited, now: .now)
-        record(folder, spent: spent, files: report.scanned, delayed: delayed)
+        // A pass given up half-way compared no files worth reporting: Status keeps the last
+        // whole pass rather than showing one "over 0 files".
+        if report.givenUp == 0 { record(folder, spent: spent, files: report.scanned, delayed: delayed) }
         return true
     }
 
