@@ -2,7 +2,7 @@ import CSQLite
 
 /// A prepared statement: bind parameters, step through rows, read columns.
 public final class SQLiteStatement {
-    private let raw: OpaquePointer
+    let raw: OpaquePointer
     private unowned let connection: SQLiteConnection
     /// Result column positions by name, read on the first `column(named:)`.
     private var columnIndices: [String: Int32]?

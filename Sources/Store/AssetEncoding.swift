@@ -43,7 +43,9 @@ enum AssetEncoding {
     /// The text of a stored id (a blob of 10 bytes, or text).
     static func idText(_ statement: SQLiteStatement, _ column: Int32) -> String {
         guard statement.isBlob(column) else { return statement.text(column) ?? "" }
-        return idText(bytes: statement.blob(column)[...])
+        // Read in place: a reconcile turns every indexed row's id to text.
+        guard let (number, count) = statement.smallBlob(column), count == 10 else { return "" }
+        return idText(number: number)
     }
 
     /// The text of an id's 10 bytes ("" for any other count).
@@ -51,8 +53,15 @@ enum AssetEncoding {
         guard bytes.count == 10 else { return "" }
         var number: UInt128 = 0
         for byte in bytes { number = number << 8 | UInt128(byte) }
+        return idText(number: number)
+    }
+
+    /// The text of an id whose 10 bytes are `number`'s low 80 bits, big-endian.
+    private static func idText(number: UInt128) -> String {
         // 5 bits per character, most significant first.
-        let characters = (0..<16).map { alphabet[Int(truncatingIfNeeded: number >> (75 - 5 * $0)) & 0x1F] }
+        var characters: [UInt8] = []
+        characters.reserveCapacity(16)
+        for place in 0..<16 { characters.append(alphabet[Int(truncatingIfNeeded: number >> (75 - 5 * place)) & 0x1F]) }
         return String(decoding: characters, as: UTF8.self)
     }
 

@@ -109,7 +109,7 @@ struct AssetColumns {
     /// The current row's asset.
     func decode(_ statement: SQLiteStatement) -> StoredAsset {
         StoredAsset(
-            id: AssetEncoding.idText(statement, id), path: PathBytes(statement.blob(stem) + statement.blob(name)),
+            id: AssetEncoding.idText(statement, id), path: PathBytes(statement.blob(stem, followedBy: name)),
             stamp: stamp.decode(statement),
             groupName: statement.text(groupName) ?? "", content: content.decode(statement))
     }

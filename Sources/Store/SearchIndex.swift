@@ -110,7 +110,7 @@ enum SearchIndex {
         while try rows.step() {
             let content = content.decode(rows)
             found.append(Row(rowid: rows.int64(rowid), fields: SearchText.fields(
-                description: content.description, path: PathBytes(rows.blob(stem) + rows.blob(name)), make: content.make,
+                description: content.description, path: PathBytes(rows.blob(stem, followedBy: name)), make: content.make,
                 model: content.model)))
         }
         return found

@@ -33,7 +33,7 @@ extension StoreDatabase {
             try statement.bind(selection.values)
             var ids: [PathBytes: String] = [:]
             while try statement.step() {
-                ids[PathBytes(statement.blob(0) + statement.blob(1))] = AssetEncoding.idText(statement, 2)
+                ids[PathBytes(statement.blob(0, followedBy: 1))] = AssetEncoding.idText(statement, 2)
             }
             return ids
         }

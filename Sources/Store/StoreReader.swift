@@ -69,7 +69,7 @@ extension StoreDatabase {
                                        try statement.column(named: "name"), try StampColumns(statement))
         var files: [IndexedFile] = []
         while try statement.step() {
-            files.append(IndexedFile(id: AssetEncoding.idText(statement, id), path: PathBytes(statement.blob(stem) + statement.blob(name)),
+            files.append(IndexedFile(id: AssetEncoding.idText(statement, id), path: PathBytes(statement.blob(stem, followedBy: name)),
                                      stamp: stamp.decode(statement)))
         }
         return files

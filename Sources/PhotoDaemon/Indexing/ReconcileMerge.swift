@@ -44,35 +44,50 @@ struct ReconcileMerge {
     /// lets the other's remainder through.
     mutating func compare(disk: inout ArraySlice<ReconcilePlan.Read>, index: inout ArraySlice<IndexedFile>,
                           diskEnded: Bool, indexEnded: Bool) {
+        // Positions, not removeFirst: an unchanged file (nearly every one at a restart) is then
+        // compared in place, its path and stamp read where they are, and nothing is copied,
+        // retained or released for it. What was used is cut off once, at the end.
+        var file = disk.startIndex
+        var row = index.startIndex
+        defer {
+            disk = disk[file...]
+            index = index[row...]
+        }
         while true {
-            if let file = disk.first, let row = index.first {
-                let order = file.path.order(row.path)
+            if file < disk.endIndex, row < index.endIndex {
+                let order = disk[file].path.order(index[row].path)
                 if order < 0 {
-                    found(disk.removeFirst())
+                    found(disk[file])
+                    file += 1
                 } else if order > 0 {
-                    lost(index.removeFirst())
+                    lost(index[row])
+                    row += 1
                 } else {
-                    disk.removeFirst()
-                    index.removeFirst()
+                    defer {
+                        file += 1
+                        row += 1
+                    }
                     indexedRows += 1
-                    if file.inUnchangedFolder || file.stamp.isUnchanged(since: row.stamp) {
+                    if disk[file].inUnchangedFolder || disk[file].stamp.isUnchanged(since: index[row].stamp) {
                         unchanged += 1
-                    } else if pairing, !file.stamp.isSameIdentity(as: row.stamp) {
+                    } else if pairing, !disk[file].stamp.isSameIdentity(as: index[row].stamp) {
                         // Another file at the row's path: it may be another asset moved over
                         // this one, which must stay itself (a grant names an asset, not a path).
-                        var read = file
-                        read.replaces = row.id
+                        var read = disk[file]
+                        read.replaces = index[row].id
                         held.append(read)
                     } else {
-                        var read = file
-                        read.id = row.id
+                        var read = disk[file]
+                        read.id = index[row].id
                         reads.append(read)
                     }
                 }
-            } else if indexEnded, !disk.isEmpty {
-                found(disk.removeFirst())
-            } else if diskEnded, !index.isEmpty {
-                lost(index.removeFirst())
+            } else if indexEnded, file < disk.endIndex {
+                found(disk[file])
+                file += 1
+            } else if diskEnded, row < index.endIndex {
+                lost(index[row])
+                row += 1
             } else {
                 return
             }
