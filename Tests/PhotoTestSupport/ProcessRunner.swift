@@ -33,9 +33,31 @@ public enum ProcessRunner {
         let (output, error) = await child.readAll(timeout: timeout)
         // The pipes end with the child, so one still running here has outlived `timeout`.
         let status: Int32
-        if let ended = await child.exited(within: .seconds(1)) { status = ended } else { status = await child.kill() }
+        var stuck = ""
+        if let ended = await child.exited(within: .seconds(1)) {
+            status = ended
+        } else {
+            // Said before the kill, so a test failing on a hang shows where the child was stuck.
+            stuck = "\n[ProcessRunner: killed after \(timeout) s; \(Self.whereStuck(child.pid))]"
+            status = await child.kill()
+        }
         return ProcessResult(status: status, stdout: String(decoding: output, as: UTF8.self),
-                             stderr: String(decoding: error, as: UTF8.self))
+                             stderr: String(decoding: error, as: UTF8.self) + stuck)
+    }
+
+    /// Each thread of `pid` with its state, kernel wait channel and system call, from /proc.
+    static func whereStuck(_ pid: Int32) -> String {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        let threads = tasks.sorted().map { tid -> String in
+            func read(_ name: String) -> String {
+                ((try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/\(name)", encoding: .utf8)) ?? "?")
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            let state = read("status").split(separator: "\n").first { $0.hasPrefix("State:") }?
+                .dropFirst("State:".count).trimmingCharacters(in: .whitespaces) ?? "?"
+            return "thread \(tid) (\(read("comm"))) \(state), wchan \(read("wchan")), syscall \(read("syscall"))"
+        }
+        return threads.isEmpty ? "no threads in /proc" : threads.joined(separator: "; ")
     }
 }
 
