@@ -51,6 +51,20 @@ public enum ProcessMemory {
         CodePages.release()
     }
 
+    /// How long after a big reconcile its code is unmapped once more.
+    static let settling = Duration.seconds(1)
+
+    /// Unmaps the code again `settling` after a big reconcile (in photod; nothing elsewhere):
+    /// its log line, the Rescan call's reply and the closing connection run after `giveBack()`,
+    /// and left photod 2-4 MiB above its size after ready (bench/README.md, "Idle memory").
+    static func releaseCodeOnceSettled() {
+        guard tuned.load(ordering: .relaxed) else { return }
+        Task.detached(priority: .background) {
+            try? await Task.sleep(for: settling)
+            CodePages.release()
+        }
+    }
+
     /// Returns freed memory of every arena to the system and unmaps the code that ran (in
     /// photod; nothing elsewhere): after a big reconcile, whose buffers and code paths the idle
     /// daemon does not need again. What runs next maps its code back (`CodePages`).
