@@ -43,6 +43,8 @@ let package = Package(
         // glibc's mallopt and malloc_trim (no library to link): photod bounds its arenas and
         // hands freed memory back after a reconcile.
         .systemLibrary(name: "CMalloc"),
+        // dl_iterate_phdr and madvise: a long-lived process unmaps code it ran once (Posix's CodePages).
+        .systemLibrary(name: "CLoadedCode"),
         // glibc's posix_spawn extensions (closefrom, chdir) that spawn.h keeps behind _GNU_SOURCE.
         .systemLibrary(name: "CSpawn"),
         // getrandom(2), which Swift's Glibc module leaves out (sys/random.h).
@@ -98,7 +100,7 @@ let package = Package(
         // posix_spawn, pthreads, getrandom, file identities, peer credentials and users without Foundation or
         // SwiftNIO (photoctl links it through VarlinkCore): photod's thumbnail workers, photod-notify's terminal
         // and bus thread, the store's asset ids, the varlink socket file; and SystemCallError, errno in words.
-        .target(name: "Posix", dependencies: ["CSpawn", "CRandom", "CFileCopy", "CLinuxIO", systemPackage]),
+        .target(name: "Posix", dependencies: ["CSpawn", "CRandom", "CFileCopy", "CLinuxIO", "CLoadedCode", systemPackage]),
         // The index; owns its threads (NIOThreadPool), so no caller waits on SQLite.
         .target(name: "Store", dependencies: [
             "SQLite", "FileSystem", "Posix", "TextFolding", systemPackage, .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,8 +1,9 @@
 import CMalloc
+import Posix
 import Store
 import Synchronization
 
-/// glibc's malloc, held to what a daemon on a small machine needs.
+/// glibc's malloc and the mapped code, held to what a daemon on a small machine needs.
 ///
 /// glibc gives threads that contend for the heap arenas of their own, up to eight per core,
 /// and each arena keeps what its threads freed. photod's threads (file readers, the index's
@@ -14,8 +15,12 @@ import Synchronization
 /// unmaps freed heap pages under every thread of the process, so a process that hosts other
 /// code (the test process, dozens of in-process daemons, Foundation starting Python) is left
 /// as glibc sets it up.
+///
+/// Code: a page of photod's code counts in its resident memory while mapped, and start-up and
+/// a big reconcile map most of it (fault-around maps 64 KiB for each page run); once they are
+/// over, `CodePages` unmaps it and the idle daemon maps back only what it runs.
 public enum ProcessMemory {
-    private static let trimming = Atomic(false)
+    private static let tuned = Atomic(false)
 
     /// The smallest block malloc maps on its own, so freeing it returns it to the system at once.
     /// glibc raises this threshold by itself up to 32 MiB after the first large block is freed;
@@ -29,7 +34,7 @@ public enum ProcessMemory {
     public static func tuneForDaemon() {
         _ = mallopt(M_ARENA_MAX, 2)
         _ = mallopt(M_MMAP_THRESHOLD, Int32(mappedBlock))
-        trimming.store(true, ordering: .relaxed)
+        tuned.store(true, ordering: .relaxed)
     }
 
     /// Lets apps' queries run below the owner's CPU priority (`Store.yieldSharedReaders()`);
@@ -38,10 +43,34 @@ public enum ProcessMemory {
         Store.yieldSharedReaders()
     }
 
-    /// Returns freed memory of every arena to the system (in photod; nothing elsewhere): after
-    /// a big reconcile, whose buffers the idle daemon does not need again.
+    /// Unmaps start-up's code once photod is ready (in photod; nothing elsewhere): the options,
+    /// the configuration, the schema and the start-up reconcile's paths do not run again while
+    /// it idles.
+    static func startedUp() {
+        guard tuned.load(ordering: .relaxed) else { return }
+        CodePages.release()
+    }
+
+    /// How long after a big reconcile its code is unmapped once more.
+    static let settling = Duration.seconds(1)
+
+    /// Unmaps the code again `settling` after a big reconcile (in photod; nothing elsewhere):
+    /// its log line, the Rescan call's reply and the closing connection run after `giveBack()`,
+    /// and left photod 2-4 MiB above its size after ready (bench/README.md, "Idle memory").
+    static func releaseCodeOnceSettled() {
+        guard tuned.load(ordering: .relaxed) else { return }
+        Task.detached(priority: .background) {
+            try? await Task.sleep(for: settling)
+            CodePages.release()
+        }
+    }
+
+    /// Returns freed memory of every arena to the system and unmaps the code that ran (in
+    /// photod; nothing elsewhere): after a big reconcile, whose buffers and code paths the idle
+    /// daemon does not need again. What runs next maps its code back (`CodePages`).
     static func giveBack() {
-        guard trimming.load(ordering: .relaxed) else { return }
+        guard tuned.load(ordering: .relaxed) else { return }
         _ = malloc_trim(0)
+        CodePages.release()
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import Posix
 import ThumbnailProtocol
 
 /// The worker process: sandbox, hello, then one response per request until photod closes the socket.
@@ -44,6 +45,9 @@ public enum ThumbnailWorker {
         }
         do {
             try FrameSocket.send(ThumbnailResponse.hello(hello, peakRSSKiB: PeakMemory.kib()).encode(), on: socket)
+            // Start-up's code (libvips registering its few hundred types, the modules, the
+            // sandbox) never runs again: unmapped, it stays out of every request's peak.
+            CodePages.release()
             return try serve()
         } catch {
             // photod went away mid-answer or broke framing: nothing to tell it, and stderr stays quiet.

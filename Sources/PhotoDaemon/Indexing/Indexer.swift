@@ -205,6 +205,7 @@ final class Indexer: Sendable {
         if total.scanned >= Self.bigReconcile {
             try? await scanner.store.write { $0.releaseMemory() }
             ProcessMemory.giveBack()
+            ProcessMemory.releaseCodeOnceSettled()
         }
         logger.info("""
             reconciled (\(reason)) in \(twoDecimals((ContinuousClock.now - started).seconds)) s: \

@@ -34,6 +34,7 @@ struct IndexerService: Service {
         // Ready even when the index could not be written: it serves what it has, and Status
         // says why it is degraded.
         await onReady()
+        ProcessMemory.startedUp()
         while interval > 0 {
             try await Task.sleep(for: .seconds(interval))
             try await reconcile(reason: "periodic, every \(interval) s")
