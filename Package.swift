@@ -52,10 +52,14 @@ let package = Package(
         // epoll and accept4, which Swift's Glibc module leaves out: the varlink server's relay thread.
         .systemLibrary(name: "CLinuxIO"),
 
+        // A strict JSON reader the generated wire types read themselves with (JSONReadable): a
+        // client decodes a reply in one pass over its bytes, not through JSONDecoder. Stdlib only.
+        .target(name: "WireJSON"),
         // Wire types and the varlink interface text (the single source of truth): Generated/ is
         // varlink-codegen's output from interface/*.varlink, checked in (CodegenTests fails when stale).
         .target(
             name: "PhotoAPI",
+            dependencies: ["WireJSON"],
             exclude: ["interface/SwiftNames.txt"],
             resources: [
                 .embedInCode("interface/io.photod.Library.varlink"),
@@ -64,7 +68,7 @@ let package = Package(
         ),
         // Varlink without SwiftNIO: framing, the JSON wire, errors, the trust checks and the
         // blocking client; all a client needs, so photoctl links no event loop.
-        .target(name: "VarlinkCore", dependencies: ["Posix", systemPackage]),
+        .target(name: "VarlinkCore", dependencies: ["Posix", "WireJSON", systemPackage]),
         // The generator of PhotoAPI/Generated: Codable types and byte limits from varlink IDL,
         // read with VarlinkCore's one IDL reader; a library so CodegenTests can run it in memory.
         .target(name: "VarlinkCodegen", dependencies: ["VarlinkCore"]),
@@ -74,7 +78,7 @@ let package = Package(
         .target(name: "LogLines", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // The NIO server; re-exports VarlinkCore (whose VarlinkClient is the one client, NIO-free).
         .target(name: "Varlink", dependencies: [
-            "VarlinkCore", "LogLines", "Posix", systemPackage,
+            "VarlinkCore", "WireJSON", "LogLines", "Posix", systemPackage,
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -173,13 +177,15 @@ let package = Package(
         .target(name: "PhotoTestSupport", dependencies: ["PhotoClient", "PhotoAPI", "Posix"], path: "Tests/PhotoTestSupport"),
         .testTarget(name: "MetadataTests", dependencies: ["Metadata", "Checksums", "PhotoTestSupport"]),
         .testTarget(name: "VarlinkTests", dependencies: [
-            "Varlink", "VarlinkCore", "Posix", "LogLines", "varlink-certification", "PhotoTestSupport",
+            "Varlink", "VarlinkCore", "WireJSON", "Posix", "LogLines", "varlink-certification", "PhotoTestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The checked-in generated types match what varlink-codegen makes of the IDL now.
         .testTarget(name: "CodegenTests", dependencies: ["VarlinkCodegen", "VarlinkCore"]),
+        // The JSON reader and the generated readers, each against JSONDecoder on the same bytes.
+        .testTarget(name: "WireJSONTests", dependencies: ["WireJSON", "PhotoAPI"]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
         .testTarget(name: "TextFoldingTests", dependencies: ["TextFolding"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "PhotoTestSupport"]),

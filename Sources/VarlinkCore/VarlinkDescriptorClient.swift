@@ -1,4 +1,6 @@
 import Posix
+import WireJSON
+
 /// A blocking varlink client, without SwiftNIO: calls, streams (`more`), and the file
 /// descriptors a reply carries (SCM_RIGHTS).
 ///
@@ -76,9 +78,25 @@ public final class VarlinkDescriptorClient {
         _ parameters: P,
         returning: R.Type
     ) throws -> (reply: R, fileDescriptors: ReceivedFileDescriptors) {
+        try self.call(method, parameters) { reply throws in try reply.value(as: R.self) }
+    }
+
+    /// `call`, for a reply type that reads itself from JSON (the generated wire types): decoded
+    /// in one pass over the bytes rather than through JSONDecoder.
+    public func call<P: Encodable, R: Decodable & JSONReadable>(
+        _ method: String,
+        _ parameters: P,
+        returning: R.Type
+    ) throws -> (reply: R, fileDescriptors: ReceivedFileDescriptors) {
+        try self.call(method, parameters) { reply throws in try reply.value(reading: R.self) }
+    }
+
+    private func call<P: Encodable, R>(
+        _ method: String, _ parameters: P, decode: (ReplyFrame) throws -> R
+    ) throws -> (reply: R, fileDescriptors: ReceivedFileDescriptors) {
         let message = try JSONWire.call(method: method, parametersJSON: JSONWire.encodeObject(parameters), more: false)
         let (reply, descriptors) = try self.exchange(message)
-        return (try reply.value(as: R.self), descriptors)
+        return (try decode(reply), descriptors)
     }
 
     /// Calls `method` with `descriptors` passed on the call's first byte (the photo an Import
