@@ -5,6 +5,10 @@
 // SwiftNIO or full Foundation (FoundationEssentials only), so photoctl starts like a small C program.
 import PackageDescription
 
+/// This manifest's folder, for a linker flag that names a file of the package (a flag's path
+/// is not taken relative to the package).
+let packageFolder = String(#filePath.dropLast("/Package.swift".count))
+
 /// swift-system's SystemPackage, for `Errno`: errno in words, the one place strerror is called.
 let systemPackage = Target.Dependency.product(name: "SystemPackage", package: "swift-system")
 
@@ -154,9 +158,15 @@ let package = Package(
         // binding a dozen libraries), folds identical functions and exports no symbols: it starts
         // like a small C program and stays small (issue 16). The two archives are what the dynamic
         // FoundationEssentials keeps inside its .so. Debug builds, which the tests run, stay dynamic.
-        .executableTarget(name: "photoctl", dependencies: ["PhotoCommands"], linkerSettings: [
+        //
+        // The static Swift runtime still needs the C++ library, and swiftc names it (-lstdc++) before
+        // any flag a package can add, so it came dynamically: binding libstdc++.so was a quarter of
+        // `photoctl groups`' instructions. The linker looks in StaticCXX first, where libstdc++.so is
+        // a linker script naming GCC's libstdc++.a.
+        .executableTarget(name: "photoctl", dependencies: ["PhotoCommands"], exclude: ["StaticCXX"], linkerSettings: [
             .unsafeFlags(["-static-stdlib", "-l_FoundationCShims", "-l_FoundationCollections",
-                          "-Xlinker", "--icf=safe", "-Xlinker", "--no-export-dynamic"],
+                          "-Xlinker", "--icf=safe", "-Xlinker", "--no-export-dynamic",
+                          "-L" + packageFolder + "/Sources/photoctl/StaticCXX"],
                          .when(platforms: [.linux], configuration: .release)),
         ]),
         // Desktop alerts for permission requests: an owner client of photod, installed in /usr/libexec/photod.
