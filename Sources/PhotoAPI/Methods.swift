@@ -30,7 +30,7 @@ public protocol MethodDescribing: Sendable {
 /// One varlink method, declared once for both sides: its interface and name, its parameter
 /// and reply types, and who may call it. The client calls through it and the server registers
 /// its handler against it, so a method's name is written in one place.
-public struct VarlinkMethod<Parameters: Codable & Sendable, Reply: Codable & Sendable & JSONReadable>: MethodDescribing {
+public struct VarlinkMethod<Parameters: Codable & Sendable & JSONWritable, Reply: Codable & Sendable & JSONReadable>: MethodDescribing {
     public let interface: String
     public let name: String
     public let access: MethodAccess

@@ -1,7 +1,8 @@
 import VarlinkCore
 
 /// Writes generated declarations as Swift source: public Codable structs with memberwise
-/// initializers, readers from JSON (ReaderRenderer) and their byte limits, string enums, and
+/// initializers, readers from and writers to JSON (ReaderRenderer, WriterRenderer) and their
+/// byte limits, string enums, and
 /// the interface's qualified names.
 struct SwiftRenderer {
     /// Words Swift reserves, which a field or case name must escape with backticks.
@@ -57,14 +58,14 @@ struct SwiftRenderer {
 
     private mutating func enumeration(_ declaration: SwiftDeclaration, cases: [String]) {
         doc(declaration.documentation, indent: "")
-        lines.append("public enum \(declaration.name): String, Codable, Sendable, CaseIterable, JSONReadable {")
+        lines.append("public enum \(declaration.name): String, Codable, Sendable, CaseIterable, JSONReadable, JSONWritable {")
         lines.append("    case " + cases.map(Self.escaped).joined(separator: ", "))
         lines.append("}")
     }
 
     private mutating func structure(_ declaration: SwiftDeclaration, fields: [SwiftField]) {
         doc(declaration.documentation, indent: "")
-        let conformances = "Codable, Sendable, Equatable, JSONReadable" + (declaration.limits.isEmpty ? "" : ", ByteLimited")
+        let conformances = "Codable, Sendable, Equatable, JSONReadable, JSONWritable" + (declaration.limits.isEmpty ? "" : ", ByteLimited")
         lines.append("public struct \(declaration.name): \(conformances) {")
         for field in fields {
             doc(field.doc.withoutAnnotations, indent: "    ")
@@ -74,6 +75,8 @@ struct SwiftRenderer {
         initializer(declaration.name, fields: fields)
         lines.append("")
         lines += ReaderRenderer.lines(fields: fields)
+        lines.append("")
+        lines += WriterRenderer.lines(fields: fields)
         if !declaration.limits.isEmpty {
             lines.append("")
             limits(declaration.limits, fields: fields)

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WireJSON
 
 /// Any JSON value; used where the shape is not known in advance (error parameters from the wire).
 package enum JSONValue: Codable, Sendable, Equatable {
@@ -75,6 +76,16 @@ package enum JSONWire {
             throw VarlinkEncodingError(description: "\(T.self) does not encode to a JSON object")
         }
         return bytes
+    }
+
+    /// Writes message parameters with the type's own writer: the same bytes as `encodeObject`.
+    package static func writeObject<T: JSONWritable>(_ value: T) throws -> [UInt8] {
+        var writer = JSONWriter()
+        try value.write(json: &writer)
+        guard writer.bytes.first == UInt8(ascii: "{") else {
+            throw VarlinkEncodingError(description: "\(T.self) does not encode to a JSON object")
+        }
+        return writer.bytes
     }
 
     package static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {

@@ -64,9 +64,9 @@ public final class VarlinkClient: VarlinkStreamConnection {
         try await self.exclusive { client in try client.call(method, parameters, returning: R.self).reply }
     }
 
-    /// `call`, for a reply type that reads itself from JSON (the generated wire types): decoded
-    /// in one pass over the bytes rather than through JSONDecoder.
-    public func call<P: Encodable & Sendable, R: Decodable & JSONReadable & Sendable>(
+    /// `call`, for wire types that write and read themselves as JSON (the generated ones): the
+    /// call built and the reply decoded in one pass each, without JSONEncoder or JSONDecoder.
+    public func call<P: Encodable & JSONWritable & Sendable, R: Decodable & JSONReadable & Sendable>(
         _ method: String, _ parameters: P, returning: R.Type
     ) async throws -> R {
         try await self.exclusive { client in try client.call(method, parameters, returning: R.self).reply }

@@ -78,23 +78,23 @@ public final class VarlinkDescriptorClient {
         _ parameters: P,
         returning: R.Type
     ) throws -> (reply: R, fileDescriptors: ReceivedFileDescriptors) {
-        try self.call(method, parameters) { reply throws in try reply.value(as: R.self) }
+        try self.call(method, JSONWire.encodeObject(parameters)) { reply throws in try reply.value(as: R.self) }
     }
 
-    /// `call`, for a reply type that reads itself from JSON (the generated wire types): decoded
-    /// in one pass over the bytes rather than through JSONDecoder.
-    public func call<P: Encodable, R: Decodable & JSONReadable>(
+    /// `call`, for wire types that write and read themselves as JSON (the generated ones): the
+    /// call built and the reply decoded in one pass each, without JSONEncoder or JSONDecoder.
+    public func call<P: Encodable & JSONWritable, R: Decodable & JSONReadable>(
         _ method: String,
         _ parameters: P,
         returning: R.Type
     ) throws -> (reply: R, fileDescriptors: ReceivedFileDescriptors) {
-        try self.call(method, parameters) { reply throws in try reply.value(reading: R.self) }
+        try self.call(method, JSONWire.writeObject(parameters)) { reply throws in try reply.value(reading: R.self) }
     }
 
-    private func call<P: Encodable, R>(
-        _ method: String, _ parameters: P, decode: (ReplyFrame) throws -> R
+    private func call<R>(
+        _ method: String, _ parametersJSON: [UInt8], decode: (ReplyFrame) throws -> R
     ) throws -> (reply: R, fileDescriptors: ReceivedFileDescriptors) {
-        let message = try JSONWire.call(method: method, parametersJSON: JSONWire.encodeObject(parameters), more: false)
+        let message = try JSONWire.call(method: method, parametersJSON: parametersJSON, more: false)
         let (reply, descriptors) = try self.exchange(message)
         return (try decode(reply), descriptors)
     }

@@ -38,19 +38,19 @@ public enum AuthorizationInterface {
 /// Named AuthorizationStatus, not Status, so it does not share a name with the Status method:
 /// clients that keep one member per name (the reference Python client) failed on every reply
 /// carrying it. Type names never travel on the wire, so the JSON is unchanged.
-public enum AuthorizationStatus: String, Codable, Sendable, CaseIterable, JSONReadable {
+public enum AuthorizationStatus: String, Codable, Sendable, CaseIterable, JSONReadable, JSONWritable {
     case notDetermined, restricted, denied, authorized, limited
 }
 
 /// PhotoKit's access levels, decided apart: readWrite sees the library as status says (and
 /// authorized or limited includes adding photos); addOnly may only add photos
 /// (io.photod.Library.Import) and reads nothing. A method's level absent means readWrite.
-public enum AccessLevel: String, Codable, Sendable, CaseIterable, JSONReadable {
+public enum AccessLevel: String, Codable, Sendable, CaseIterable, JSONReadable, JSONWritable {
     case readWrite, addOnly
 }
 
 /// An app's add-only access, decided apart from its readWrite status.
-public struct AddOnlyAccess: Codable, Sendable, Equatable, JSONReadable {
+public struct AddOnlyAccess: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     /// notDetermined, restricted, denied or authorized; never limited.
     public var status: AuthorizationStatus
     public var pending: Bool
@@ -105,11 +105,23 @@ public struct AddOnlyAccess: Codable, Sendable, Equatable, JSONReadable {
         self.decidedAt = foundDecidedAt ?? nil
         self.decidedBy = foundDecidedBy ?? nil
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.memberIfPresent("decidedAt", self.decidedAt)
+        try json.memberIfPresent("decidedBy", self.decidedBy)
+        try json.member("pending", self.pending)
+        try json.memberIfPresent("reason", self.reason)
+        try json.memberIfPresent("requestedAt", self.requestedAt)
+        try json.member("status", self.status)
+        json.endObject()
+    }
 }
 
 /// An app as the daemon identified it from the kernel (uid, systemd app unit or executable).
 /// The same id run by two users is two apps, each with its own decision.
-public struct App: Codable, Sendable, Equatable, JSONReadable, ByteLimited {
+public struct App: Codable, Sendable, Equatable, JSONReadable, JSONWritable, ByteLimited {
     /// app:<ApplicationID>, exe:<path>, script:<interpreter>:<path>, module:<interpreter>:<name>,
     /// or uid:<uid>:exe-unknown for another user's process photod may not look into. Within its
     /// limit above: a process whose id would be longer is refused.
@@ -243,6 +255,28 @@ public struct App: Codable, Sendable, Equatable, JSONReadable, ByteLimited {
         self.required = foundRequired ?? nil
     }
 
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.memberIfPresent("addOnly", self.addOnly)
+        try json.member("assets", self.assets)
+        try json.memberIfPresent("decidedAt", self.decidedAt)
+        try json.memberIfPresent("decidedBy", self.decidedBy)
+        try json.memberIfPresent("fallback", self.fallback)
+        try json.member("groups", self.groups)
+        try json.member("id", self.id)
+        try json.memberIfPresent("label", self.label)
+        try json.member("pending", self.pending)
+        try json.memberIfPresent("picked", self.picked)
+        try json.memberIfPresent("reason", self.reason)
+        try json.memberIfPresent("requestedAt", self.requestedAt)
+        try json.memberIfPresent("required", self.required)
+        try json.member("status", self.status)
+        try json.member("uid", self.uid)
+        try json.memberIfPresent("warning", self.warning)
+        json.endObject()
+    }
+
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
     public enum MaximumBytes {
         /// `id`.
@@ -256,7 +290,7 @@ public struct App: Codable, Sendable, Equatable, JSONReadable, ByteLimited {
 }
 
 /// One thing an app needs, in a RequestAuthorization that asks for several at once.
-public struct Need: Codable, Sendable, Equatable, JSONReadable, ByteLimited {
+public struct Need: Codable, Sendable, Equatable, JSONReadable, JSONWritable, ByteLimited {
     public var level: AccessLevel
     /// The app cannot work without it: missingRequired names it while it is not granted.
     public var required: Bool
@@ -289,6 +323,15 @@ public struct Need: Codable, Sendable, Equatable, JSONReadable, ByteLimited {
         self.reason = try json.required(foundReason, "reason")
     }
 
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("level", self.level)
+        try json.member("reason", self.reason)
+        try json.member("required", self.required)
+        json.endObject()
+    }
+
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
     public enum MaximumBytes {
         /// `reason`.
@@ -302,7 +345,7 @@ public struct Need: Codable, Sendable, Equatable, JSONReadable, ByteLimited {
 }
 
 /// An access level's status in a reply to a request with needs.
-public struct LevelStatus: Codable, Sendable, Equatable, JSONReadable {
+public struct LevelStatus: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var level: AccessLevel
     public var status: AuthorizationStatus
 
@@ -328,18 +371,26 @@ public struct LevelStatus: Codable, Sendable, Equatable, JSONReadable {
         self.level = try json.required(foundLevel, "level")
         self.status = try json.required(foundStatus, "status")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("level", self.level)
+        try json.member("status", self.status)
+        json.endObject()
+    }
 }
 
 /// How a change or a pick an app asked for ended: the owner allowed it (a pick: chose photos) or
 /// denied it (a pick: cancelled), nobody answered within the request timeout (expired), the app
 /// hung up (withdrawn), or the app lost its access while it waited (revoked; a pick: restricted).
-public enum ChangeAnswer: String, Codable, Sendable, CaseIterable, JSONReadable {
+public enum ChangeAnswer: String, Codable, Sendable, CaseIterable, JSONReadable, JSONWritable {
     case allowed, denied, expired, withdrawn, revoked
 }
 
 /// An app waiting for the owner to choose photos for it (io.photod.Library.Pick). Its text is the
 /// app's, bounded by Pick's limits; a client escapes it before showing it.
-public struct PickRequest: Codable, Sendable, Equatable, JSONReadable {
+public struct PickRequest: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     /// photod's name for the request, for AnswerPick; never reused while photod runs.
     public var id: String
     public var app: App
@@ -408,12 +459,26 @@ public struct PickRequest: Codable, Sendable, Equatable, JSONReadable {
         self.requestedAt = try json.required(foundRequestedAt, "requestedAt")
         self.expiresAt = try json.required(foundExpiresAt, "expiresAt")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("app", self.app)
+        try json.member("expiresAt", self.expiresAt)
+        try json.member("groups", self.groups)
+        try json.member("id", self.id)
+        try json.memberIfPresent("label", self.label)
+        try json.member("limit", self.limit)
+        try json.member("reason", self.reason)
+        try json.member("requestedAt", self.requestedAt)
+        json.endObject()
+    }
 }
 
 /// A change to photos that an app asked for (io.photod.Library.SetDescription) and that waits
 /// for the owner, as iOS asks "Allow … to modify this photo?". The app's text is bounded by
 /// SetDescription's limits; a client escapes it before showing it.
-public struct ChangeRequest: Codable, Sendable, Equatable, JSONReadable {
+public struct ChangeRequest: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     /// photod's name for the request, for AnswerChange; never reused while photod runs.
     public var id: String
     /// The app that asked, as Event.app.
@@ -471,15 +536,27 @@ public struct ChangeRequest: Codable, Sendable, Equatable, JSONReadable {
         self.requestedAt = try json.required(foundRequestedAt, "requestedAt")
         self.expiresAt = try json.required(foundExpiresAt, "expiresAt")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("app", self.app)
+        try json.memberIfPresent("description", self.description)
+        try json.member("expiresAt", self.expiresAt)
+        try json.member("id", self.id)
+        try json.member("ids", self.ids)
+        try json.member("requestedAt", self.requestedAt)
+        json.endObject()
+    }
 }
 
 /// The values of `io.photod.Authorization.Event.kind`.
-public enum AuthorizationEventKind: String, Codable, Sendable, CaseIterable, JSONReadable {
+public enum AuthorizationEventKind: String, Codable, Sendable, CaseIterable, JSONReadable, JSONWritable {
     case requested, decided, reset, selectionChanged, cancelled, removed, changeRequested, changeEnded, pickRequested, pickEnded
 }
 
 /// `io.photod.Authorization.Event` on the wire.
-public struct AppEvent: Codable, Sendable, Equatable, JSONReadable {
+public struct AppEvent: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     /// removed: the owner deleted the app's record with Remove; it starts over as notDetermined.
     /// changeRequested: an app asked to change photos (change says what); changeEnded: that
     /// request ended (answer says how). Both go to the owner's watchers and the app's own.
@@ -548,10 +625,23 @@ public struct AppEvent: Codable, Sendable, Equatable, JSONReadable {
         self.pick = foundPick ?? nil
         self.picked = foundPicked ?? nil
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.memberIfPresent("answer", self.answer)
+        try json.member("app", self.app)
+        try json.memberIfPresent("change", self.change)
+        try json.member("kind", self.kind)
+        try json.memberIfPresent("level", self.level)
+        try json.memberIfPresent("pick", self.pick)
+        try json.memberIfPresent("picked", self.picked)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Authorization.Status`.
-public struct AppStatusParameters: Codable, Sendable, Equatable, JSONReadable {
+public struct AppStatusParameters: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var level: AccessLevel?
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
@@ -572,10 +662,17 @@ public struct AppStatusParameters: Codable, Sendable, Equatable, JSONReadable {
         }
         self.level = foundLevel ?? nil
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.memberIfPresent("level", self.level)
+        json.endObject()
+    }
 }
 
 /// Reply of `io.photod.Authorization.Status`.
-public struct AppStatusReply: Codable, Sendable, Equatable, JSONReadable {
+public struct AppStatusReply: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var app: App
     public var status: AuthorizationStatus?
 
@@ -601,10 +698,18 @@ public struct AppStatusReply: Codable, Sendable, Equatable, JSONReadable {
         self.app = try json.required(foundApp, "app")
         self.status = foundStatus ?? nil
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("app", self.app)
+        try json.memberIfPresent("status", self.status)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Authorization.RequestAuthorization`.
-public struct RequestAuthorizationParameters: Codable, Sendable, Equatable, JSONReadable, ByteLimited {
+public struct RequestAuthorizationParameters: Codable, Sendable, Equatable, JSONReadable, JSONWritable, ByteLimited {
     public var reason: String?
     public var label: String?
     public var level: AccessLevel?
@@ -641,6 +746,16 @@ public struct RequestAuthorizationParameters: Codable, Sendable, Equatable, JSON
         self.needs = foundNeeds ?? nil
     }
 
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.memberIfPresent("label", self.label)
+        try json.memberIfPresent("level", self.level)
+        try json.memberIfPresent("needs", self.needs)
+        try json.memberIfPresent("reason", self.reason)
+        json.endObject()
+    }
+
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
     public enum MaximumBytes {
         /// `reason`.
@@ -657,7 +772,7 @@ public struct RequestAuthorizationParameters: Codable, Sendable, Equatable, JSON
 }
 
 /// Reply of `io.photod.Authorization.RequestAuthorization`.
-public struct RequestAuthorizationReply: Codable, Sendable, Equatable, JSONReadable {
+public struct RequestAuthorizationReply: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var status: AuthorizationStatus
     public var pending: Bool
     /// With needs: each level asked for, in the order asked.
@@ -700,10 +815,20 @@ public struct RequestAuthorizationReply: Codable, Sendable, Equatable, JSONReada
         self.statuses = foundStatuses ?? nil
         self.missingRequired = foundMissingRequired ?? nil
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.memberIfPresent("missingRequired", self.missingRequired)
+        try json.member("pending", self.pending)
+        try json.member("status", self.status)
+        try json.memberIfPresent("statuses", self.statuses)
+        json.endObject()
+    }
 }
 
 /// Parameters of a method that takes none.
-public struct NoParameters: Codable, Sendable, Equatable, JSONReadable {
+public struct NoParameters: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
     public init() {}
 
@@ -715,10 +840,16 @@ public struct NoParameters: Codable, Sendable, Equatable, JSONReadable {
             key = try json.nextKey()
         }
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        json.endObject()
+    }
 }
 
 /// Reply of `io.photod.Authorization.ListApps`.
-public struct ListAppsReply: Codable, Sendable, Equatable, JSONReadable {
+public struct ListAppsReply: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var apps: [App]
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
@@ -739,10 +870,17 @@ public struct ListAppsReply: Codable, Sendable, Equatable, JSONReadable {
         }
         self.apps = try json.required(foundApps, "apps")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("apps", self.apps)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Authorization.GetApp`, `Remove` and `GetPicked`.
-public struct AppParameters: Codable, Sendable, Equatable, JSONReadable, ByteLimited {
+public struct AppParameters: Codable, Sendable, Equatable, JSONReadable, JSONWritable, ByteLimited {
     public var app: String
     public var uid: Int?
 
@@ -769,6 +907,14 @@ public struct AppParameters: Codable, Sendable, Equatable, JSONReadable, ByteLim
         self.uid = foundUid ?? nil
     }
 
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("app", self.app)
+        try json.memberIfPresent("uid", self.uid)
+        json.endObject()
+    }
+
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
     public enum MaximumBytes {
         /// `app`.
@@ -782,7 +928,7 @@ public struct AppParameters: Codable, Sendable, Equatable, JSONReadable, ByteLim
 }
 
 /// Reply of `io.photod.Authorization.GetApp`, `Decide`, `Reset`, `Remove` and `Unpick`.
-public struct AppReply: Codable, Sendable, Equatable, JSONReadable {
+public struct AppReply: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var app: App
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
@@ -803,10 +949,17 @@ public struct AppReply: Codable, Sendable, Equatable, JSONReadable {
         }
         self.app = try json.required(foundApp, "app")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("app", self.app)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Authorization.Decide`.
-public struct DecideParameters: Codable, Sendable, Equatable, JSONReadable, ByteLimited {
+public struct DecideParameters: Codable, Sendable, Equatable, JSONReadable, JSONWritable, ByteLimited {
     public var app: String
     public var uid: Int?
     public var status: AuthorizationStatus
@@ -872,6 +1025,20 @@ public struct DecideParameters: Codable, Sendable, Equatable, JSONReadable, Byte
         self.level = foundLevel ?? nil
     }
 
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("app", self.app)
+        try json.memberIfPresent("assets", self.assets)
+        try json.memberIfPresent("confirmed", self.confirmed)
+        try json.memberIfPresent("fallback", self.fallback)
+        try json.memberIfPresent("groups", self.groups)
+        try json.memberIfPresent("level", self.level)
+        try json.member("status", self.status)
+        try json.memberIfPresent("uid", self.uid)
+        json.endObject()
+    }
+
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
     public enum MaximumBytes {
         /// `app`.
@@ -891,7 +1058,7 @@ public struct DecideParameters: Codable, Sendable, Equatable, JSONReadable, Byte
 }
 
 /// Parameters of `io.photod.Authorization.Reset`.
-public struct ResetParameters: Codable, Sendable, Equatable, JSONReadable, ByteLimited {
+public struct ResetParameters: Codable, Sendable, Equatable, JSONReadable, JSONWritable, ByteLimited {
     public var app: String
     public var uid: Int?
     public var level: AccessLevel?
@@ -923,6 +1090,15 @@ public struct ResetParameters: Codable, Sendable, Equatable, JSONReadable, ByteL
         self.level = foundLevel ?? nil
     }
 
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("app", self.app)
+        try json.memberIfPresent("level", self.level)
+        try json.memberIfPresent("uid", self.uid)
+        json.endObject()
+    }
+
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
     public enum MaximumBytes {
         /// `app`.
@@ -936,7 +1112,7 @@ public struct ResetParameters: Codable, Sendable, Equatable, JSONReadable, ByteL
 }
 
 /// Reply of `io.photod.Authorization.ListChanges`.
-public struct ListChangesReply: Codable, Sendable, Equatable, JSONReadable {
+public struct ListChangesReply: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var changes: [ChangeRequest]
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
@@ -957,10 +1133,17 @@ public struct ListChangesReply: Codable, Sendable, Equatable, JSONReadable {
         }
         self.changes = try json.required(foundChanges, "changes")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("changes", self.changes)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Authorization.AnswerChange`.
-public struct AnswerChangeParameters: Codable, Sendable, Equatable, JSONReadable, ByteLimited {
+public struct AnswerChangeParameters: Codable, Sendable, Equatable, JSONReadable, JSONWritable, ByteLimited {
     public var id: String
     public var allow: Bool
 
@@ -987,6 +1170,14 @@ public struct AnswerChangeParameters: Codable, Sendable, Equatable, JSONReadable
         self.allow = try json.required(foundAllow, "allow")
     }
 
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("allow", self.allow)
+        try json.member("id", self.id)
+        json.endObject()
+    }
+
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
     public enum MaximumBytes {
         /// `id`.
@@ -1000,7 +1191,7 @@ public struct AnswerChangeParameters: Codable, Sendable, Equatable, JSONReadable
 }
 
 /// Reply of `io.photod.Authorization.AnswerChange`.
-public struct AnswerChangeReply: Codable, Sendable, Equatable, JSONReadable {
+public struct AnswerChangeReply: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var change: ChangeRequest
     public var answer: ChangeAnswer
 
@@ -1026,10 +1217,18 @@ public struct AnswerChangeReply: Codable, Sendable, Equatable, JSONReadable {
         self.change = try json.required(foundChange, "change")
         self.answer = try json.required(foundAnswer, "answer")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("answer", self.answer)
+        try json.member("change", self.change)
+        json.endObject()
+    }
 }
 
 /// Reply of `io.photod.Authorization.ListPicks`.
-public struct ListPicksReply: Codable, Sendable, Equatable, JSONReadable {
+public struct ListPicksReply: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var picks: [PickRequest]
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
@@ -1050,10 +1249,17 @@ public struct ListPicksReply: Codable, Sendable, Equatable, JSONReadable {
         }
         self.picks = try json.required(foundPicks, "picks")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("picks", self.picks)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Authorization.AnswerPick`.
-public struct AnswerPickParameters: Codable, Sendable, Equatable, JSONReadable, ByteLimited {
+public struct AnswerPickParameters: Codable, Sendable, Equatable, JSONReadable, JSONWritable, ByteLimited {
     public var id: String
     public var ids: [String]?
     public var cancel: Bool?
@@ -1085,6 +1291,15 @@ public struct AnswerPickParameters: Codable, Sendable, Equatable, JSONReadable, 
         self.cancel = foundCancel ?? nil
     }
 
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.memberIfPresent("cancel", self.cancel)
+        try json.member("id", self.id)
+        try json.memberIfPresent("ids", self.ids)
+        json.endObject()
+    }
+
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
     public enum MaximumBytes {
         /// `id`.
@@ -1101,7 +1316,7 @@ public struct AnswerPickParameters: Codable, Sendable, Equatable, JSONReadable, 
 }
 
 /// Reply of `io.photod.Authorization.AnswerPick`.
-public struct AnswerPickReply: Codable, Sendable, Equatable, JSONReadable {
+public struct AnswerPickReply: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var pick: PickRequest
     public var answer: ChangeAnswer
     public var ids: [String]
@@ -1132,10 +1347,19 @@ public struct AnswerPickReply: Codable, Sendable, Equatable, JSONReadable {
         self.answer = try json.required(foundAnswer, "answer")
         self.ids = try json.required(foundIds, "ids")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("answer", self.answer)
+        try json.member("ids", self.ids)
+        try json.member("pick", self.pick)
+        json.endObject()
+    }
 }
 
 /// Reply of `io.photod.Authorization.GetPicked`.
-public struct GetPickedReply: Codable, Sendable, Equatable, JSONReadable {
+public struct GetPickedReply: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var ids: [String]
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
@@ -1156,10 +1380,17 @@ public struct GetPickedReply: Codable, Sendable, Equatable, JSONReadable {
         }
         self.ids = try json.required(foundIds, "ids")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("ids", self.ids)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Authorization.Unpick`.
-public struct UnpickParameters: Codable, Sendable, Equatable, JSONReadable, ByteLimited {
+public struct UnpickParameters: Codable, Sendable, Equatable, JSONReadable, JSONWritable, ByteLimited {
     public var app: String
     public var uid: Int?
     public var ids: [String]?
@@ -1191,6 +1422,15 @@ public struct UnpickParameters: Codable, Sendable, Equatable, JSONReadable, Byte
         self.ids = foundIds ?? nil
     }
 
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("app", self.app)
+        try json.memberIfPresent("ids", self.ids)
+        try json.memberIfPresent("uid", self.uid)
+        json.endObject()
+    }
+
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
     public enum MaximumBytes {
         /// `app`.
@@ -1207,7 +1447,7 @@ public struct UnpickParameters: Codable, Sendable, Equatable, JSONReadable, Byte
 }
 
 /// Reply of `io.photod.Authorization.Watch`.
-public struct AuthorizationEventReply: Codable, Sendable, Equatable, JSONReadable {
+public struct AuthorizationEventReply: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var event: AppEvent
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
@@ -1228,10 +1468,17 @@ public struct AuthorizationEventReply: Codable, Sendable, Equatable, JSONReadabl
         }
         self.event = try json.required(foundEvent, "event")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("event", self.event)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Authorization.OwnerOnly` and `io.photod.Library.OwnerOnly`.
-public struct OwnerOnlyError: Codable, Sendable, Equatable, JSONReadable {
+public struct OwnerOnlyError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var hint: String
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
@@ -1252,10 +1499,17 @@ public struct OwnerOnlyError: Codable, Sendable, Equatable, JSONReadable {
         }
         self.hint = try json.required(foundHint, "hint")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("hint", self.hint)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Authorization.UnknownApp` and `Restricted`.
-public struct UnknownAppError: Codable, Sendable, Equatable, JSONReadable {
+public struct UnknownAppError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var app: String
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
@@ -1276,10 +1530,17 @@ public struct UnknownAppError: Codable, Sendable, Equatable, JSONReadable {
         }
         self.app = try json.required(foundApp, "app")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("app", self.app)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Authorization.InvalidDecision`.
-public struct InvalidDecisionError: Codable, Sendable, Equatable, JSONReadable {
+public struct InvalidDecisionError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var reason: String
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
@@ -1300,11 +1561,18 @@ public struct InvalidDecisionError: Codable, Sendable, Equatable, JSONReadable {
         }
         self.reason = try json.required(foundReason, "reason")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("reason", self.reason)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Authorization.TooManyApps`.
 /// photod keeps at most limit app records; the owner removes some with photoctl permissions remove.
-public struct TooManyAppsError: Codable, Sendable, Equatable, JSONReadable {
+public struct TooManyAppsError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var limit: Int
     public var hint: String
 
@@ -1330,11 +1598,19 @@ public struct TooManyAppsError: Codable, Sendable, Equatable, JSONReadable {
         self.limit = try json.required(foundLimit, "limit")
         self.hint = try json.required(foundHint, "hint")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("hint", self.hint)
+        try json.member("limit", self.limit)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Authorization.ConfirmationRequired`.
 /// Allowing app allows more than one program; warning says what. Decide again with confirmed.
-public struct ConfirmationRequiredError: Codable, Sendable, Equatable, JSONReadable {
+public struct ConfirmationRequiredError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var app: String
     public var warning: String
 
@@ -1360,12 +1636,20 @@ public struct ConfirmationRequiredError: Codable, Sendable, Equatable, JSONReada
         self.app = try json.required(foundApp, "app")
         self.warning = try json.required(foundWarning, "warning")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("app", self.app)
+        try json.member("warning", self.warning)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Authorization.NoSuchGroup`.
 /// A group of a limited selection that the library does not have; closest: up to 5 group names
 /// that are near it (by letters, ignoring case), nearest first, maybe none.
-public struct NoSuchGroupError: Codable, Sendable, Equatable, JSONReadable {
+public struct NoSuchGroupError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var group: String
     public var closest: [String]
 
@@ -1391,12 +1675,20 @@ public struct NoSuchGroupError: Codable, Sendable, Equatable, JSONReadable {
         self.group = try json.required(foundGroup, "group")
         self.closest = try json.required(foundClosest, "closest")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("closest", self.closest)
+        try json.member("group", self.group)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Authorization.NoSuchAsset`.
 /// An asset id of a limited selection that the library does not have; closest: up to 5 ids that
 /// share its longest prefix, maybe none.
-public struct NoSuchAssetError: Codable, Sendable, Equatable, JSONReadable {
+public struct NoSuchAssetError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var asset: String
     public var closest: [String]
 
@@ -1422,12 +1714,20 @@ public struct NoSuchAssetError: Codable, Sendable, Equatable, JSONReadable {
         self.asset = try json.required(foundAsset, "asset")
         self.closest = try json.required(foundClosest, "closest")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("asset", self.asset)
+        try json.member("closest", self.closest)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Authorization.TooManyRequests`.
 /// RequestAuthorization: the app started more requests than photod lets one app start (a few at
 /// once, then one every few seconds); no request was made. Ask again after retryAfter seconds.
-public struct TooManyRequestsError: Codable, Sendable, Equatable, JSONReadable {
+public struct TooManyRequestsError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var app: String
     public var retryAfter: Int
 
@@ -1453,11 +1753,19 @@ public struct TooManyRequestsError: Codable, Sendable, Equatable, JSONReadable {
         self.app = try json.required(foundApp, "app")
         self.retryAfter = try json.required(foundRetryAfter, "retryAfter")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("app", self.app)
+        try json.member("retryAfter", self.retryAfter)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Authorization.NoSuchChange`.
 /// AnswerChange: no change with this id waits (it was answered, expired, or withdrawn).
-public struct NoSuchChangeError: Codable, Sendable, Equatable, JSONReadable {
+public struct NoSuchChangeError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var id: String
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
@@ -1477,12 +1785,19 @@ public struct NoSuchChangeError: Codable, Sendable, Equatable, JSONReadable {
             key = try json.nextKey()
         }
         self.id = try json.required(foundId, "id")
+    }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("id", self.id)
+        json.endObject()
     }
 }
 
 /// Parameters of `io.photod.Authorization.NoSuchPick`.
 /// AnswerPick: no pick with this id waits (it was answered, expired, or withdrawn).
-public struct NoSuchPickError: Codable, Sendable, Equatable, JSONReadable {
+public struct NoSuchPickError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var id: String
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
@@ -1502,5 +1817,12 @@ public struct NoSuchPickError: Codable, Sendable, Equatable, JSONReadable {
             key = try json.nextKey()
         }
         self.id = try json.required(foundId, "id")
+    }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("id", self.id)
+        json.endObject()
     }
 }

@@ -52,12 +52,12 @@ public enum LibraryInterface {
 }
 
 /// Where a description was read from.
-public enum DescriptionSource: String, Codable, Sendable, CaseIterable, JSONReadable {
+public enum DescriptionSource: String, Codable, Sendable, CaseIterable, JSONReadable, JSONWritable {
     case exif, xmp, iptc, sidecar
 }
 
 /// One image file in the library.
-public struct Asset: Codable, Sendable, Equatable, JSONReadable {
+public struct Asset: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     /// Stable: survives renames and moves inside the library, and restarts.
     public var id: String
     /// Absolute path now, as UTF-8. Where the path is not valid UTF-8, each invalid byte is
@@ -209,10 +209,35 @@ public struct Asset: Codable, Sendable, Equatable, JSONReadable {
         self.sidecarBytes = foundSidecarBytes ?? nil
         self.offline = foundOffline ?? nil
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.memberIfPresent("description", self.description)
+        try json.memberIfPresent("descriptionSource", self.descriptionSource)
+        try json.memberIfPresent("fallback", self.fallback)
+        try json.member("format", self.format)
+        try json.member("group", self.group)
+        try json.memberIfPresent("height", self.height)
+        try json.member("id", self.id)
+        try json.memberIfPresent("make", self.make)
+        try json.memberIfPresent("model", self.model)
+        try json.member("modified", self.modified)
+        try json.memberIfPresent("offline", self.offline)
+        try json.memberIfPresent("orientation", self.orientation)
+        try json.member("path", self.path)
+        try json.memberIfPresent("pathBytes", self.pathBytes)
+        try json.memberIfPresent("sidecar", self.sidecar)
+        try json.memberIfPresent("sidecarBytes", self.sidecarBytes)
+        try json.member("size", self.size)
+        try json.memberIfPresent("taken", self.taken)
+        try json.memberIfPresent("width", self.width)
+        json.endObject()
+    }
 }
 
 /// The values of `io.photod.Library.Group.latestSource`.
-public enum LatestSource: String, Codable, Sendable, CaseIterable, JSONReadable {
+public enum LatestSource: String, Codable, Sendable, CaseIterable, JSONReadable, JSONWritable {
     case taken, modified
 }
 
@@ -224,7 +249,7 @@ public enum LatestSource: String, Codable, Sendable, CaseIterable, JSONReadable 
 /// named by a client, a name means the group of that description; the fallback group is named by
 /// a flag (ListAssets' and Decide's fallback). For clients that know no flag, a name that is the
 /// fallback's names the fallback group while no description group has that name.
-public struct Group: Codable, Sendable, Equatable, JSONReadable {
+public struct Group: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var name: String
     public var count: Int
     /// True for the group of assets without a usable description.
@@ -276,15 +301,26 @@ public struct Group: Codable, Sendable, Equatable, JSONReadable {
         self.latest = foundLatest ?? nil
         self.latestSource = foundLatestSource ?? nil
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("count", self.count)
+        try json.member("fallback", self.fallback)
+        try json.memberIfPresent("latest", self.latest)
+        try json.memberIfPresent("latestSource", self.latestSource)
+        try json.member("name", self.name)
+        json.endObject()
+    }
 }
 
 /// The values of `io.photod.Library.Root.state`.
-public enum RootState: String, Codable, Sendable, CaseIterable, JSONReadable {
+public enum RootState: String, Codable, Sendable, CaseIterable, JSONReadable, JSONWritable {
     case watching, scanning, polling, missing, offline
 }
 
 /// `io.photod.Library.Root` on the wire.
-public struct Root: Codable, Sendable, Equatable, JSONReadable {
+public struct Root: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var path: String
     /// watching: inotify covers it; scanning: a reconcile is running; polling: on a remote or
     /// stacked file system (pollInterval), or no watch budget left, rescanned periodically; missing: the folder does not exist or cannot be read;
@@ -364,10 +400,24 @@ public struct Root: Codable, Sendable, Equatable, JSONReadable {
         self.mounts = foundMounts ?? nil
         self.lastPass = foundLastPass ?? nil
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("assets", self.assets)
+        try json.memberIfPresent("fileSystem", self.fileSystem)
+        try json.memberIfPresent("lastPass", self.lastPass)
+        try json.memberIfPresent("mounts", self.mounts)
+        try json.member("path", self.path)
+        try json.memberIfPresent("pollInterval", self.pollInterval)
+        try json.memberIfPresent("stalled", self.stalled)
+        try json.member("state", self.state)
+        json.endObject()
+    }
 }
 
 /// A file system mounted at a folder inside a root.
-public struct RootMount: Codable, Sendable, Equatable, JSONReadable {
+public struct RootMount: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var path: String
     /// As Root.fileSystem.
     public var fileSystem: String
@@ -417,11 +467,22 @@ public struct RootMount: Codable, Sendable, Equatable, JSONReadable {
         self.stalled = foundStalled ?? nil
         self.lastPass = foundLastPass ?? nil
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("fileSystem", self.fileSystem)
+        try json.memberIfPresent("lastPass", self.lastPass)
+        try json.member("path", self.path)
+        try json.memberIfPresent("pollInterval", self.pollInterval)
+        try json.memberIfPresent("stalled", self.stalled)
+        json.endObject()
+    }
 }
 
 /// What one poll pass cost: each pass compares a polled folder's listing with the index, and may
 /// take a quarter of pollInterval at most.
-public struct PollPass: Codable, Sendable, Equatable, JSONReadable {
+public struct PollPass: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     /// When it ended, ISO 8601 UTC.
     public var ended: String
     /// How long it took, in seconds, to the millisecond.
@@ -463,12 +524,22 @@ public struct PollPass: Codable, Sendable, Equatable, JSONReadable {
         self.files = foundFiles ?? nil
         self.delayedInterval = foundDelayedInterval ?? nil
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.memberIfPresent("delayedInterval", self.delayedInterval)
+        try json.member("ended", self.ended)
+        try json.memberIfPresent("files", self.files)
+        try json.member("seconds", self.seconds)
+        json.endObject()
+    }
 }
 
 /// Progress of a running reconcile (start-up scan or Rescan). ListGroups, ListAssets and Search
 /// carry it too while one runs, so a client can say its answer may be partial (photoctl prints
 /// "still indexing: ..." on standard error) without another call.
-public struct ScanProgress: Codable, Sendable, Equatable, JSONReadable {
+public struct ScanProgress: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     /// Image files the walk has found so far.
     public var found: Int
     /// New or changed files whose metadata has been read so far.
@@ -502,10 +573,19 @@ public struct ScanProgress: Codable, Sendable, Equatable, JSONReadable {
         self.indexed = try json.required(foundIndexed, "indexed")
         self.total = foundTotal ?? nil
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("found", self.found)
+        try json.member("indexed", self.indexed)
+        try json.memberIfPresent("total", self.total)
+        json.endObject()
+    }
 }
 
 /// `io.photod.Library.Move` on the wire.
-public struct Move: Codable, Sendable, Equatable, JSONReadable {
+public struct Move: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var id: String
     public var from: String
     public var to: String
@@ -536,15 +616,24 @@ public struct Move: Codable, Sendable, Equatable, JSONReadable {
         self.from = try json.required(foundFrom, "from")
         self.to = try json.required(foundTo, "to")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("from", self.from)
+        try json.member("id", self.id)
+        try json.member("to", self.to)
+        json.endObject()
+    }
 }
 
 /// The values of `io.photod.Library.ThumbnailStatus.prefill`.
-public enum PrefillState: String, Codable, Sendable, CaseIterable, JSONReadable {
+public enum PrefillState: String, Codable, Sendable, CaseIterable, JSONReadable, JSONWritable {
     case off, idle, filling, done
 }
 
 /// The sandboxed image workers (photod-thumbnailer) and the freedesktop.org thumbnail cache.
-public struct ThumbnailStatus: Codable, Sendable, Equatable, JSONReadable {
+public struct ThumbnailStatus: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     /// Workers running now, and the most that run at once (one per core by default).
     public var workers: Int
     public var maxWorkers: Int
@@ -623,11 +712,26 @@ public struct ThumbnailStatus: Codable, Sendable, Equatable, JSONReadable {
         self.prefill = try json.required(foundPrefill, "prefill")
         self.prefilled = foundPrefilled ?? nil
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("cache", self.cache)
+        try json.member("cacheHits", self.cacheHits)
+        try json.member("decoded", self.decoded)
+        try json.member("failed", self.failed)
+        try json.member("maxWorkers", self.maxWorkers)
+        try json.member("prefill", self.prefill)
+        try json.memberIfPresent("prefilled", self.prefilled)
+        try json.member("restarts", self.restarts)
+        try json.member("workers", self.workers)
+        json.endObject()
+    }
 }
 
 /// How an image is scaled into the requested box (PHImageContentMode): fit, the whole image
 /// inside the box (aspect fit); fill, the box covered and centre-cropped to it (aspect fill).
-public enum ContentMode: String, Codable, Sendable, CaseIterable, JSONReadable {
+public enum ContentMode: String, Codable, Sendable, CaseIterable, JSONReadable, JSONWritable {
     case fit, fill
 }
 
@@ -636,17 +740,17 @@ public enum ContentMode: String, Codable, Sendable, CaseIterable, JSONReadable {
 /// than the box; highQuality: decoded, orientation applied, scaled to fit or fill the box exactly
 /// (never upscaled past the original); opportunistic (needs more): the fast image first
 /// (degraded: true, continues: true), then the high-quality one.
-public enum DeliveryMode: String, Codable, Sendable, CaseIterable, JSONReadable {
+public enum DeliveryMode: String, Codable, Sendable, CaseIterable, JSONReadable, JSONWritable {
     case fast, highQuality, opportunistic
 }
 
 /// `io.photod.Library.ImageFormat` on the wire.
-public enum ImageFormat: String, Codable, Sendable, CaseIterable, JSONReadable {
+public enum ImageFormat: String, Codable, Sendable, CaseIterable, JSONReadable, JSONWritable {
     case jpeg, png
 }
 
 /// One committed change. Tokens only grow; a subscriber resumes with the last token it saw.
-public struct Change: Codable, Sendable, Equatable, JSONReadable {
+public struct Change: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var token: Int
     public var inserted: [String]
     public var removed: [String]
@@ -729,15 +833,31 @@ public struct Change: Codable, Sendable, Equatable, JSONReadable {
         self.fallbackRemoved = foundFallbackRemoved ?? nil
         self.resync = try json.required(foundResync, "resync")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.memberIfPresent("fallbackChanged", self.fallbackChanged)
+        try json.memberIfPresent("fallbackRemoved", self.fallbackRemoved)
+        try json.member("groupsChanged", self.groupsChanged)
+        try json.member("groupsRemoved", self.groupsRemoved)
+        try json.member("inserted", self.inserted)
+        try json.member("moved", self.moved)
+        try json.member("removed", self.removed)
+        try json.member("resync", self.resync)
+        try json.member("token", self.token)
+        try json.member("updated", self.updated)
+        json.endObject()
+    }
 }
 
 /// The values of `io.photod.Library.Status.out.state`.
-public enum DaemonState: String, Codable, Sendable, CaseIterable, JSONReadable {
+public enum DaemonState: String, Codable, Sendable, CaseIterable, JSONReadable, JSONWritable {
     case starting, scanning, ready, degraded
 }
 
 /// Reply of `io.photod.Library.Status`.
-public struct StatusReply: Codable, Sendable, Equatable, JSONReadable {
+public struct StatusReply: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var version: String
     public var state: DaemonState
     public var roots: [Root]
@@ -827,10 +947,27 @@ public struct StatusReply: Codable, Sendable, Equatable, JSONReadable {
         self.overflows = foundOverflows ?? nil
         self.thumbnails = foundThumbnails ?? nil
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("assets", self.assets)
+        try json.member("groups", self.groups)
+        try json.memberIfPresent("overflows", self.overflows)
+        try json.member("problems", self.problems)
+        try json.memberIfPresent("progress", self.progress)
+        try json.member("roots", self.roots)
+        try json.member("state", self.state)
+        try json.memberIfPresent("thumbnails", self.thumbnails)
+        try json.member("token", self.token)
+        try json.member("version", self.version)
+        try json.member("watches", self.watches)
+        json.endObject()
+    }
 }
 
 /// Reply of `io.photod.Library.ListGroups`.
-public struct ListGroupsReply: Codable, Sendable, Equatable, JSONReadable {
+public struct ListGroupsReply: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var groups: [Group]
     public var progress: ScanProgress?
 
@@ -856,15 +993,23 @@ public struct ListGroupsReply: Codable, Sendable, Equatable, JSONReadable {
         self.groups = try json.required(foundGroups, "groups")
         self.progress = foundProgress ?? nil
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("groups", self.groups)
+        try json.memberIfPresent("progress", self.progress)
+        json.endObject()
+    }
 }
 
 /// The values of `io.photod.Library.ListAssets.in.sort`.
-public enum AssetSort: String, Codable, Sendable, CaseIterable, JSONReadable {
+public enum AssetSort: String, Codable, Sendable, CaseIterable, JSONReadable, JSONWritable {
     case taken, path, modified
 }
 
 /// Parameters of `io.photod.Library.ListAssets`.
-public struct ListAssetsParameters: Codable, Sendable, Equatable, JSONReadable, ByteLimited {
+public struct ListAssetsParameters: Codable, Sendable, Equatable, JSONReadable, JSONWritable, ByteLimited {
     public var group: String?
     public var sort: AssetSort?
     public var limit: Int?
@@ -930,6 +1075,20 @@ public struct ListAssetsParameters: Codable, Sendable, Equatable, JSONReadable, 
         self.reverse = foundReverse ?? nil
     }
 
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.memberIfPresent("cursor", self.cursor)
+        try json.memberIfPresent("fallback", self.fallback)
+        try json.memberIfPresent("group", self.group)
+        try json.memberIfPresent("limit", self.limit)
+        try json.memberIfPresent("reverse", self.reverse)
+        try json.memberIfPresent("since", self.since)
+        try json.memberIfPresent("sort", self.sort)
+        try json.memberIfPresent("until", self.until)
+        json.endObject()
+    }
+
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
     public enum MaximumBytes {
         /// `group`.
@@ -952,7 +1111,7 @@ public struct ListAssetsParameters: Codable, Sendable, Equatable, JSONReadable, 
 }
 
 /// Reply of `io.photod.Library.ListAssets`.
-public struct ListAssetsReply: Codable, Sendable, Equatable, JSONReadable {
+public struct ListAssetsReply: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var assets: [Asset]
     public var cursor: String?
     /// Present only while a reconcile runs, as in ListGroups: the page may miss photos not yet indexed.
@@ -984,10 +1143,19 @@ public struct ListAssetsReply: Codable, Sendable, Equatable, JSONReadable {
         self.cursor = foundCursor ?? nil
         self.progress = foundProgress ?? nil
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("assets", self.assets)
+        try json.memberIfPresent("cursor", self.cursor)
+        try json.memberIfPresent("progress", self.progress)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.GetAssets`.
-public struct GetAssetsParameters: Codable, Sendable, Equatable, JSONReadable, ByteLimited {
+public struct GetAssetsParameters: Codable, Sendable, Equatable, JSONReadable, JSONWritable, ByteLimited {
     public var ids: [String]
     public var paths: [String]?
     public var pathBytes: [String]?
@@ -1019,6 +1187,15 @@ public struct GetAssetsParameters: Codable, Sendable, Equatable, JSONReadable, B
         self.pathBytes = foundPathBytes ?? nil
     }
 
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("ids", self.ids)
+        try json.memberIfPresent("pathBytes", self.pathBytes)
+        try json.memberIfPresent("paths", self.paths)
+        json.endObject()
+    }
+
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
     public enum MaximumBytes {
         /// `ids`.
@@ -1035,7 +1212,7 @@ public struct GetAssetsParameters: Codable, Sendable, Equatable, JSONReadable, B
 }
 
 /// Reply of `io.photod.Library.GetAssets`.
-public struct GetAssetsReply: Codable, Sendable, Equatable, JSONReadable {
+public struct GetAssetsReply: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var assets: [Asset]
     public var missing: [String]
     /// The pathBytes entries not found, as given; absent when pathBytes was not given.
@@ -1067,10 +1244,19 @@ public struct GetAssetsReply: Codable, Sendable, Equatable, JSONReadable {
         self.missing = try json.required(foundMissing, "missing")
         self.missingPathBytes = foundMissingPathBytes ?? nil
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("assets", self.assets)
+        try json.member("missing", self.missing)
+        try json.memberIfPresent("missingPathBytes", self.missingPathBytes)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.Search`.
-public struct SearchParameters: Codable, Sendable, Equatable, JSONReadable, ByteLimited {
+public struct SearchParameters: Codable, Sendable, Equatable, JSONReadable, JSONWritable, ByteLimited {
     public var text: String
     public var group: String?
     public var limit: Int?
@@ -1112,6 +1298,17 @@ public struct SearchParameters: Codable, Sendable, Equatable, JSONReadable, Byte
         self.fallback = foundFallback ?? nil
     }
 
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.memberIfPresent("cursor", self.cursor)
+        try json.memberIfPresent("fallback", self.fallback)
+        try json.memberIfPresent("group", self.group)
+        try json.memberIfPresent("limit", self.limit)
+        try json.member("text", self.text)
+        json.endObject()
+    }
+
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
     public enum MaximumBytes {
         /// `text`.
@@ -1131,7 +1328,7 @@ public struct SearchParameters: Codable, Sendable, Equatable, JSONReadable, Byte
 }
 
 /// Reply of `io.photod.Library.Search`.
-public struct SearchReply: Codable, Sendable, Equatable, JSONReadable {
+public struct SearchReply: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var assets: [Asset]
     public var cursor: String?
     public var stopped: Bool?
@@ -1168,10 +1365,20 @@ public struct SearchReply: Codable, Sendable, Equatable, JSONReadable {
         self.stopped = foundStopped ?? nil
         self.progress = foundProgress ?? nil
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("assets", self.assets)
+        try json.memberIfPresent("cursor", self.cursor)
+        try json.memberIfPresent("progress", self.progress)
+        try json.memberIfPresent("stopped", self.stopped)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.Subscribe`.
-public struct SubscribeParameters: Codable, Sendable, Equatable, JSONReadable {
+public struct SubscribeParameters: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var since: Int?
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
@@ -1192,10 +1399,17 @@ public struct SubscribeParameters: Codable, Sendable, Equatable, JSONReadable {
         }
         self.since = foundSince ?? nil
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.memberIfPresent("since", self.since)
+        json.endObject()
+    }
 }
 
 /// Reply of `io.photod.Library.Subscribe`.
-public struct SubscribeReply: Codable, Sendable, Equatable, JSONReadable {
+public struct SubscribeReply: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var change: Change
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
@@ -1216,10 +1430,17 @@ public struct SubscribeReply: Codable, Sendable, Equatable, JSONReadable {
         }
         self.change = try json.required(foundChange, "change")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("change", self.change)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.Rescan`.
-public struct RescanParameters: Codable, Sendable, Equatable, JSONReadable, ByteLimited {
+public struct RescanParameters: Codable, Sendable, Equatable, JSONReadable, JSONWritable, ByteLimited {
     public var root: String?
     public var forget: Bool?
 
@@ -1246,6 +1467,14 @@ public struct RescanParameters: Codable, Sendable, Equatable, JSONReadable, Byte
         self.forget = foundForget ?? nil
     }
 
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.memberIfPresent("forget", self.forget)
+        try json.memberIfPresent("root", self.root)
+        json.endObject()
+    }
+
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
     public enum MaximumBytes {
         /// `root`.
@@ -1259,7 +1488,7 @@ public struct RescanParameters: Codable, Sendable, Equatable, JSONReadable, Byte
 }
 
 /// Reply of `io.photod.Library.Rescan`.
-public struct RescanReply: Codable, Sendable, Equatable, JSONReadable {
+public struct RescanReply: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var scanned: Int
     public var changed: Int
 
@@ -1285,15 +1514,23 @@ public struct RescanReply: Codable, Sendable, Equatable, JSONReadable {
         self.scanned = try json.required(foundScanned, "scanned")
         self.changed = try json.required(foundChanged, "changed")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("changed", self.changed)
+        try json.member("scanned", self.scanned)
+        json.endObject()
+    }
 }
 
 /// The values of `io.photod.Library.Complete.in.kind`.
-public enum CandidateKind: String, Codable, Sendable, CaseIterable, JSONReadable {
+public enum CandidateKind: String, Codable, Sendable, CaseIterable, JSONReadable, JSONWritable {
     case group, asset, app, root
 }
 
 /// Parameters of `io.photod.Library.Complete`.
-public struct CompleteParameters: Codable, Sendable, Equatable, JSONReadable, ByteLimited {
+public struct CompleteParameters: Codable, Sendable, Equatable, JSONReadable, JSONWritable, ByteLimited {
     public var kind: CandidateKind
     public var prefix: String
     public var limit: Int?
@@ -1325,6 +1562,15 @@ public struct CompleteParameters: Codable, Sendable, Equatable, JSONReadable, By
         self.limit = foundLimit ?? nil
     }
 
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("kind", self.kind)
+        try json.memberIfPresent("limit", self.limit)
+        try json.member("prefix", self.prefix)
+        json.endObject()
+    }
+
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
     public enum MaximumBytes {
         /// `prefix`.
@@ -1338,7 +1584,7 @@ public struct CompleteParameters: Codable, Sendable, Equatable, JSONReadable, By
 }
 
 /// Reply of `io.photod.Library.Complete`.
-public struct CompleteReply: Codable, Sendable, Equatable, JSONReadable {
+public struct CompleteReply: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var candidates: [String]
     /// kind group: the fallback group's name, when the caller may see that group and its name
     /// starts with prefix or prefix starts with it (a client that labels the fallback group, as
@@ -1367,10 +1613,18 @@ public struct CompleteReply: Codable, Sendable, Equatable, JSONReadable {
         self.candidates = try json.required(foundCandidates, "candidates")
         self.fallback = foundFallback ?? nil
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("candidates", self.candidates)
+        try json.memberIfPresent("fallback", self.fallback)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.RequestImage`.
-public struct RequestImageParameters: Codable, Sendable, Equatable, JSONReadable, ByteLimited {
+public struct RequestImageParameters: Codable, Sendable, Equatable, JSONReadable, JSONWritable, ByteLimited {
     public var id: String
     public var width: Int
     public var height: Int
@@ -1424,6 +1678,18 @@ public struct RequestImageParameters: Codable, Sendable, Equatable, JSONReadable
         self.format = foundFormat ?? nil
     }
 
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.memberIfPresent("contentMode", self.contentMode)
+        try json.memberIfPresent("deliveryMode", self.deliveryMode)
+        try json.memberIfPresent("format", self.format)
+        try json.member("height", self.height)
+        try json.member("id", self.id)
+        try json.member("width", self.width)
+        json.endObject()
+    }
+
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
     public enum MaximumBytes {
         /// `id`.
@@ -1437,12 +1703,12 @@ public struct RequestImageParameters: Codable, Sendable, Equatable, JSONReadable
 }
 
 /// The values of `io.photod.Library.RequestImage.out.source`.
-public enum ImageSource: String, Codable, Sendable, CaseIterable, JSONReadable {
+public enum ImageSource: String, Codable, Sendable, CaseIterable, JSONReadable, JSONWritable {
     case embedded, cache, decoded
 }
 
 /// Reply of `io.photod.Library.RequestImage`.
-public struct RequestImageReply: Codable, Sendable, Equatable, JSONReadable {
+public struct RequestImageReply: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var format: ImageFormat
     public var width: Int
     public var height: Int
@@ -1507,10 +1773,23 @@ public struct RequestImageReply: Codable, Sendable, Equatable, JSONReadable {
         self.orientation = try json.required(foundOrientation, "orientation")
         self.data = try json.required(foundData, "data")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("data", self.data)
+        try json.member("degraded", self.degraded)
+        try json.member("format", self.format)
+        try json.member("height", self.height)
+        try json.member("orientation", self.orientation)
+        try json.member("source", self.source)
+        try json.member("width", self.width)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.OpenOriginal`.
-public struct OpenOriginalParameters: Codable, Sendable, Equatable, JSONReadable, ByteLimited {
+public struct OpenOriginalParameters: Codable, Sendable, Equatable, JSONReadable, JSONWritable, ByteLimited {
     public var id: String
     public var acceptFileDescriptors: Bool?
     public var stream: Bool?
@@ -1542,6 +1821,15 @@ public struct OpenOriginalParameters: Codable, Sendable, Equatable, JSONReadable
         self.stream = foundStream ?? nil
     }
 
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.memberIfPresent("acceptFileDescriptors", self.acceptFileDescriptors)
+        try json.member("id", self.id)
+        try json.memberIfPresent("stream", self.stream)
+        json.endObject()
+    }
+
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
     public enum MaximumBytes {
         /// `id`.
@@ -1555,12 +1843,12 @@ public struct OpenOriginalParameters: Codable, Sendable, Equatable, JSONReadable
 }
 
 /// The values of `io.photod.Library.OpenOriginal.out.descriptor`.
-public enum OriginalDescriptor: String, Codable, Sendable, CaseIterable, JSONReadable {
+public enum OriginalDescriptor: String, Codable, Sendable, CaseIterable, JSONReadable, JSONWritable {
     case file, sealedCopy, pipe
 }
 
 /// Reply of `io.photod.Library.OpenOriginal`.
-public struct OpenOriginalReply: Codable, Sendable, Equatable, JSONReadable {
+public struct OpenOriginalReply: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     /// Index of the descriptor among those passed with this reply (always 0); absent when streamed.
     public var fileDescriptor: Int?
     /// The file's name (its last path component) as UTF-8, invalid bytes as U+FFFD.
@@ -1639,10 +1927,25 @@ public struct OpenOriginalReply: Codable, Sendable, Equatable, JSONReadable {
         self.offset = foundOffset ?? nil
         self.data = foundData ?? nil
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.memberIfPresent("data", self.data)
+        try json.memberIfPresent("descriptor", self.descriptor)
+        try json.memberIfPresent("fileDescriptor", self.fileDescriptor)
+        try json.member("format", self.format)
+        try json.member("modified", self.modified)
+        try json.member("name", self.name)
+        try json.memberIfPresent("nameBytes", self.nameBytes)
+        try json.memberIfPresent("offset", self.offset)
+        try json.member("size", self.size)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.Import`.
-public struct ImportParameters: Codable, Sendable, Equatable, JSONReadable, ByteLimited {
+public struct ImportParameters: Codable, Sendable, Equatable, JSONReadable, JSONWritable, ByteLimited {
     public var name: String?
     public var description: String?
     public var acceptFileDescriptors: Bool?
@@ -1690,6 +1993,17 @@ public struct ImportParameters: Codable, Sendable, Equatable, JSONReadable, Byte
         self.folder = foundFolder ?? nil
     }
 
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.memberIfPresent("acceptFileDescriptors", self.acceptFileDescriptors)
+        try json.memberIfPresent("data", self.data)
+        try json.memberIfPresent("description", self.description)
+        try json.memberIfPresent("folder", self.folder)
+        try json.memberIfPresent("name", self.name)
+        json.endObject()
+    }
+
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
     public enum MaximumBytes {
         /// `name`.
@@ -1712,7 +2026,7 @@ public struct ImportParameters: Codable, Sendable, Equatable, JSONReadable, Byte
 }
 
 /// Reply of `io.photod.Library.Import`.
-public struct ImportReply: Codable, Sendable, Equatable, JSONReadable {
+public struct ImportReply: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var id: String
     /// The photo's absolute path in the library.
     public var path: String
@@ -1750,11 +2064,21 @@ public struct ImportReply: Codable, Sendable, Equatable, JSONReadable {
         self.group = try json.required(foundGroup, "group")
         self.fallback = try json.required(foundFallback, "fallback")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("fallback", self.fallback)
+        try json.member("group", self.group)
+        try json.member("id", self.id)
+        try json.member("path", self.path)
+        json.endObject()
+    }
 }
 
 /// A photo SetDescription did not write, and why: error is AssetChanged, ReadOnly or
 /// DescriptionRefused (as the call's errors), reason in words.
-public struct DescriptionFailure: Codable, Sendable, Equatable, JSONReadable {
+public struct DescriptionFailure: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var id: String
     public var error: String
     public var reason: String
@@ -1785,10 +2109,19 @@ public struct DescriptionFailure: Codable, Sendable, Equatable, JSONReadable {
         self.error = try json.required(foundError, "error")
         self.reason = try json.required(foundReason, "reason")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("error", self.error)
+        try json.member("id", self.id)
+        try json.member("reason", self.reason)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.SetDescription`.
-public struct SetDescriptionParameters: Codable, Sendable, Equatable, JSONReadable, ByteLimited {
+public struct SetDescriptionParameters: Codable, Sendable, Equatable, JSONReadable, JSONWritable, ByteLimited {
     public var ids: [String]
     public var description: String?
 
@@ -1815,6 +2148,14 @@ public struct SetDescriptionParameters: Codable, Sendable, Equatable, JSONReadab
         self.description = foundDescription ?? nil
     }
 
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.memberIfPresent("description", self.description)
+        try json.member("ids", self.ids)
+        json.endObject()
+    }
+
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
     public enum MaximumBytes {
         /// `ids`.
@@ -1831,7 +2172,7 @@ public struct SetDescriptionParameters: Codable, Sendable, Equatable, JSONReadab
 }
 
 /// Reply of `io.photod.Library.SetDescription`.
-public struct SetDescriptionReply: Codable, Sendable, Equatable, JSONReadable {
+public struct SetDescriptionReply: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     /// The photos written, as they are indexed now.
     public var assets: [Asset]
     public var failed: [DescriptionFailure]
@@ -1864,10 +2205,19 @@ public struct SetDescriptionReply: Codable, Sendable, Equatable, JSONReadable {
         self.failed = try json.required(foundFailed, "failed")
         self.pending = foundPending ?? nil
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("assets", self.assets)
+        try json.member("failed", self.failed)
+        try json.memberIfPresent("pending", self.pending)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.Pick`.
-public struct PickParameters: Codable, Sendable, Equatable, JSONReadable, ByteLimited {
+public struct PickParameters: Codable, Sendable, Equatable, JSONReadable, JSONWritable, ByteLimited {
     public var reason: String
     public var label: String?
     public var limit: Int?
@@ -1904,6 +2254,16 @@ public struct PickParameters: Codable, Sendable, Equatable, JSONReadable, ByteLi
         self.groups = foundGroups ?? nil
     }
 
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.memberIfPresent("groups", self.groups)
+        try json.memberIfPresent("label", self.label)
+        try json.memberIfPresent("limit", self.limit)
+        try json.member("reason", self.reason)
+        json.endObject()
+    }
+
     /// The most UTF-8 bytes each limited string may hold (the IDL's `@limit` lines).
     public enum MaximumBytes {
         /// `reason`.
@@ -1923,7 +2283,7 @@ public struct PickParameters: Codable, Sendable, Equatable, JSONReadable, ByteLi
 }
 
 /// Reply of `io.photod.Library.Pick`.
-public struct PickReply: Codable, Sendable, Equatable, JSONReadable {
+public struct PickReply: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var pending: Bool?
     public var ids: [String]?
     public var cancelled: Bool?
@@ -1954,10 +2314,19 @@ public struct PickReply: Codable, Sendable, Equatable, JSONReadable {
         self.ids = foundIds ?? nil
         self.cancelled = foundCancelled ?? nil
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.memberIfPresent("cancelled", self.cancelled)
+        try json.memberIfPresent("ids", self.ids)
+        try json.memberIfPresent("pending", self.pending)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.AuthorizationRequired`.
-public struct AuthorizationRequiredError: Codable, Sendable, Equatable, JSONReadable {
+public struct AuthorizationRequiredError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var status: String
     public var app: String
     public var hint: String
@@ -1988,10 +2357,19 @@ public struct AuthorizationRequiredError: Codable, Sendable, Equatable, JSONRead
         self.app = try json.required(foundApp, "app")
         self.hint = try json.required(foundHint, "hint")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("app", self.app)
+        try json.member("hint", self.hint)
+        try json.member("status", self.status)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.AssetNotFound`.
-public struct AssetNotFoundError: Codable, Sendable, Equatable, JSONReadable {
+public struct AssetNotFoundError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var id: String
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
@@ -2012,12 +2390,19 @@ public struct AssetNotFoundError: Codable, Sendable, Equatable, JSONReadable {
         }
         self.id = try json.required(foundId, "id")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("id", self.id)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.GroupNotFound`.
 /// closest: up to 5 names of groups the caller can see that are near name (by letters, ignoring
 /// case), nearest first, maybe none; a limited app is offered only groups of its selection.
-public struct GroupNotFoundError: Codable, Sendable, Equatable, JSONReadable {
+public struct GroupNotFoundError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var name: String
     public var closest: [String]?
 
@@ -2043,10 +2428,18 @@ public struct GroupNotFoundError: Codable, Sendable, Equatable, JSONReadable {
         self.name = try json.required(foundName, "name")
         self.closest = foundClosest ?? nil
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.memberIfPresent("closest", self.closest)
+        try json.member("name", self.name)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.InvalidCursor`.
-public struct InvalidCursorError: Codable, Sendable, Equatable, JSONReadable {
+public struct InvalidCursorError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var cursor: String
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
@@ -2067,13 +2460,20 @@ public struct InvalidCursorError: Codable, Sendable, Equatable, JSONReadable {
         }
         self.cursor = try json.required(foundCursor, "cursor")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("cursor", self.cursor)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.IndexUnwritable`.
 /// The index cannot be written now (the disk is full, or index_size_limit is reached), so a
 /// Rescan cannot record what it finds. photod still serves the index as it is (Status says
 /// degraded and why) and records everything it missed by itself once there is room.
-public struct IndexUnwritableError: Codable, Sendable, Equatable, JSONReadable {
+public struct IndexUnwritableError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var reason: String
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
@@ -2094,11 +2494,18 @@ public struct IndexUnwritableError: Codable, Sendable, Equatable, JSONReadable {
         }
         self.reason = try json.required(foundReason, "reason")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("reason", self.reason)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.ImageTooLarge`.
 /// The requested box is larger than RequestImage serves (maximum pixels per side).
-public struct ImageTooLargeError: Codable, Sendable, Equatable, JSONReadable {
+public struct ImageTooLargeError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var maximum: Int
     public var hint: String
 
@@ -2124,13 +2531,21 @@ public struct ImageTooLargeError: Codable, Sendable, Equatable, JSONReadable {
         self.maximum = try json.required(foundMaximum, "maximum")
         self.hint = try json.required(foundHint, "hint")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("hint", self.hint)
+        try json.member("maximum", self.maximum)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.ImageUnavailable`.
 /// The asset exists and may be seen, but no image could be made from it: the file cannot be
 /// decoded (a fail/ marker in the thumbnail cache keeps photod from retrying until it changes),
 /// the worker crashed or passed its time limit on it, or the file is gone or unreadable.
-public struct ImageUnavailableError: Codable, Sendable, Equatable, JSONReadable {
+public struct ImageUnavailableError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var id: String
     public var reason: String
 
@@ -2156,12 +2571,20 @@ public struct ImageUnavailableError: Codable, Sendable, Equatable, JSONReadable 
         self.id = try json.required(foundId, "id")
         self.reason = try json.required(foundReason, "reason")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("id", self.id)
+        try json.member("reason", self.reason)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.ImageBusy`.
 /// The caller already has this many RequestImage calls waiting for an image worker (16 at most;
 /// the owner's requests are served first, the apps' in turn); more are refused until some end.
-public struct ImageBusyError: Codable, Sendable, Equatable, JSONReadable {
+public struct ImageBusyError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var waiting: Int
     public var hint: String
 
@@ -2187,11 +2610,19 @@ public struct ImageBusyError: Codable, Sendable, Equatable, JSONReadable {
         self.waiting = try json.required(foundWaiting, "waiting")
         self.hint = try json.required(foundHint, "hint")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("hint", self.hint)
+        try json.member("waiting", self.waiting)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.FileDescriptorsRequired`.
 /// OpenOriginal answers with a file descriptor, and the caller did not say it receives them.
-public struct FileDescriptorsRequiredError: Codable, Sendable, Equatable, JSONReadable {
+public struct FileDescriptorsRequiredError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var hint: String
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
@@ -2212,11 +2643,18 @@ public struct FileDescriptorsRequiredError: Codable, Sendable, Equatable, JSONRe
         }
         self.hint = try json.required(foundHint, "hint")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("hint", self.hint)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.RootNotFound`.
 /// Rescan's root is none of the library's roots; roots lists them, as configured.
-public struct RootNotFoundError: Codable, Sendable, Equatable, JSONReadable {
+public struct RootNotFoundError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var root: String
     public var roots: [String]
 
@@ -2242,13 +2680,21 @@ public struct RootNotFoundError: Codable, Sendable, Equatable, JSONReadable {
         self.root = try json.required(foundRoot, "root")
         self.roots = try json.required(foundRoots, "roots")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("root", self.root)
+        try json.member("roots", self.roots)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.Busy`.
 /// The caller already has as many costly calls (Search) running as it may: limit at once per app
 /// (a user's apps together may run twice that), or made them faster than it may (hint says
 /// which). Retry once one has answered, or a little later. Never the owner.
-public struct BusyError: Codable, Sendable, Equatable, JSONReadable {
+public struct BusyError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var limit: Int
     public var hint: String
 
@@ -2274,11 +2720,19 @@ public struct BusyError: Codable, Sendable, Equatable, JSONReadable {
         self.limit = try json.required(foundLimit, "limit")
         self.hint = try json.required(foundHint, "hint")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("hint", self.hint)
+        try json.member("limit", self.limit)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.NotAnImage`.
 /// Import: photod's readers do not take the bytes for a photo of a format it indexes.
-public struct NotAnImageError: Codable, Sendable, Equatable, JSONReadable {
+public struct NotAnImageError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var hint: String
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
@@ -2299,12 +2753,19 @@ public struct NotAnImageError: Codable, Sendable, Equatable, JSONReadable {
         }
         self.hint = try json.required(foundHint, "hint")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("hint", self.hint)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.DescriptionRefused`.
 /// The description cannot be written into this photo without changing more than it (reason
 /// says why); the photo is left as it was.
-public struct DescriptionRefusedError: Codable, Sendable, Equatable, JSONReadable {
+public struct DescriptionRefusedError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var reason: String
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
@@ -2325,11 +2786,18 @@ public struct DescriptionRefusedError: Codable, Sendable, Equatable, JSONReadabl
         }
         self.reason = try json.required(foundReason, "reason")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("reason", self.reason)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.AssetChanged`.
 /// SetDescription: the file changed on disk since photod indexed it; nothing was written.
-public struct AssetChangedError: Codable, Sendable, Equatable, JSONReadable {
+public struct AssetChangedError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var id: String
     public var hint: String
 
@@ -2355,11 +2823,19 @@ public struct AssetChangedError: Codable, Sendable, Equatable, JSONReadable {
         self.id = try json.required(foundId, "id")
         self.hint = try json.required(foundHint, "hint")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("hint", self.hint)
+        try json.member("id", self.id)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.ReadOnly`.
 /// SetDescription: the file, or the folder it would be replaced in, may not be written.
-public struct ReadOnlyError: Codable, Sendable, Equatable, JSONReadable {
+public struct ReadOnlyError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var id: String
     public var reason: String
 
@@ -2385,11 +2861,19 @@ public struct ReadOnlyError: Codable, Sendable, Equatable, JSONReadable {
         self.id = try json.required(foundId, "id")
         self.reason = try json.required(foundReason, "reason")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("id", self.id)
+        try json.member("reason", self.reason)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.TooLarge`.
 /// Import: the photo has more bytes than limit ([import] max_bytes, or data's limit).
-public struct TooLargeError: Codable, Sendable, Equatable, JSONReadable {
+public struct TooLargeError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var limit: Int
     public var hint: String
 
@@ -2415,12 +2899,20 @@ public struct TooLargeError: Codable, Sendable, Equatable, JSONReadable {
         self.limit = try json.required(foundLimit, "limit")
         self.hint = try json.required(foundHint, "hint")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("hint", self.hint)
+        try json.member("limit", self.limit)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.ImportFailed`.
 /// Import: the photo could not be written into the library (reason says why: the folder cannot
 /// be made, the disk is full); nothing was kept.
-public struct ImportFailedError: Codable, Sendable, Equatable, JSONReadable {
+public struct ImportFailedError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var reason: String
 
     /// Creates the value; optionals default to absent, arrays to empty, flags to false.
@@ -2441,13 +2933,20 @@ public struct ImportFailedError: Codable, Sendable, Equatable, JSONReadable {
         }
         self.reason = try json.required(foundReason, "reason")
     }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("reason", self.reason)
+        json.endObject()
+    }
 }
 
 /// Parameters of `io.photod.Library.ChangeNotAllowed`.
 /// SetDescription by an app: the owner did not allow it, and nothing was written. answer is
 /// denied, expired (no answer within the request timeout) or revoked (the app lost its access,
 /// or the photos left what it may see, while it waited).
-public struct ChangeNotAllowedError: Codable, Sendable, Equatable, JSONReadable {
+public struct ChangeNotAllowedError: Codable, Sendable, Equatable, JSONReadable, JSONWritable {
     public var answer: String
     public var hint: String
 
@@ -2472,5 +2971,13 @@ public struct ChangeNotAllowedError: Codable, Sendable, Equatable, JSONReadable 
         }
         self.answer = try json.required(foundAnswer, "answer")
         self.hint = try json.required(foundHint, "hint")
+    }
+
+    /// Writes the value as its Encodable conformance does through JSONWire: keys sorted, absent optionals left out.
+    public func write(json: inout JSONWriter) throws(JSONWriteError) {
+        json.beginObject()
+        try json.member("answer", self.answer)
+        try json.member("hint", self.hint)
+        json.endObject()
     }
 }
