@@ -73,7 +73,7 @@ struct GlobalSettings: Sendable {
     /// role (`--as-app`) declared for photod to read from this process.
     func bridgeSocket() throws -> Int32 {
         try ProcessRole.declare(asApp ? .app : .owner)
-        return try BridgeSocket.open(socketPath: socket ?? DefaultPaths().socket,
+        return try BridgeSocket.open(socketPath: socket ?? DefaultPaths(environment: StartEnvironment.variables).socket,
                                      serviceUser: serviceUserID(in: StartEnvironment.variables))
     }
 
