@@ -1,3 +1,5 @@
+import WireJSON
+
 /// Who may call a method.
 public enum MethodAccess: String, Sendable {
     /// Any app photod can identify; what it is shown still depends on its authorization.
@@ -28,7 +30,7 @@ public protocol MethodDescribing: Sendable {
 /// One varlink method, declared once for both sides: its interface and name, its parameter
 /// and reply types, and who may call it. The client calls through it and the server registers
 /// its handler against it, so a method's name is written in one place.
-public struct VarlinkMethod<Parameters: Codable & Sendable, Reply: Codable & Sendable>: MethodDescribing {
+public struct VarlinkMethod<Parameters: Codable & Sendable & JSONWritable, Reply: Codable & Sendable & JSONReadable>: MethodDescribing {
     public let interface: String
     public let name: String
     public let access: MethodAccess

@@ -58,9 +58,7 @@ struct GlobalSettings: Sendable {
     /// The endpoint `connect` and `originals` reach; for a local one, photoctl's role (owner or
     /// app) is declared first for photod to read from this process.
     private func endpoint(forCaller: Bool) throws -> Endpoint {
-        // Read once: each read copies the whole environment into a new dictionary, and this needs
-        // four of its variables (nearly a tenth of `photoctl groups`' instructions when each read its own).
-        let environment = ProcessInfo.processInfo.environment
+        let environment = StartEnvironment.variables
         if let remote = remoteHost(in: environment) {
             RemoteHost.note(remote)
             return .remote(host: remote, arguments: bridgeArguments(forCaller: forCaller), environment: environment)
@@ -75,12 +73,12 @@ struct GlobalSettings: Sendable {
     /// role (`--as-app`) declared for photod to read from this process.
     func bridgeSocket() throws -> Int32 {
         try ProcessRole.declare(asApp ? .app : .owner)
-        return try BridgeSocket.open(socketPath: socket ?? DefaultPaths().socket,
-                                     serviceUser: serviceUserID(in: ProcessInfo.processInfo.environment))
+        return try BridgeSocket.open(socketPath: socket ?? DefaultPaths(environment: StartEnvironment.variables).socket,
+                                     serviceUser: serviceUserID(in: StartEnvironment.variables))
     }
 
     /// `--host`, else `$PHOTOD_HOST`; nil (or empty): photod on this machine.
-    var remoteHost: String? { remoteHost(in: ProcessInfo.processInfo.environment) }
+    var remoteHost: String? { remoteHost(in: StartEnvironment.variables) }
 
     /// `remoteHost`, with `$PHOTOD_HOST` read from `environment`.
     private func remoteHost(in environment: [String: String]) -> String? {

@@ -42,7 +42,8 @@ struct GroupsCommand: AsyncParsableCommand {
         Output.table(columns, groups.map { group -> [Output.Cell] in
             [.text(GroupLabel.text(group)), .text(String(group.count)), .text(latest.text(group))]
         })
-        if let hint = GroupsText.caseHint(GroupsText.caseVariants(groups), config: DefaultPaths().configFile) {
+        if let hint = GroupsText.caseHint(GroupsText.caseVariants(groups),
+                                          config: DefaultPaths(environment: StartEnvironment.variables).configFile) {
             Output.note(hint)
         }
         IndexingNote.show(reply.progress)

@@ -33,7 +33,7 @@ enum LibraryCompletion {
     /// photoctl's commands take it.
     static func candidates(_ kind: CandidateKind, words: [String], prefix: String) -> [String] {
         let options = GlobalWords(words)
-        let environment = ProcessInfo.processInfo.environment
+        let environment = StartEnvironment.variables
         let socket = options.socket ?? DefaultPaths(environment: environment).socket
         let userName = options.serviceUser ?? environment["PHOTOD_SERVICE_USER"].flatMap { $0.isEmpty ? nil : $0 }
         var serviceUser: UInt32?

@@ -19,7 +19,7 @@ extension OpenCommand {
     /// Fetches the photo from `host` into a private copy (FetchedCopies), says what it is, and
     /// opens it with the viewer the local `open` runs.
     func openCopy(from host: String) async throws {
-        let copies = FetchedCopies(environment: ProcessInfo.processInfo.environment)
+        let copies = FetchedCopies(environment: StartEnvironment.variables)
         let folder: [UInt8]
         do throws(FetchedCopyError) {
             try copies.prepare()

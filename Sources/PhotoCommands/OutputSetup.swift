@@ -27,7 +27,7 @@ enum OutputSetup {
     /// Configures `Output` for a command with these global options (nil: it takes none) whose
     /// output for people is `paged` (see `PagedOutput`).
     static func configure(global: GlobalSettings?, paged: Bool) {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = StartEnvironment.variables
         let terminal = TerminalFacts.current()
         let style = OutputStyle.decide(full: global?.full ?? false, legend: !(global?.noLegend ?? false),
                                        environment: environment, terminal: terminal)
@@ -46,7 +46,7 @@ enum OutputSetup {
     /// `actsAsOwner(_:)` for a command with these global options (nil: it takes none); `isRequest`: `request`.
     static func actsAsOwner(_ global: GlobalSettings?, isRequest: Bool) -> Bool {
         guard let global else { return false }
-        let serviceUser = global.serviceUser ?? ProcessInfo.processInfo.environment["PHOTOD_SERVICE_USER"] ?? ""
+        let serviceUser = global.serviceUser ?? StartEnvironment.variables["PHOTOD_SERVICE_USER"] ?? ""
         return !global.asApp && !isRequest && serviceUser.isEmpty
     }
 

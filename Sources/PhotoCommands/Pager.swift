@@ -53,7 +53,7 @@ struct Pager: Sendable {
 
     /// Whether photoctl runs with more privileges than the user who started it.
     static var isElevated: Bool {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = StartEnvironment.variables
         return getuid() != geteuid()
             || (geteuid() == 0 && (environment["SUDO_UID"] != nil || environment["PKEXEC_UID"] != nil))
     }

@@ -15,7 +15,7 @@ import SystemPackage
 /// UTF-8, which Foundation's Process cannot pass), and waits for it.
 enum ProgramRunner {
     /// The executable `name` in the first PATH folder that has one, like the shell finds it.
-    static func find(_ name: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
+    static func find(_ name: String, path: String? = StartEnvironment.variables["PATH"]) -> String? {
         // A name with a slash was never looked up on PATH here.
         name.contains("/") ? nil : ExecutablePath.find(name, path: path)
     }

@@ -1,3 +1,5 @@
+import WireJSON
+
 /// Checks that bytes are exactly one RFC 8259 JSON text, before a lenient decoder sees them.
 ///
 /// Foundation's JSONDecoder accepts more than RFC 8259 (trailing commas, and a repeated key where
@@ -133,16 +135,7 @@ struct StrictJSON {
     private mutating func escape(into text: inout [UInt8]) throws(Problem) {
         guard let byte = self.peek() else { throw .syntax(offset: self.index) }
         self.index += 1
-        let simple: UInt8? = switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): byte
-        case UInt8(ascii: "b"): 0x08
-        case UInt8(ascii: "f"): 0x0C
-        case UInt8(ascii: "n"): 0x0A
-        case UInt8(ascii: "r"): 0x0D
-        case UInt8(ascii: "t"): 0x09
-        default: nil
-        }
-        if let simple {
+        if let simple = JSONEscape.byte(forLetter: byte) {
             text.append(simple)
             return
         }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WireJSON
 
 /// Any JSON value; used where the shape is not known in advance (error parameters from the wire).
 package enum JSONValue: Codable, Sendable, Equatable {
@@ -77,6 +78,16 @@ package enum JSONWire {
         return bytes
     }
 
+    /// Writes message parameters with the type's own writer: the same bytes as `encodeObject`.
+    package static func writeObject<T: JSONWritable>(_ value: T) throws -> [UInt8] {
+        var writer = JSONWriter()
+        try value.write(json: &writer)
+        guard writer.bytes.first == UInt8(ascii: "{") else {
+            throw VarlinkEncodingError(description: "\(T.self) does not encode to a JSON object")
+        }
+        return writer.bytes
+    }
+
     package static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         try JSONDecoder().decode(type, from: Data(bytes))
     }
@@ -104,10 +115,13 @@ package enum JSONWire {
     }
 
     /// `{"method":"…","parameters":{…}[,"more":true|,"oneway":true]}` followed by the NUL terminator.
-    /// A server refuses a call with both flags, so callers set at most one.
+    /// A server refuses a call with both flags, so callers set at most one. The name is written
+    /// by JSONWriter (JSONEncoder's bytes), sparing a short command JSONEncoder's first use.
     package static func call(method: String, parametersJSON: [UInt8], more: Bool, oneway: Bool = false) throws -> [UInt8] {
         var message: [UInt8] = Array(#"{"method":"#.utf8)
-        message += try self.encode(method)
+        var name = JSONWriter()
+        name.string(method)
+        message += name.bytes
         message += Array(#","parameters":"#.utf8)
         message += parametersJSON
         if more {

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import WireJSON
 
 /// The varlink client for async code: VarlinkDescriptorClient (no SwiftNIO, so photoctl starts
 /// no event loop) driven from tasks. It is the one client: photoctl's PhotoClient, photod-notify,
@@ -60,11 +61,22 @@ public final class VarlinkClient: VarlinkStreamConnection {
     public func call<P: Encodable & Sendable, R: Decodable & Sendable>(
         _ method: String, _ parameters: P, returning: R.Type
     ) async throws -> R {
+        try await self.exclusive { client in try client.call(method, parameters, returning: R.self).reply }
+    }
+
+    /// `call`, for wire types that write and read themselves as JSON (the generated ones): the
+    /// call built and the reply decoded in one pass each, without JSONEncoder or JSONDecoder.
+    public func call<P: Encodable & JSONWritable & Sendable, R: Decodable & JSONReadable & Sendable>(
+        _ method: String, _ parameters: P, returning: R.Type
+    ) async throws -> R {
+        try await self.exclusive { client in try client.call(method, parameters, returning: R.self).reply }
+    }
+
+    /// Runs one call's `body` on the connection, refusing a second while one is in progress.
+    private func exclusive<T: Sendable>(_ body: @escaping @Sendable (VarlinkDescriptorClient) throws -> T) async throws -> T {
         try self.acquire()
         defer { self.release() }
-        return try await self.run { client in
-            try client.call(method, parameters, returning: R.self).reply
-        }
+        return try await self.run(body)
     }
 
     /// Calls `method` with `oneway: true` and returns once it is sent: the server sends no reply.

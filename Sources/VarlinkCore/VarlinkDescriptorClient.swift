@@ -1,4 +1,6 @@
 import Posix
+import WireJSON
+
 /// A blocking varlink client, without SwiftNIO: calls, streams (`more`), and the file
 /// descriptors a reply carries (SCM_RIGHTS).
 ///
@@ -76,9 +78,25 @@ public final class VarlinkDescriptorClient {
         _ parameters: P,
         returning: R.Type
     ) throws -> (reply: R, fileDescriptors: ReceivedFileDescriptors) {
-        let message = try JSONWire.call(method: method, parametersJSON: JSONWire.encodeObject(parameters), more: false)
+        try self.call(method, JSONWire.encodeObject(parameters)) { reply throws in try reply.value(as: R.self) }
+    }
+
+    /// `call`, for wire types that write and read themselves as JSON (the generated ones): the
+    /// call built and the reply decoded in one pass each, without JSONEncoder or JSONDecoder.
+    public func call<P: Encodable & JSONWritable, R: Decodable & JSONReadable>(
+        _ method: String,
+        _ parameters: P,
+        returning: R.Type
+    ) throws -> (reply: R, fileDescriptors: ReceivedFileDescriptors) {
+        try self.call(method, JSONWire.writeObject(parameters)) { reply throws in try reply.value(reading: R.self) }
+    }
+
+    private func call<R>(
+        _ method: String, _ parametersJSON: [UInt8], decode: (ReplyFrame) throws -> R
+    ) throws -> (reply: R, fileDescriptors: ReceivedFileDescriptors) {
+        let message = try JSONWire.call(method: method, parametersJSON: parametersJSON, more: false)
         let (reply, descriptors) = try self.exchange(message)
-        return (try reply.value(as: R.self), descriptors)
+        return (try decode(reply), descriptors)
     }
 
     /// Calls `method` with `descriptors` passed on the call's first byte (the photo an Import

@@ -29,13 +29,17 @@ import VarlinkCodegen
         let swift = try generate(Self.idl)
         for declaration in [
             "public enum ShopInterface {", "public static let outOfStock = \"org.example.Shop.OutOfStock\"",
-            "public struct Item: Codable, Sendable, Equatable, ByteLimited {", "public enum ItemSize: String, Codable",
-            "public struct BuyParameters: Codable, Sendable, Equatable, ByteLimited {", "public struct BuyReply:",
+            "public struct Item: Codable, Sendable, Equatable, JSONReadable, JSONWritable, ByteLimited {",
+            "public enum ItemSize: String, Codable, Sendable, CaseIterable, JSONReadable, JSONWritable {",
+            "public struct BuyParameters: Codable, Sendable, Equatable, JSONReadable, JSONWritable, ByteLimited {", "public struct BuyReply:",
             "public struct NoParameters:", "public struct PingReply:", "public struct OutOfStockError:",
             "public init(name: String, size: ItemSize? = nil, tags: [String] = []) {",
             "ByteLimit(\"name\", atMost: MaximumBytes.name) { [$0.name] },",
             "ByteLimit(\"note\", atMost: MaximumBytes.note) { $0.note.map { [$0] } ?? [] },",
             "/// Something to sell.", "    /// What it is called.",
+            "            case \"size\": try json.member(&foundSize, \"size\")",
+            "        self.name = try json.required(foundName, \"name\")", "        self.size = foundSize ?? nil",
+            "        try json.member(\"name\", self.name)\n        try json.memberIfPresent(\"size\", self.size)\n        try json.member(\"tags\", self.tags)",
         ] {
             #expect(swift.contains(declaration), "\(declaration)")
         }
