@@ -74,4 +74,21 @@ import Glibc
             #expect(try await Self.ids(daemon) == before, "the start-up reconcile keeps them: \(daemon.log)")
         }
     }
+
+    @Test(.enabled(if: canDropCapabilities, "dropping photod's capabilities needs root and setpriv"))
+    func thousandsOfFilesThatCannotBeReadWriteABoundedNumberOfLogLines() async throws {
+        let daemon = try DaemonHarness()
+        daemon.launcher = ["/usr/bin/setpriv", "--bounding-set=-dac_override,-dac_read_search"]
+        try daemon.add("ok.jpg", Photo.jpeg("Trip"))
+        for index in 0..<60 {
+            let path = try daemon.add("locked/\(index).jpg", Photo.jpeg("Trip"))
+            #expect(chmod(path, 0) == 0)
+        }
+        try await withClosing(daemon, close: { await $0.stop() }) { daemon in
+            try await daemon.start()
+            #expect(try await daemon.photoctlJSON(["list"]).assets.count == 1)
+            let lines = daemon.log.split(separator: "\n").filter { $0.contains("keeping what the index knows") }
+            #expect(lines.count == 20, "at most 20 a minute: \(daemon.log)")
+        }
+    }
 }

@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import LogLines
 import Logging
 import Metadata
 import NIOPosix
@@ -55,6 +56,9 @@ struct Scanner: Sendable {
     /// What the walks leave out (`[library] ignore`); an indexed file it names is not found on
     /// disk, so a reconcile removes it.
     var ignore = LibraryIgnore.none
+    /// Files that cannot be read (EACCES, EIO) are logged at most 20 a minute: a folder of
+    /// thousands of them would otherwise write as many lines and bury the rest of the journal.
+    let unreadableFiles = LogBudget(linesPerWindow: 20, window: .seconds(60))
 
     /// Makes the index under `root` equal the disk; `beforeListing` is called with each folder
     /// just before the walk lists it (the start-up reconcile watches the folders there).
@@ -259,8 +263,8 @@ struct Scanner: Sendable {
                 batch.removals += [id, replaced].compactMap { $0 }
             } else {
                 let path = read.path.description
-                logger.warning("cannot read \(path), keeping what the index knows: \(error)",
-                               metadata: ["path": "\(path)", "asset": "\(read.id ?? "")"])
+                unreadableFiles.log(logger, .warning, "cannot read \(path), keeping what the index knows: \(error)",
+                                    metadata: ["path": "\(path)", "asset": "\(read.id ?? "")"])
             }
         }
     }
