@@ -54,9 +54,9 @@ public enum ProcessMemory {
     /// How long after a big reconcile its code is unmapped once more.
     static let settling = Duration.seconds(1)
 
-    /// Unmaps the code again `settling` after a big reconcile (in photod; nothing elsewhere):
-    /// its log line, the Rescan call's reply and the closing connection run after `giveBack()`,
-    /// and left photod 2-4 MiB above its size after ready (bench/README.md, "Idle memory").
+    /// Unmaps the code `settling` after a big reconcile (in photod; nothing elsewhere), once its
+    /// log line, the Rescan call's reply and the closing connection have run too: unmapped any
+    /// sooner, they left photod 2-4 MiB above its size after ready (bench/README.md, "Idle memory").
     static func releaseCodeOnceSettled() {
         guard tuned.load(ordering: .relaxed) else { return }
         Task.detached(priority: .background) {
@@ -65,12 +65,12 @@ public enum ProcessMemory {
         }
     }
 
-    /// Returns freed memory of every arena to the system and unmaps the code that ran (in
-    /// photod; nothing elsewhere): after a big reconcile, whose buffers and code paths the idle
-    /// daemon does not need again. What runs next maps its code back (`CodePages`).
+    /// Returns freed memory of every arena to the system (in photod; nothing elsewhere): after
+    /// a big reconcile, whose buffers the idle daemon does not need again, and between a bulk
+    /// load's writes and its index builds. Code is not unmapped here: the build runs right after,
+    /// and after a reconcile `releaseCodeOnceSettled()` does it once the rest has run.
     static func giveBack() {
         guard tuned.load(ordering: .relaxed) else { return }
         _ = malloc_trim(0)
-        CodePages.release()
     }
 }
