@@ -3,10 +3,10 @@ import Store
 import Testing
 @testable import PhotoDaemon
 
-/// The folders a walk could not read, and the reconcile keeping their photos.
-@Suite struct UnreadableFoldersTests {
+/// The folders a reconcile leaves out (drives away, folders the walk could not read), and the reconcile keeping their photos.
+@Suite struct LeftOutFoldersTests {
     @Test func aPathIsHeldOnlyByAFolderItLiesInWholeComponentByComponent() {
-        var folders = UnreadableFolders()
+        var folders = LeftOutFolders()
         #expect(!folders.holds(PathBytes("/r/a/b.jpg")))
         folders.add(PathBytes("/r/a"))
         // "!" sorts before "/": a sibling whose name extends this one's comes between the
@@ -25,13 +25,22 @@ import Testing
     }
 
     @Test func aFolderInsideOneAlreadyAddedChangesNothing() {
-        var folders = UnreadableFolders()
+        var folders = LeftOutFolders()
         folders.add(PathBytes("/r/a"))
         folders.add(PathBytes("/r/a/b"))
         folders.add(PathBytes("/r/c"))
         #expect(folders.holds(PathBytes("/r/a/b/c.jpg")))
         #expect(folders.holds(PathBytes("/r/c/d.jpg")))
         #expect(!folders.holds(PathBytes("/r/b/d.jpg")))
+    }
+
+    @Test func aFolderHoldingOnesAlreadyAddedTakesTheirPlace() {
+        var folders = LeftOutFolders([PathBytes("/r/a/b"), PathBytes("/r/a!x"), PathBytes("/r/a/c/d")])
+        folders.add(PathBytes("/r/a"))
+        #expect(folders.holds(PathBytes("/r/a/e.jpg")), "the folder added last holds all of itself")
+        #expect(folders.holds(PathBytes("/r/a/b/f.jpg")) && folders.holds(PathBytes("/r/a/c/d/f.jpg")))
+        #expect(folders.holds(PathBytes("/r/a!x/f.jpg")), "a sibling sorting between it and its files stays")
+        #expect(!folders.holds(PathBytes("/r/b/f.jpg")) && !folders.holds(PathBytes("/r/a")))
     }
 
     @Test func indexedFilesInAFolderTheWalkCouldNotReadAreNeitherGoneNorRead() {

@@ -1,21 +1,31 @@
 import FileSystem
 
-/// The folders a reconcile's walk could not read, as a sorted list of folder prefixes ("/a/b/")
-/// none inside another, so whether a path lies in one is a binary search rather than a look at
-/// each: a library can hold any number of them.
-struct UnreadableFolders: Sendable {
+/// The folders a reconcile leaves out of its comparison on both sides: where a drive is away,
+/// and those its walk found but could not read. Kept as a sorted list of folder prefixes
+/// ("/a/b/") none inside another, so whether a path lies in one is a binary search rather than
+/// a look at each: a library can hold any number of them.
+struct LeftOutFolders: Sendable {
     /// Folder prefixes in byte order; none is inside another.
     private var prefixes: [PathBytes] = []
+
+    /// The folders `folders`, in any order.
+    init(_ folders: [PathBytes] = []) {
+        folders.forEach { add($0) }
+    }
 
     /// Whether no folder was added.
     var isEmpty: Bool { prefixes.isEmpty }
 
-    /// Adds `folder`; one inside a folder already added changes nothing. (A walk never enters a
-    /// folder it could not read, so none added later holds one added before.)
+    /// Adds `folder`: one inside a folder already added changes nothing, and one holding folders
+    /// already added takes their place.
     mutating func add(_ folder: PathBytes) {
         let prefix = folder.folderPrefix
         guard !holds(prefix) else { return }
-        prefixes.insert(prefix, at: firstIndex(after: prefix))
+        // The prefixes that start with this one come right after it in byte order.
+        let start = firstIndex(after: prefix)
+        var end = start
+        while end < prefixes.count, prefixes[end].bytes.starts(with: prefix.bytes) { end += 1 }
+        prefixes.replaceSubrange(start..<end, with: [prefix])
     }
 
     /// Whether `path` lies inside one of the folders.

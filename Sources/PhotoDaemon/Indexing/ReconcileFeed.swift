@@ -45,11 +45,9 @@ struct ReconcileFeed {
 
     /// The paths this feed compares; the walk and the pages keep to them.
     let range: PathRange
-    /// Folders left out of the comparison on both sides: a drive mounted there is away.
-    let excluding: [PathBytes]
-    /// Folders the walk found but could not read: also left out on both sides, so their photos
-    /// stay as indexed rather than being taken for gone.
-    private(set) var unreadable = UnreadableFolders()
+    /// Folders left out of the comparison on both sides, so their photos stay as indexed: where
+    /// a drive is away, and those the walk found but could not read (added as it reports them).
+    private(set) var leftOut: LeftOutFolders
 
     /// A feed for a merge that pairs moves when `pairing` and keeps up to `vanishedLimit` vanished
     /// rows (see `ReconcileMerge`), of the paths in `range`.
@@ -57,12 +55,7 @@ struct ReconcileFeed {
          vanishedLimit: Int = ReconcileMerge.defaultVanishedLimit, excluding: [PathBytes] = []) {
         merge = ReconcileMerge(pairing: pairing, vanishedLimit: vanishedLimit)
         self.range = range
-        self.excluding = excluding
-    }
-
-    /// Whether `path` lies in one of the `excluding` folders.
-    static func isExcluded(_ path: PathBytes, _ excluding: [PathBytes]) -> Bool {
-        !excluding.isEmpty && excluding.contains { path.isInside($0) }
+        leftOut = LeftOutFolders(excluding)
     }
 
     /// Both sides have ended and every file is compared: `finish()` may settle the rest.
@@ -96,13 +89,12 @@ struct ReconcileFeed {
         walkEnded = step.ended
         found += step.found
         if !step.unreadable.isEmpty {
-            step.unreadable.forEach { unreadable.add($0) }
+            step.unreadable.forEach { leftOut.add($0) }
             // Rows already paged in are not compared yet: the walk reports a folder before any
             // file after it, and a row is only settled once the walk has gone past it.
-            if !index.isEmpty { index.removeAll { unreadable.holds($0.path) } }
+            if !index.isEmpty { index.removeAll { leftOut.holds($0.path) } }
         }
-        var files = excluding.isEmpty ? step.files : step.files.filter { !Self.isExcluded($0.path, excluding) }
-        if !unreadable.isEmpty { files.removeAll { unreadable.holds($0.path) } }
+        let files = leftOut.isEmpty ? step.files : step.files.filter { !leftOut.holds($0.path) }
         // Taken whole when the last step's files are used up, rather than copied in one by one.
         if disk.isEmpty { disk = files[...] } else { disk += files }
         compare()
@@ -120,8 +112,7 @@ struct ReconcileFeed {
         if firstPageRows == nil { firstPageRows = rows.count }
         lastIndexed = rows.last?.path ?? lastIndexed
         // Paged on from the last row read, kept or not.
-        if !excluding.isEmpty { rows.removeAll { Self.isExcluded($0.path, excluding) } }
-        if !unreadable.isEmpty { rows.removeAll { unreadable.holds($0.path) } }
+        if !leftOut.isEmpty { rows.removeAll { leftOut.holds($0.path) } }
         // Usually the last page is used up: the new one is taken whole rather than copied in.
         if index.isEmpty { index = rows[...] } else { index += rows }
         compare()

@@ -22,7 +22,8 @@ extension Scanner {
         let rows = try await store.read { try $0.indexedFiles(under: root, after: after, limit: ReconcileFeed.pageSize) }
         let gone = try await pool.runIfActive { () -> [WriteBatch.Vanished] in
             let opener = SafeOpener()
-            return rows.filter { !ReconcileFeed.isExcluded($0.path, excluding) }.filter { row in
+            let leftOut = LeftOutFolders(excluding)
+            return rows.filter { !leftOut.holds($0.path) }.filter { row in
                 switch opener.linkStatus(row.path) {
                 case .success(let info): return info.kind != .regular
                 case .failure(let error): return error.meansNoFile
