@@ -85,6 +85,14 @@ public struct DirectoryWalker {
                folderUnchanged: folderUnchanged)
     }
 
+    /// A walk that lists folders whole and hands each listing over (`Cursor.nextFolder()`), its
+    /// files stat-ed but not taken one by one: listings are not sorted (a fingerprint does not
+    /// need it). `beforeListing` is called, and leftovers are swept (`Cursor.takeSwept()`), as in a walk.
+    public func startListingFolders() -> Cursor {
+        Cursor(root: root, range: range, willOpenFolder: willOpenFolder, beforeListing: beforeListing,
+               statFiles: true, sorted: false, sweeps: true, ignoring: cursorIgnoring(root))
+    }
+
     /// Up to `parts` ranges that together hold every path under the root, in order, for walks
     /// side by side: split between the subfolders (and files) of the first folder that has more
     /// than one entry, as evenly as their number allows. One range when the tree cannot be split.
@@ -135,6 +143,8 @@ public struct DirectoryWalker {
         private var seen: Set<FileIdentity> = []
         private var pendingFailures: [FileSystemError] = []
         private var pendingSwept: [PathBytes] = []
+        /// Whether `nextFolder()` has handed over the root's listing.
+        private var rootHandedOver = false
         private let willOpenFolder: ((PathBytes) -> Void)?
         private let beforeListing: ((PathBytes) -> Void)?
         /// Whether regular files are stat-ed, or only named.
@@ -216,6 +226,34 @@ public struct DirectoryWalker {
             return step
         }
 
+        /// The next folder listed, its files passed over; nil at the end of the walk. The
+        /// folders that could not be read meanwhile are in `takeFailures()`.
+        public mutating func nextFolder() -> FolderListing? {
+            if !rootHandedOver {
+                rootHandedOver = true
+                if let root = frames.first { return root.listing }
+            }
+            while let (child, listing, top) = nextChild() {
+                guard child.info == nil else { continue }
+                let depth = frames.count
+                enter(child.name, of: listing, frame: top)
+                if frames.count > depth, let pushed = frames.last { return pushed.listing }
+            }
+            return nil
+        }
+
+        /// The leftover temporary files removed since the last call.
+        public mutating func takeSwept() -> [PathBytes] {
+            defer { pendingSwept = [] }
+            return pendingSwept
+        }
+
+        /// The folders that could not be read (or read whole) since the last call.
+        public mutating func takeFailures() -> [FileSystemError] {
+            defer { pendingFailures = [] }
+            return pendingFailures
+        }
+
         /// Counts the files of the rest of the walk that `include` accepts, by name.
         fileprivate mutating func countRest(where include: ([UInt8]) -> Bool) -> Int {
             var count = 0
@@ -228,23 +266,35 @@ public struct DirectoryWalker {
         /// The walk's next file in the range, with its folder's listing; the folders on the way
         /// are entered. Nil at the end of the walk.
         private mutating func nextFile() -> (name: [UInt8], info: FileInfo, listing: FolderListing)? {
-            while let top = frames.indices.last {
-                let listing = frames[top].listing
-                guard frames[top].next < listing.children.count else {
-                    frames.removeLast()
-                    continue
-                }
-                let child = listing.children[frames[top].next]
-                frames[top].next += 1
+            while let (child, listing, top) = nextChild() {
                 guard let info = child.info else {
-                    descend(into: child.name, path: listing.path(of: child.name), parent: frames[top].folder,
-                            bounded: frames[top].bounded)
+                    enter(child.name, of: listing, frame: top)
                     continue
                 }
                 if frames[top].bounded, let range, !range.contains(listing.path(of: child.name)) { continue }
                 return (child.name, info, listing)
             }
             return nil
+        }
+
+        /// The current folder's next entry, with the folder's listing and frame; the folders
+        /// whose entries are used up are left on the way. Nil at the end of the walk.
+        private mutating func nextChild() -> (FolderListing.Child, FolderListing, Int)? {
+            while let top = frames.indices.last {
+                let listing = frames[top].listing
+                guard frames[top].next < listing.children.count else {
+                    frames.removeLast()
+                    continue
+                }
+                frames[top].next += 1
+                return (listing.children[frames[top].next - 1], listing, top)
+            }
+            return nil
+        }
+
+        /// Opens and lists the subfolder `name` of the folder of frame `top`, which becomes the current one.
+        private mutating func enter(_ name: [UInt8], of listing: FolderListing, frame top: Int) {
+            descend(into: name, path: listing.path(of: name), parent: frames[top].folder, bounded: frames[top].bounded)
         }
 
         private mutating func descend(into name: [UInt8], path: PathBytes, parent: OpenFolder, bounded: Bool) {
@@ -472,6 +522,11 @@ public final class FolderListing: Sendable {
         }
         guard low < children.count, children[low].name == name else { return nil }
         return children[low].info
+    }
+
+    /// How many regular files' names satisfy `predicate`.
+    public func countFiles(where predicate: ([UInt8]) -> Bool) -> Int {
+        children.reduce(0) { $0 + ($1.info != nil && predicate($1.name) ? 1 : 0) }
     }
 
     /// Whether a regular file's name satisfies `predicate`.

@@ -67,6 +67,7 @@ enum BulkLoad {
             let highest = try db.integer("SELECT max(number) FROM assets") ?? 0
             try CompactLayout.dropSecondaryIndexes(db, keeping: empty ? [] : [CompactLayout.identityIndexName])
             if empty { try db.execute("DROP INDEX IF EXISTS \(CompactLayout.idIndexName)") }
+            try db.execute(FolderFingerprintTable.suspend)
             try db.statement("INSERT INTO settings(key, value) VALUES (?, ?)")
                 .bind([.text(setting), .text(String(highest))]).run()
         }
@@ -133,6 +134,7 @@ enum BulkLoad {
                 try makeIDIndex(db)
             }
             try db.execute("REINDEX assets_by_path")
+            try db.execute(FolderFingerprintTable.createTriggers)
             if build == nil { try fillAndEnd(db, above: above, feed: feed) }
         }
         guard let build, let helpers else { return }

@@ -144,6 +144,8 @@ enum Schema {
         ALTER TABLE volumes ADD COLUMN uuid TEXT NOT NULL DEFAULT '';
         ALTER TABLE volumes ADD COLUMN fs_id INTEGER NOT NULL DEFAULT 0;
         """,
+        // 12: each folder's fingerprint as the last reconcile left it (`FolderFingerprintTable`).
+        FolderFingerprintTable.migration,
     ]
 
     /// The compact layout's migration number (`CompactLayout`), which converts rows in Swift.

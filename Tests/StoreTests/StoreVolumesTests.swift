@@ -50,7 +50,7 @@ import Testing
         await #expect(try store.read { try $0.volumes() } == [Self.card])
         let db = try SQLiteConnection(path: path, create: false)
         #expect(try db.integer("PRAGMA user_version") == Int64(Schema.version))
-        #expect(Schema.version == 11)
+        #expect(Schema.version == 12)
     }
 
     @Test func aVolumeKeepsItsUUIDAndFileSystemIDAndARecordFromVersionTenGetsEmptyOnes() async throws {

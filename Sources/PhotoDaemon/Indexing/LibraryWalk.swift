@@ -40,6 +40,10 @@ final class LibraryWalk: Sendable {
         var swept: [PathBytes] = []
         /// Unreadable folders logged so far: a tree of thousands says so in a bounded number of lines.
         var warned = 0
+        /// The last folder fingerprinted, so each is once, and the fingerprints of the folders
+        /// listed with their files stat-ed (`FolderFingerprintTable`).
+        var fingerprinted: FolderListing?
+        var fingerprints: [(PathBytes, FolderFingerprint)] = []
     }
 
     /// Unreadable folders a walk names in the journal one by one; past it, one line counts the rest.
@@ -48,6 +52,8 @@ final class LibraryWalk: Sendable {
     private let state: Mutex<State>
     private let sidecars: Bool
     private let statingFiles: Bool
+    /// The seed of the folders' fingerprints (`Scanner.fingerprintSeed`); nil: none is taken.
+    private let fingerprintSeed: UInt64?
     private let logger: Logger
 
     /// A walk of the files under `root` in `range`; `sidecars`: whether images' XMP sidecars
@@ -58,7 +64,7 @@ final class LibraryWalk: Sendable {
     init(root: PathBytes, range: PathRange? = nil, sidecars: Bool, statingFiles: Bool = true,
          beforeListing: (@Sendable (PathBytes) -> Void)? = nil, ignoring: IgnoreRules = .none, ignoreBase: PathBytes? = nil,
          skipping: Set<PathBytes> = [], folderUnchanged: (@Sendable (PathBytes, FileInfo) -> Bool)? = nil,
-         logger: Logger) {
+         fingerprintSeed: UInt64? = nil, logger: Logger) {
         var walker = DirectoryWalker(root: root, range: range)
         walker.beforeListing = beforeListing
         walker.folderUnchanged = folderUnchanged
@@ -68,6 +74,7 @@ final class LibraryWalk: Sendable {
         state = Mutex(State(cursor: walker.start(statingFiles: statingFiles, sweepingLeftovers: true)))
         self.sidecars = sidecars
         self.statingFiles = statingFiles
+        self.fingerprintSeed = fingerprintSeed
         self.logger = logger
     }
 
@@ -91,6 +98,12 @@ final class LibraryWalk: Sendable {
             var files: [ReconcilePlan.Read] = []
             files.reserveCapacity(step.entries.count)
             for entry in step.entries {
+                if let seed = fingerprintSeed, let folder = entry.folder, folder !== state.fingerprinted {
+                    state.fingerprinted = folder
+                    if let fingerprint = folder.fingerprint(seed: seed) {
+                        state.fingerprints.append((folder.folderPrefix, fingerprint))
+                    }
+                }
                 let path = entry.path
                 guard !Sidecar.isSidecar(path) else { continue }
                 var file = ReconcilePlan.Read(path: path, stamp: FileStamp(entry.info), id: nil,
@@ -109,6 +122,14 @@ final class LibraryWalk: Sendable {
         }
     }
 
+    /// The fingerprints of the folders walked with their files stat-ed so far, and forgets them.
+    func takeFingerprints() -> [(PathBytes, FolderFingerprint)] {
+        state.withLock { state in
+            defer { state.fingerprints = [] }
+            return state.fingerprints
+        }
+    }
+
     deinit {
         // A walk given up before its end (a stopped reconcile) still says what it removed.
         state.withLock { logSwept(&$0.swept) }
@@ -116,6 +137,11 @@ final class LibraryWalk: Sendable {
 
     /// Logs the leftover temporary files removed, in one line, and forgets them.
     private func logSwept(_ swept: inout [PathBytes]) {
+        Self.logSwept(&swept, logger: logger)
+    }
+
+    /// Logs the leftover temporary files removed, in one line, and forgets them (also for `FolderCheck`).
+    static func logSwept(_ swept: inout [PathBytes], logger: Logger) {
         guard !swept.isEmpty else { return }
         let shown = swept.prefix(10).map { SafeText.escaped(bytes: $0.bytes) }.joined(separator: ", ")
         let more = swept.count > shown.count ? ", …" : ""

@@ -69,22 +69,25 @@ struct Scanner: Sendable {
                    beforeListing: (@Sendable (PathBytes) -> Void)? = nil,
                    excluding: [PathBytes] = [],
                    folderUnchanged: (@Sendable (PathBytes, FileInfo) -> Bool)? = nil) async throws -> ScanReport {
-        let (report, bulk) = try await reconcileFiles(root: root, progress: progress, beforeListing: beforeListing,
-                                                      excluding: excluding, folderUnchanged: folderUnchanged)
+        let (report, bulk, fingerprints) = try await reconcileFiles(
+            root: root, progress: progress, beforeListing: beforeListing, excluding: excluding,
+            folderUnchanged: folderUnchanged)
         // Built once the reconcile's buffers are gone and their memory given back, so theirs and
         // the build's never add up.
         if bulk {
             ProcessMemory.giveBack()
             try await store.endBulkLoad()
         }
+        // After the bulk load's end, which puts back the triggers that keep them true.
+        if let fingerprints { await record(fingerprints, root: root) }
         return report
     }
 
     /// The reconcile itself, run by a `ReconcileMachine`; true with the report when it left a
-    /// bulk load to end.
+    /// bulk load to end, and the folders' fingerprints to record when it took them.
     private func reconcileFiles(root: PathBytes, progress: ScanProgressTracker, beforeListing: (@Sendable (PathBytes) -> Void)?,
                                 excluding: [PathBytes], folderUnchanged: (@Sendable (PathBytes, FileInfo) -> Bool)?
-    ) async throws -> (ScanReport, Bool) {
+    ) async throws -> (ScanReport, Bool, FingerprintRecord?) {
         let clock = ContinuousClock()
         let started = clock.now
         // The tree is walked in as many ranges as files are read at once, side by side: the walk
@@ -111,10 +114,28 @@ struct Scanner: Sendable {
         // With nothing indexed anywhere, no new file can be an asset moved: all are read at once,
         // and the walk need not stat them (each is fstat-ed as it is read).
         let indexedAnywhere = try await store.read { try $0.totals() }.assets
+        // Fingerprints are checked and taken on a whole local root (not a polled pass, nor one
+        // with a drive away inside), whose files the walk stats.
+        let fingerprinting = folderUnchanged == nil && excluding.isEmpty && indexedAnywhere > 0
+        var unchangedFolders = folderUnchanged
+        var matched: [PathBytes: FolderFingerprint] = [:]
+        if fingerprinting, let outcome = try await checkFolders(root: root, ranges: ranges, beforeListing: beforeListing) {
+            guard outcome.changed else {
+                progress.found(outcome.files)
+                return (ScanReport(scanned: outcome.files, unchanged: outcome.files), false, nil)
+            }
+            matched = outcome.matched
+            if !matched.isEmpty {
+                unchangedFolders = { [matched] folder, _ in matched[folder.folderPrefix] != nil }
+            }
+        }
+        let unclean = UncleanFolders()
+        var complete = true
         let walks = ranges.map {
             LibraryWalk(root: root, range: $0, sidecars: reader.sources.contains(.sidecar),
                         statingFiles: indexedAnywhere > 0, beforeListing: beforeListing, ignoring: ignore.rules,
-                        ignoreBase: ignoreBase, skipping: skipping, folderUnchanged: folderUnchanged, logger: logger)
+                        ignoreBase: ignoreBase, skipping: skipping, folderUnchanged: unchangedFolders,
+                        fingerprintSeed: fingerprinting ? fingerprintSeed : nil, logger: logger)
         }
         var machine = ReconcileMachine(
             feeds: ranges.map {
@@ -136,7 +157,7 @@ struct Scanner: Sendable {
                         case .fetch(let part, let fetch):
                             group.addTask(operation: task(for: fetch, part: part, walk: walks[part], root: root))
                         case .read(let chunk):
-                            group.addTask { .read(try await readChunk(chunk), files: chunk.count) }
+                            group.addTask { .read(try await readChunk(chunk, unclean: unclean), files: chunk.count) }
                         case .commit(let batch):
                             group.addTask {
                                 let (change, seconds) = try await timedApply(batch)
@@ -169,7 +190,12 @@ struct Scanner: Sendable {
                     // started, so work that comes back late writes nothing after it.
                     try Task.checkCancellation()
                     switch step {
-                    case .walked(_, let walked): progress.found(walked.found)
+                    case .walked(_, let walked):
+                        progress.found(walked.found)
+                        if !walked.unreadable.isEmpty {
+                            unclean.add(folders: walked.unreadable)
+                            complete = false
+                        }
                     case .read(_, let files): progress.indexed(files)
                     default: break
                     }
@@ -189,7 +215,9 @@ struct Scanner: Sendable {
             read and wrote \(machine.reads) files in \((clock.now - started).seconds) s \
             (\(report.writeSeconds) s in write transactions\(bulk ? ", a bulk load" : ""))
             """)
-        return (report, bulk)
+        guard fingerprinting, machine.isFinished else { return (report, bulk, nil) }
+        let taken = walks.flatMap { $0.takeFingerprints() } + matched.map { ($0.key, $0.value) }
+        return (report, bulk, FingerprintRecord(folders: taken, unclean: unclean.all, complete: complete))
     }
 
     private func logWalk(_ root: PathBytes, parts: Int, seconds: Double, plan: ReconcilePlan, machine: ReconcileMachine) {
@@ -227,7 +255,7 @@ struct Scanner: Sendable {
     }
 
     /// Reads one chunk of files on the file pool into the writes they call for.
-    private func readChunk(_ chunk: [ReconcilePlan.Read]) async throws -> WriteBatch {
+    private func readChunk(_ chunk: [ReconcilePlan.Read], unclean: UncleanFolders) async throws -> WriteBatch {
         if let delay = ReadDelayKnob.perChunk { try await Task.sleep(for: delay) }
         let outcomes = try await pool.runIfActive { [reader] in
             let opener = SafeOpener()
@@ -238,11 +266,12 @@ struct Scanner: Sendable {
             }
         }
         var writes = WriteBatch()
-        for (read, outcome) in zip(chunk, outcomes) { add(outcome, for: read, to: &writes) }
+        for (read, outcome) in zip(chunk, outcomes) { add(outcome, for: read, to: &writes, unclean: unclean) }
         return writes
     }
 
-    private func add(_ outcome: AssetReader.Outcome, for read: ReconcilePlan.Read, to batch: inout WriteBatch) {
+    private func add(_ outcome: AssetReader.Outcome, for read: ReconcilePlan.Read, to batch: inout WriteBatch,
+                     unclean: UncleanFolders) {
         // A file put in place of the asset at its path is read under that id, unless it is an
         // asset of its own (moved here), which puts the replaced one out of the library.
         let id = read.id ?? read.replaces
@@ -262,6 +291,7 @@ struct Scanner: Sendable {
                 // Gone, or no longer a regular file: no longer part of the library.
                 batch.removals += [id, replaced].compactMap { $0 }
             } else {
+                unclean.add(file: read.path)
                 let path = read.path.description
                 unreadableFiles.log(logger, .warning, "cannot read \(path), keeping what the index knows: \(error)",
                                     metadata: ["path": "\(path)", "asset": "\(read.id ?? "")"])

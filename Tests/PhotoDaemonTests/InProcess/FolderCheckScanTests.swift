@@ -1,0 +1,130 @@
+import FileSystem
+import Foundation
+import PhotoTestSupport
+import SQLite
+import Store
+import Testing
+@testable import PhotoDaemon
+
+/// A reconcile over folders whose fingerprints are recorded (`FolderCheck`): what it skips, and
+/// that nothing changed while photod was down is missed for it.
+@Suite struct FolderCheckScanTests {
+    private static let lake = Array(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:description><rdf:Alt><rdf:li xml:lang="x-default">Lake</rdf:li></rdf:Alt></dc:description></rdf:Description></rdf:RDF></x:xmpmeta>"#.utf8)
+
+    private static func reconcile(_ rig: IndexingRig, with scanner: PhotoDaemon.Scanner? = nil) async throws -> ScanReport {
+        try await (scanner ?? rig.scanner).reconcile(root: PathBytes(rig.library), progress: ScanProgressTracker())
+    }
+
+    /// The first index records nothing (its walk names files without stat-ing them); the next
+    /// reconcile compares file by file and records every folder with files; the one after
+    /// checks the folders alone, and does not even read the text file again.
+    @Test func aReconcileOverUnchangedFoldersChecksTheirFingerprintsOnly() async throws {
+        let files: [String: [UInt8]] = ["a/1.jpg": TestPhoto.jpeg("Beach"), "a/2.jpg": TestPhoto.jpeg("Hike"),
+                                        "b/c/3.jpg": TestPhoto.jpeg(nil), "notes.txt": Array("not a photo".utf8)]
+        try await IndexingRig.with(files: files) { rig in
+            let root = PathBytes(rig.library)
+            _ = try await Self.reconcile(rig)
+            #expect(try await rig.store.read { try $0.recordedFingerprints(under: root) }.folders.isEmpty)
+            let second = try await Self.reconcile(rig)
+            #expect(second.read == 1, "the text file is read again, found not to be a photo")
+            let recorded = try await rig.store.read { try $0.recordedFingerprints(under: root) }
+            #expect(Set(recorded.folders.keys) == [root.folderPrefix, rig.path("a").folderPrefix, rig.path("b/c").folderPrefix])
+            let third = try await Self.reconcile(rig)
+            #expect(third.read == 0)
+            #expect(third.unchanged == 4 && third.scanned == 4)
+            #expect(rig.log.contains("3 as recorded, none changed"))
+        }
+    }
+
+    @Test func changesMadeWhileNobodyWatchedAreFoundInTheFoldersThatChanged() async throws {
+        let files: [String: [UInt8]] = ["a/1.jpg": TestPhoto.jpeg("Beach"), "a/2.jpg": TestPhoto.jpeg(nil),
+                                        "b/3.jpg": TestPhoto.jpeg("Snow"), "c/4.jpg": TestPhoto.jpeg("Dune"),
+                                        "d/5.jpg": TestPhoto.jpeg("Rain"), "e/6.jpg": TestPhoto.jpeg("Fog")]
+        try await IndexingRig.with(files: files) { rig in
+            _ = try await Self.reconcile(rig)
+            _ = try await Self.reconcile(rig)
+            let before = try await rig.indexed()
+            try rig.move("a/1.jpg", "new/1.jpg")
+            try FileManager.default.removeItem(atPath: rig.library + "/b/3.jpg")
+            try FileManager.default.removeItem(atPath: rig.library + "/c")
+            try rig.write("d/5.jpg", TestPhoto.jpeg("Drizzle"))
+            try rig.write("a/2.jpg.xmp", Self.lake)
+            try rig.write("f/7.jpg", TestPhoto.jpeg("Moss"))
+            let report = try await Self.reconcile(rig)
+            #expect(report.moved == 1)
+            #expect(report.removed == 2)
+            #expect(report.updated == 2)
+            #expect(report.inserted == 1)
+            let after = try await rig.indexed()
+            #expect(after["new/1.jpg"]?.id == before["a/1.jpg"]?.id)
+            #expect(after["b/3.jpg"] == nil && after["c/4.jpg"] == nil)
+            #expect(after["d/5.jpg"]?.group == "Drizzle")
+            #expect(after["a/2.jpg"]?.group == "Lake")
+            #expect(after["e/6.jpg"]?.id == before["e/6.jpg"]?.id)
+            #expect(rig.log.contains("1 as recorded, some changed"), "only e/ was as recorded")
+            let again = try await Self.reconcile(rig)
+            #expect(again.read == 0 && again.changed == 0)
+            #expect(rig.log.contains("5 as recorded, none changed"))
+        }
+    }
+
+    /// A row written by anything marks its folder unknown, so the next reconcile compares it
+    /// and puts it right. Without the trigger the check trusts the record: it compares nothing.
+    @Test func aRowWrittenBehindTheReconcilesBackIsComparedAgainBecauseItsFolderWasMarked() async throws {
+        try await IndexingRig.with(files: ["a/1.jpg": TestPhoto.jpeg("Beach"), "b/2.jpg": TestPhoto.jpeg("Hike")]) { rig in
+            _ = try await Self.reconcile(rig)
+            _ = try await Self.reconcile(rig)
+            let db = try SQLiteConnection(path: rig.dir.file("index.sqlite"), create: false)
+            try db.execute("UPDATE assets SET size = size + 1 WHERE name = CAST('1.jpg' AS BLOB)")
+            let marked = try await Self.reconcile(rig)
+            #expect(marked.updated == 1, "the row's stamp differs from the file's: read again")
+            try db.execute("DROP TRIGGER folder_fingerprints_update")
+            try db.execute("UPDATE assets SET size = size + 1 WHERE name = CAST('2.jpg' AS BLOB)")
+            let trusted = try await Self.reconcile(rig)
+            #expect(trusted.read == 0, "with no trigger to mark it, the record stands for the folder")
+        }
+    }
+
+    /// The description sources are in every fingerprint: reading sidecars or not changes what
+    /// a file's description is, though no file changed. (The sidecar's own stamp is in its
+    /// image's, so this fails without the seed.)
+    @Test func otherDescriptionSourcesCompareEveryFileAgain() async throws {
+        let files: [String: [UInt8]] = ["a/1.jpg": TestPhoto.jpeg(nil), "a/1.jpg.xmp": Self.lake]
+        try await IndexingRig.with(files: files) { rig in
+            _ = try await Self.reconcile(rig)
+            _ = try await Self.reconcile(rig)
+            #expect(try await rig.indexed()["a/1.jpg"]?.group == "Lake")
+            let noSidecars = PhotoDaemon.Scanner(store: rig.store, reader: AssetReader(rules: GroupingRules(), sources: [.exif]),
+                                                 pool: rig.pool, parallelism: 2, batchSize: 3, logger: rig.log.logger())
+            let report = try await Self.reconcile(rig, with: noSidecars)
+            #expect(report.updated == 1)
+            #expect(try await rig.indexed()["a/1.jpg"]?.group == "Other")
+        }
+    }
+
+    /// A checked restart lists every folder as a walk does, so it removes the temporary files a
+    /// killed import left (hidden: they are in no fingerprint) and still finds nothing changed.
+    @Test func aCheckedReconcileStillRemovesLeftoverTemporaryFiles() async throws {
+        try await IndexingRig.with(files: ["a/1.jpg": TestPhoto.jpeg("Beach")]) { rig in
+            _ = try await Self.reconcile(rig)
+            _ = try await Self.reconcile(rig)
+            let leftover = try rig.dir.write("library/a/.photod-new-abc", Array("half a photo".utf8))
+            try Backdate.set(leftover, secondsAgo: LeftoverTemporaries.minimumAge + 60)
+            let report = try await Self.reconcile(rig)
+            #expect(report.read == 0 && report.unchanged == 1)
+            #expect(rig.log.contains("1 as recorded, none changed"))
+            #expect(!FileManager.default.fileExists(atPath: leftover))
+            #expect(rig.log.contains("removed 1 temporary files left by an import or description cut short"))
+        }
+    }
+
+    @Test func aRecordLeavesOutTheFoldersItCannotVouchFor() {
+        let record = FingerprintRecord(folders: [(PathBytes("/l/a/"), FolderFingerprint()), (PathBytes("/l/b/"), FolderFingerprint())],
+                                       unclean: [PathBytes("/l/b/")], complete: true)
+        #expect(record.folders.map(\.0) == [PathBytes("/l/a/")])
+        let unclean = UncleanFolders()
+        unclean.add(file: PathBytes("/l/c/x.jpg"))
+        unclean.add(folders: [PathBytes("/l/d")])
+        #expect(unclean.all == [PathBytes("/l/c/"), PathBytes("/l/d/")])
+    }
+}
