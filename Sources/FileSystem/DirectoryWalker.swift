@@ -53,6 +53,9 @@ public struct DirectoryWalker {
     /// system's folder whose time did not move), so its files are listed by name, not stat-ed,
     /// each with `FileInfo.unchangedFolder`.
     public var folderUnchanged: ((PathBytes, FileInfo) -> Bool)?
+    /// Asked with each folder just before it is listed: true when the caller knows its files
+    /// already (their folder matched its fingerprint), so only its subfolders are listed and walked.
+    public var leavingOutFiles: ((PathBytes) -> Bool)?
 
     /// Prepares a walk of `root`, an absolute path; `range`: only the files whose paths lie in
     /// it (folders wholly outside it are not opened).
@@ -82,7 +85,7 @@ public struct DirectoryWalker {
     public func start(statingFiles: Bool = true, sweepingLeftovers: Bool = false) -> Cursor {
         Cursor(root: root, range: range, willOpenFolder: willOpenFolder, beforeListing: beforeListing,
                statFiles: statingFiles, sorted: true, sweeps: sweepingLeftovers, ignoring: cursorIgnoring(root),
-               folderUnchanged: folderUnchanged)
+               folderUnchanged: folderUnchanged, leavingOutFiles: leavingOutFiles)
     }
 
     /// A walk that lists folders whole and hands each listing over (`Cursor.nextFolder()`), its
@@ -151,6 +154,8 @@ public struct DirectoryWalker {
         private let statFiles: Bool
         /// See `DirectoryWalker.folderUnchanged`.
         private let folderUnchanged: ((PathBytes, FileInfo) -> Bool)?
+        /// See `DirectoryWalker.leavingOutFiles`.
+        private let leavingOutFiles: ((PathBytes) -> Bool)?
         /// Whether listings are sorted into path order (a walk) or left as read (a count).
         private let sorted: Bool
         /// Whether leftover temporary files are removed from the folders listed.
@@ -176,7 +181,9 @@ public struct DirectoryWalker {
 
         fileprivate init(root: PathBytes, range: PathRange?, willOpenFolder: ((PathBytes) -> Void)?,
                          beforeListing: ((PathBytes) -> Void)?, statFiles: Bool, sorted: Bool, sweeps: Bool = false,
-                         ignoring: Ignoring, folderUnchanged: ((PathBytes, FileInfo) -> Bool)? = nil) {
+                         ignoring: Ignoring, folderUnchanged: ((PathBytes, FileInfo) -> Bool)? = nil,
+                         leavingOutFiles: ((PathBytes) -> Bool)? = nil) {
+            self.leavingOutFiles = leavingOutFiles
             self.ignoring = ignoring
             self.folderUnchanged = folderUnchanged
             self.willOpenFolder = willOpenFolder
@@ -333,7 +340,8 @@ public struct DirectoryWalker {
                 fstat(fd, &status) == 0 && asked(path, FileInfo(status))
             } == true
             let listing = FolderListing(prefix: prefix, children: list(folder, at: path, prefix: prefix, bounded: bounded,
-                                                                       unchanged: unchanged))
+                                                                       unchanged: unchanged,
+                                                                       leavingOutFiles: leavingOutFiles?(path) == true))
             frames.append(Frame(folder: folder, listing: listing, bounded: bounded))
         }
 
@@ -352,8 +360,9 @@ public struct DirectoryWalker {
         /// A folder whose listing fails part way (EIO), or one of whose files cannot be stat-ed
         /// for a reason other than being gone (EACCES: it can be listed but not searched), is a
         /// failure of the folder's: what it holds is not known, which is not the same as empty.
+        /// `leavingOutFiles`: only its subfolders are listed (`DirectoryWalker.leavingOutFiles`).
         private mutating func list(_ folder: OpenFolder, at path: PathBytes, prefix folderPrefix: PathBytes, bounded: Bool,
-                                   unchanged: Bool = false) -> [FolderListing.Child] {
+                                   unchanged: Bool = false, leavingOutFiles: Bool = false) -> [FolderListing.Child] {
             let statFiles = statFiles && !unchanged
             let unstatedInfo = unchanged ? FileInfo.unchangedFolder : FileInfo.unstated
             let prefix = bounded ? folderPrefix : nil
@@ -381,6 +390,7 @@ public struct DirectoryWalker {
                     continue
                 }
                 guard type == UInt8(DT_REG) || type == UInt8(DT_UNKNOWN) else { continue }
+                if leavingOutFiles, type == UInt8(DT_REG) { continue }
                 if !statFiles, type == UInt8(DT_REG) {
                     if ignoring.skips(name, in: folderPrefix, isFolder: false) { continue }
                     children.append(FolderListing.Child(name: name, info: unstatedInfo))
@@ -401,6 +411,7 @@ public struct DirectoryWalker {
                     continue
                 }
                 switch info.kind {
+                case .regular where leavingOutFiles: break
                 case .regular:
                     // Kept even outside the range: the listing is also where a file's siblings
                     // (its sidecar) are looked up. The walk leaves it out when it comes to it.

@@ -96,10 +96,12 @@ extension StoreDatabase {
     }
 
     /// Records `folders` (path with a trailing "/", fingerprint) after a reconcile of `root`
-    /// made the index match them. `complete`: the reconcile saw the whole root, so a folder
-    /// recorded under it before and not among `folders` or `keeping` is gone and forgotten.
+    /// made the index match them, and marks `unknown` ones so (a folder with a file that could
+    /// not be read: its rows may not be what is there, and the next reconcile compares the root
+    /// file by file). `complete`: the reconcile saw the whole root, so a folder recorded under
+    /// it before and not among these is gone and forgotten.
     public func recordFingerprints(under root: PathBytes, _ folders: [(PathBytes, FolderFingerprint)],
-                                   keeping: Set<PathBytes> = [], complete: Bool) throws {
+                                   unknown: Set<PathBytes> = [], complete: Bool) throws {
         try write { db in
             try db.transaction {
                 if complete {
@@ -110,7 +112,7 @@ extension StoreDatabase {
                     let recorded = Set(folders.map(\.0))
                     while try stale.step() {
                         let path = PathBytes(stale.blob(0))
-                        if !recorded.contains(path), !keeping.contains(path) { gone.append(path.bytes) }
+                        if !recorded.contains(path), !unknown.contains(path) { gone.append(path.bytes) }
                     }
                     stale.reset()
                     for path in gone {
@@ -123,6 +125,9 @@ extension StoreDatabase {
                     """
                 for (path, fingerprint) in folders {
                     try db.statement(insert).bind([.blob(path.bytes), .blob(fingerprint.bytes)]).run()
+                }
+                for path in unknown {
+                    try db.statement(insert).bind([.blob(path.bytes), .null]).run()
                 }
             }
         }

@@ -7,9 +7,16 @@ import SQLite
 extension StoreDatabase {
     /// Up to `limit` indexed files under `root`, in path (byte) order: after the path `after`,
     /// else from the path `from` (a range of a walk split in parts), else from the first.
-    public func indexedFiles(under root: PathBytes, from: PathBytes? = nil, after: PathBytes?, limit: Int) throws -> [IndexedFile] {
+    /// `skippingStems`: the rows of these stems (`stems(under:)`) are left out.
+    public func indexedFiles(under root: PathBytes, from: PathBytes? = nil, after: PathBytes?, limit: Int,
+                             skippingStems: [Int64] = []) throws -> [IndexedFile] {
         try read { db in
-            let range = try PathStems.range(db, prefix: root.folderPrefix.bytes).condition
+            var range = try PathStems.range(db, prefix: root.folderPrefix.bytes).condition
+            if !skippingStems.isEmpty {
+                // One JSON array bound to one parameter: the statement's text stays the same.
+                range.sql += " AND f.id NOT IN (SELECT value FROM json_each(?))"
+                range.values.append(.text("[" + skippingStems.map(String.init).joined(separator: ",") + "]"))
+            }
             // Stem then name is path order (`PathStems`): the rest of the cursor's stem, then
             // the stems after it, each a range on the path index.
             let parts = try after.map { try PathStems.after(db, cursor: $0.bytes) }
@@ -23,6 +30,21 @@ extension StoreDatabase {
                 if files.isEmpty { files = rows } else { files += rows }
             }
             return files
+        }
+    }
+
+    /// The stems (`PathStems`) under `root`, by id and path; nil when the root lies inside one
+    /// (a stem above it holds its files, so none of its stems can be told apart from it).
+    public func stems(under root: PathBytes) throws -> [(id: Int64, path: PathBytes)]? {
+        try read { db in
+            let prefix = root.folderPrefix.bytes
+            guard case .stems(let low, let high) = try PathStems.range(db, prefix: prefix) else { return nil }
+            let statement = try db.statement(
+                "SELECT id, path FROM folders WHERE path >= ?1 AND (?2 IS NULL OR path < ?2) ORDER BY path")
+            try statement.bind([.blob(low), high.map { .blob($0) } ?? .null])
+            var stems: [(id: Int64, path: PathBytes)] = []
+            while try statement.step() { stems.append((statement.int64(0), PathBytes(statement.blob(1)))) }
+            return stems
         }
     }
 

@@ -35,7 +35,7 @@ import Testing
         #expect(recorded.folders == [PathBytes("/lib/a/"): Self.fingerprint(2), PathBytes("/lib/a/b/"): Self.fingerprint(1)])
     }
 
-    @Test func aCompleteRecordForgetsFoldersGoneButKeepsThoseAskedTo() async throws {
+    @Test func aCompleteRecordForgetsFoldersGoneAndMarksTheUnknownOnes() async throws {
         let dir = try TemporaryDirectory()
         let store = try Store(path: dir.file("index.sqlite"))
         let old = [(PathBytes("/lib/a/"), Self.fingerprint(2)), (PathBytes("/lib/gone/"), Self.fingerprint(1)),
@@ -43,11 +43,13 @@ import Testing
         try await store.write { try $0.recordFingerprints(under: PathBytes("/"), old, complete: false) }
         try await store.write {
             try $0.recordFingerprints(under: PathBytes("/lib"), [(PathBytes("/lib/a/"), Self.fingerprint(3))],
-                                      keeping: [PathBytes("/lib/kept/")], complete: true)
+                                      unknown: [PathBytes("/lib/kept/")], complete: true)
         }
         let recorded = try await store.read { try $0.recordedFingerprints(under: PathBytes("/")) }
-        #expect(recorded.folders == [PathBytes("/lib/a/"): Self.fingerprint(3), PathBytes("/lib/kept/"): Self.fingerprint(4),
-                                     PathBytes("/other/"): Self.fingerprint(1)])
+        #expect(recorded.folders == [PathBytes("/lib/a/"): Self.fingerprint(3), PathBytes("/other/"): Self.fingerprint(1)])
+        #expect(recorded.unknown)
+        let rows: [(PathBytes, Bool)] = try await store.read { try $0.fingerprintRowsForTesting() }
+        #expect(Set(rows.map(\.0)) == [PathBytes("/lib/a/"), PathBytes("/lib/kept/"), PathBytes("/other/")])
     }
 
     /// Any write to a photo's path or stamp marks its stem's folders unknown: a recorded
@@ -85,6 +87,24 @@ import Testing
         move.updates = [WriteBatch.Update(id: moved.id, path: PathBytes("/lib/c/9.jpg"), stamp: moved.stamp, content: nil)]
         _ = try await store.write { [move] in try $0.apply(move) }
         #expect(try await unknownFolders() == [PathBytes("/lib/a/"), PathBytes("/lib/c/")])
+    }
+
+    @Test func stemsUnderARootAndPagesThatLeaveSomeOut() async throws {
+        let dir = try TemporaryDirectory()
+        let store = try Store(path: dir.file("index.sqlite"))
+        for (index, path) in ["/lib/a/1.jpg", "/lib/a/2.jpg", "/lib/b/3.jpg", "/lib/c/4.jpg"].enumerated() {
+            _ = try await store.write { try $0.apply(Self.insert(path, inode: UInt64(index + 1))) }
+        }
+        let stems = try #require(try await store.read { try $0.stems(under: PathBytes("/lib")) })
+        #expect(stems.map(\.path) == ["/lib/a/", "/lib/b/", "/lib/c/"].map(PathBytes.init))
+        #expect(try await store.read { try $0.stems(under: PathBytes("/lib/a/deeper")) } == nil, "inside a stem")
+        let skipping = stems.filter { $0.path != PathBytes("/lib/b/") }.map(\.id)
+        let paged = try await store.read {
+            try $0.indexedFiles(under: PathBytes("/lib"), after: nil, limit: 10, skippingStems: skipping)
+        }
+        #expect(paged.map(\.path) == [PathBytes("/lib/b/3.jpg")])
+        let all = try await store.read { try $0.indexedFiles(under: PathBytes("/lib"), after: nil, limit: 10) }
+        #expect(all.count == 4)
     }
 
     /// The stem's upper bound is made in SQL from its bytes: a folder name that is not UTF-8 (any

@@ -22,8 +22,13 @@ struct FolderCheck {
         var matched: [PathBytes: FolderFingerprint] = [:]
         /// Some folder differs, is new with files, is gone, or could not be read.
         var changed = false
+        /// The folders listed that differ from their record or are new with files, and those
+        /// recorded and gone (a folder that could not be read is in neither: `changed` says so).
+        var changedFolders: [PathBytes] = []
         /// The files found that may be images (sidecars left out), for the report.
-        var files = 0
+        var fileCount = 0
+        /// The same, in each folder listed.
+        var files: [PathBytes: Int] = [:]
     }
 
     /// A folder listed: its path with a trailing "/", its fingerprint, and its files that may be images.
@@ -65,16 +70,18 @@ struct FolderCheck {
         var outcome = Outcome(changed: failed || recorded.unknown)
         var seen = Set<PathBytes>()
         for (folder, fingerprint, files) in listed where seen.insert(folder).inserted {
-            outcome.files += files
+            outcome.fileCount += files
+            outcome.files[folder] = files
             if let known = recorded.folders[folder] {
-                if known == fingerprint { outcome.matched[folder] = fingerprint } else { outcome.changed = true }
+                if known == fingerprint { outcome.matched[folder] = fingerprint } else { outcome.changedFolders.append(folder) }
             } else if fingerprint.files > 0 {
                 // Files in a folder nothing was recorded for: new, or the record was forgotten.
-                outcome.changed = true
+                outcome.changedFolders.append(folder)
             }
         }
         // A recorded folder not listed now is gone (or ignored now): its photos leave the index.
-        if recorded.folders.keys.contains(where: { !seen.contains($0) }) { outcome.changed = true }
+        outcome.changedFolders += recorded.folders.keys.filter { !seen.contains($0) }
+        if !outcome.changedFolders.isEmpty { outcome.changed = true }
         return outcome
     }
 

@@ -64,10 +64,11 @@ final class LibraryWalk: Sendable {
     init(root: PathBytes, range: PathRange? = nil, sidecars: Bool, statingFiles: Bool = true,
          beforeListing: (@Sendable (PathBytes) -> Void)? = nil, ignoring: IgnoreRules = .none, ignoreBase: PathBytes? = nil,
          skipping: Set<PathBytes> = [], folderUnchanged: (@Sendable (PathBytes, FileInfo) -> Bool)? = nil,
-         fingerprintSeed: UInt64? = nil, logger: Logger) {
+         leavingOutFiles: (@Sendable (PathBytes) -> Bool)? = nil, fingerprintSeed: UInt64? = nil, logger: Logger) {
         var walker = DirectoryWalker(root: root, range: range)
         walker.beforeListing = beforeListing
         walker.folderUnchanged = folderUnchanged
+        walker.leavingOutFiles = leavingOutFiles
         walker.ignoring = ignoring
         walker.ignoreBase = ignoreBase
         walker.skippingFolders = skipping

@@ -49,13 +49,18 @@ struct ReconcileFeed {
     /// a drive is away, and those the walk found but could not read (added as it reports them).
     private(set) var leftOut: LeftOutFolders
 
+    /// Some rows are left out of the pages (`UntouchedStems`): an empty first page does not
+    /// mean nothing under the root is indexed.
+    private let rowsLeftOut: Bool
+
     /// A feed for a merge that pairs moves when `pairing` and keeps up to `vanishedLimit` vanished
     /// rows (see `ReconcileMerge`), of the paths in `range`.
     init(pairing: Bool, range: PathRange = PathRange(low: nil, high: nil),
-         vanishedLimit: Int = ReconcileMerge.defaultVanishedLimit, excluding: [PathBytes] = []) {
+         vanishedLimit: Int = ReconcileMerge.defaultVanishedLimit, excluding: [PathBytes] = [], rowsLeftOut: Bool = false) {
         merge = ReconcileMerge(pairing: pairing, vanishedLimit: vanishedLimit)
         self.range = range
         leftOut = LeftOutFolders(excluding)
+        self.rowsLeftOut = rowsLeftOut
     }
 
     /// Both sides have ended and every file is compared: `finish()` may settle the rest.
@@ -109,7 +114,7 @@ struct ReconcileFeed {
             rows.removeSubrange(past...)
             indexEnded = true
         }
-        if firstPageRows == nil { firstPageRows = rows.count }
+        if firstPageRows == nil { firstPageRows = rowsLeftOut ? max(rows.count, 1) : rows.count }
         lastIndexed = rows.last?.path ?? lastIndexed
         // Paged on from the last row read, kept or not.
         if !leftOut.isEmpty { rows.removeAll { leftOut.holds($0.path) } }

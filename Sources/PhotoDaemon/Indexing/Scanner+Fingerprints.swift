@@ -31,7 +31,7 @@ extension Scanner {
         logger.debug("""
             checked the folders of \(root) in \((ContinuousClock.now - started).seconds) s: \
             \(outcome.matched.count) as recorded, \(outcome.changed ? "some changed" : "none changed"), \
-            \(outcome.files) files
+            \(outcome.fileCount) files
             """)
         return outcome
     }
@@ -41,7 +41,7 @@ extension Scanner {
     func record(_ fingerprints: FingerprintRecord, root: PathBytes) async {
         do {
             try await store.write { database in
-                try database.recordFingerprints(under: root, fingerprints.folders, keeping: fingerprints.unclean,
+                try database.recordFingerprints(under: root, fingerprints.folders, unknown: fingerprints.unclean,
                                                 complete: fingerprints.complete)
             }
         } catch {
@@ -55,7 +55,8 @@ struct FingerprintRecord: Sendable {
     /// The folders walked with their files stat-ed (and those the check found as recorded).
     var folders: [(PathBytes, FolderFingerprint)]
     /// Folders with a file that could not be read, or that could not be listed whole: the index
-    /// may not hold what is there, so they are compared again next time.
+    /// may not hold what is there, so they are marked unknown, and the root is compared file by
+    /// file next time (which tries the file again).
     var unclean: Set<PathBytes>
     /// Whether the walk saw every folder under the root.
     var complete: Bool
@@ -85,4 +86,56 @@ final class UncleanFolders: Sendable {
 
     /// The folders noted.
     var all: Set<PathBytes> { folders.withLock { $0 } }
+}
+
+/// The folders a `FolderCheck` found as recorded, for the reconcile that follows it when others
+/// changed: their files are listed by name only, or not at all where their stem is untouched
+/// (`UntouchedStems`), whose rows the pages leave out too.
+final class MatchedFolders: Sendable {
+    /// Each matched folder (with its "/") and its fingerprint, recorded again after.
+    let fingerprints: [PathBytes: FolderFingerprint]
+    /// The stems the pages leave out; nil: none.
+    let untouched: UntouchedStems?
+    /// The files that may be images in each folder the check listed, for the report.
+    private let files: [PathBytes: Int]
+    /// The folders whose files the walk left out.
+    private let leftOut = Mutex(Set<PathBytes>())
+
+    /// Nothing matched.
+    init() {
+        fingerprints = [:]
+        untouched = nil
+        files = [:]
+    }
+
+    /// The folders `outcome` matched under `root`, with the stems of `store` they leave untouched.
+    init(_ outcome: FolderCheck.Outcome, root: PathBytes, store: Store) async throws {
+        fingerprints = outcome.matched
+        files = outcome.files
+        let stems = outcome.matched.isEmpty ? nil : try await store.read { try $0.stems(under: root) }
+        untouched = stems.map { UntouchedStems(stems: $0, changed: outcome.changedFolders) }
+    }
+
+    /// The walk's `folderUnchanged`: a matched folder's files are taken as indexed. Nil when none matched.
+    var unchangedFolder: (@Sendable (PathBytes, FileInfo) -> Bool)? {
+        guard !fingerprints.isEmpty else { return nil }
+        return { [fingerprints] folder, _ in fingerprints[folder.folderPrefix] != nil }
+    }
+
+    /// The walk's `leavingOutFiles`: a matched folder under an untouched stem is not walked.
+    /// Nil when no stem is untouched.
+    func leavingOutFiles() -> (@Sendable (PathBytes) -> Bool)? {
+        guard let untouched, !untouched.ids.isEmpty else { return nil }
+        return { [self] folder in
+            let prefix = folder.folderPrefix
+            guard fingerprints[prefix] != nil, untouched.leavesOutFiles(of: prefix) else { return false }
+            leftOut.withLock { _ = $0.insert(prefix) }
+            return true
+        }
+    }
+
+    /// The files the walk left out, which stand as indexed (for the report).
+    var filesLeftOut: Int {
+        leftOut.withLock { $0.reduce(0) { $0 + (files[$1] ?? 0) } }
+    }
 }

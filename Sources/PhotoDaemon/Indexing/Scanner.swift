@@ -117,29 +117,28 @@ struct Scanner: Sendable {
         // Fingerprints are checked and taken on a whole local root (not a polled pass, nor one
         // with a drive away inside), whose files the walk stats.
         let fingerprinting = folderUnchanged == nil && excluding.isEmpty && indexedAnywhere > 0
-        var unchangedFolders = folderUnchanged
-        var matched: [PathBytes: FolderFingerprint] = [:]
+        var matched = MatchedFolders()
         if fingerprinting, let outcome = try await checkFolders(root: root, ranges: ranges, beforeListing: beforeListing) {
             guard outcome.changed else {
-                progress.found(outcome.files)
-                return (ScanReport(scanned: outcome.files, unchanged: outcome.files), false, nil)
+                progress.found(outcome.fileCount)
+                return (ScanReport(scanned: outcome.fileCount, unchanged: outcome.fileCount), false, nil)
             }
-            matched = outcome.matched
-            if !matched.isEmpty {
-                unchangedFolders = { [matched] folder, _ in matched[folder.folderPrefix] != nil }
-            }
+            matched = try await MatchedFolders(outcome, root: root, store: store)
         }
+        let skippingStems = matched.untouched?.ids ?? []
         let unclean = UncleanFolders()
         var complete = true
         let walks = ranges.map {
             LibraryWalk(root: root, range: $0, sidecars: reader.sources.contains(.sidecar),
                         statingFiles: indexedAnywhere > 0, beforeListing: beforeListing, ignoring: ignore.rules,
-                        ignoreBase: ignoreBase, skipping: skipping, folderUnchanged: unchangedFolders,
+                        ignoreBase: ignoreBase, skipping: skipping, folderUnchanged: folderUnchanged ?? matched.unchangedFolder,
+                        leavingOutFiles: matched.leavingOutFiles(),
                         fingerprintSeed: fingerprinting ? fingerprintSeed : nil, logger: logger)
         }
         var machine = ReconcileMachine(
             feeds: ranges.map {
-                ReconcileFeed(pairing: indexedAnywhere > 0, range: $0, vanishedLimit: vanishedLimit, excluding: excluding)
+                ReconcileFeed(pairing: indexedAnywhere > 0, range: $0, vanishedLimit: vanishedLimit, excluding: excluding,
+                              rowsLeftOut: !skippingStems.isEmpty)
             },
             parallelism: parallelism, batchSize: batchSize)
         var bulk = false
@@ -155,7 +154,8 @@ struct Scanner: Sendable {
                         next += 1
                         switch action {
                         case .fetch(let part, let fetch):
-                            group.addTask(operation: task(for: fetch, part: part, walk: walks[part], root: root))
+                            group.addTask(operation: task(for: fetch, part: part, walk: walks[part], root: root,
+                                                          skippingStems: skippingStems))
                         case .read(let chunk):
                             group.addTask { .read(try await readChunk(chunk, unclean: unclean), files: chunk.count) }
                         case .commit(let batch):
@@ -211,12 +211,16 @@ struct Scanner: Sendable {
         }
         var report = machine.report
         report.loadedInBulk = bulk
+        // The matched folders the walk left out are compared, as a whole.
+        let leftOut = matched.filesLeftOut
+        report.scanned += leftOut
+        report.unchanged += leftOut
         logger.debug("""
             read and wrote \(machine.reads) files in \((clock.now - started).seconds) s \
             (\(report.writeSeconds) s in write transactions\(bulk ? ", a bulk load" : ""))
             """)
         guard fingerprinting, machine.isFinished else { return (report, bulk, nil) }
-        let taken = walks.flatMap { $0.takeFingerprints() } + matched.map { ($0.key, $0.value) }
+        let taken = walks.flatMap { $0.takeFingerprints() } + matched.fingerprints.map { ($0.key, $0.value) }
         return (report, bulk, FingerprintRecord(folders: taken, unclean: unclean.all, complete: complete))
     }
 
@@ -230,15 +234,16 @@ struct Scanner: Sendable {
     }
 
     /// The child task that fetches `fetch` for the range `part`.
-    private func task(for fetch: ReconcileFeed.Fetch, part: Int, walk: LibraryWalk,
-                      root: PathBytes) -> @Sendable () async throws -> ReconcileMachine.Step {
+    private func task(for fetch: ReconcileFeed.Fetch, part: Int, walk: LibraryWalk, root: PathBytes,
+                      skippingStems: [Int64]) -> @Sendable () async throws -> ReconcileMachine.Step {
         switch fetch {
         case .walk:
             return { .walked(part: part, try await pool.runIfActive { walk.next(upTo: ReconcileFeed.walkStep) }) }
         case .page(let from, let after):
             return {
                 .paged(part: part, try await store.read {
-                    try $0.indexedFiles(under: root, from: from, after: after, limit: ReconcileFeed.pageSize)
+                    try $0.indexedFiles(under: root, from: from, after: after, limit: ReconcileFeed.pageSize,
+                                        skippingStems: skippingStems)
                 })
             }
         case .check(let files):

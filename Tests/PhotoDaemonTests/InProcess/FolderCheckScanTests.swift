@@ -62,9 +62,36 @@ import Testing
             #expect(after["a/2.jpg"]?.group == "Lake")
             #expect(after["e/6.jpg"]?.id == before["e/6.jpg"]?.id)
             #expect(rig.log.contains("1 as recorded, some changed"), "only e/ was as recorded")
+            #expect(report.scanned == 6 && report.unchanged == 1, "e/6.jpg, left out of the walk, is counted as compared")
             let again = try await Self.reconcile(rig)
             #expect(again.read == 0 && again.changed == 0)
             #expect(rig.log.contains("5 as recorded, none changed"))
+        }
+    }
+
+    /// A stem holds the rows of its folder and of the folders under it that were added after it
+    /// (`PathStems`): a change in any of them has the stem's rows compared, the matched folders'
+    /// listed by name, and no row of a folder that matched is taken for gone.
+    @Test func aChangeInAFolderSharingItsStemWithMatchedOnesLosesNothing() async throws {
+        let files: [String: [UInt8]] = ["a/1.jpg": TestPhoto.jpeg("Beach"), "a/b/2.jpg": TestPhoto.jpeg("Hike"),
+                                        "a/b/c/3.jpg": TestPhoto.jpeg("Snow"), "d/4.jpg": TestPhoto.jpeg("Rain")]
+        try await IndexingRig.with(files: files) { rig in
+            _ = try await Self.reconcile(rig)
+            _ = try await Self.reconcile(rig)
+            let stems = try #require(try await rig.store.read { try $0.stems(under: PathBytes(rig.library)) })
+            #expect(stems.map(\.path) == [rig.path("a").folderPrefix, rig.path("d").folderPrefix],
+                    "a/b/ and a/b/c/ are in a/'s stem")
+            let before = try await rig.indexed()
+            try rig.write("a/b/5.jpg", TestPhoto.jpeg("Moss"))
+            try FileManager.default.removeItem(atPath: rig.library + "/a/b/c/3.jpg")
+            let report = try await Self.reconcile(rig)
+            #expect(report.inserted == 1 && report.removed == 1 && report.updated == 0 && report.moved == 0)
+            let after = try await rig.indexed()
+            #expect(Set(after.keys) == ["a/1.jpg", "a/b/2.jpg", "a/b/5.jpg", "d/4.jpg"])
+            for kept in ["a/1.jpg", "a/b/2.jpg", "d/4.jpg"] { #expect(after[kept]?.id == before[kept]?.id) }
+            #expect(report.scanned == 4 && report.unchanged == 3)
+            let again = try await Self.reconcile(rig)
+            #expect(again.changed == 0 && again.read == 0)
         }
     }
 
@@ -116,6 +143,18 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: leftover))
             #expect(rig.log.contains("removed 1 temporary files left by an import or description cut short"))
         }
+    }
+
+    @Test func onlyStemsWithNoChangedFolderAreLeftOut() {
+        let stems: [(id: Int64, path: PathBytes)] = [(1, PathBytes("/l/a/")), (2, PathBytes("/l/b/")), (3, PathBytes("/l/c/"))]
+        let untouched = UntouchedStems(stems: stems, changed: [PathBytes("/l/b/x/"), PathBytes("/l/z/")])
+        #expect(untouched.ids == [1, 3])
+        #expect(untouched.leavesOutFiles(of: PathBytes("/l/a/")))
+        #expect(untouched.leavesOutFiles(of: PathBytes("/l/a/deeper/")), "in a/'s stem")
+        #expect(!untouched.leavesOutFiles(of: PathBytes("/l/b/")))
+        #expect(!untouched.leavesOutFiles(of: PathBytes("/l/b/y/")))
+        #expect(untouched.leavesOutFiles(of: PathBytes("/l/d/")), "in no stem: no row is there")
+        #expect(untouched.leavesOutFiles(of: PathBytes("/l/bb/")), "b/ is no prefix of bb/")
     }
 
     @Test func aRecordLeavesOutTheFoldersItCannotVouchFor() {
