@@ -5,6 +5,7 @@ import FileSystem
 import Logging
 import NIOPosix
 import Store
+import Synchronization
 
 /// A reconcile's first look at a root whose folders have recorded fingerprints (a restart, a
 /// rescan): every folder is listed and its files stat-ed, as a reconcile does, but nothing is
@@ -50,15 +51,22 @@ struct FolderCheck {
 
     /// Lists every folder under the root, the ranges side by side on `pool`, and compares each
     /// fingerprint with `recorded`.
+    /// Cancelled (a shutdown), it stops between folders and throws `CancellationError`.
     func run(against recorded: RecordedFingerprints, on pool: NIOThreadPool) async throws -> Outcome {
-        let results = try await withThrowingTaskGroup(of: RangeResult.self) { group in
-            for range in ranges {
-                group.addTask { [self] in try await pool.runIfActive { list(range) } }
+        let stop = StopFlag()
+        let results = try await withTaskCancellationHandler {
+            try await withThrowingTaskGroup(of: RangeResult.self) { group in
+                for range in ranges {
+                    group.addTask { [self] in try await pool.runIfActive { list(range, until: stop) } }
+                }
+                var results: [RangeResult] = []
+                for try await result in group { results.append(result) }
+                return results
             }
-            var results: [RangeResult] = []
-            for try await result in group { results.append(result) }
-            return results
+        } onCancel: {
+            stop.raise()
         }
+        try Task.checkCancellation()
         // photod's own temporary files a crash left are removed by this walk, as by any.
         var swept = results.flatMap(\.swept)
         LibraryWalk.logSwept(&swept, logger: logger)
@@ -85,15 +93,15 @@ struct FolderCheck {
         return outcome
     }
 
-    /// Lists the folders of `range`. Blocking.
-    private func list(_ range: PathRange) -> RangeResult {
+    /// Lists the folders of `range`, or fewer once `stop` is raised. Blocking.
+    private func list(_ range: PathRange, until stop: StopFlag) -> RangeResult {
         var walker = DirectoryWalker(root: root, range: range)
         walker.beforeListing = beforeListing
         walker.ignoring = ignore.rules
         walker.ignoreBase = ignore.base(for: root)
         var cursor = walker.startListingFolders()
         var result = RangeResult()
-        while let listing = cursor.nextFolder() {
+        while !stop.isRaised, let listing = cursor.nextFolder() {
             // A listing whose files could not all be stat-ed has none: it is a failure below.
             guard let fingerprint = listing.fingerprint(seed: seed) else { continue }
             result.folders.append((listing.folderPrefix, fingerprint, listing.countFiles { !Sidecar.isSidecar(name: $0) }))
@@ -103,4 +111,16 @@ struct FolderCheck {
         result.swept = cursor.takeSwept()
         return result
     }
+}
+
+
+/// A flag a task's cancellation raises, for blocking work on another thread to look at between steps.
+final class StopFlag: Sendable {
+    private let raised = Atomic<Bool>(false)
+
+    /// Raises the flag.
+    func raise() { raised.store(true, ordering: .relaxed) }
+
+    /// Whether it was raised.
+    var isRaised: Bool { raised.load(ordering: .relaxed) }
 }

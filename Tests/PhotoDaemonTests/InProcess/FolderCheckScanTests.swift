@@ -145,6 +145,22 @@ import Testing
         }
     }
 
+    /// A shutdown cancels the check between folders: the reconcile says it was cancelled and
+    /// does not report the root as compared.
+    @Test func aCancelledCheckStopsAndSaysSo() async throws {
+        var files: [String: [UInt8]] = [:]
+        for folder in 0..<40 { files["f\(folder)/1.jpg"] = TestPhoto.jpeg("Beach") }
+        try await IndexingRig.with(files: files) { rig in
+            _ = try await Self.reconcile(rig)
+            _ = try await Self.reconcile(rig)
+            let cancelled = Task { try await Self.reconcile(rig) }
+            cancelled.cancel()
+            await #expect(throws: CancellationError.self) { try await cancelled.value }
+            let again = try await Self.reconcile(rig)
+            #expect(again.unchanged == 40 && again.read == 0)
+        }
+    }
+
     @Test func onlyStemsWithNoChangedFolderAreLeftOut() {
         let stems: [(id: Int64, path: PathBytes)] = [(1, PathBytes("/l/a/")), (2, PathBytes("/l/b/")), (3, PathBytes("/l/c/"))]
         let untouched = UntouchedStems(stems: stems, changed: [PathBytes("/l/b/x/"), PathBytes("/l/z/")])
