@@ -216,7 +216,9 @@ def package(build):
 def renamed_copy(database, library, renamed):
     """A copy of photod's index (made with its WAL by the sqlite3 CLI) in which every folder under
     `library` is recorded under `library`-before-rename: photod started on it over the library
-    finds every photo moved there while it was down, as after `mv` of a configured folder."""
+    finds every photo moved there while it was down, as after `mv` of a configured folder. (The
+    rewrite marks the folders' fingerprints unknown, by a trigger of the index's, so the start
+    compares file by file, as after a real rename, where nothing is recorded under the new path.)"""
     for path in glob.glob(renamed + "*"):
         os.remove(path)
     subprocess.run(["sqlite3", database, ".backup '%s'" % renamed], check=True)

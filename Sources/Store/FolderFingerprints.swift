@@ -21,20 +21,28 @@ enum FolderFingerprintTable {
         \(createTriggers)
         """
 
-    /// The folders under the stem `folder` (an SQL expression) marked unknown. The upper bound of
-    /// a stem's paths is the stem with its final "/" made "0", the next byte.
-    private static func forget(_ folder: String) -> String {
+    /// The folders under the stem whose path is `stem` (an SQL expression) marked unknown, and
+    /// the stem's own folder with them. The upper bound of a stem's paths is the stem with its
+    /// final "/" made "0", the next byte.
+    private static func forget(stem: String) -> String {
         """
         UPDATE folder_fingerprints SET fingerprint = NULL
-            WHERE path >= (SELECT path FROM folders WHERE id = \(folder))
-            AND path < (SELECT CAST(substr(path, 1, length(path) - 1) || '0' AS BLOB) FROM folders WHERE id = \(folder));
-        INSERT INTO folder_fingerprints(path, fingerprint) SELECT path, NULL FROM folders WHERE id = \(folder) AND true
+            WHERE path >= \(stem) AND path < CAST(substr(\(stem), 1, length(\(stem)) - 1) || '0' AS BLOB);
+        INSERT INTO folder_fingerprints(path, fingerprint) SELECT \(stem), NULL WHERE \(stem) IS NOT NULL
             ON CONFLICT(path) DO UPDATE SET fingerprint = NULL;
         """
     }
 
-    static let triggerNames = ["folder_fingerprints_insert", "folder_fingerprints_delete", "folder_fingerprints_update"]
+    /// The same for the stem numbered `folder` (an SQL expression).
+    private static func forget(_ folder: String) -> String {
+        forget(stem: "(SELECT path FROM folders WHERE id = \(folder))")
+    }
 
+    static let triggerNames = ["folder_fingerprints_insert", "folder_fingerprints_delete", "folder_fingerprints_update",
+                               "folder_fingerprints_stem"]
+
+    /// The triggers. A stem's path is never rewritten by photod (stems are merged by moving
+    /// their rows), but one rewritten by anything else moves every row under it at once.
     static let createTriggers = """
         CREATE TRIGGER IF NOT EXISTS folder_fingerprints_insert AFTER INSERT ON assets BEGIN
         \(forget("NEW.folder"))
@@ -46,6 +54,10 @@ enum FolderFingerprintTable {
             AFTER UPDATE OF folder, name, device, inode, size, mtime_ns, sidecar ON assets BEGIN
         \(forget("OLD.folder"))
         \(forget("NEW.folder"))
+        END;
+        CREATE TRIGGER IF NOT EXISTS folder_fingerprints_stem AFTER UPDATE OF path ON folders BEGIN
+        \(forget(stem: "OLD.path"))
+        \(forget(stem: "NEW.path"))
         END;
         """
 
