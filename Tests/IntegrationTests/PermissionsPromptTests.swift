@@ -42,11 +42,21 @@ import Testing
         for i in range(0, len(answers), 2):
             until(answers[i])
             os.write(fd, answers[i + 1].encode() + b"\\n")
+        # Everything the program writes until it closes the terminal (EIO once it exited): one
+        # read after waitpid could take only part of its last lines.
+        deadline = time.time() + 15
+        while time.time() < deadline:
+            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.time()))
+            if not ready:
+                break
+            try:
+                data = os.read(fd, 4096)
+            except OSError:
+                break
+            if not data:
+                break
+            seen += data
         _, status = os.waitpid(pid, 0)
-        try:
-            seen += os.read(fd, 65536)
-        except OSError:
-            pass
         sys.stdout.write(seen.decode(errors="replace").replace("\\r\\n", "\\n") + "\\n")
         sys.exit(os.waitstatus_to_exitcode(status))
         """
