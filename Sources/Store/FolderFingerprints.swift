@@ -65,11 +65,10 @@ enum FolderFingerprintTable {
     static let suspend = triggerNames.map { "DROP TRIGGER IF EXISTS \($0);" }.joined(separator: "\n")
         + "\nDELETE FROM folder_fingerprints;"
 
-    /// The SQL range of the paths under `root` (a folder prefix): its values.
+    /// The SQL condition on `path` that it lies under `root`, and its values.
     static func range(_ root: PathBytes) -> (sql: String, values: [SQLiteValue]) {
-        let low = root.folderPrefix.bytes
-        guard let high = PathStems.upperBound(of: low) else { return ("path >= ?", [.blob(low)]) }
-        return ("path >= ? AND path < ?", [.blob(low), .blob(high)])
+        let prefix = root.folderPrefix.bytes
+        return PathStems.between("path", from: prefix, below: PathStems.upperBound(of: prefix))
     }
 }
 

@@ -77,13 +77,19 @@ enum PathStems {
         var condition: (sql: String, values: [SQLiteValue]) {
             switch self {
             case .names(let folder, let low, let high):
-                guard let high else { return ("f.id = ? AND a.name >= ?", [.integer(folder), .blob(low)]) }
-                return ("f.id = ? AND a.name >= ? AND a.name < ?", [.integer(folder), .blob(low), .blob(high)])
+                let names = PathStems.between("a.name", from: low, below: high)
+                return ("f.id = ? AND " + names.sql, [.integer(folder)] + names.values)
             case .stems(let low, let high):
-                guard let high else { return ("f.path >= ?", [.blob(low)]) }
-                return ("f.path >= ? AND f.path < ?", [.blob(low), .blob(high)])
+                return PathStems.between("f.path", from: low, below: high)
             }
         }
+    }
+
+    /// The SQL condition that the blob `column` lies from `low` up to, not including, `high`
+    /// (nil: no bound), and its values.
+    static func between(_ column: String, from low: [UInt8], below high: [UInt8]?) -> (sql: String, values: [SQLiteValue]) {
+        guard let high else { return ("\(column) >= ?", [.blob(low)]) }
+        return ("\(column) >= ? AND \(column) < ?", [.blob(low), .blob(high)])
     }
 
     /// Where the paths after `cursor` (before it, `descending`) are, in path order: the rest of

@@ -39,9 +39,9 @@ extension StoreDatabase {
         try read { db in
             let prefix = root.folderPrefix.bytes
             guard case .stems(let low, let high) = try PathStems.range(db, prefix: prefix) else { return nil }
-            let statement = try db.statement(
-                "SELECT id, path FROM folders WHERE path >= ?1 AND (?2 IS NULL OR path < ?2) ORDER BY path")
-            try statement.bind([.blob(low), high.map { .blob($0) } ?? .null])
+            let range = PathStems.between("path", from: low, below: high)
+            let statement = try db.statement("SELECT id, path FROM folders WHERE \(range.sql) ORDER BY path")
+            try statement.bind(range.values)
             var stems: [(id: Int64, path: PathBytes)] = []
             while try statement.step() { stems.append((statement.int64(0), PathBytes(statement.blob(1)))) }
             return stems
