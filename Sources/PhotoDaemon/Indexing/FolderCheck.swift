@@ -26,10 +26,11 @@ struct FolderCheck {
         /// The folders listed that differ from their record or are new with files, and those
         /// recorded and gone (a folder that could not be read is in neither: `changed` says so).
         var changedFolders: [PathBytes] = []
-        /// The files found that may be images (sidecars left out), for the report.
-        var fileCount = 0
-        /// The same, in each folder listed.
+        /// The files that may be images (sidecars left out) in each folder listed.
         var files: [PathBytes: Int] = [:]
+
+        /// The files found that may be images, for the report.
+        var fileCount: Int { files.values.reduce(0, +) }
     }
 
     /// A folder listed: its path with a trailing "/", its fingerprint, and its files that may be images.
@@ -46,6 +47,8 @@ struct FolderCheck {
     let ranges: [PathRange]
     let seed: UInt64
     let ignore: LibraryIgnore
+    /// The folder `ignore`'s patterns are relative to (`LibraryIgnore.base(for:)`).
+    let ignoreBase: PathBytes
     let beforeListing: (@Sendable (PathBytes) -> Void)?
     let logger: Logger
 
@@ -78,7 +81,6 @@ struct FolderCheck {
         var outcome = Outcome(changed: failed || recorded.unknown)
         var seen = Set<PathBytes>()
         for (folder, fingerprint, files) in listed where seen.insert(folder).inserted {
-            outcome.fileCount += files
             outcome.files[folder] = files
             if let known = recorded.folders[folder] {
                 if known == fingerprint { outcome.matched[folder] = fingerprint } else { outcome.changedFolders.append(folder) }
@@ -98,11 +100,12 @@ struct FolderCheck {
         var walker = DirectoryWalker(root: root, range: range)
         walker.beforeListing = beforeListing
         walker.ignoring = ignore.rules
-        walker.ignoreBase = ignore.base(for: root)
+        walker.ignoreBase = ignoreBase
         var cursor = walker.startListingFolders()
         var result = RangeResult()
         while !stop.isRaised, let listing = cursor.nextFolder() {
-            // A listing whose files could not all be stat-ed has none: it is a failure below.
+            // Never nil here: this walk stats every file. One that could not be stat-ed is left
+            // out of its listing and makes the folder a failure (`takeFailures()`, below).
             guard let fingerprint = listing.fingerprint(seed: seed) else { continue }
             result.folders.append((listing.folderPrefix, fingerprint, listing.countFiles { !Sidecar.isSidecar(name: $0) }))
         }

@@ -20,12 +20,12 @@ extension Scanner {
     /// Checks the folders under `root` against their recorded fingerprints: nil when nothing is
     /// recorded to check against (a first index, a root changed since) and the root must be
     /// compared file by file; else what the check found.
-    func checkFolders(root: PathBytes, ranges: [PathRange],
+    func checkFolders(root: PathBytes, ranges: [PathRange], ignoreBase: PathBytes,
                       beforeListing: (@Sendable (PathBytes) -> Void)?) async throws -> FolderCheck.Outcome? {
         let recorded = try await store.read { try $0.recordedFingerprints(under: root) }
         guard !recorded.unknown, !recorded.folders.isEmpty else { return nil }
         let started = ContinuousClock.now
-        let check = FolderCheck(root: root, ranges: ranges, seed: fingerprintSeed, ignore: ignore,
+        let check = FolderCheck(root: root, ranges: ranges, seed: fingerprintSeed, ignore: ignore, ignoreBase: ignoreBase,
                                 beforeListing: beforeListing, logger: logger)
         let outcome = try await check.run(against: recorded, on: pool)
         logger.debug("""

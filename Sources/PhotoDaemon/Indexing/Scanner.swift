@@ -118,7 +118,8 @@ struct Scanner: Sendable {
         // with a drive away inside), whose files the walk stats.
         let fingerprinting = folderUnchanged == nil && excluding.isEmpty && indexedAnywhere > 0
         var matched = MatchedFolders()
-        if fingerprinting, let outcome = try await checkFolders(root: root, ranges: ranges, beforeListing: beforeListing) {
+        if fingerprinting,
+           let outcome = try await checkFolders(root: root, ranges: ranges, ignoreBase: ignoreBase, beforeListing: beforeListing) {
             guard outcome.changed else {
                 progress.found(outcome.fileCount)
                 return (ScanReport(scanned: outcome.fileCount, unchanged: outcome.fileCount), false, nil)
