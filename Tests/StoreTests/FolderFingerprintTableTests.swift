@@ -17,6 +17,21 @@ import Testing
         return fingerprint
     }
 
+    /// A new index holding the photo /lib/a/1.jpg, its folder recorded (with a fingerprint of
+    /// one file), with the temporary folder it is in.
+    private static func onePhotoRecorded() async throws -> (TemporaryDirectory, Store) {
+        let dir = try TemporaryDirectory()
+        let store = try Store(path: dir.file("index.sqlite"))
+        _ = try await store.write { try $0.apply(Self.insert("/lib/a/1.jpg")) }
+        try await store.write { try Self.recordOne($0) }
+        return (dir, store)
+    }
+
+    /// Records /lib/a/ with a fingerprint of one file, completing /lib.
+    private static func recordOne(_ database: StoreDatabase) throws {
+        try database.recordFingerprints(under: PathBytes("/lib"), [(PathBytes("/lib/a/"), fingerprint(1))], complete: true)
+    }
+
     private static func insert(_ path: String, inode: UInt64 = 7) -> WriteBatch {
         var batch = WriteBatch()
         batch.inserts.append(.init(path: PathBytes(path), stamp: FileStamp(device: 1, inode: inode, size: 3, mtimeNs: 4),
@@ -130,12 +145,7 @@ import Testing
     /// photod never rewrites a stem's path, but a tool that does (as bench/scale_bench.py does to
     /// make a root renamed while photod was down) moves every row under it without touching one.
     @Test func aStemsPathRewrittenMarksItsFoldersAtBothPathsUnknown() async throws {
-        let dir = try TemporaryDirectory()
-        let store = try Store(path: dir.file("index.sqlite"))
-        _ = try await store.write { try $0.apply(Self.insert("/lib/a/1.jpg")) }
-        try await store.write {
-            try $0.recordFingerprints(under: PathBytes("/lib"), [(PathBytes("/lib/a/"), Self.fingerprint(1))], complete: true)
-        }
+        let (dir, store) = try await Self.onePhotoRecorded()
         let db = try SQLiteConnection(path: dir.file("index.sqlite"), create: false)
         try db.execute("UPDATE folders SET path = CAST('/old/a/' AS BLOB)")
         let rows: [(PathBytes, Bool)] = try await store.read { try $0.fingerprintRowsForTesting() }
@@ -145,12 +155,7 @@ import Testing
     }
 
     @Test func aDescriptionWrittenLeavesTheFingerprintsAlone() async throws {
-        let dir = try TemporaryDirectory()
-        let store = try Store(path: dir.file("index.sqlite"))
-        _ = try await store.write { try $0.apply(Self.insert("/lib/a/1.jpg")) }
-        try await store.write {
-            try $0.recordFingerprints(under: PathBytes("/lib"), [(PathBytes("/lib/a/"), Self.fingerprint(1))], complete: true)
-        }
+        let (dir, store) = try await Self.onePhotoRecorded()
         let db = try SQLiteConnection(path: dir.file("index.sqlite"), create: false)
         try db.execute("UPDATE assets SET description = 'Lake', group_id = group_id")
         #expect(try await store.read { try $0.recordedFingerprints(under: PathBytes("/lib")) }.unknown == false)
@@ -163,9 +168,7 @@ import Testing
     @Test func aBulkLoadForgetsTheFingerprintsAndPutsTheTriggersBack() async throws {
         let dir = try TemporaryDirectory()
         let store = try Store(path: dir.file("index.sqlite"))
-        try await store.write {
-            try $0.recordFingerprints(under: PathBytes("/lib"), [(PathBytes("/lib/a/"), Self.fingerprint(1))], complete: true)
-        }
+        try await store.write { try Self.recordOne($0) }
         #expect(try await store.write { try $0.beginFirstIndex() })
         #expect(try await store.read { try $0.recordedFingerprints(under: PathBytes("/lib")) }.folders.isEmpty)
         let db = try SQLiteConnection(path: dir.file("index.sqlite"), create: false)
@@ -173,9 +176,7 @@ import Testing
         _ = try await store.write { try $0.apply(Self.insert("/lib/a/1.jpg")) }
         try await store.endBulkLoad()
         #expect(try db.integer("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'") == 4)
-        try await store.write {
-            try $0.recordFingerprints(under: PathBytes("/lib"), [(PathBytes("/lib/a/"), Self.fingerprint(1))], complete: true)
-        }
+        try await store.write { try Self.recordOne($0) }
         _ = try await store.write { try $0.apply(Self.insert("/lib/a/2.jpg", inode: 8)) }
         #expect(try await store.read { try $0.recordedFingerprints(under: PathBytes("/lib")) }.unknown)
     }
